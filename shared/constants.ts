@@ -1,0 +1,47 @@
+/**
+ * Business constants from spec section 9. Every other module imports them from here
+ * so that a number or name is written once.
+ */
+export const DEFAULT_PRODUCT_NAME = "Argus";
+
+export const SESSION_COOKIE_NAME = "auth_token";
+export const SESSION_COOKIE_MAX_AGE_SECONDS = 7 * 24 * 60 * 60;
+/** A token older than this is exchanged for a new one (sliding session). */
+export const SESSION_REFRESH_AFTER_SECONDS = 55 * 60;
+/** No refresh carries a session past this age, counted from the sign-in that began it. */
+export const SESSION_ABSOLUTE_LIFETIME_SECONDS = 30 * 24 * 60 * 60;
+export const STORED_USER_KEY = "auth_user";
+export const TOKEN_SYNC_MAX_AGE_SECONDS = 5 * 60;
+
+export const TOAST_DURATION_MS = 5000;
+export const LOGIN_CALLBACK_TIMEOUT_MS = 30_000;
+export const LOGIN_CALLBACK_SUCCESS_REDIRECT_MS = 1000;
+export const LOGIN_SUCCESS_REDIRECT_MS = 500;
+export const CODE_HOST_LOGIN_REDIRECT_MS = 1000;
+export const VERIFICATION_REDIRECT_MS = 3000;
+export const RESET_REDIRECT_MS = 2000;
+export const INSTALLATION_COUNTDOWN_SECONDS = 5;
+export const PAYMENT_POLL_INTERVAL_MS = 2000;
+export const PAYMENT_POLL_TIMEOUT_MS = 30_000;
+export const PAYMENT_FAILURE_REDIRECT_MS = 3000;
+export const SIGNUP_HOME_REDIRECT_MS = 1000;
+
+export const LOGIN_PASSWORD_MIN = 6;
+export const STRONG_PASSWORD_MIN = 8;
+export const STRONG_PASSWORD_MAX = 128;
+export const CONTRIBUTOR_USERNAME_MIN = 3;
+export const NAME_MIN = 2;
+export const CONTRIBUTOR_PAGE_SIZES = [10, 20, 30] as const;
+export const DEFAULT_CONTRIBUTOR_PAGE_SIZE = 10;
+
+export const PRO_PLAN_MIN_SEATS = 1;
+export const TRIAL_ENDING_SOON_DAYS = 3;
+export const DEFAULT_CURRENCY = "USD";
+export const TOOLTIP_MAX_WIDTH_PX = 320;
+export const POPUP_WIDTH = 500;
+export const POPUP_HEIGHT = 600;
+export const REQUEST_EVENT_KEY = "request";
+export const DEFAULT_PATH = "/home";
+export const GITHUB_SIGN_IN_SCOPES = ["user:email", "read:user"] as const;
+
+export const PLAN_VALUES = { free: "free", proTrial: "pro_trial", paid: "paid_m" } as const;

@@ -1,0 +1,228 @@
+import { SignJWT, generateKeyPair } from "jose";
+import request from "supertest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { SESSION_AUDIENCE_DEFAULT, SESSION_ISSUER_DEFAULT } from "../../shared/contract.ts";
+import { type FakeBackend, startFakeBackend, TEST_USER } from "../support/fake-backend.ts";
+import { cookieHeader, createTestGateway, sessionCookieOf } from "../support/gateway.ts";
+
+let backend: FakeBackend;
+beforeAll(async () => {
+  backend = await startFakeBackend();
+});
+afterAll(() => backend.close());
+beforeEach(() => {
+  backend.calls.length = 0;
+  backend.refreshRefused = false;
+  backend.signInToken = () => backend.mint();
+});
+
+const now = () => Math.floor(Date.now() / 1000);
+const signInBody = { email: TEST_USER.email, firebase_uid: "uid", idToken: "id-token" };
+
+describe("sign-in answers become the session cookie", () => {
+  it.each(["/auth/login", "/auth/login/github", "/auth/signup", "/auth/github-signup"])(
+    "%s sets an HttpOnly strict cookie and removes the token from the body",
+    async (path) => {
+      const { app } = createTestGateway(backend.url);
+      const response = await request(app).post(path).send(signInBody);
+      expect(response.status).toBe(200);
+      expect(response.body).toEqual({
+        user: { id: TEST_USER.sub, email: TEST_USER.email, name: TEST_USER.name, role: TEST_USER.role },
+        org: { org_id: TEST_USER.orgId, name: TEST_USER.orgName },
+      });
+      expect(JSON.stringify(response.body)).not.toContain("token");
+      const cookie = sessionCookieOf(response.headers);
+      expect(cookie).toMatch(/^auth_token=ey/);
+      expect(cookie).toContain("HttpOnly");
+      expect(cookie).toContain("SameSite=Strict");
+      expect(cookie).toContain("Path=/");
+      expect(cookie).toContain("Max-Age=604800");
+      expect(cookie).not.toContain("Secure");
+      expect(response.headers["cache-control"]).toBe("no-store");
+      // Only the gateway sets cookies: the backend's own Set-Cookie never reaches the browser.
+      expect(String(response.headers["set-cookie"])).not.toContain("backend_cookie");
+    },
+  );
+
+  it("marks the cookie Secure behind a trusted https proxy, and ignores a spoofed proto otherwise", async () => {
+    const trusted = createTestGateway(backend.url, { TRUST_PROXY: "1" });
+    const secure = await request(trusted.app).post("/auth/login").set("X-Forwarded-Proto", "https").send(signInBody);
+    expect(sessionCookieOf(secure.headers)).toContain("Secure");
+
+    const direct = createTestGateway(backend.url, { TRUST_PROXY: "0" });
+    const spoofed = await request(direct.app).post("/auth/login").set("X-Forwarded-Proto", "https").send(signInBody);
+    expect(sessionCookieOf(spoofed.headers)).not.toContain("Secure");
+  });
+
+  it("refuses a sign-in answer whose token does not verify", async () => {
+    const { privateKey } = await generateKeyPair("ES256");
+    backend.signInToken = () =>
+      new SignJWT({ ...TEST_USER, auth_time: now() })
+        .setProtectedHeader({ alg: "ES256", kid: "test-key" })
+        .setIssuer(SESSION_ISSUER_DEFAULT)
+        .setAudience(SESSION_AUDIENCE_DEFAULT)
+        .setIssuedAt()
+        .setExpirationTime("1h")
+        .sign(privateKey);
+    const { app } = createTestGateway(backend.url);
+    const response = await request(app).post("/auth/login").send(signInBody);
+    expect(response.status).toBe(502);
+    expect(response.body.code).toBe("UPSTREAM_INVALID_SESSION");
+    expect(sessionCookieOf(response.headers)).toBeUndefined();
+  });
+});
+
+describe("tokens that do not count as a session", () => {
+  const unsigned = (claims: object) =>
+    `${Buffer.from(JSON.stringify({ alg: "none", typ: "JWT" })).toString("base64url")}.${Buffer.from(JSON.stringify(claims)).toString("base64url")}.`;
+
+  const hostile: Array<[string, () => Promise<string>]> = [
+    ["alg none", async () => unsigned({ ...TEST_USER, iat: now(), exp: now() + 3600, auth_time: now() })],
+    [
+      "a wrong key",
+      async () => {
+        const { privateKey } = await generateKeyPair("ES256");
+        return new SignJWT({ ...TEST_USER, auth_time: now() })
+          .setProtectedHeader({ alg: "ES256", kid: "test-key" })
+          .setIssuer(SESSION_ISSUER_DEFAULT)
+          .setAudience(SESSION_AUDIENCE_DEFAULT)
+          .setIssuedAt()
+          .setExpirationTime("1h")
+          .sign(privateKey);
+      },
+    ],
+    ["a wrong issuer", () => backend.mint({ iss: "someone-else" })],
+    ["a wrong audience", () => backend.mint({ aud: "another-app" })],
+    ["no exp", () => backend.mint({}, { withoutExp: true })],
+    ["an expired token", () => backend.mint({ iat: now() - 7200, exp: now() - 3600 })],
+    ["past the 30-day absolute lifetime", () => backend.mint({ auth_time: now() - 31 * 24 * 3600 })],
+    ["a malformed cookie", async () => "not-a-jwt"],
+    ["a token missing claims", () => backend.mint({ orgId: undefined })],
+  ];
+
+  it.each(hostile)("%s: no session, cookie cleared, never an error page", async (_label, makeToken) => {
+    const { app } = createTestGateway(backend.url);
+    const response = await request(app).get("/auth/session").set("Cookie", cookieHeader(await makeToken()));
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ user: null });
+    expect(sessionCookieOf(response.headers)).toMatch(/^auth_token=;.*Expires=Thu, 01 Jan 1970/);
+
+    const api = await request(app).get("/api/projects").set("Cookie", cookieHeader(await makeToken()));
+    expect(api.status).toBe(401);
+    expect(backend.calls.filter((call) => call.path === "/api/projects")).toHaveLength(0);
+  });
+});
+
+describe("the session endpoint", () => {
+  it("tells who is signed in without exposing the token", async () => {
+    const { app } = createTestGateway(backend.url);
+    const token = await backend.mint();
+    const response = await request(app).get("/auth/session").set("Cookie", cookieHeader(token));
+    expect(response.body).toEqual({
+      user: {
+        id: TEST_USER.sub,
+        email: TEST_USER.email,
+        name: TEST_USER.name,
+        role: TEST_USER.role,
+        provider: TEST_USER.provider,
+        orgName: TEST_USER.orgName,
+        orgId: TEST_USER.orgId,
+      },
+    });
+    expect(response.text).not.toContain(token);
+    expect(response.headers["cache-control"]).toBe("no-store");
+  });
+});
+
+describe("sliding refresh", () => {
+  it("exchanges a token older than 55 minutes for a new one, once for parallel requests", async () => {
+    const { app } = createTestGateway(backend.url);
+    const old = await backend.mint({ iat: now() - 56 * 60, exp: now() + 3600 });
+    const responses = await Promise.all(
+      [1, 2, 3].map(() => request(app).get("/auth/session").set("Cookie", cookieHeader(old))),
+    );
+    for (const response of responses) {
+      expect(response.body.user?.id).toBe(TEST_USER.sub);
+      const cookie = sessionCookieOf(response.headers);
+      expect(cookie).toMatch(/^auth_token=ey/);
+      expect(cookie).not.toContain(old);
+    }
+    expect(backend.calls.filter((call) => call.path === "/auth/refresh").length).toBeLessThanOrEqual(
+      responses.length,
+    );
+    expect(backend.calls.find((call) => call.path === "/auth/refresh")?.headers.authorization).toBe(`Bearer ${old}`);
+  });
+
+  it("does not refresh a young token", async () => {
+    const { app } = createTestGateway(backend.url);
+    const response = await request(app).get("/auth/session").set("Cookie", cookieHeader(await backend.mint()));
+    expect(response.body.user).not.toBeNull();
+    expect(sessionCookieOf(response.headers)).toBeUndefined();
+    expect(backend.calls.some((call) => call.path === "/auth/refresh")).toBe(false);
+  });
+
+  it("logs out when the backend refuses the refresh", async () => {
+    backend.refreshRefused = true;
+    const { app } = createTestGateway(backend.url);
+    const old = await backend.mint({ iat: now() - 56 * 60 });
+    const response = await request(app).get("/auth/session").set("Cookie", cookieHeader(old));
+    expect(response.body).toEqual({ user: null });
+    expect(sessionCookieOf(response.headers)).toMatch(/^auth_token=;/);
+  });
+
+  it("keeps a still-valid session when the backend cannot be reached for the refresh", async () => {
+    const { app } = createTestGateway("http://127.0.0.1:9", {
+      SESSION_JWKS_URL: `${backend.url}/.well-known/jwks.json`,
+    });
+    const old = await backend.mint({ iat: now() - 56 * 60 });
+    const response = await request(app).get("/auth/session").set("Cookie", cookieHeader(old));
+    expect(response.body.user?.id).toBe(TEST_USER.sub);
+  });
+});
+
+describe("logout", () => {
+  it("clears the cookie and asks the backend to revoke the session", async () => {
+    const { app } = createTestGateway(backend.url);
+    const token = await backend.mint({ sid: "to-revoke" });
+    const response = await request(app).post("/auth/logout").set("Cookie", cookieHeader(token));
+    expect(response.status).toBe(204);
+    expect(sessionCookieOf(response.headers)).toMatch(/^auth_token=;/);
+    expect(response.headers["cache-control"]).toBe("no-store");
+    const revoke = backend.calls.find((call) => call.path === "/auth/logout");
+    expect(revoke?.headers.authorization).toBe(`Bearer ${token}`);
+    expect(backend.revokedSessions.has("to-revoke")).toBe(true);
+  });
+
+  it("clears the cookie even when the backend is unreachable", async () => {
+    const { app } = createTestGateway("http://127.0.0.1:9", {
+      SESSION_JWKS_URL: `${backend.url}/.well-known/jwks.json`,
+    });
+    const response = await request(app).post("/auth/logout").set("Cookie", cookieHeader(await backend.mint()));
+    expect(response.status).toBe(204);
+    expect(sessionCookieOf(response.headers)).toMatch(/^auth_token=;/);
+  });
+});
+
+describe("shared-secret mode", () => {
+  it("verifies HS256 tokens signed with the configured secret and refuses others", async () => {
+    const secret = "a-shared-secret-that-is-long-enough-123";
+    const { app } = createTestGateway(backend.url, { SESSION_SECRET: secret });
+    const sign = (key: string) =>
+      new SignJWT({ ...TEST_USER, auth_time: now() })
+        .setProtectedHeader({ alg: "HS256" })
+        .setIssuer(SESSION_ISSUER_DEFAULT)
+        .setAudience(SESSION_AUDIENCE_DEFAULT)
+        .setIssuedAt()
+        .setExpirationTime("1h")
+        .sign(new TextEncoder().encode(key));
+    const good = await request(app).get("/auth/session").set("Cookie", cookieHeader(await sign(secret)));
+    expect(good.body.user?.id).toBe(TEST_USER.sub);
+    const bad = await request(app)
+      .get("/auth/session")
+      .set("Cookie", cookieHeader(await sign("another-secret-that-is-long-enough-456")));
+    expect(bad.body.user).toBeNull();
+    // An ES256 token from the JWKS does not count in secret mode: algorithms are allow-listed.
+    const es = await request(app).get("/auth/session").set("Cookie", cookieHeader(await backend.mint()));
+    expect(es.body.user).toBeNull();
+  });
+});

@@ -1,0 +1,135 @@
+/**
+ * A real HTTP server that speaks the backend's contract (sign-in answers with a session token, refresh,
+ * logout, JWKS) and echoes every /api call, so the gateway is tested against the wire, not mocks.
+ */
+import { once } from "node:events";
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { exportJWK, generateKeyPair, type JWTPayload, SignJWT } from "jose";
+import { SESSION_AUDIENCE_DEFAULT, SESSION_ISSUER_DEFAULT, type SessionClaims } from "../../shared/contract.ts";
+
+export interface RecordedCall {
+  method: string;
+  path: string;
+  query: string;
+  headers: IncomingMessage["headers"];
+  body: string;
+}
+
+export interface FakeBackend {
+  url: string;
+  calls: RecordedCall[];
+  revokedSessions: Set<string>;
+  /** What the next sign-in answers with; tests swap it for hostile answers. */
+  signInToken: () => Promise<string>;
+  refreshRefused: boolean;
+  /** Requests the fake has received but not yet answered or seen closed. */
+  openRequests(): number;
+  mint(overrides?: Partial<SessionClaims> & JWTPayload, options?: { withoutExp?: boolean }): Promise<string>;
+  close(): Promise<void>;
+}
+
+export const TEST_USER = {
+  sub: "user-123456789",
+  sid: "session-1",
+  orgId: "org-1",
+  email: "ada@example.com",
+  name: "Ada Lovelace",
+  role: "org_admin",
+  provider: "email",
+  orgName: "Analytical Engines",
+} as const;
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+  });
+}
+
+export async function startFakeBackend(): Promise<FakeBackend> {
+  const { privateKey, publicKey } = await generateKeyPair("ES256");
+  const jwk = { ...(await exportJWK(publicKey)), kid: "test-key", alg: "ES256", use: "sig" };
+
+  async function mint(overrides: Partial<SessionClaims> & JWTPayload = {}, options: { withoutExp?: boolean } = {}) {
+    const now = Math.floor(Date.now() / 1000);
+    const { iat, exp, ...claims } = { iat: now, exp: now + 3600, auth_time: now, ...TEST_USER, ...overrides };
+    const jwt = new SignJWT(claims)
+      .setProtectedHeader({ alg: "ES256", kid: "test-key" })
+      .setIssuer(typeof claims.iss === "string" ? claims.iss : SESSION_ISSUER_DEFAULT)
+      .setAudience(claims.aud ?? SESSION_AUDIENCE_DEFAULT)
+      .setSubject(claims.sub)
+      .setIssuedAt(iat);
+    if (!options.withoutExp) jwt.setExpirationTime(exp);
+    return jwt.sign(privateKey);
+  }
+
+  let open = 0;
+  const fake: Omit<FakeBackend, "url" | "close"> = {
+    openRequests: () => open,
+    calls: [],
+    revokedSessions: new Set(),
+    signInToken: () => mint(),
+    refreshRefused: false,
+    mint,
+  };
+
+  const server: Server = createServer(async (req, res) => {
+    open += 1;
+    res.on("close", () => {
+      open -= 1;
+    });
+    const url = new URL(req.url ?? "/", "http://fake");
+    const body = await readBody(req);
+    fake.calls.push({ method: req.method ?? "", path: url.pathname, query: url.search, headers: req.headers, body });
+    const json = (status: number, value: unknown, headers: Record<string, string | string[]> = {}) => {
+      res.writeHead(status, { "content-type": "application/json", ...headers });
+      res.end(JSON.stringify(value));
+    };
+    const bearer = req.headers.authorization?.replace(/^Bearer /, "");
+    const sidOf = (token: string | undefined) =>
+      token ? (JSON.parse(Buffer.from(token.split(".")[1] ?? "", "base64url").toString()) as { sid: string }).sid : "";
+
+    if (url.pathname === "/.well-known/jwks.json") return json(200, { keys: [jwk] });
+    if (req.method === "POST" && /^\/auth\/(login(\/[^/]+)?|signup|github-signup)$/.test(url.pathname)) {
+      return json(200, {
+        token: await fake.signInToken(),
+        user: { id: TEST_USER.sub, email: TEST_USER.email, name: TEST_USER.name, role: TEST_USER.role },
+        org: { org_id: TEST_USER.orgId, name: TEST_USER.orgName },
+      }, { "set-cookie": "backend_cookie=leak; Path=/" });
+    }
+    if (req.method === "POST" && url.pathname === "/auth/refresh") {
+      if (fake.refreshRefused || fake.revokedSessions.has(sidOf(bearer))) return json(401, { error: "Invalid session" });
+      return json(200, { token: await mint({ sid: sidOf(bearer) }) });
+    }
+    if (req.method === "POST" && url.pathname === "/auth/logout") {
+      fake.revokedSessions.add(sidOf(bearer));
+      res.writeHead(204).end();
+      return;
+    }
+    if (url.pathname.startsWith("/api/slow")) {
+      const delay = Number(url.searchParams.get("ms") ?? "1000");
+      const timer = setTimeout(() => json(200, { slow: true }), delay);
+      req.socket.on("close", () => clearTimeout(timer));
+      return;
+    }
+    if (url.pathname === "/api/set-cookie") return json(200, { ok: true }, { "set-cookie": "upstream=1; Path=/" });
+    if (url.pathname.startsWith("/api/") || url.pathname.startsWith("/auth/")) {
+      return json(200, { method: req.method, path: url.pathname, query: url.search, body });
+    }
+    json(404, { error: "Not found" });
+  });
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const { port } = server.address() as AddressInfo;
+
+  return Object.assign(fake, {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  });
+}
