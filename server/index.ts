@@ -1,6 +1,6 @@
 /**
  * The gateway process: read the config, build the app, listen, and shut down gracefully.
- * In development Vite serves the client with hot reload; otherwise the production build is used.
+ * With --dev, Vite serves the client with hot reload; otherwise the production build is used.
  */
 import { createApp, type AppDependencies } from "./app.ts";
 import { ConfigError, loadConfig } from "./config.ts";
@@ -18,7 +18,7 @@ try {
 }
 
 const deps: AppDependencies = {};
-if (config.env === "development") {
+if (process.argv.includes("--dev")) {
   const vite = await import("vite");
   const devServer = await vite.createServer({ server: { middlewareMode: true } });
   deps.build = () => devServer.ssrLoadModule("virtual:react-router/server-build") as never;

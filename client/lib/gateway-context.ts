@@ -2,7 +2,7 @@
  * What the gateway hands to every loader and action through React Router's context: the verified
  * session (token included, server side only), the CSP nonce and public configuration.
  */
-import { createContext } from "react-router";
+import { createContext, type RouterContext } from "react-router";
 import type { SessionUser } from "../../shared/contract.ts";
 
 export interface PublicFirebaseConfig {
@@ -23,4 +23,11 @@ export interface GatewayContext {
   session: { token: string; user: SessionUser } | null;
 }
 
-export const gatewayContext = createContext<GatewayContext>();
+/**
+ * This module is loaded twice: by the gateway (Node) and inside the React Router build (or Vite's
+ * dev module graph). Context keys compare by identity, so both copies share one key on globalThis.
+ */
+const KEY = Symbol.for("argus.gatewayContext");
+const registry = globalThis as typeof globalThis & { [KEY]?: RouterContext<GatewayContext> };
+registry[KEY] ??= createContext<GatewayContext>();
+export const gatewayContext: RouterContext<GatewayContext> = registry[KEY];

@@ -23,6 +23,8 @@ export interface FakeBackend {
   /** What the next sign-in answers with; tests swap it for hostile answers. */
   signInToken: () => Promise<string>;
   refreshRefused: boolean;
+  /** GET /api/projects answers after this delay, so tests can catch a page mid-stream. */
+  projectsDelayMs: number;
   /** Requests the fake has received but not yet answered or seen closed. */
   openRequests(): number;
   mint(overrides?: Partial<SessionClaims> & JWTPayload, options?: { withoutExp?: boolean }): Promise<string>;
@@ -72,6 +74,7 @@ export async function startFakeBackend(): Promise<FakeBackend> {
     revokedSessions: new Set(),
     signInToken: () => mint(),
     refreshRefused: false,
+    projectsDelayMs: 0,
     mint,
   };
 
@@ -111,6 +114,11 @@ export async function startFakeBackend(): Promise<FakeBackend> {
     if (url.pathname.startsWith("/api/slow")) {
       const delay = Number(url.searchParams.get("ms") ?? "1000");
       const timer = setTimeout(() => json(200, { slow: true }), delay);
+      req.socket.on("close", () => clearTimeout(timer));
+      return;
+    }
+    if (url.pathname === "/api/projects" && req.method === "GET") {
+      const timer = setTimeout(() => json(200, { success: true, data: { projects: [] } }), fake.projectsDelayMs);
       req.socket.on("close", () => clearTimeout(timer));
       return;
     }

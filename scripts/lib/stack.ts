@@ -1,0 +1,124 @@
+/**
+ * Starts the whole product on one machine: the Firebase Auth emulator, the backend and the gateway,
+ * each as its own process, and stops them in reverse order. Used by `npm start` and the browser tests.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
+import { createWriteStream } from "node:fs";
+import path from "node:path";
+import { startFirebaseEmulator } from "./firebase-emulator.ts";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const NODE = process.execPath;
+const READY_TIMEOUT_MS = 60_000;
+const STOP_TIMEOUT_MS = 10_000;
+
+export interface StackOptions {
+  gatewayPort: number;
+  backendPort: number;
+  emulatorPort?: number;
+  dataDir: string;
+  /** Vite dev server with hot reload instead of the production bundle. */
+  dev?: boolean;
+  /** Where the services' output goes: the terminal, or a file (tests). */
+  logFile?: string;
+  env?: Record<string, string>;
+}
+
+export interface RunningStack {
+  gatewayUrl: string;
+  backendUrl: string;
+  emulatorHost: string;
+  projectId: string;
+  stop(): Promise<void>;
+}
+
+interface Service {
+  name: string;
+  child: ChildProcess;
+}
+
+async function waitUntilAnswering(url: string, service: Service): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  let exited = false;
+  service.child.once("exit", () => {
+    exited = true;
+  });
+  while (Date.now() < deadline) {
+    if (exited) throw new Error(`${service.name} exited before it was ready (exit code ${service.child.exitCode})`);
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(1000) });
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`${service.name} did not answer at ${url} within ${READY_TIMEOUT_MS / 1000}s`);
+}
+
+/** Each service runs in its own process group, so stopping it also stops anything it spawned. */
+async function stopService(service: Service): Promise<void> {
+  const { child } = service;
+  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
+  const exited = once(child, "exit");
+  process.kill(-child.pid, "SIGTERM");
+  const timer = setTimeout(() => child.pid && process.kill(-child.pid, "SIGKILL"), STOP_TIMEOUT_MS);
+  await exited;
+  clearTimeout(timer);
+}
+
+export async function startStack(options: StackOptions): Promise<RunningStack> {
+  const output = options.logFile ? createWriteStream(options.logFile, { flags: "a" }) : undefined;
+  const services: Service[] = [];
+  const launch = (name: string, script: string, env: Record<string, string>, args: string[] = []): Service => {
+    const child = spawn(NODE, [script, ...args], {
+      cwd: ROOT,
+      env: { ...process.env, ...options.env, ...env },
+      stdio: ["ignore", output ? "pipe" : "inherit", output ? "pipe" : "inherit"],
+      detached: true,
+    });
+    if (output) {
+      child.stdout?.pipe(output, { end: false });
+      child.stderr?.pipe(output, { end: false });
+    }
+    const service = { name, child };
+    services.push(service);
+    return service;
+  };
+
+  const emulator = await startFirebaseEmulator({ port: options.emulatorPort, logFile: options.logFile });
+  const stop = async () => {
+    for (const service of [...services].reverse()) await stopService(service);
+    await emulator.stop();
+    output?.end();
+  };
+
+  try {
+    const identity = {
+      FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
+      FIREBASE_PROJECT_ID: emulator.projectId,
+    };
+    const backendUrl = `http://127.0.0.1:${options.backendPort}`;
+    const backend = launch("backend", "backend/index.ts", {
+      ...identity,
+      BACKEND_HOST: "127.0.0.1",
+      BACKEND_PORT: String(options.backendPort),
+      DATA_DIR: options.dataDir,
+    });
+    await waitUntilAnswering(`${backendUrl}/healthz`, backend);
+
+    const gatewayUrl = `http://127.0.0.1:${options.gatewayPort}`;
+    const gateway = launch(
+      "gateway",
+      "server/index.ts",
+      { ...identity, HOST: "127.0.0.1", PORT: String(options.gatewayPort), BACKEND_URL: backendUrl },
+      options.dev ? ["--dev"] : [],
+    );
+    await waitUntilAnswering(`${gatewayUrl}/healthz`, gateway);
+    return { gatewayUrl, backendUrl, emulatorHost: emulator.host, projectId: emulator.projectId, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}

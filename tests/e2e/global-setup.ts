@@ -1,0 +1,54 @@
+/**
+ * Browser tests run against the real product: the production bundle, the Firebase Auth emulator,
+ * the backend on a fresh PGlite folder and the gateway, each on a free port.
+ */
+import { mkdtempSync, readFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { TestProject } from "vitest/node";
+import { ensureBuild } from "../../scripts/lib/build.ts";
+import { startStack } from "../../scripts/lib/stack.ts";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    gatewayUrl: string;
+    emulatorHost: string;
+    projectId: string;
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
+
+export default async function setup(project: TestProject) {
+  ensureBuild();
+  const workDir = mkdtempSync(path.join(tmpdir(), "argus-e2e-"));
+  const logFile = path.join(workDir, "services.log");
+  let stack: Awaited<ReturnType<typeof startStack>>;
+  try {
+    stack = await startStack({
+      gatewayPort: await freePort(),
+      backendPort: await freePort(),
+      emulatorPort: await freePort(),
+      dataDir: path.join(workDir, "data"),
+      logFile,
+      env: { NODE_ENV: "test", LOG_LEVEL: "info" },
+    });
+  } catch (error) {
+    console.error(readFileSync(logFile, "utf8").slice(-5000));
+    throw error;
+  }
+  project.provide("gatewayUrl", stack.gatewayUrl);
+  project.provide("emulatorHost", stack.emulatorHost);
+  project.provide("projectId", stack.projectId);
+  return () => stack.stop();
+}

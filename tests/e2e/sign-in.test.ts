@@ -1,0 +1,94 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { createEmulatorUser } from "../../scripts/lib/firebase-emulator.ts";
+import { launchBrowser } from "./browser.ts";
+
+const baseUrl = inject("gatewayUrl");
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(() => browser?.close());
+
+async function seriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);
+}
+
+describe("signing in with email and password", () => {
+  it("sends a guest to /login, signs in through the real page and shows /home with the user's name", async () => {
+    const email = `grace-${Date.now()}@example.com`;
+    const password = "Correct-Horse-9!";
+    await createEmulatorUser(inject("emulatorHost"), inject("projectId"), {
+      email,
+      password,
+      displayName: "Grace Hopper",
+      emailVerified: true,
+    });
+
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const cspErrors: string[] = [];
+    page.on("console", (message) => {
+      if (message.type() === "error" && /Content Security Policy/i.test(message.text())) cspErrors.push(message.text());
+    });
+
+    const first = await page.goto(`${baseUrl}/home`);
+    expect(first?.status()).toBe(200);
+    expect(new URL(page.url()).pathname).toBe("/login");
+    expect(new URL(page.url()).searchParams.get("redirectTo")).toBe("/home");
+    await expect(page.getByRole("heading", { name: "Welcome" }).isVisible()).resolves.toBe(true);
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password").fill(password);
+    await page.getByRole("button", { name: "Sign in with Email" }).click();
+
+    await page.waitForURL(`${baseUrl}/home`, { timeout: 20_000 });
+    await page.getByText("Grace Hopper").first().waitFor();
+    expect(await page.getByText("No projects found").isVisible()).toBe(true);
+    expect(await seriousViolations(page)).toEqual([]);
+
+    // The session lives in an HttpOnly cookie that page scripts cannot read.
+    const cookies = await context.cookies();
+    const session = cookies.find((cookie) => cookie.name === "auth_token");
+    expect(session?.httpOnly).toBe(true);
+    expect(session?.sameSite).toBe("Strict");
+    expect(await page.evaluate(() => document.cookie)).not.toContain("auth_token");
+
+    // A reload is rendered on the server with the user's name already in the HTML.
+    const reload = await page.request.get(`${baseUrl}/home`);
+    expect(await reload.text()).toContain("Grace Hopper");
+    expect(cspErrors).toEqual([]);
+
+    await page.getByRole("button", { name: /Grace Hopper/ }).click();
+    await page.getByRole("menuitem", { name: "Sign Out" }).click();
+    await page.waitForURL(/\/login/, { timeout: 10_000 });
+    const afterLogout = await page.request.get(`${baseUrl}/home`, { maxRedirects: 0 });
+    expect(afterLogout.status()).toBe(302);
+    await context.close();
+  });
+
+  it("shows the identity service's message for a wrong password and stays on /login", async () => {
+    const email = `alan-${Date.now()}@example.com`;
+    await createEmulatorUser(inject("emulatorHost"), inject("projectId"), {
+      email,
+      password: "Right-Password-1!",
+      displayName: "Alan Turing",
+      emailVerified: true,
+    });
+    const page = await browser.newPage();
+    await page.goto(`${baseUrl}/login`);
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password").fill("Wrong-Password-1!");
+    await page.getByRole("button", { name: "Sign in with Email" }).click();
+    const alert = page.getByRole("alert").filter({ hasText: /Invalid/ });
+    await alert.first().waitFor({ timeout: 10_000 });
+    expect(new URL(page.url()).pathname).toBe("/login");
+    await page.close();
+  });
+});

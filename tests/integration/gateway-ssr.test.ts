@@ -1,0 +1,101 @@
+/** The gateway's server render, against the production build and the fake backend. */
+import request from "supertest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { startServer } from "../../server/listen.ts";
+import { ensureBuild } from "../../scripts/lib/build.ts";
+import { type FakeBackend, startFakeBackend, TEST_USER } from "../support/fake-backend.ts";
+import { cookieHeader, createTestGateway, sessionCookieOf } from "../support/gateway.ts";
+
+let backend: FakeBackend;
+beforeAll(async () => {
+  ensureBuild();
+  backend = await startFakeBackend();
+});
+afterAll(() => backend.close());
+beforeEach(() => {
+  backend.refreshRefused = false;
+  backend.projectsDelayMs = 0;
+});
+const now = () => Math.floor(Date.now() / 1000);
+
+describe("the document", () => {
+  it("carries the CSP nonce of its header on every script", async () => {
+    const { app } = createTestGateway(backend.url);
+    const response = await request(app).get("/login");
+    expect(response.status).toBe(200);
+    expect(response.headers["content-type"]).toContain("text/html");
+    const nonce = /'nonce-([^']+)'/.exec(String(response.headers["content-security-policy"]))?.[1];
+    expect(nonce).toBeTruthy();
+    const scripts = response.text.match(/<script\b[^>]*>/g) ?? [];
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
+  });
+
+  it("serves hashed assets as immutable", async () => {
+    const { app } = createTestGateway(backend.url);
+    const page = await request(app).get("/login");
+    const asset = /\/assets\/[^"]+\.js/.exec(page.text)?.[0];
+    expect(asset).toBeTruthy();
+    const response = await request(app).get(asset as string);
+    expect(response.status).toBe(200);
+    expect(response.headers["cache-control"]).toContain("immutable");
+  });
+});
+
+describe("route guards on the server", () => {
+  it("sends a guest from a protected page to /login, remembering path and query", async () => {
+    const { app } = createTestGateway(backend.url);
+    const response = await request(app).get("/home?tab=recent");
+    expect(response.status).toBe(302);
+    const location = new URL(String(response.headers.location), "http://gateway");
+    expect(location.pathname).toBe("/login");
+    expect(location.searchParams.get("redirectTo")).toBe("/home?tab=recent");
+  });
+
+  it("renders /home with the session user's name in the first HTML", async () => {
+    const { app } = createTestGateway(backend.url);
+    const token = await backend.mint();
+    const response = await request(app).get("/home").set("Cookie", cookieHeader(token));
+    expect(response.status).toBe(200);
+    expect(response.text).toContain(TEST_USER.name);
+    // The loader used the token; the page must not carry it.
+    expect(response.text).not.toContain(token);
+  });
+
+  it("sends a signed-in user from /login to /home, and / to /home", async () => {
+    const { app } = createTestGateway(backend.url);
+    const token = await backend.mint();
+    const login = await request(app).get("/login").set("Cookie", cookieHeader(token));
+    expect(login.status).toBe(302);
+    expect(login.headers.location).toBe("/home");
+    const root = await request(app).get("/").set("Cookie", cookieHeader(token));
+    expect(root.status).toBe(302);
+    expect(root.headers.location).toBe("/home");
+  });
+
+  it("logs out a page request whose refresh is refused", async () => {
+    backend.refreshRefused = true;
+    const { app } = createTestGateway(backend.url);
+    const old = await backend.mint({ iat: now() - 56 * 60 });
+    const response = await request(app).get("/home").set("Cookie", cookieHeader(old));
+    expect(response.status).toBe(302);
+    expect(String(response.headers.location)).toMatch(/^\/login/);
+    expect(sessionCookieOf(response.headers)).toMatch(/^auth_token=;/);
+  });
+});
+
+describe("streaming", () => {
+  it("finishes a streamed page during shutdown", async () => {
+    backend.projectsDelayMs = 500;
+    const { app, readiness, logger } = createTestGateway(backend.url);
+    const running = await startServer(app, { host: "127.0.0.1", port: 0, shutdownTimeoutMs: 5000, readiness, logger });
+    const page = request(running.url).get("/home").set("Cookie", cookieHeader(await backend.mint())).then((r) => r);
+    await expect.poll(() => backend.openRequests()).toBeGreaterThan(0);
+    const closed = running.shutdown();
+    const response = await page;
+    expect(response.status).toBe(200);
+    expect(response.text).toContain("</html>");
+    expect(response.text).toContain("No projects found");
+    await closed;
+  });
+});
