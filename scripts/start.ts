@@ -30,5 +30,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
   });
 }
 
-console.log(`Sign in with a demo account: npm run demo-account (Firebase Auth emulator at ${stack.emulatorHost})`);
+console.log(
+  `Sign in with a demo account: npm run demo-account (Firebase Auth emulator at ${stack.emulatorHost})`,
+);
 console.log(stack.gatewayUrl);

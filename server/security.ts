@@ -71,7 +71,10 @@ const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
  * from another site is refused before it reaches anything else.
  */
 export function rejectCrossSiteWrites(req: Request, res: Response, next: NextFunction): void {
-  if (!STATE_CHANGING.has(req.method)) return next();
+  if (!STATE_CHANGING.has(req.method)) {
+    next();
+    return;
+  }
   const fetchSite = req.get("sec-fetch-site");
   const origin = req.get("origin");
   const ownOrigin = `${req.protocol}://${req.get("host")}`;

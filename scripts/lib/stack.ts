@@ -45,7 +45,8 @@ async function waitUntilAnswering(url: string, service: Service): Promise<void> 
     exited = true;
   });
   while (Date.now() < deadline) {
-    if (exited) throw new Error(`${service.name} exited before it was ready (exit code ${service.child.exitCode})`);
+    if (exited)
+      throw new Error(`${service.name} exited before it was ready (exit code ${service.child.exitCode})`);
     try {
       const response = await fetch(url, { signal: AbortSignal.timeout(1000) });
       if (response.ok) return;
@@ -71,7 +72,12 @@ async function stopService(service: Service): Promise<void> {
 export async function startStack(options: StackOptions): Promise<RunningStack> {
   const output = options.logFile ? createWriteStream(options.logFile, { flags: "a" }) : undefined;
   const services: Service[] = [];
-  const launch = (name: string, script: string, env: Record<string, string>, args: string[] = []): Service => {
+  const launch = (
+    name: string,
+    script: string,
+    env: Record<string, string>,
+    args: string[] = [],
+  ): Service => {
     const child = spawn(NODE, [script, ...args], {
       cwd: ROOT,
       env: { ...process.env, ...options.env, ...env },

@@ -16,7 +16,9 @@ async function seriousViolations(page: Page) {
   const results = await new AxeBuilder({ page }).analyze();
   return results.violations
     .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);
+    .map(
+      (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`,
+    );
 }
 
 describe("signing in with email and password", () => {
@@ -34,7 +36,8 @@ describe("signing in with email and password", () => {
     const page = await context.newPage();
     const cspErrors: string[] = [];
     page.on("console", (message) => {
-      if (message.type() === "error" && /Content Security Policy/i.test(message.text())) cspErrors.push(message.text());
+      if (message.type() === "error" && /Content Security Policy/i.test(message.text()))
+        cspErrors.push(message.text());
     });
 
     const first = await page.goto(`${baseUrl}/home`);

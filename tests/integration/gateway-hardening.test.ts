@@ -18,22 +18,33 @@ beforeEach(() => {
 const apiCalls = () => backend.calls.filter((call) => call.path !== "/.well-known/jwks.json");
 
 describe("cross-site request forgery", () => {
-  it.each(["post", "put", "patch", "delete"] as const)("refuses a cross-origin %s before the backend", async (method) => {
-    const { app } = createTestGateway(backend.url);
-    const response = await request(app)[method]("/api/org/update")
-      .set("Cookie", cookieHeader(token))
-      .set("Origin", "https://evil.example")
-      .send({ updateData: { name: "pwned" } });
-    expect(response.status).toBe(403);
-    expect(response.body.code).toBe("CSRF");
-    expect(apiCalls()).toHaveLength(0);
-  });
+  it.each(["post", "put", "patch", "delete"] as const)(
+    "refuses a cross-origin %s before the backend",
+    async (method) => {
+      const { app } = createTestGateway(backend.url);
+      const response = await request(app)
+        [method]("/api/org/update")
+        .set("Cookie", cookieHeader(token))
+        .set("Origin", "https://evil.example")
+        .send({ updateData: { name: "pwned" } });
+      expect(response.status).toBe(403);
+      expect(response.body.code).toBe("CSRF");
+      expect(apiCalls()).toHaveLength(0);
+    },
+  );
 
   it("refuses Sec-Fetch-Site: cross-site even without an Origin, and on gateway routes", async () => {
     const { app } = createTestGateway(backend.url);
-    const api = await request(app).post("/api/org/update").set("Cookie", cookieHeader(token)).set("Sec-Fetch-Site", "cross-site").send({});
+    const api = await request(app)
+      .post("/api/org/update")
+      .set("Cookie", cookieHeader(token))
+      .set("Sec-Fetch-Site", "cross-site")
+      .send({});
     expect(api.status).toBe(403);
-    const logout = await request(app).post("/auth/logout").set("Cookie", cookieHeader(token)).set("Origin", "null");
+    const logout = await request(app)
+      .post("/auth/logout")
+      .set("Cookie", cookieHeader(token))
+      .set("Origin", "null");
     expect(logout.status).toBe(403);
     expect(apiCalls()).toHaveLength(0);
   });
@@ -48,7 +59,10 @@ describe("cross-site request forgery", () => {
       .set("Sec-Fetch-Site", "same-origin")
       .send({ updateData: { name: "Ok" } });
     expect(write.status).toBe(200);
-    const read = await request(app).get("/api/projects").set("Cookie", cookieHeader(token)).set("Sec-Fetch-Site", "cross-site");
+    const read = await request(app)
+      .get("/api/projects")
+      .set("Cookie", cookieHeader(token))
+      .set("Sec-Fetch-Site", "cross-site");
     expect(read.status).toBe(200);
   });
 });
@@ -122,15 +136,29 @@ describe("logs", () => {
       .set("Cookie", `${cookieHeader(token)}; theme=dark`)
       .set("Authorization", "Bearer client-secret-bearer")
       .send({ password, updateData: { name: "Ada" } });
-    const signIn = await request(app).post("/auth/login").send({ email: "ada@example.com", password, idToken: "id-token-value" });
+    const signIn = await request(app)
+      .post("/auth/login")
+      .send({ email: "ada@example.com", password, idToken: "id-token-value" });
     const text = logs.text();
-    for (const secret of [token, password, "client-secret-bearer", "one-time-code", "id-token-value", "auth_token="]) {
+    for (const secret of [
+      token,
+      password,
+      "client-secret-bearer",
+      "one-time-code",
+      "id-token-value",
+      "auth_token=",
+    ]) {
       expect(text).not.toContain(secret);
     }
     const issuedCookie = String(signIn.headers["set-cookie"]);
     expect(text).not.toContain(issuedCookie.split(";")[0]?.split("=")[1]);
-    const line = logs.lines.map((raw) => JSON.parse(raw)).find((entry) => entry.req?.path === "/api/user/update");
-    expect(line).toMatchObject({ req: { method: "POST", path: "/api/user/update" }, res: { statusCode: 200 } });
+    const line = logs.lines
+      .map((raw) => JSON.parse(raw))
+      .find((entry) => entry.req?.path === "/api/user/update");
+    expect(line).toMatchObject({
+      req: { method: "POST", path: "/api/user/update" },
+      res: { statusCode: 200 },
+    });
     expect(line.req.id).toMatch(/^[\w-]{8,}$/);
     expect(typeof line.responseTime).toBe("number");
   });
@@ -161,14 +189,22 @@ describe("configuration", () => {
   });
 
   it("requires a Firebase API key without the emulator", () => {
-    expect(() => loadConfig(testEnv(backend.url, { FIREBASE_AUTH_EMULATOR_HOST: "" }))).toThrow(/FIREBASE_API_KEY/);
+    expect(() => loadConfig(testEnv(backend.url, { FIREBASE_AUTH_EMULATOR_HOST: "" }))).toThrow(
+      /FIREBASE_API_KEY/,
+    );
   });
 });
 
 describe("graceful shutdown", () => {
   it("lets in-flight proxied requests finish, turns readiness off and refuses new connections", async () => {
     const { app, readiness, logger } = createTestGateway(backend.url);
-    const running = await startServer(app, { host: "127.0.0.1", port: 0, shutdownTimeoutMs: 5000, readiness, logger });
+    const running = await startServer(app, {
+      host: "127.0.0.1",
+      port: 0,
+      shutdownTimeoutMs: 5000,
+      readiness,
+      logger,
+    });
     const inFlight = request(running.url).get("/api/slow?ms=400").set("Cookie", cookieHeader(token));
     const pending = inFlight.then((response) => response);
     await expect.poll(() => backend.openRequests()).toBe(1);
@@ -183,11 +219,20 @@ describe("graceful shutdown", () => {
 
   it("cuts connections still open after the timeout", async () => {
     const { app, readiness, logger } = createTestGateway(backend.url);
-    const running = await startServer(app, { host: "127.0.0.1", port: 0, shutdownTimeoutMs: 200, readiness, logger });
-    const stuck = request(running.url).get("/api/slow?ms=10000").set("Cookie", cookieHeader(token)).then(
-      () => "answered",
-      () => "cut",
-    );
+    const running = await startServer(app, {
+      host: "127.0.0.1",
+      port: 0,
+      shutdownTimeoutMs: 200,
+      readiness,
+      logger,
+    });
+    const stuck = request(running.url)
+      .get("/api/slow?ms=10000")
+      .set("Cookie", cookieHeader(token))
+      .then(
+        () => "answered",
+        () => "cut",
+      );
     await expect.poll(() => backend.openRequests()).toBe(1);
     const started = Date.now();
     await running.shutdown();

@@ -42,19 +42,23 @@ describe("forwarding to the backend", () => {
     expect(call?.headers["x-request-id"]).toMatch(/^[\w-]{8,}$/);
   });
 
-  it.each(["post", "put", "patch", "delete"] as const)("passes a JSON %s body through intact", async (method) => {
-    const { app } = createTestGateway(backend.url);
-    const body = { value: { auto_review: true, nested: ["a", 1, null] }, repositoryId: "r-1", text: "é ✓" };
-    const response = await request(app)[method]("/api/settings/review?integrationKey=k")
-      .set("Cookie", cookieHeader(token))
-      .send(body);
-    expect(response.status).toBe(200);
-    const call = upstreamCall("/api/settings/review");
-    expect(call?.method).toBe(method.toUpperCase());
-    expect(call?.query).toBe("?integrationKey=k");
-    expect(JSON.parse(call?.body ?? "")).toEqual(body);
-    expect(call?.headers["content-type"]).toContain("application/json");
-  });
+  it.each(["post", "put", "patch", "delete"] as const)(
+    "passes a JSON %s body through intact",
+    async (method) => {
+      const { app } = createTestGateway(backend.url);
+      const body = { value: { auto_review: true, nested: ["a", 1, null] }, repositoryId: "r-1", text: "é ✓" };
+      const response = await request(app)
+        [method]("/api/settings/review?integrationKey=k")
+        .set("Cookie", cookieHeader(token))
+        .send(body);
+      expect(response.status).toBe(200);
+      const call = upstreamCall("/api/settings/review");
+      expect(call?.method).toBe(method.toUpperCase());
+      expect(call?.query).toBe("?integrationKey=k");
+      expect(JSON.parse(call?.body ?? "")).toEqual(body);
+      expect(call?.headers["content-type"]).toContain("application/json");
+    },
+  );
 
   it("does not send a bearer token on /auth calls and drops the client's Authorization", async () => {
     const { app } = createTestGateway(backend.url);
@@ -92,7 +96,9 @@ describe("calls without a session", () => {
     const { app } = createTestGateway(backend.url);
     const response = await request(app).get("/api/subscription/stripe/validate-session/cs_test_123");
     expect(response.status).toBe(200);
-    expect(upstreamCall("/api/subscription/stripe/validate-session/cs_test_123")?.headers.authorization).toBeUndefined();
+    expect(
+      upstreamCall("/api/subscription/stripe/validate-session/cs_test_123")?.headers.authorization,
+    ).toBeUndefined();
   });
 });
 
@@ -139,7 +145,12 @@ describe("backend failures", () => {
         }
       }, 10);
     });
-    const client = http.get({ port, host: "127.0.0.1", path: "/api/slow?ms=5000", headers: { cookie: cookieHeader(token) } });
+    const client = http.get({
+      port,
+      host: "127.0.0.1",
+      path: "/api/slow?ms=5000",
+      headers: { cookie: cookieHeader(token) },
+    });
     client.on("error", () => {});
     await upstreamClosed;
     const before = backend.openRequests();
@@ -169,7 +180,17 @@ describe("request body limit", () => {
     const { port } = server.address() as AddressInfo;
     const status = await new Promise<number>((resolve, reject) => {
       const req = http.request(
-        { port, host: "127.0.0.1", path: "/api/contributors/add", method: "POST", headers: { cookie: cookieHeader(token), "content-type": "application/json", "transfer-encoding": "chunked" } },
+        {
+          port,
+          host: "127.0.0.1",
+          path: "/api/contributors/add",
+          method: "POST",
+          headers: {
+            cookie: cookieHeader(token),
+            "content-type": "application/json",
+            "transfer-encoding": "chunked",
+          },
+        },
         (res) => resolve(res.statusCode ?? 0),
       );
       req.on("error", reject);

@@ -1,4 +1,4 @@
-import { SignJWT, generateKeyPair } from "jose";
+import { generateKeyPair, SignJWT } from "jose";
 import request from "supertest";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { SESSION_AUDIENCE_DEFAULT, SESSION_ISSUER_DEFAULT } from "../../shared/contract.ts";
@@ -46,11 +46,17 @@ describe("sign-in answers become the session cookie", () => {
 
   it("marks the cookie Secure behind a trusted https proxy, and ignores a spoofed proto otherwise", async () => {
     const trusted = createTestGateway(backend.url, { TRUST_PROXY: "1" });
-    const secure = await request(trusted.app).post("/auth/login").set("X-Forwarded-Proto", "https").send(signInBody);
+    const secure = await request(trusted.app)
+      .post("/auth/login")
+      .set("X-Forwarded-Proto", "https")
+      .send(signInBody);
     expect(sessionCookieOf(secure.headers)).toContain("Secure");
 
     const direct = createTestGateway(backend.url, { TRUST_PROXY: "0" });
-    const spoofed = await request(direct.app).post("/auth/login").set("X-Forwarded-Proto", "https").send(signInBody);
+    const spoofed = await request(direct.app)
+      .post("/auth/login")
+      .set("X-Forwarded-Proto", "https")
+      .send(signInBody);
     expect(sessionCookieOf(spoofed.headers)).not.toContain("Secure");
   });
 
@@ -102,12 +108,16 @@ describe("tokens that do not count as a session", () => {
 
   it.each(hostile)("%s: no session, cookie cleared, never an error page", async (_label, makeToken) => {
     const { app } = createTestGateway(backend.url);
-    const response = await request(app).get("/auth/session").set("Cookie", cookieHeader(await makeToken()));
+    const response = await request(app)
+      .get("/auth/session")
+      .set("Cookie", cookieHeader(await makeToken()));
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ user: null });
     expect(sessionCookieOf(response.headers)).toMatch(/^auth_token=;.*Expires=Thu, 01 Jan 1970/);
 
-    const api = await request(app).get("/api/projects").set("Cookie", cookieHeader(await makeToken()));
+    const api = await request(app)
+      .get("/api/projects")
+      .set("Cookie", cookieHeader(await makeToken()));
     expect(api.status).toBe(401);
     expect(backend.calls.filter((call) => call.path === "/api/projects")).toHaveLength(0);
   });
@@ -150,12 +160,16 @@ describe("sliding refresh", () => {
     expect(backend.calls.filter((call) => call.path === "/auth/refresh").length).toBeLessThanOrEqual(
       responses.length,
     );
-    expect(backend.calls.find((call) => call.path === "/auth/refresh")?.headers.authorization).toBe(`Bearer ${old}`);
+    expect(backend.calls.find((call) => call.path === "/auth/refresh")?.headers.authorization).toBe(
+      `Bearer ${old}`,
+    );
   });
 
   it("does not refresh a young token", async () => {
     const { app } = createTestGateway(backend.url);
-    const response = await request(app).get("/auth/session").set("Cookie", cookieHeader(await backend.mint()));
+    const response = await request(app)
+      .get("/auth/session")
+      .set("Cookie", cookieHeader(await backend.mint()));
     expect(response.body.user).not.toBeNull();
     expect(sessionCookieOf(response.headers)).toBeUndefined();
     expect(backend.calls.some((call) => call.path === "/auth/refresh")).toBe(false);
@@ -197,7 +211,9 @@ describe("logout", () => {
     const { app } = createTestGateway("http://127.0.0.1:9", {
       SESSION_JWKS_URL: `${backend.url}/.well-known/jwks.json`,
     });
-    const response = await request(app).post("/auth/logout").set("Cookie", cookieHeader(await backend.mint()));
+    const response = await request(app)
+      .post("/auth/logout")
+      .set("Cookie", cookieHeader(await backend.mint()));
     expect(response.status).toBe(204);
     expect(sessionCookieOf(response.headers)).toMatch(/^auth_token=;/);
   });
@@ -215,14 +231,18 @@ describe("shared-secret mode", () => {
         .setIssuedAt()
         .setExpirationTime("1h")
         .sign(new TextEncoder().encode(key));
-    const good = await request(app).get("/auth/session").set("Cookie", cookieHeader(await sign(secret)));
+    const good = await request(app)
+      .get("/auth/session")
+      .set("Cookie", cookieHeader(await sign(secret)));
     expect(good.body.user?.id).toBe(TEST_USER.sub);
     const bad = await request(app)
       .get("/auth/session")
       .set("Cookie", cookieHeader(await sign("another-secret-that-is-long-enough-456")));
     expect(bad.body.user).toBeNull();
     // An ES256 token from the JWKS does not count in secret mode: algorithms are allow-listed.
-    const es = await request(app).get("/auth/session").set("Cookie", cookieHeader(await backend.mint()));
+    const es = await request(app)
+      .get("/auth/session")
+      .set("Cookie", cookieHeader(await backend.mint()));
     expect(es.body.user).toBeNull();
   });
 });

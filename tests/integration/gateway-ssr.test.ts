@@ -1,8 +1,8 @@
 /** The gateway's server render, against the production build and the fake backend. */
 import request from "supertest";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startServer } from "../../server/listen.ts";
 import { ensureBuild } from "../../scripts/lib/build.ts";
+import { startServer } from "../../server/listen.ts";
 import { type FakeBackend, startFakeBackend, TEST_USER } from "../support/fake-backend.ts";
 import { cookieHeader, createTestGateway, sessionCookieOf } from "../support/gateway.ts";
 
@@ -88,8 +88,17 @@ describe("streaming", () => {
   it("finishes a streamed page during shutdown", async () => {
     backend.projectsDelayMs = 500;
     const { app, readiness, logger } = createTestGateway(backend.url);
-    const running = await startServer(app, { host: "127.0.0.1", port: 0, shutdownTimeoutMs: 5000, readiness, logger });
-    const page = request(running.url).get("/home").set("Cookie", cookieHeader(await backend.mint())).then((r) => r);
+    const running = await startServer(app, {
+      host: "127.0.0.1",
+      port: 0,
+      shutdownTimeoutMs: 5000,
+      readiness,
+      logger,
+    });
+    const page = request(running.url)
+      .get("/home")
+      .set("Cookie", cookieHeader(await backend.mint()))
+      .then((r) => r);
     await expect.poll(() => backend.openRequests()).toBeGreaterThan(0);
     const closed = running.shutdown();
     const response = await page;

@@ -6,7 +6,11 @@ import { once } from "node:events";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { exportJWK, generateKeyPair, type JWTPayload, SignJWT } from "jose";
-import { SESSION_AUDIENCE_DEFAULT, SESSION_ISSUER_DEFAULT, type SessionClaims } from "../../shared/contract.ts";
+import {
+  SESSION_AUDIENCE_DEFAULT,
+  SESSION_ISSUER_DEFAULT,
+  type SessionClaims,
+} from "../../shared/contract.ts";
 
 export interface RecordedCall {
   method: string;
@@ -54,7 +58,10 @@ export async function startFakeBackend(): Promise<FakeBackend> {
   const { privateKey, publicKey } = await generateKeyPair("ES256");
   const jwk = { ...(await exportJWK(publicKey)), kid: "test-key", alg: "ES256", use: "sig" };
 
-  async function mint(overrides: Partial<SessionClaims> & JWTPayload = {}, options: { withoutExp?: boolean } = {}) {
+  async function mint(
+    overrides: Partial<SessionClaims> & JWTPayload = {},
+    options: { withoutExp?: boolean } = {},
+  ) {
     const now = Math.floor(Date.now() / 1000);
     const { iat, exp, ...claims } = { iat: now, exp: now + 3600, auth_time: now, ...TEST_USER, ...overrides };
     const jwt = new SignJWT(claims)
@@ -85,25 +92,38 @@ export async function startFakeBackend(): Promise<FakeBackend> {
     });
     const url = new URL(req.url ?? "/", "http://fake");
     const body = await readBody(req);
-    fake.calls.push({ method: req.method ?? "", path: url.pathname, query: url.search, headers: req.headers, body });
+    fake.calls.push({
+      method: req.method ?? "",
+      path: url.pathname,
+      query: url.search,
+      headers: req.headers,
+      body,
+    });
     const json = (status: number, value: unknown, headers: Record<string, string | string[]> = {}) => {
       res.writeHead(status, { "content-type": "application/json", ...headers });
       res.end(JSON.stringify(value));
     };
     const bearer = req.headers.authorization?.replace(/^Bearer /, "");
     const sidOf = (token: string | undefined) =>
-      token ? (JSON.parse(Buffer.from(token.split(".")[1] ?? "", "base64url").toString()) as { sid: string }).sid : "";
+      token
+        ? (JSON.parse(Buffer.from(token.split(".")[1] ?? "", "base64url").toString()) as { sid: string }).sid
+        : "";
 
     if (url.pathname === "/.well-known/jwks.json") return json(200, { keys: [jwk] });
     if (req.method === "POST" && /^\/auth\/(login(\/[^/]+)?|signup|github-signup)$/.test(url.pathname)) {
-      return json(200, {
-        token: await fake.signInToken(),
-        user: { id: TEST_USER.sub, email: TEST_USER.email, name: TEST_USER.name, role: TEST_USER.role },
-        org: { org_id: TEST_USER.orgId, name: TEST_USER.orgName },
-      }, { "set-cookie": "backend_cookie=leak; Path=/" });
+      return json(
+        200,
+        {
+          token: await fake.signInToken(),
+          user: { id: TEST_USER.sub, email: TEST_USER.email, name: TEST_USER.name, role: TEST_USER.role },
+          org: { org_id: TEST_USER.orgId, name: TEST_USER.orgName },
+        },
+        { "set-cookie": "backend_cookie=leak; Path=/" },
+      );
     }
     if (req.method === "POST" && url.pathname === "/auth/refresh") {
-      if (fake.refreshRefused || fake.revokedSessions.has(sidOf(bearer))) return json(401, { error: "Invalid session" });
+      if (fake.refreshRefused || fake.revokedSessions.has(sidOf(bearer)))
+        return json(401, { error: "Invalid session" });
       return json(200, { token: await mint({ sid: sidOf(bearer) }) });
     }
     if (req.method === "POST" && url.pathname === "/auth/logout") {
@@ -118,11 +138,15 @@ export async function startFakeBackend(): Promise<FakeBackend> {
       return;
     }
     if (url.pathname === "/api/projects" && req.method === "GET") {
-      const timer = setTimeout(() => json(200, { success: true, data: { projects: [] } }), fake.projectsDelayMs);
+      const timer = setTimeout(
+        () => json(200, { success: true, data: { projects: [] } }),
+        fake.projectsDelayMs,
+      );
       req.socket.on("close", () => clearTimeout(timer));
       return;
     }
-    if (url.pathname === "/api/set-cookie") return json(200, { ok: true }, { "set-cookie": "upstream=1; Path=/" });
+    if (url.pathname === "/api/set-cookie")
+      return json(200, { ok: true }, { "set-cookie": "upstream=1; Path=/" });
     if (url.pathname.startsWith("/api/") || url.pathname.startsWith("/auth/")) {
       return json(200, { method: req.method, path: url.pathname, query: url.search, body });
     }

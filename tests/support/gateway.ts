@@ -1,6 +1,6 @@
 /** Builds a gateway for tests: real config parsing, a capturing logger and a fake or real backend. */
 import { Writable } from "node:stream";
-import { createApp, type AppDependencies } from "../../server/app.ts";
+import { type AppDependencies, createApp } from "../../server/app.ts";
 import { loadConfig } from "../../server/config.ts";
 import { createLogger } from "../../server/logger.ts";
 

@@ -1,0 +1,69 @@
+/**
+ * The backend as an Express app without a listening socket (index.ts listens; tests use
+ * supertest). Opening it connects the database, applies migrations and loads the signing key.
+ */
+import express, { type Express } from "express";
+import { requireSession } from "./auth/require-session.ts";
+import { createSessionTokens, type SessionTokens } from "./auth/session-tokens.ts";
+import { loadSessionKey } from "./auth/signing-key.ts";
+import type { BackendConfig } from "./config.ts";
+import { type Db, openDatabase } from "./db/database.ts";
+import { migrateToLatest } from "./db/migrations.ts";
+import { errorHandler, notFoundHandler } from "./http/errors.ts";
+import { createFirebaseIdentity } from "./identity/firebase.ts";
+import { createLogger, httpLogger, type Logger } from "./logger.ts";
+import { authRouter } from "./routes/auth.ts";
+import { healthRouter } from "./routes/health.ts";
+import { jwksRouter } from "./routes/jwks.ts";
+import { projectsRouter } from "./routes/projects.ts";
+
+export interface Backend {
+  app: Express;
+  db: Db;
+  /** Mints and verifies this backend's session tokens (tests, tooling). */
+  tokens: SessionTokens;
+  /** Releases the database and the identity client; call after the server stopped. */
+  close(): Promise<void>;
+}
+
+/** Request bodies are small JSON documents; anything larger is refused with 413. */
+const JSON_BODY_LIMIT = "100kb";
+
+export async function createBackend(
+  config: BackendConfig,
+  options: { logger?: Logger } = {},
+): Promise<Backend> {
+  const logger = options.logger ?? createLogger(config);
+  const db = await openDatabase(config.database);
+  let tokens: SessionTokens;
+  try {
+    await migrateToLatest(db);
+    tokens = createSessionTokens(await loadSessionKey(config.session, db), config.session);
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  const identity = createFirebaseIdentity(config.firebase);
+
+  const app = express();
+  app.disable("x-powered-by");
+  app.use(httpLogger(logger));
+  app.use(healthRouter(db));
+  app.use(jwksRouter(tokens));
+  app.use(express.json({ limit: JSON_BODY_LIMIT }));
+  app.use(authRouter({ db, identity, tokens }));
+  app.use("/api", requireSession(db, tokens));
+  app.use(projectsRouter(db));
+  app.use(notFoundHandler);
+  app.use(errorHandler);
+
+  return {
+    app,
+    db,
+    tokens,
+    async close() {
+      await identity.close();
+      await db.destroy();
+    },
+  };
+}

@@ -1,0 +1,30 @@
+/** Guards `/api/*`: a live session is required, and handlers read it with `sessionOf(res)`. */
+import type { RequestHandler, Response } from "express";
+import { ERRORS } from "../../shared/messages.ts";
+import type { Db } from "../db/database.ts";
+import { bearerToken } from "../http/bearer.ts";
+import { HttpError } from "../http/errors.ts";
+import type { SessionTokens } from "./session-tokens.ts";
+import { authenticateSession, type SessionContext } from "./sessions.ts";
+
+export const INVALID_SESSION_MESSAGE = "Invalid or expired session";
+
+export const missingTokenError = () => new HttpError(401, { error: ERRORS.noAuthToken });
+export const invalidSessionError = () => new HttpError(401, { error: INVALID_SESSION_MESSAGE });
+
+export function requireSession(db: Db, tokens: SessionTokens): RequestHandler {
+  return async (req, res, next) => {
+    const token = bearerToken(req);
+    if (!token) throw missingTokenError();
+    const session = await authenticateSession(db, tokens, token);
+    if (!session) throw invalidSessionError();
+    res.locals.session = session;
+    next();
+  };
+}
+
+export function sessionOf(res: Response): SessionContext {
+  const session: SessionContext | undefined = res.locals.session;
+  if (!session) throw new Error("requireSession must run before this handler");
+  return session;
+}

@@ -1,0 +1,30 @@
+/**
+ * Opens the database the configuration names: Postgres through `pg` when DATABASE_URL is set,
+ * else embedded PGlite (a directory under DATA_DIR, or memory). Both speak the same SQL, so every
+ * query and migration runs unchanged on either. `db.destroy()` closes it.
+ */
+import { mkdir } from "node:fs/promises";
+import { PGlite } from "@electric-sql/pglite";
+import { Kysely, PostgresDialect } from "kysely";
+import pg from "pg";
+import type { DatabaseTarget } from "../config.ts";
+import { PGliteDialect } from "./pglite-dialect.ts";
+import type { Database } from "./schema.ts";
+
+export type Db = Kysely<Database>;
+
+export async function openDatabase(target: DatabaseTarget): Promise<Db> {
+  if (target.kind === "postgres") {
+    return new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: target.url }) }),
+    });
+  }
+  if (target.dataDir) await mkdir(target.dataDir, { recursive: true });
+  const client = await PGlite.create(target.dataDir ? { dataDir: target.dataDir } : {});
+  return new Kysely<Database>({ dialect: new PGliteDialect(client) });
+}
+
+/** Postgres' code for a unique-constraint violation (pg and PGlite both expose `code`). */
+export function isUniqueViolation(error: unknown): boolean {
+  return typeof error === "object" && error !== null && "code" in error && error.code === "23505";
+}

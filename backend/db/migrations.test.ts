@@ -1,0 +1,73 @@
+import { sql } from "kysely";
+import { afterEach, describe, expect, it } from "vitest";
+import { type Db, openDatabase } from "./database.ts";
+import { migrateToLatest } from "./migrations.ts";
+
+let db: Db | undefined;
+afterEach(async () => {
+  await db?.destroy();
+  db = undefined;
+});
+
+async function tableNames(database: Db): Promise<string[]> {
+  const { rows } = await sql<{ tablename: string }>`
+    select tablename from pg_tables where schemaname = 'public' order by tablename`.execute(database);
+  return rows.map((row) => row.tablename);
+}
+
+describe("migrations", () => {
+  it("create the schema once and are a no-op when run again", async () => {
+    db = await openDatabase({ kind: "pglite", dataDir: undefined });
+    await migrateToLatest(db);
+    const org = await db
+      .insertInto("organizations")
+      .values({ name: "Acme" })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+
+    await migrateToLatest(db);
+
+    expect(await tableNames(db)).toEqual(
+      expect.arrayContaining(["organizations", "users", "sessions", "signing_keys", "projects"]),
+    );
+    const applied = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
+    expect(applied.rows.map((row) => row.name)).toEqual(["0001_identity_and_sessions"]);
+    const orgs = await db.selectFrom("organizations").select(["id", "name"]).execute();
+    expect(orgs).toEqual([{ id: org.id, name: "Acme" }]);
+  });
+
+  it("enforce one backend user per Firebase uid and per e-mail, and default the role to user", async () => {
+    db = await openDatabase({ kind: "pglite", dataDir: undefined });
+    await migrateToLatest(db);
+    const org = await db
+      .insertInto("organizations")
+      .values({ name: "Acme" })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const user = {
+      firebase_uid: "uid-1",
+      email: "a@example.com",
+      name: "A",
+      org_id: org.id,
+      provider: "email" as const,
+    };
+    const inserted = await db.insertInto("users").values(user).returning("role").executeTakeFirstOrThrow();
+    expect(inserted.role).toBe("user");
+    await expect(
+      db
+        .insertInto("users")
+        .values({ ...user, email: "b@example.com" })
+        .execute(),
+    ).rejects.toMatchObject({
+      code: "23505",
+    });
+    await expect(
+      db
+        .insertInto("users")
+        .values({ ...user, firebase_uid: "uid-2" })
+        .execute(),
+    ).rejects.toMatchObject({
+      code: "23505",
+    });
+  });
+});

@@ -1,0 +1,88 @@
+/**
+ * Row types of every table, as Kysely sees them. Migrations (migrations.ts) create the tables;
+ * a new table means a migration plus an interface here plus an entry in `Database`.
+ */
+import type { ColumnType, Generated } from "kysely";
+import type { Provider } from "../../shared/contract.ts";
+
+/** Set by the database on insert, never updated. */
+type CreatedAt = ColumnType<Date, never, never>;
+
+export interface OrganizationsTable {
+  id: Generated<string>;
+  name: string;
+  created_at: CreatedAt;
+}
+
+/**
+ * `role` defaults to "user" (least privilege for members added later); the person whose first
+ * sign-in creates an organisation becomes its "owner".
+ */
+export interface UsersTable {
+  id: Generated<string>;
+  firebase_uid: string;
+  /** Stored lower-case; unique. */
+  email: string;
+  name: string;
+  role: ColumnType<string, string | undefined, string>;
+  org_id: string;
+  /** How the account was first created. */
+  provider: Provider;
+  avatar_url: string | null;
+  created_at: CreatedAt;
+}
+
+/** One row per sign-in; its id is the `sid` claim of every token of that session. */
+export interface SessionsTable {
+  id: Generated<string>;
+  user_id: string;
+  provider: Provider;
+  /** The sign-in that began the session; refreshes never move it. */
+  auth_time: ColumnType<Date, Date, never>;
+  created_at: CreatedAt;
+  revoked_at: ColumnType<Date | null, never, Date>;
+}
+
+/** Session-token signing keys (ES256 mode); `use` is unique so concurrent starts agree on one key. */
+export interface SigningKeysTable {
+  kid: string;
+  use: string;
+  algorithm: string;
+  /** JWK as JSON text. */
+  public_jwk: string;
+  /** JWK as JSON text. Secret: whoever reads it can mint sessions. */
+  private_jwk: string;
+  created_at: CreatedAt;
+}
+
+export interface ProjectProperties {
+  full_name?: string;
+  private?: boolean;
+  description?: string | null;
+  default_branch?: string;
+  fork?: boolean;
+}
+
+/** Repositories of an organisation, as seen through one integration. */
+export interface ProjectsTable {
+  id: Generated<string>;
+  org_id: string;
+  name: string;
+  integration_key: string;
+  integration_name: string;
+  integration_type: string;
+  external_link: string;
+  active: ColumnType<boolean, boolean | undefined, boolean>;
+  webhook_active: ColumnType<boolean, boolean | undefined, boolean>;
+  /** jsonb; written as JSON text. */
+  properties: ColumnType<ProjectProperties, string | undefined, string>;
+  created_at: CreatedAt;
+}
+
+export interface Database {
+  organizations: OrganizationsTable;
+  users: UsersTable;
+  sessions: SessionsTable;
+  signing_keys: SigningKeysTable;
+  projects: ProjectsTable;
+}
