@@ -34,7 +34,10 @@ export default function handleRequest(
 
     // Abort a little after streamTimeout so rejected boundaries still get flushed; the timer is
     // cleared when the stream ends so a finished render holds no closure.
-    let abortTimer: ReturnType<typeof setTimeout> | undefined = setTimeout(() => abort(), streamTimeout + 1000);
+    let abortTimer: ReturnType<typeof setTimeout> | undefined = setTimeout(
+      () => abort(),
+      streamTimeout + 1000,
+    );
 
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>

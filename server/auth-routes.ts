@@ -28,7 +28,10 @@ export function gatewayAuthRoutes(config: GatewayConfig) {
           signal: AbortSignal.timeout(REVOKE_TIMEOUT_MS),
         });
       } catch (error) {
-        req.log.warn({ err: { message: (error as Error).message } }, "session revoke failed; cookie cleared anyway");
+        req.log.warn(
+          { err: { message: (error as Error).message } },
+          "session revoke failed; cookie cleared anyway",
+        );
       }
     }
     res.status(204).end();

@@ -3,8 +3,8 @@
  * bad variable stops the process with a message naming it, instead of failing on first use.
  */
 import { z } from "zod";
-import { SESSION_AUDIENCE_DEFAULT, SESSION_ISSUER_DEFAULT } from "../shared/contract.ts";
 import { DEFAULT_PRODUCT_NAME } from "../shared/constants.ts";
+import { SESSION_AUDIENCE_DEFAULT, SESSION_ISSUER_DEFAULT } from "../shared/contract.ts";
 
 const MIN_SECRET_BYTES = 32;
 
@@ -26,7 +26,11 @@ const envSchema = z
     SESSION_AUDIENCE: z.string().min(1).default(SESSION_AUDIENCE_DEFAULT),
     TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
     PROXY_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
-    BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
+    BODY_LIMIT_BYTES: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(1024 * 1024),
     AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(30),
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
     BUILD_DIR: z.string().min(1).default("build"),
@@ -95,11 +99,15 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): GatewayConf
   const defined = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ""));
   const parsed = envSchema.safeParse(defined);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join(".") || "environment"}: ${issue.message}`);
+    const lines = parsed.error.issues.map(
+      (issue) => `  ${issue.path.join(".") || "environment"}: ${issue.message}`,
+    );
     throw new ConfigError(`Invalid gateway configuration:\n${lines.join("\n")}`);
   }
   const env = parsed.data;
-  const emulatorUrl = env.FIREBASE_AUTH_EMULATOR_HOST ? `http://${env.FIREBASE_AUTH_EMULATOR_HOST}` : undefined;
+  const emulatorUrl = env.FIREBASE_AUTH_EMULATOR_HOST
+    ? `http://${env.FIREBASE_AUTH_EMULATOR_HOST}`
+    : undefined;
   return {
     env: env.NODE_ENV,
     host: env.HOST,
@@ -109,7 +117,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): GatewayConf
     session: {
       keys: env.SESSION_SECRET
         ? { kind: "secret", secret: new TextEncoder().encode(env.SESSION_SECRET) }
-        : { kind: "jwks", url: new URL(env.SESSION_JWKS_URL ?? `${env.BACKEND_URL.replace(/\/+$/, "")}/.well-known/jwks.json`) },
+        : {
+            kind: "jwks",
+            url: new URL(
+              env.SESSION_JWKS_URL ?? `${env.BACKEND_URL.replace(/\/+$/, "")}/.well-known/jwks.json`,
+            ),
+          },
       issuer: env.SESSION_ISSUER,
       audience: env.SESSION_AUDIENCE,
     },

@@ -2,7 +2,7 @@
  * The gateway process: read the config, build the app, listen, and shut down gracefully.
  * With --dev, Vite serves the client with hot reload; otherwise the production build is used.
  */
-import { createApp, type AppDependencies } from "./app.ts";
+import { type AppDependencies, createApp } from "./app.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { startServer } from "./listen.ts";
 

@@ -4,8 +4,8 @@
  * after the timeout is cut so the process always exits in time.
  */
 import { once } from "node:events";
-import type { AddressInfo } from "node:net";
 import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import type { Express } from "express";
 import type { Logger } from "pino";
 import type { Readiness } from "./health.ts";

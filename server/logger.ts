@@ -2,10 +2,11 @@
  * One pino logger for the gateway. Request logs carry only id, method, path (never the query, which
  * can hold one-time codes), status and duration; credentials are redacted wherever they might appear.
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
-import { pino, type DestinationStream, type Logger } from "pino";
-import { pinoHttp } from "pino-http";
+
 import { randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { type DestinationStream, type Logger, pino } from "pino";
+import { pinoHttp } from "pino-http";
 
 export const REDACTED_PATHS = [
   "req.headers.authorization",

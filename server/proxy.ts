@@ -10,8 +10,8 @@
 import type { ClientRequest, IncomingMessage, ServerResponse } from "node:http";
 import express, { type NextFunction, type Request, type Response, Router } from "express";
 import { createProxyMiddleware, type Options, proxyEventsPlugin } from "http-proxy-middleware";
-import { ERRORS } from "../shared/messages.ts";
 import { PUBLIC_API_PATTERN, TOKEN_BEARING_AUTH_PATHS } from "../shared/contract.ts";
+import { ERRORS } from "../shared/messages.ts";
 import type { GatewayConfig } from "./config.ts";
 import { sendError } from "./errors.ts";
 import { pathOf } from "./logger.ts";
@@ -27,7 +27,11 @@ const carriesToken = (req: Request) =>
 export const UPSTREAM_ERRORS = {
   unavailable: { error: "Bad gateway", code: "UPSTREAM_UNAVAILABLE", message: ERRORS.backendUnavailable },
   timeout: { error: "Gateway timeout", code: "UPSTREAM_TIMEOUT", message: ERRORS.backendUnavailable },
-  invalidSession: { error: "Bad gateway", code: "UPSTREAM_INVALID_SESSION", message: ERRORS.backendAuthFailed },
+  invalidSession: {
+    error: "Bad gateway",
+    code: "UPSTREAM_INVALID_SESSION",
+    message: ERRORS.backendAuthFailed,
+  },
   tooLarge: { error: "Payload too large", code: "PAYLOAD_TOO_LARGE" },
 } as const;
 
@@ -71,7 +75,10 @@ function onProxyError(error: Error, rawReq: IncomingMessage, rawRes: ServerRespo
   const res = rawRes as Response;
   if (typeof res.status !== "function" || res.destroyed) return;
   const timedOut = res.locals.upstreamTimedOut === true;
-  req.log?.warn({ err: { message: error.message, code: (error as NodeJS.ErrnoException).code } }, "upstream failed");
+  req.log?.warn(
+    { err: { message: error.message, code: (error as NodeJS.ErrnoException).code } },
+    "upstream failed",
+  );
   if (timedOut) sendError(res, 504, UPSTREAM_ERRORS.timeout);
   else sendError(res, 502, UPSTREAM_ERRORS.unavailable);
 }
@@ -160,11 +167,13 @@ export function backendProxy(config: GatewayConfig, verify: TokenVerifier): Rout
   router.use((req: Request, res: Response, next: NextFunction) =>
     (carriesToken(req) ? signIn : plain)(req, res, next),
   );
-  router.use((error: Error & { type?: string; status?: number }, req: Request, res: Response, next: NextFunction) => {
-    if (error.type === "entity.too.large") return sendError(res, 413, UPSTREAM_ERRORS.tooLarge);
-    if (error.status === 400) return sendError(res, 400, { error: "Malformed request body" });
-    req.log?.error({ err: { message: error.message }, path: pathOf(req.originalUrl) }, "proxy failed");
-    next(error);
-  });
+  router.use(
+    (error: Error & { type?: string; status?: number }, req: Request, res: Response, next: NextFunction) => {
+      if (error.type === "entity.too.large") return sendError(res, 413, UPSTREAM_ERRORS.tooLarge);
+      if (error.status === 400) return sendError(res, 400, { error: "Malformed request body" });
+      req.log?.error({ err: { message: error.message }, path: pathOf(req.originalUrl) }, "proxy failed");
+      next(error);
+    },
+  );
   return router;
 }

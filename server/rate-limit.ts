@@ -10,6 +10,10 @@ export function authRateLimit(config: GatewayConfig) {
     standardHeaders: "draft-8",
     legacyHeaders: false,
     handler: (_req, res) =>
-      sendError(res, 429, { error: "Too many requests", code: "RATE_LIMITED", message: "Too many requests. Please try again later." }),
+      sendError(res, 429, {
+        error: "Too many requests",
+        code: "RATE_LIMITED",
+        message: "Too many requests. Please try again later.",
+      }),
   });
 }

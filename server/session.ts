@@ -3,7 +3,13 @@
  * it, refreshes it when it is older than 55 minutes, and sets or clears the cookie.
  */
 import type { CookieOptions, NextFunction, Request, Response } from "express";
-import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTVerifyGetKey } from "jose";
+import { createRemoteJWKSet, type JWTVerifyGetKey, errors as joseErrors, jwtVerify } from "jose";
+import {
+  SESSION_ABSOLUTE_LIFETIME_SECONDS,
+  SESSION_COOKIE_MAX_AGE_SECONDS,
+  SESSION_COOKIE_NAME,
+  SESSION_REFRESH_AFTER_SECONDS,
+} from "../shared/constants.ts";
 import {
   API_PATHS,
   refreshResponseSchema,
@@ -11,12 +17,6 @@ import {
   type SessionUser,
   sessionClaimsSchema,
 } from "../shared/contract.ts";
-import {
-  SESSION_ABSOLUTE_LIFETIME_SECONDS,
-  SESSION_COOKIE_MAX_AGE_SECONDS,
-  SESSION_COOKIE_NAME,
-  SESSION_REFRESH_AFTER_SECONDS,
-} from "../shared/constants.ts";
 import type { GatewayConfig } from "./config.ts";
 
 export interface Session {
@@ -46,7 +46,9 @@ export function createTokenVerifier(config: GatewayConfig): TokenVerifier {
   };
   const jwks: JWTVerifyGetKey | undefined = keys.kind === "jwks" ? createRemoteJWKSet(keys.url) : undefined;
   const verifySignature = (token: string) =>
-    keys.kind === "secret" ? jwtVerify(token, keys.secret, options) : jwtVerify(token, jwks as JWTVerifyGetKey, options);
+    keys.kind === "secret"
+      ? jwtVerify(token, keys.secret, options)
+      : jwtVerify(token, jwks as JWTVerifyGetKey, options);
 
   return async (token) => {
     try {
@@ -88,7 +90,10 @@ function cookieOptions(req: Request): CookieOptions {
 }
 
 export function setSessionCookie(req: Request, res: Response, token: string): void {
-  res.cookie(SESSION_COOKIE_NAME, token, { ...cookieOptions(req), maxAge: SESSION_COOKIE_MAX_AGE_SECONDS * 1000 });
+  res.cookie(SESSION_COOKIE_NAME, token, {
+    ...cookieOptions(req),
+    maxAge: SESSION_COOKIE_MAX_AGE_SECONDS * 1000,
+  });
   res.set("Cache-Control", "no-store");
 }
 

@@ -17,7 +17,10 @@ export type BuildSource = ServerBuild | (() => Promise<ServerBuild>);
 export function staticAssets(config: GatewayConfig): Router {
   const clientDir = path.resolve(config.buildDir, "client");
   const router = express.Router();
-  router.use("/assets", express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y", index: false }));
+  router.use(
+    "/assets",
+    express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y", index: false }),
+  );
   router.use(express.static(clientDir, { maxAge: "1h", index: false }));
   return router;
 }

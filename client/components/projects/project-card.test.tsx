@@ -1,0 +1,63 @@
+import { render, screen, within } from "@testing-library/react";
+import { createMemoryRouter, RouterProvider } from "react-router";
+import { describe, expect, it } from "vitest";
+import { project } from "../../lib/test-utils/fixtures";
+import { ProjectCard } from "./project-card";
+
+function renderCard(p = project()) {
+  const router = createMemoryRouter([{ path: "/", element: <ProjectCard project={p} /> }]);
+  render(<RouterProvider router={router} />);
+  return screen.getByRole("article");
+}
+
+describe("ProjectCard", () => {
+  it("shows the full name, visibility, branch, origin and status badges", () => {
+    const card = renderCard();
+    expect(within(card).getByRole("heading", { name: "babbage/engine" })).toBeInTheDocument();
+    expect(within(card).getByText("Private")).toBeInTheDocument();
+    expect(within(card).getByText("The difference engine")).toBeInTheDocument();
+    expect(within(card).getByText("main")).toBeInTheDocument();
+    expect(within(card).getByText("Source")).toBeInTheDocument();
+    expect(within(card).getByText("Active")).toBeInTheDocument();
+    expect(within(card).getByText("Webhook")).toBeInTheDocument();
+  });
+
+  it("falls back to the name, Public, Fork, the spec's description text and inactive badges", () => {
+    const card = renderCard(
+      project({
+        name: "loom",
+        active: false,
+        webhook_active: false,
+        properties: { full_name: undefined, private: false, description: null, fork: true },
+      }),
+    );
+    expect(within(card).getByRole("heading", { name: "loom" })).toBeInTheDocument();
+    expect(within(card).getByText("Public")).toBeInTheDocument();
+    expect(within(card).getByText("No description available")).toBeInTheDocument();
+    expect(within(card).getByText("Fork")).toBeInTheDocument();
+    expect(within(card).getByText("Inactive")).toBeInTheDocument();
+    expect(within(card).getByText("Webhook off")).toBeInTheDocument();
+    expect(within(card).queryByText("Active")).not.toBeInTheDocument();
+  });
+
+  it("links View to the external repository in a new tab, safely", () => {
+    const card = renderCard();
+    const view = within(card).getByRole("link", { name: /^View/ });
+    expect(view).toHaveAttribute("href", "https://github.com/babbage/engine");
+    expect(view).toHaveAttribute("target", "_blank");
+    expect(view).toHaveAttribute("rel", "noopener noreferrer");
+  });
+
+  it("links the settings icon to /settings with the repository query", () => {
+    const card = renderCard();
+    const settings = within(card).getByRole("link", { name: "Settings for babbage/engine" });
+    const url = new URL(settings.getAttribute("href") ?? "", "http://x");
+    expect(url.pathname).toBe("/settings");
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      repositoryId: "p1",
+      integrationKey: "ik-1",
+      integrationName: "github",
+      integrationType: "git",
+    });
+  });
+});

@@ -1,0 +1,125 @@
+import { CircleCheck, ExternalLink, GitBranch, GitFork, Globe, Lock, Settings, Webhook } from "lucide-react";
+import { Link } from "react-router";
+import type { Project } from "../../../shared/contract.ts";
+import { TEXT } from "../../../shared/messages.ts";
+import { cn } from "../../lib/cn";
+import { repositorySettingsHref } from "../../lib/projects";
+import { Badge, buttonClasses, Card, Skeleton } from "../ui";
+
+/** One repository on /home (spec section 2). */
+export function ProjectCard({ project }: { project: Project }) {
+  const { properties } = project;
+  const title = properties.full_name || project.name;
+  const description = properties.description?.trim();
+
+  return (
+    <Card as="article" interactive className="flex h-full flex-col" aria-labelledby={`project-${project.id}`}>
+      <div className="flex-1 space-y-3 px-5 pt-5 pb-4">
+        <div className="flex items-start justify-between gap-3">
+          <h3
+            id={`project-${project.id}`}
+            className="min-w-0 break-words font-semibold text-[15px] text-fg leading-6"
+          >
+            {title}
+          </h3>
+          {properties.private ? (
+            <Badge icon={<Lock aria-hidden="true" />}>Private</Badge>
+          ) : (
+            <Badge icon={<Globe aria-hidden="true" />}>Public</Badge>
+          )}
+        </div>
+
+        <p className={cn("line-clamp-2 text-sm", description ? "text-fg-muted" : "text-fg-subtle italic")}>
+          {description || TEXT.noDescription}
+        </p>
+
+        <dl className="flex flex-wrap items-center gap-x-4 gap-y-1 text-fg-muted text-xs">
+          {properties.default_branch ? (
+            <div className="flex items-center gap-1.5">
+              <dt>
+                <GitBranch aria-hidden="true" className="size-3.5" />
+                <span className="sr-only">Default branch</span>
+              </dt>
+              <dd className="font-mono">{properties.default_branch}</dd>
+            </div>
+          ) : null}
+          <div className="flex items-center gap-1.5">
+            <dt>
+              <GitFork aria-hidden="true" className="size-3.5" />
+              <span className="sr-only">Origin</span>
+            </dt>
+            <dd>{properties.fork ? "Fork" : "Source"}</dd>
+          </div>
+        </dl>
+
+        <div className="flex flex-wrap gap-1.5">
+          {project.active ? (
+            <Badge tone="success" icon={<CircleCheck aria-hidden="true" />}>
+              Active
+            </Badge>
+          ) : (
+            <Badge>Inactive</Badge>
+          )}
+          {project.webhook_active ? (
+            <Badge tone="success" icon={<Webhook aria-hidden="true" />} title="Webhook is receiving events">
+              Webhook
+            </Badge>
+          ) : (
+            <Badge
+              tone="warning"
+              icon={<Webhook aria-hidden="true" />}
+              title="Webhook is not receiving events"
+            >
+              Webhook off
+            </Badge>
+          )}
+        </div>
+      </div>
+
+      <div className="flex items-center justify-between gap-2 border-border border-t px-3 py-2">
+        <a
+          href={project.external_link}
+          target="_blank"
+          rel="noopener noreferrer"
+          className={buttonClasses({ variant: "ghost", size: "sm" })}
+        >
+          <ExternalLink aria-hidden="true" className="size-3.5" />
+          View
+          <span className="sr-only"> {title} (opens in a new tab)</span>
+        </a>
+        <Link
+          to={repositorySettingsHref(project)}
+          aria-label={`Settings for ${title}`}
+          title="Repository settings"
+          className={buttonClasses({ variant: "ghost", size: "sm", iconOnly: true })}
+        >
+          <Settings aria-hidden="true" className="size-4" />
+        </Link>
+      </div>
+    </Card>
+  );
+}
+
+/** The loading shape of a ProjectCard. */
+export function ProjectCardSkeleton() {
+  return (
+    <Card className="flex h-full flex-col">
+      <div className="flex-1 space-y-3 px-5 pt-5 pb-4">
+        <div className="flex items-start justify-between gap-3">
+          <Skeleton className="h-5 w-2/3" />
+          <Skeleton className="h-5 w-14 rounded-full" />
+        </div>
+        <Skeleton className="h-4 w-full" />
+        <Skeleton className="h-4 w-4/5" />
+        <div className="flex gap-1.5 pt-1">
+          <Skeleton className="h-5 w-16 rounded-full" />
+          <Skeleton className="h-5 w-20 rounded-full" />
+        </div>
+      </div>
+      <div className="flex items-center justify-between border-border border-t px-3 py-2.5">
+        <Skeleton className="h-6 w-16" />
+        <Skeleton className="size-6" />
+      </div>
+    </Card>
+  );
+}

@@ -1,0 +1,65 @@
+/** Shared test data for the jsdom tests (not imported by the app). */
+import { RouterContextProvider } from "react-router";
+import type { Project, SessionUser } from "../../../shared/contract.ts";
+import { type GatewayContext, gatewayContext } from "../gateway-context";
+
+export const USER: SessionUser = {
+  id: "user-0123456789abcdef",
+  email: "ada@example.com",
+  name: "Ada Lovelace",
+  role: "org_admin",
+  provider: "email",
+  orgName: "Analytical Engines",
+  orgId: "org-42",
+};
+
+export const FIREBASE = { apiKey: "demo-key", authDomain: "demo.local", projectId: "demo-argus" };
+
+export function gateway(overrides: Partial<GatewayContext> = {}): GatewayContext {
+  return {
+    nonce: "nonce",
+    requestId: "req-1",
+    productName: "Argus",
+    backendUrl: "http://backend.test",
+    firebase: FIREBASE,
+    session: { token: "secret-token", user: USER },
+    ...overrides,
+  };
+}
+
+export function contextWith(value: GatewayContext): RouterContextProvider {
+  const context = new RouterContextProvider();
+  context.set(gatewayContext, value);
+  return context;
+}
+
+/** What a root route loader answers in tests (same shape as client/root.tsx). */
+export function rootData(value: GatewayContext = gateway()) {
+  return { productName: value.productName, user: value.session?.user ?? null, firebase: value.firebase };
+}
+
+export function project(overrides: Partial<Project> = {}): Project {
+  return {
+    id: "p1",
+    name: "engine",
+    integration_key: "ik-1",
+    integration_name: "github",
+    integration_type: "git",
+    external_link: "https://github.com/babbage/engine",
+    active: true,
+    webhook_active: true,
+    ...overrides,
+    properties: {
+      full_name: "babbage/engine",
+      private: true,
+      description: "The difference engine",
+      default_branch: "main",
+      fork: false,
+      ...overrides.properties,
+    },
+  };
+}
+
+export function jsonResponse(body: unknown, status = 200): Response {
+  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+}

@@ -1,0 +1,18 @@
+/**
+ * The one route table, used by the server render and by hydration (spec section 2, route table).
+ * Ids are the file paths without extension ("routes/home", ...); the root route's id is "root".
+ */
+import { index, layout, type RouteConfig, route } from "@react-router/dev/routes";
+
+export default [
+  // "/" and any unknown path go to the default path (/home).
+  index("routes/index.tsx"),
+
+  // Guests only: a signed-in visitor is sent to /home.
+  layout("routes/guest-layout.tsx", [route("login", "routes/login.tsx")]),
+
+  // Sign-in needed: a guest is sent to /login?redirectTo=<path and query>.
+  layout("routes/app-layout.tsx", [route("home", "routes/home.tsx")]),
+
+  route("*", "routes/catch-all.tsx"),
+] satisfies RouteConfig;

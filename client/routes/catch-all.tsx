@@ -1,0 +1,11 @@
+import { redirect } from "react-router";
+import { DEFAULT_PATH } from "../../shared/constants.ts";
+
+/** Any unknown path goes to the default path (spec section 2). */
+export function loader() {
+  throw redirect(DEFAULT_PATH);
+}
+
+export default function CatchAll() {
+  return null;
+}

@@ -1,0 +1,125 @@
+import { render, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { createRoutesStub } from "react-router";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { Project } from "../../shared/contract.ts";
+import { contextWith, gateway, jsonResponse, project, rootData } from "../lib/test-utils/fixtures";
+import { LoginProbe, NoFallback, PassThrough } from "../lib/test-utils/stub-routes";
+import Home, { loader } from "./home";
+
+const fetchMock = vi.fn<typeof fetch>();
+
+function renderHome(value = gateway()) {
+  const Stub = createRoutesStub(
+    [
+      {
+        id: "root",
+        path: "/",
+        loader: () => rootData(value),
+        HydrateFallback: NoFallback,
+        Component: PassThrough,
+        children: [
+          { path: "home", loader, Component: Home },
+          { path: "login", Component: LoginProbe },
+        ],
+      },
+    ],
+    contextWith(value),
+  );
+  render(<Stub initialEntries={["/home"]} />);
+}
+
+function backendAnswers(...responses: (() => Response | Promise<Response>)[]) {
+  fetchMock.mockImplementation(async (input) => {
+    const url = String(input);
+    if (url === "/auth/logout") return new Response(null, { status: 204 });
+    const next = responses.length > 1 ? responses.shift() : responses[0];
+    if (!next) throw new Error(`unexpected fetch ${url}`);
+    return next();
+  });
+}
+
+function projectsBody(projects: Project[]) {
+  return jsonResponse({ success: true, data: { projects } });
+}
+
+beforeEach(() => vi.stubGlobal("fetch", fetchMock));
+afterEach(() => {
+  vi.unstubAllGlobals();
+  fetchMock.mockReset();
+});
+
+describe("/home", () => {
+  it("greets the user and lists the repositories from the backend, with the session's bearer", async () => {
+    backendAnswers(() =>
+      projectsBody([
+        project(),
+        project({ id: "p2", name: "loom", properties: { full_name: "babbage/loom" } }),
+      ]),
+    );
+    renderHome();
+
+    expect(await screen.findByRole("heading", { name: "Welcome back, Ada" })).toBeInTheDocument();
+    expect(screen.getByRole("heading", { name: "How to get a review" })).toBeInTheDocument();
+    const list = await screen.findByRole("list");
+    expect(within(list).getAllByRole("article")).toHaveLength(2);
+    expect(within(list).getByRole("heading", { name: "babbage/loom" })).toBeInTheDocument();
+
+    const [url, init] = fetchMock.mock.calls[0] ?? [];
+    expect(String(url)).toBe("http://backend.test/api/projects?integrationType=git&integrationName=github");
+    expect(new Headers(init?.headers).get("authorization")).toBe("Bearer secret-token");
+    expect(new Headers(init?.headers).get("x-request-id")).toBe("req-1");
+  });
+
+  it("shows skeletons while the list is on its way", async () => {
+    let answer: (response: Response) => void = () => {};
+    backendAnswers(() => new Promise<Response>((resolve) => (answer = resolve)));
+    renderHome();
+    expect(await screen.findByText("Loading repositories…")).toBeInTheDocument();
+    answer(projectsBody([project()]));
+    expect(await screen.findByRole("heading", { name: "babbage/engine" })).toBeInTheDocument();
+    expect(screen.queryByText("Loading repositories…")).not.toBeInTheDocument();
+  });
+
+  it("shows the empty state", async () => {
+    backendAnswers(() => projectsBody([]));
+    renderHome();
+    expect(await screen.findByRole("heading", { name: "No projects found" })).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: /connect an integration/i })).toHaveAttribute(
+      "href",
+      "/integrations",
+    );
+  });
+
+  it("shows the error state, and Retry shows skeletons again until the list arrives", async () => {
+    let answer: (response: Response) => void = () => {};
+    backendAnswers(
+      () => jsonResponse({ error: "boom" }, 500),
+      () => new Promise<Response>((resolve) => (answer = resolve)),
+    );
+    renderHome();
+    const alert = await screen.findByRole("alert");
+    expect(alert).toHaveTextContent("Failed to load projects data.");
+
+    await userEvent.click(within(alert).getByRole("button", { name: "Retry" }));
+    expect(await screen.findByText("Loading repositories…")).toBeInTheDocument();
+    expect(screen.queryByText("Failed to load projects data.")).not.toBeInTheDocument();
+
+    answer(projectsBody([project()]));
+    expect(await screen.findByRole("heading", { name: "babbage/engine" })).toBeInTheDocument();
+    expect(fetchMock.mock.calls.filter(([url]) => String(url).includes("/api/projects"))).toHaveLength(2);
+  });
+
+  it("ends the session and goes to /login when the backend answers 401", async () => {
+    backendAnswers(() => jsonResponse({ error: "Unauthorized" }, 401));
+    renderHome();
+    expect(await screen.findByText(/Login page/)).toHaveTextContent("Login page ?redirectTo=%2Fhome");
+    expect(fetchMock).toHaveBeenCalledWith("/auth/logout", expect.objectContaining({ method: "POST" }));
+  });
+
+  it("sends a guest to /login without calling the backend", async () => {
+    renderHome(gateway({ session: null }));
+    await waitFor(() => expect(screen.getByText(/Login page/)).toHaveTextContent("redirectTo=%2Fhome"));
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+});

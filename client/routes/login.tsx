@@ -1,0 +1,212 @@
+import { ArrowRight } from "lucide-react";
+import { type FormEvent, useEffect, useRef, useState } from "react";
+import { useNavigate, useSearchParams } from "react-router";
+import { DEFAULT_PRODUCT_NAME, LOGIN_SUCCESS_REDIRECT_MS } from "../../shared/constants.ts";
+import { identityErrorMessage, TEXT } from "../../shared/messages.ts";
+import { safeRedirectPath } from "../../shared/safe-redirect.ts";
+import { hasErrors, type LoginField, type LoginValues, validateLogin } from "../../shared/validation.ts";
+import { AuthHeader } from "../components/auth/auth-header";
+import { VerificationRequired } from "../components/auth/verification-required";
+import { GitHubMark } from "../components/icons";
+import { Alert, Button, Card, TextField, TextLink, useToast } from "../components/ui";
+import { loginWithIdToken } from "../lib/auth-api";
+import {
+  firebaseErrorCode,
+  loadFirebaseAuth,
+  signInWithEmail,
+  signOutOfFirebase,
+} from "../lib/firebase-auth";
+import { useRootData } from "../lib/root-data";
+import { documentTitle, productNameOf, type RouteHandle } from "../lib/route-handle";
+import { UI_TEXT } from "../lib/ui-text";
+import type { Route } from "./+types/login";
+
+export const handle: RouteHandle = { title: "Sign in" };
+
+export function meta({ matches }: Route.MetaArgs) {
+  return [
+    { title: documentTitle("Sign in", productNameOf(matches)) },
+    { name: "description", content: TEXT.subtitle },
+  ];
+}
+
+type Status =
+  | { kind: "idle" }
+  | { kind: "submitting" }
+  | { kind: "error"; message: string }
+  | { kind: "success" }
+  | { kind: "unverified"; email: string };
+
+const FIELDS: LoginField[] = ["email", "password"];
+
+export default function Login() {
+  const root = useRootData();
+  const navigate = useNavigate();
+  const [searchParams] = useSearchParams();
+  const { toast } = useToast();
+
+  const [values, setValues] = useState<LoginValues>({ email: "", password: "" });
+  const [touched, setTouched] = useState<Partial<Record<LoginField, boolean>>>({});
+  const [status, setStatus] = useState<Status>({ kind: "idle" });
+  const inputs = useRef<Partial<Record<LoginField, HTMLInputElement | null>>>({});
+  const redirectTimer = useRef<number | undefined>(undefined);
+
+  useEffect(() => () => window.clearTimeout(redirectTimer.current), []);
+
+  // Fetch the Firebase SDK while the visitor types, so the submit does not wait for it.
+  const firebaseConfig = root?.firebase;
+  useEffect(() => {
+    if (firebaseConfig) loadFirebaseAuth(firebaseConfig).catch(() => {});
+  }, [firebaseConfig]);
+
+  const errors = validateLogin(values);
+  const busy = status.kind === "submitting" || status.kind === "success";
+
+  function update(field: LoginField, value: string) {
+    setValues((current) => ({ ...current, [field]: value }));
+    if (status.kind === "error") setStatus({ kind: "idle" });
+  }
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (busy) return;
+    setTouched({ email: true, password: true });
+    if (hasErrors(errors)) {
+      const first = FIELDS.find((field) => errors[field]);
+      if (first) inputs.current[first]?.focus();
+      return;
+    }
+    const firebase = root?.firebase;
+    if (!firebase) {
+      setStatus({ kind: "error", message: UI_TEXT.somethingWentWrong });
+      return;
+    }
+
+    setStatus({ kind: "submitting" });
+    const email = values.email.trim();
+    let identity: Awaited<ReturnType<typeof signInWithEmail>>;
+    try {
+      identity = await signInWithEmail(firebase, email, values.password);
+    } catch (error) {
+      setStatus({ kind: "error", message: identityErrorMessage(firebaseErrorCode(error)) });
+      return;
+    }
+
+    const outcome = await loginWithIdToken({
+      email: identity.email ?? email,
+      firebase_uid: identity.uid,
+      idToken: identity.idToken,
+      ...(identity.name ? { name: identity.name } : {}),
+      ...(identity.avatarUrl ? { avatar_url: identity.avatarUrl } : {}),
+    });
+    // Firebase only had to prove the password: the product session is the gateway's cookie now.
+    await signOutOfFirebase(firebase);
+
+    if (outcome.kind === "ok") {
+      setStatus({ kind: "success" });
+      const target = safeRedirectPath(searchParams.get("redirectTo"));
+      redirectTimer.current = window.setTimeout(
+        () => navigate(target, { replace: true }),
+        LOGIN_SUCCESS_REDIRECT_MS,
+      );
+    } else if (outcome.kind === "email-not-verified") {
+      setStatus({ kind: "unverified", email: identity.email ?? email });
+    } else {
+      setStatus({ kind: "error", message: outcome.message });
+    }
+  }
+
+  if (status.kind === "unverified") {
+    return (
+      <VerificationRequired
+        email={status.email}
+        onBack={() => {
+          setValues((current) => ({ ...current, password: "" }));
+          setTouched({});
+          setStatus({ kind: "idle" });
+        }}
+      />
+    );
+  }
+
+  const fieldError = (field: LoginField) => (touched[field] ? errors[field] : undefined);
+
+  return (
+    <>
+      <AuthHeader title={TEXT.loginTitle} subtitle={TEXT.subtitle} />
+      <Card className="p-6 sm:p-7">
+        <form noValidate onSubmit={onSubmit} aria-label="Sign in" className="space-y-5">
+          {status.kind === "error" ? <Alert tone="danger">{status.message}</Alert> : null}
+          {status.kind === "success" ? <Alert tone="success">{UI_TEXT.loginSuccess}</Alert> : null}
+
+          <TextField
+            ref={(element) => {
+              inputs.current.email = element;
+            }}
+            label="Email"
+            name="email"
+            type="email"
+            autoComplete="email"
+            inputMode="email"
+            placeholder="you@company.com"
+            required
+            value={values.email}
+            disabled={busy}
+            error={fieldError("email")}
+            onChange={(event) => update("email", event.target.value)}
+            onBlur={() => setTouched((current) => ({ ...current, email: true }))}
+          />
+          <TextField
+            ref={(element) => {
+              inputs.current.password = element;
+            }}
+            label="Password"
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            required
+            value={values.password}
+            disabled={busy}
+            error={fieldError("password")}
+            labelAside={
+              <TextLink to="/forgot-password" className="text-sm">
+                {TEXT.forgotPassword}
+              </TextLink>
+            }
+            onChange={(event) => update("password", event.target.value)}
+            onBlur={() => setTouched((current) => ({ ...current, password: true }))}
+          />
+
+          <Button type="submit" size="lg" fullWidth loading={busy}>
+            {TEXT.signInWithEmail}
+          </Button>
+        </form>
+
+        <div className="my-5 flex items-center gap-3 text-fg-subtle text-xs" aria-hidden="true">
+          <span className="h-px flex-1 bg-border" />
+          or
+          <span className="h-px flex-1 bg-border" />
+        </div>
+
+        <Button
+          variant="secondary"
+          size="lg"
+          fullWidth
+          disabled={busy}
+          icon={<GitHubMark className="size-4" />}
+          onClick={() => toast({ tone: "info", title: UI_TEXT.gitHubComingSoon })}
+        >
+          {UI_TEXT.signInWithGitHub}
+        </Button>
+      </Card>
+
+      <p className="mt-6 text-center text-fg-muted text-sm">
+        New to {root?.productName || DEFAULT_PRODUCT_NAME}?{" "}
+        <TextLink to="/signup" className="inline-flex items-center gap-1">
+          Create an account
+          <ArrowRight aria-hidden="true" className="size-3.5" />
+        </TextLink>
+      </p>
+    </>
+  );
+}
