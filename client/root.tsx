@@ -2,6 +2,7 @@ import { Compass, TriangleAlert } from "lucide-react";
 import type { ReactNode } from "react";
 import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
 import { DEFAULT_PATH, DEFAULT_PRODUCT_NAME } from "../shared/constants.ts";
+import { ERRORS } from "../shared/messages.ts";
 import type { Route } from "./+types/root";
 import appCss from "./app.css?url";
 import { BrandMark, FAVICON_HREF } from "./components/brand";
@@ -9,7 +10,6 @@ import { ButtonLink, Card, ToastProvider } from "./components/ui";
 import { gatewayContext } from "./lib/gateway-context";
 import { useNonce } from "./lib/nonce";
 import { documentTitle } from "./lib/route-handle";
-import { UI_TEXT } from "./lib/ui-text";
 
 export const links: Route.LinksFunction = () => [
   { rel: "stylesheet", href: appCss },
@@ -98,9 +98,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
           {notFound ? "Page not found" : "Something went wrong"}
         </h1>
         <p className="mt-2 text-fg-muted text-sm">
-          {notFound
-            ? "The page you are looking for does not exist or has moved."
-            : UI_TEXT.somethingWentWrong}
+          {notFound ? "The page you are looking for does not exist or has moved." : ERRORS.somethingWentWrong}
         </p>
         <div className="mt-6 flex justify-center">
           <ButtonLink to={DEFAULT_PATH} variant="primary" reloadDocument>

@@ -11,6 +11,9 @@ export const TEXT = {
   signOut: "Sign Out",
   activeSession: "Active Session",
   characterLimitReached: "Character limit reached",
+  resendVerification: "Resend Verification Email",
+  backToLogin: "Back to Login",
+  verificationResent: "Verification email sent again!",
 } as const;
 
 export const VALIDATION = {
@@ -26,6 +29,8 @@ export const VALIDATION = {
 
 export const ERRORS = {
   noAuthToken: "No authentication token found",
+  somethingWentWrong: "Something went wrong. Please try again.",
+  verificationResendFailed: "Failed to resend verification email. Please try again.",
   loadProjects: "Failed to load projects data.",
   backendUnavailable: "Backend service unavailable. Please try again.",
   backendAuthFailed: "Backend authentication failed",

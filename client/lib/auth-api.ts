@@ -8,8 +8,7 @@ import {
   errorBodySchema,
   type LoginRequest,
 } from "../../shared/contract.ts";
-import { ERRORS } from "../../shared/messages.ts";
-import { UI_TEXT } from "./ui-text";
+import { ERRORS, TEXT } from "../../shared/messages.ts";
 
 export const EMAIL_NOT_VERIFIED = "EMAIL_NOT_VERIFIED";
 export const RESEND_VERIFICATION_PATH = "/auth/resend-verification";
@@ -79,9 +78,9 @@ export async function logout(): Promise<boolean> {
 export async function resendVerification(email: string): Promise<{ ok: boolean; message: string }> {
   try {
     const response = await postJson(RESEND_VERIFICATION_PATH, { email });
-    if (response.ok) return { ok: true, message: UI_TEXT.verificationResent };
+    if (response.ok) return { ok: true, message: TEXT.verificationResent };
   } catch {
     // falls through to the failure message
   }
-  return { ok: false, message: UI_TEXT.verificationResendFailed };
+  return { ok: false, message: ERRORS.verificationResendFailed };
 }

@@ -2,7 +2,7 @@ import { ArrowRight } from "lucide-react";
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { useNavigate, useSearchParams } from "react-router";
 import { DEFAULT_PRODUCT_NAME, LOGIN_SUCCESS_REDIRECT_MS } from "../../shared/constants.ts";
-import { identityErrorMessage, TEXT } from "../../shared/messages.ts";
+import { ERRORS, identityErrorMessage, TEXT } from "../../shared/messages.ts";
 import { safeRedirectPath } from "../../shared/safe-redirect.ts";
 import { hasErrors, type LoginField, type LoginValues, validateLogin } from "../../shared/validation.ts";
 import { AuthHeader } from "../components/auth/auth-header";
@@ -78,7 +78,7 @@ export default function Login() {
     }
     const firebase = root?.firebase;
     if (!firebase) {
-      setStatus({ kind: "error", message: UI_TEXT.somethingWentWrong });
+      setStatus({ kind: "error", message: ERRORS.somethingWentWrong });
       return;
     }
 

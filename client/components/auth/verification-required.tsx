@@ -1,7 +1,7 @@
 import { MailCheck } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
+import { TEXT } from "../../../shared/messages.ts";
 import { resendVerification } from "../../lib/auth-api";
-import { UI_TEXT } from "../../lib/ui-text";
 import { Alert, Button, Card } from "../ui";
 
 /**
@@ -11,7 +11,7 @@ import { Alert, Button, Card } from "../ui";
 export function VerificationRequired({
   email,
   onBack,
-  backLabel = UI_TEXT.backToLogin,
+  backLabel = TEXT.backToLogin,
 }: {
   email: string;
   onBack: () => void;
@@ -64,7 +64,7 @@ export function VerificationRequired({
 
       <div className="mt-6 space-y-2.5">
         <Button fullWidth loading={sending} onClick={resend}>
-          {UI_TEXT.resendVerification}
+          {TEXT.resendVerification}
         </Button>
         <Button fullWidth variant="secondary" onClick={onBack}>
           {backLabel}
