@@ -21,6 +21,16 @@ export interface SignInIdentity {
 }
 
 /** Another Firebase identity already owns this e-mail address, and this one has not proved it. */
+/** The columns that make an Account, for every query that loads one. */
+export const ACCOUNT_COLUMNS = [
+  "users.id as userId",
+  "users.email",
+  "users.name",
+  "users.role",
+  "organizations.id as orgId",
+  "organizations.name as orgName",
+] as const;
+
 export class EmailTakenError extends Error {
   override name = "EmailTakenError";
 }
@@ -93,14 +103,7 @@ async function findAccount(
   const row = await db
     .selectFrom("users")
     .innerJoin("organizations", "organizations.id", "users.org_id")
-    .select([
-      "users.id as userId",
-      "users.email",
-      "users.name",
-      "users.role",
-      "organizations.id as orgId",
-      "organizations.name as orgName",
-    ])
+    .select(ACCOUNT_COLUMNS)
     .where(`users.${column}`, "=", value)
     .executeTakeFirst();
   if (!row) return undefined;

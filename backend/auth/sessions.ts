@@ -6,7 +6,7 @@
 import { SESSION_ABSOLUTE_LIFETIME_SECONDS } from "../../shared/constants.ts";
 import type { Provider } from "../../shared/contract.ts";
 import type { Db } from "../db/database.ts";
-import type { Account } from "./accounts.ts";
+import { ACCOUNT_COLUMNS, type Account } from "./accounts.ts";
 import {
   epochSeconds,
   InvalidSessionToken,
@@ -57,17 +57,7 @@ async function findActiveSession(db: Db, sid: string, userId: string): Promise<S
     .selectFrom("sessions")
     .innerJoin("users", "users.id", "sessions.user_id")
     .innerJoin("organizations", "organizations.id", "users.org_id")
-    .select([
-      "sessions.id as sid",
-      "sessions.provider",
-      "sessions.auth_time",
-      "users.id as userId",
-      "users.email",
-      "users.name",
-      "users.role",
-      "organizations.id as orgId",
-      "organizations.name as orgName",
-    ])
+    .select(["sessions.id as sid", "sessions.provider", "sessions.auth_time", ...ACCOUNT_COLUMNS])
     .where("sessions.id", "=", sid)
     .where("sessions.user_id", "=", userId)
     .where("sessions.revoked_at", "is", null)

@@ -53,7 +53,7 @@ describe("signing in with email and password", () => {
 
     await page.waitForURL(`${baseUrl}/home`, { timeout: 20_000 });
     await page.getByText("Grace Hopper").first().waitFor();
-    expect(await page.getByText("No projects found").isVisible()).toBe(true);
+    await page.getByText("No projects found").waitFor();
     expect(await seriousViolations(page)).toEqual([]);
 
     // The session lives in an HttpOnly cookie that page scripts cannot read.
@@ -69,7 +69,7 @@ describe("signing in with email and password", () => {
     expect(cspErrors).toEqual([]);
 
     await page.getByRole("button", { name: /Grace Hopper/ }).click();
-    await page.getByRole("menuitem", { name: "Sign Out" }).click();
+    await page.getByRole("button", { name: "Sign Out" }).click();
     await page.waitForURL(/\/login/, { timeout: 10_000 });
     const afterLogout = await page.request.get(`${baseUrl}/home`, { maxRedirects: 0 });
     expect(afterLogout.status()).toBe(302);

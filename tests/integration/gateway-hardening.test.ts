@@ -1,21 +1,17 @@
 import request from "supertest";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../../server/config.ts";
-import { startServer } from "../../server/listen.ts";
-import { type FakeBackend, startFakeBackend } from "../support/fake-backend.ts";
-import { cookieHeader, createTestGateway, testEnv } from "../support/gateway.ts";
+import { apiCallsOf, type FakeBackend, fakeBackendForFile } from "../support/fake-backend.ts";
+import { cookieHeader, createTestGateway, listenForTest, testEnv } from "../support/gateway.ts";
 
+const fakeBackend = fakeBackendForFile();
 let backend: FakeBackend;
 let token: string;
 beforeAll(async () => {
-  backend = await startFakeBackend();
+  backend = fakeBackend();
   token = await backend.mint();
 });
-afterAll(() => backend.close());
-beforeEach(() => {
-  backend.calls.length = 0;
-});
-const apiCalls = () => backend.calls.filter((call) => call.path !== "/.well-known/jwks.json");
+const apiCalls = () => apiCallsOf(backend);
 
 describe("cross-site request forgery", () => {
   it.each(["post", "put", "patch", "delete"] as const)(
@@ -197,19 +193,13 @@ describe("configuration", () => {
 
 describe("graceful shutdown", () => {
   it("lets in-flight proxied requests finish, turns readiness off and refuses new connections", async () => {
-    const { app, readiness, logger } = createTestGateway(backend.url);
-    const running = await startServer(app, {
-      host: "127.0.0.1",
-      port: 0,
-      shutdownTimeoutMs: 5000,
-      readiness,
-      logger,
-    });
+    const gateway = createTestGateway(backend.url);
+    const running = await listenForTest(gateway, 5000);
     const inFlight = request(running.url).get("/api/slow?ms=400").set("Cookie", cookieHeader(token));
     const pending = inFlight.then((response) => response);
     await expect.poll(() => backend.openRequests()).toBe(1);
     const closed = running.shutdown();
-    expect(readiness.shuttingDown).toBe(true);
+    expect(gateway.readiness.shuttingDown).toBe(true);
     const response = await pending;
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ slow: true });
@@ -218,14 +208,8 @@ describe("graceful shutdown", () => {
   });
 
   it("cuts connections still open after the timeout", async () => {
-    const { app, readiness, logger } = createTestGateway(backend.url);
-    const running = await startServer(app, {
-      host: "127.0.0.1",
-      port: 0,
-      shutdownTimeoutMs: 200,
-      readiness,
-      logger,
-    });
+    const gateway = createTestGateway(backend.url);
+    const running = await listenForTest(gateway, 200);
     const stuck = request(running.url)
       .get("/api/slow?ms=10000")
       .set("Cookie", cookieHeader(token))

@@ -1,24 +1,20 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import request from "supertest";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type FakeBackend, startFakeBackend } from "../support/fake-backend.ts";
-import { cookieHeader, createTestGateway } from "../support/gateway.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { apiCallsOf, type FakeBackend, fakeBackendForFile } from "../support/fake-backend.ts";
+import { cookieHeader, createTestGateway, listenForTest } from "../support/gateway.ts";
 
+const fakeBackend = fakeBackendForFile();
 let backend: FakeBackend;
 let token: string;
 beforeAll(async () => {
-  backend = await startFakeBackend();
+  backend = fakeBackend();
   token = await backend.mint();
-});
-afterAll(() => backend.close());
-beforeEach(() => {
-  backend.calls.length = 0;
 });
 
 const upstreamCall = (path: string) => backend.calls.find((call) => call.path === path);
-/** Calls that reached the backend's API, leaving out the gateway's own key fetches. */
-const apiCalls = () => backend.calls.filter((call) => call.path !== "/.well-known/jwks.json");
+const apiCalls = () => apiCallsOf(backend);
 
 describe("forwarding to the backend", () => {
   it("keeps method, path and query, and swaps browser credentials for the bearer token", async () => {
@@ -132,19 +128,8 @@ describe("backend failures", () => {
   });
 
   it("cancels the upstream request when the browser aborts", async () => {
-    const { app } = createTestGateway(backend.url);
-    const server = app.listen(0, "127.0.0.1");
-    await new Promise((resolve) => server.once("listening", resolve));
-    const { port } = server.address() as AddressInfo;
-    const upstreamClosed = new Promise<void>((resolve) => {
-      const check = setInterval(() => {
-        const call = upstreamCall("/api/slow");
-        if (call) {
-          clearInterval(check);
-          resolve();
-        }
-      }, 10);
-    });
+    const running = await listenForTest(createTestGateway(backend.url));
+    const { port } = running.server.address() as AddressInfo;
     const client = http.get({
       port,
       host: "127.0.0.1",
@@ -152,12 +137,10 @@ describe("backend failures", () => {
       headers: { cookie: cookieHeader(token) },
     });
     client.on("error", () => {});
-    await upstreamClosed;
-    const before = backend.openRequests();
-    expect(before).toBe(1);
+    await expect.poll(() => backend.openRequests()).toBe(1);
     client.destroy();
     await expect.poll(() => backend.openRequests(), { timeout: 2000 }).toBe(0);
-    server.close();
+    await running.shutdown();
   });
 });
 
@@ -174,10 +157,8 @@ describe("request body limit", () => {
   });
 
   it("also for a chunked body without Content-Length", async () => {
-    const { app } = createTestGateway(backend.url, { BODY_LIMIT_BYTES: "1024" });
-    const server = app.listen(0, "127.0.0.1");
-    await new Promise((resolve) => server.once("listening", resolve));
-    const { port } = server.address() as AddressInfo;
+    const running = await listenForTest(createTestGateway(backend.url, { BODY_LIMIT_BYTES: "1024" }));
+    const { port } = running.server.address() as AddressInfo;
     const status = await new Promise<number>((resolve, reject) => {
       const req = http.request(
         {
@@ -197,7 +178,7 @@ describe("request body limit", () => {
       for (let i = 0; i < 4; i++) req.write("x".repeat(512));
       req.end();
     });
-    server.close();
+    await running.shutdown();
     expect(status).toBe(413);
     expect(apiCalls()).toHaveLength(0);
   });

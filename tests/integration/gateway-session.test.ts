@@ -1,19 +1,14 @@
 import { generateKeyPair, SignJWT } from "jose";
 import request from "supertest";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { SESSION_AUDIENCE_DEFAULT, SESSION_ISSUER_DEFAULT } from "../../shared/contract.ts";
-import { type FakeBackend, startFakeBackend, TEST_USER } from "../support/fake-backend.ts";
+import { type FakeBackend, fakeBackendForFile, TEST_USER } from "../support/fake-backend.ts";
 import { cookieHeader, createTestGateway, sessionCookieOf } from "../support/gateway.ts";
 
+const fakeBackend = fakeBackendForFile();
 let backend: FakeBackend;
 beforeAll(async () => {
-  backend = await startFakeBackend();
-});
-afterAll(() => backend.close());
-beforeEach(() => {
-  backend.calls.length = 0;
-  backend.refreshRefused = false;
-  backend.signInToken = () => backend.mint();
+  backend = fakeBackend();
 });
 
 const now = () => Math.floor(Date.now() / 1000);

@@ -1,20 +1,15 @@
 /** The gateway's server render, against the production build and the fake backend. */
 import request from "supertest";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { ensureBuild } from "../../scripts/lib/build.ts";
-import { startServer } from "../../server/listen.ts";
-import { type FakeBackend, startFakeBackend, TEST_USER } from "../support/fake-backend.ts";
-import { cookieHeader, createTestGateway, sessionCookieOf } from "../support/gateway.ts";
+import { type FakeBackend, fakeBackendForFile, TEST_USER } from "../support/fake-backend.ts";
+import { cookieHeader, createTestGateway, listenForTest, sessionCookieOf } from "../support/gateway.ts";
 
+const fakeBackend = fakeBackendForFile();
 let backend: FakeBackend;
 beforeAll(async () => {
   ensureBuild();
-  backend = await startFakeBackend();
-});
-afterAll(() => backend.close());
-beforeEach(() => {
-  backend.refreshRefused = false;
-  backend.projectsDelayMs = 0;
+  backend = fakeBackend();
 });
 const now = () => Math.floor(Date.now() / 1000);
 
@@ -87,14 +82,8 @@ describe("route guards on the server", () => {
 describe("streaming", () => {
   it("finishes a streamed page during shutdown", async () => {
     backend.projectsDelayMs = 500;
-    const { app, readiness, logger } = createTestGateway(backend.url);
-    const running = await startServer(app, {
-      host: "127.0.0.1",
-      port: 0,
-      shutdownTimeoutMs: 5000,
-      readiness,
-      logger,
-    });
+    const gateway = createTestGateway(backend.url);
+    const running = await listenForTest(gateway, 5000);
     const page = request(running.url)
       .get("/home")
       .set("Cookie", cookieHeader(await backend.mint()))

@@ -2,6 +2,7 @@
 import { Writable } from "node:stream";
 import { type AppDependencies, createApp } from "../../server/app.ts";
 import { loadConfig } from "../../server/config.ts";
+import { startServer } from "../../server/listen.ts";
 import { createLogger } from "../../server/logger.ts";
 
 export function testEnv(backendUrl: string, overrides: Record<string, string> = {}): NodeJS.ProcessEnv {
@@ -46,4 +47,10 @@ export function sessionCookieOf(headers: Record<string, unknown>): string | unde
   const setCookie = headers["set-cookie"];
   const lines = Array.isArray(setCookie) ? setCookie : typeof setCookie === "string" ? [setCookie] : [];
   return lines.find((line: string) => line.startsWith("auth_token="));
+}
+
+/** Listens on a free loopback port, for tests that need a real socket (aborts, shutdown). */
+export function listenForTest(gateway: ReturnType<typeof createTestGateway>, shutdownTimeoutMs = 5000) {
+  const { app, readiness, logger } = gateway;
+  return startServer(app, { host: "127.0.0.1", port: 0, shutdownTimeoutMs, readiness, logger });
 }
