@@ -40,7 +40,11 @@ describe("loadConfig", () => {
   });
 
   it("treats empty variables as unset", () => {
-    expect(loadConfig({ DATABASE_URL: "", SESSION_SECRET: "", BACKEND_PORT: "" }).port).toBe(3001);
+    expect(loadConfig({ DATABASE_URL: "", BACKEND_PORT: "" }).port).toBe(3001);
+  });
+
+  it("refuses a SESSION_SECRET that is set but empty", () => {
+    expect(configError({ SESSION_SECRET: "" })).toContain("SESSION_SECRET: must be at least 32 bytes long");
   });
 
   it("accepts a 32-byte SESSION_SECRET and rejects a shorter one", () => {

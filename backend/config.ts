@@ -6,6 +6,7 @@ import path from "node:path";
 import { z } from "zod";
 import { SESSION_COOKIE_MAX_AGE_SECONDS } from "../shared/constants.ts";
 import { SESSION_AUDIENCE_DEFAULT, SESSION_ISSUER_DEFAULT } from "../shared/contract.ts";
+import { ConfigError, parseEnv } from "../shared/env.ts";
 
 /** DATA_DIR value that keeps the embedded database in memory (tests, throw-away demos). */
 export const IN_MEMORY_DATA_DIR = "memory://";
@@ -29,10 +30,6 @@ export interface BackendConfig {
     audience: string;
     ttlSeconds: number;
   };
-}
-
-export class ConfigError extends Error {
-  override name = "ConfigError";
 }
 
 const logLevelSchema = z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]);
@@ -74,13 +71,6 @@ const envSchema = z
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV !== "production") return;
-    if (env.FIREBASE_AUTH_EMULATOR_HOST) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["FIREBASE_AUTH_EMULATOR_HOST"],
-        message: "must not be set in production: the emulator accepts unsigned ID tokens",
-      });
-    }
     if (env.FIREBASE_PROJECT_ID.startsWith("demo-")) {
       ctx.addIssue({
         code: "custom",
@@ -90,16 +80,11 @@ const envSchema = z
     }
   });
 
+export { ConfigError };
+
 /** Reads and validates the environment; throws a ConfigError listing every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): BackendConfig {
-  // An empty variable (`DATABASE_URL=` in a .env file) means "not set".
-  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ""));
-  const parsed = envSchema.safeParse(present);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((issue) => `  - ${issue.path.join(".")}: ${issue.message}`);
-    throw new ConfigError(`Invalid backend configuration:\n${lines.join("\n")}`);
-  }
-  const e = parsed.data;
+  const e = parseEnv(envSchema, env, "backend", { keepEmpty: ["SESSION_SECRET"] });
   return {
     nodeEnv: e.NODE_ENV,
     logLevel: e.LOG_LEVEL,

@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { DEFAULT_PRODUCT_NAME } from "../shared/constants.ts";
 import { SESSION_AUDIENCE_DEFAULT, SESSION_ISSUER_DEFAULT } from "../shared/contract.ts";
+import { ConfigError, parseEnv } from "../shared/env.ts";
 
 const MIN_SECRET_BYTES = 32;
 
@@ -44,14 +45,6 @@ const envSchema = z
       .optional(),
   })
   .superRefine((env, ctx) => {
-    const production = env.NODE_ENV === "production";
-    if (production && env.FIREBASE_AUTH_EMULATOR_HOST) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["FIREBASE_AUTH_EMULATOR_HOST"],
-        message: "must not be set in production (it turns off real identity checks)",
-      });
-    }
     if (!env.FIREBASE_AUTH_EMULATOR_HOST && !env.FIREBASE_API_KEY) {
       ctx.addIssue({
         code: "custom",
@@ -90,21 +83,11 @@ export interface GatewayConfig {
   };
 }
 
-export class ConfigError extends Error {
-  override name = "ConfigError";
-}
+export { ConfigError };
 
 /** Parses the environment; throws a ConfigError listing every bad variable. */
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): GatewayConfig {
-  const defined = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ""));
-  const parsed = envSchema.safeParse(defined);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map(
-      (issue) => `  ${issue.path.join(".") || "environment"}: ${issue.message}`,
-    );
-    throw new ConfigError(`Invalid gateway configuration:\n${lines.join("\n")}`);
-  }
-  const env = parsed.data;
+  const env = parseEnv(envSchema, source, "gateway", { keepEmpty: ["SESSION_SECRET"] });
   const emulatorUrl = env.FIREBASE_AUTH_EMULATOR_HOST
     ? `http://${env.FIREBASE_AUTH_EMULATOR_HOST}`
     : undefined;

@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import request from "supertest";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../../server/config.ts";
@@ -165,6 +166,37 @@ describe("configuration", () => {
     expect(() => loadConfig(testEnv(backend.url, { NODE_ENV: "production", FIREBASE_API_KEY: "k" }))).toThrow(
       /FIREBASE_AUTH_EMULATOR_HOST: must not be set in production/,
     );
+  });
+
+  it.each(["FIREBASE_EMULATOR_HUB", "FIRESTORE_EMULATOR_HOST"])("refuses production with %s set", (name) => {
+    const env = testEnv(backend.url, {
+      NODE_ENV: "production",
+      FIREBASE_AUTH_EMULATOR_HOST: "",
+      FIREBASE_API_KEY: "k",
+      [name]: "127.0.0.1:4400",
+    });
+    expect(() => loadConfig(env)).toThrow(new RegExp(`${name}: must not be set in production`));
+  });
+
+  it("refuses a configured but empty session secret", () => {
+    expect(() => loadConfig(testEnv(backend.url, { SESSION_SECRET: "" }))).toThrow(
+      /SESSION_SECRET: must be at least 32 bytes/,
+    );
+  });
+
+  it("stops the process with the message instead of starting", () => {
+    const result = spawnSync(process.execPath, ["server/index.ts"], {
+      env: {
+        ...process.env,
+        NODE_ENV: "production",
+        FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099",
+        PORT: "0",
+      },
+      encoding: "utf8",
+      timeout: 15_000,
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain("FIREBASE_AUTH_EMULATOR_HOST: must not be set in production");
   });
 
   it("refuses a session secret under 32 bytes", () => {

@@ -1,4 +1,5 @@
 /** The gateway's server render, against the production build and the fake backend. */
+import http from "node:http";
 import request from "supertest";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ensureBuild } from "../../scripts/lib/build.ts";
@@ -79,7 +80,42 @@ describe("route guards on the server", () => {
   });
 });
 
+/** Milliseconds until the first byte of the body, and the whole body. */
+function timeFirstByte(url: string, headers: Record<string, string>) {
+  return new Promise<{ firstByteMs: number; body: string }>((resolve, reject) => {
+    const started = Date.now();
+    http
+      .get(url, { headers }, (response) => {
+        let firstByteMs = -1;
+        let body = "";
+        response.setEncoding("utf8");
+        response.on("data", (chunk: string) => {
+          if (firstByteMs < 0) firstByteMs = Date.now() - started;
+          body += chunk;
+        });
+        response.on("end", () => resolve({ firstByteMs, body }));
+      })
+      .on("error", reject);
+  });
+}
+
 describe("streaming", () => {
+  const browserAgent =
+    "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Safari/537.36";
+
+  it("sends a browser the shell before slow data, and a bot the whole page at once", async () => {
+    backend.projectsDelayMs = 800;
+    const running = await listenForTest(createTestGateway(backend.url));
+    const cookie = cookieHeader(await backend.mint());
+    const browser = await timeFirstByte(`${running.url}/home`, { cookie, "user-agent": browserAgent });
+    const bot = await timeFirstByte(`${running.url}/home`, { cookie, "user-agent": "Googlebot/2.1" });
+    await running.shutdown();
+    expect(browser.firstByteMs).toBeLessThan(600);
+    expect(browser.body).toContain("No projects found");
+    expect(bot.firstByteMs).toBeGreaterThanOrEqual(800);
+    expect(bot.body).toContain("No projects found");
+  });
+
   it("finishes a streamed page during shutdown", async () => {
     backend.projectsDelayMs = 500;
     const gateway = createTestGateway(backend.url);
