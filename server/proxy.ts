@@ -7,7 +7,8 @@
  * dropped; the bearer comes from the verified cookie. Back from the backend, Set-Cookie is dropped:
  * only the gateway sets cookies. Sign-in answers carrying a token become the cookie instead.
  */
-import type { ClientRequest, IncomingMessage, ServerResponse } from "node:http";
+import { type ClientRequest, Agent as HttpAgent, type IncomingMessage, type ServerResponse } from "node:http";
+import { Agent as HttpsAgent } from "node:https";
 import express, { type NextFunction, type Request, type Response, Router } from "express";
 import { createProxyMiddleware, type Options, proxyEventsPlugin } from "http-proxy-middleware";
 import { PUBLIC_API_PATTERN, TOKEN_BEARING_AUTH_PATHS } from "../shared/contract.ts";
@@ -134,8 +135,14 @@ function handleSignInAnswer(verify: TokenVerifier) {
 }
 
 export function backendProxy(config: GatewayConfig, verify: TokenVerifier): Router {
+  // http-proxy opens a new connection per request unless given an agent; reuse them instead.
+  const agentOptions = { keepAlive: true, maxSockets: 256 };
+  const agent = config.backendUrl.startsWith("https:")
+    ? new HttpsAgent(agentOptions)
+    : new HttpAgent(agentOptions);
   const common: Options = {
     target: config.backendUrl,
+    agent,
     changeOrigin: true,
     xfwd: false,
     // Our own handlers replace the defaults, which log to the console and answer in plain text.

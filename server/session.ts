@@ -27,6 +27,13 @@ export interface Session {
 
 const CLOCK_TOLERANCE_SECONDS = 5;
 const REFRESH_TIMEOUT_MS = 5000;
+/**
+ * A signature, once checked, is remembered for a minute (bounded, oldest out first): verifying ES256
+ * on every request was the largest cost of a proxied call. The minute bounds how long a rotated-out
+ * key keeps working here; revocation is enforced by the backend on every call regardless.
+ */
+const VERIFIED_CACHE_SECONDS = 60;
+const VERIFIED_CACHE_ENTRIES = 10_000;
 
 export type TokenVerifier = (token: string) => Promise<SessionClaims | null>;
 
@@ -50,12 +57,25 @@ export function createTokenVerifier(config: GatewayConfig): TokenVerifier {
       ? jwtVerify(token, keys.secret, options)
       : jwtVerify(token, jwks as JWTVerifyGetKey, options);
 
+  const verified = new Map<string, { claims: SessionClaims; checkedAt: number }>();
+
+  /** Time checks run on every use; only the signature check is remembered. */
+  const stillValid = (claims: SessionClaims, now: number) =>
+    claims.exp + CLOCK_TOLERANCE_SECONDS > now && now - claims.auth_time <= SESSION_ABSOLUTE_LIFETIME_SECONDS;
+
   return async (token) => {
+    const now = nowSeconds();
+    const cached = verified.get(token);
+    if (cached && now - cached.checkedAt < VERIFIED_CACHE_SECONDS) {
+      return stillValid(cached.claims, now) ? cached.claims : null;
+    }
     try {
       const { payload } = await verifySignature(token);
       const claims = sessionClaimsSchema.safeParse(payload);
-      if (!claims.success) return null;
-      if (nowSeconds() - claims.data.auth_time > SESSION_ABSOLUTE_LIFETIME_SECONDS) return null;
+      if (!claims.success || !stillValid(claims.data, now)) return null;
+      verified.delete(token);
+      verified.set(token, { claims: claims.data, checkedAt: now });
+      if (verified.size > VERIFIED_CACHE_ENTRIES) verified.delete(verified.keys().next().value as string);
       return claims.data;
     } catch (error) {
       if (error instanceof joseErrors.JOSEError || error instanceof TypeError) return null;

@@ -101,8 +101,14 @@ export async function startFakeBackend(): Promise<FakeBackend> {
       body,
     });
     const json = (status: number, value: unknown, headers: Record<string, string | string[]> = {}) => {
-      res.writeHead(status, { "content-type": "application/json", ...headers });
-      res.end(JSON.stringify(value));
+      // Like the real backend (Express), answers carry their length.
+      const body = JSON.stringify(value);
+      res.writeHead(status, {
+        "content-type": "application/json",
+        "content-length": Buffer.byteLength(body),
+        ...headers,
+      });
+      res.end(body);
     };
     const bearer = req.headers.authorization?.replace(/^Bearer /, "");
     const sidOf = (token: string | undefined) =>
@@ -135,7 +141,7 @@ export async function startFakeBackend(): Promise<FakeBackend> {
     if (url.pathname.startsWith("/api/slow")) {
       const delay = Number(url.searchParams.get("ms") ?? "1000");
       const timer = setTimeout(() => json(200, { slow: true }), delay);
-      req.socket.on("close", () => clearTimeout(timer));
+      res.on("close", () => clearTimeout(timer));
       return;
     }
     if (url.pathname === "/api/projects" && req.method === "GET") {
@@ -143,7 +149,7 @@ export async function startFakeBackend(): Promise<FakeBackend> {
         () => json(200, { success: true, data: { projects: [] } }),
         fake.projectsDelayMs,
       );
-      req.socket.on("close", () => clearTimeout(timer));
+      res.on("close", () => clearTimeout(timer));
       return;
     }
     if (url.pathname === "/api/set-cookie")
