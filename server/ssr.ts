@@ -37,6 +37,8 @@ export function ssrHandler(config: GatewayConfig, build: BuildSource): RequestHa
     getLoadContext(req, res) {
       const context = new RouterContextProvider();
       const session = sessionOf(res);
+      // A signed-in page holds that user's data: no shared or back/forward cache may keep it.
+      if (session) res.set("Cache-Control", "no-store");
       context.set(gatewayContext, {
         nonce: nonceOf(res),
         requestId: String(req.id),

@@ -54,8 +54,9 @@ describe("route guards on the server", () => {
     const response = await request(app).get("/home").set("Cookie", cookieHeader(token));
     expect(response.status).toBe(200);
     expect(response.text).toContain(TEST_USER.name);
-    // The loader used the token; the page must not carry it.
+    // The loader used the token; the page must not carry it, and no cache may keep the page.
     expect(response.text).not.toContain(token);
+    expect(response.headers["cache-control"]).toBe("no-store");
   });
 
   it("sends a signed-in user from /login to /home, and / to /home", async () => {
@@ -77,6 +78,16 @@ describe("route guards on the server", () => {
     expect(response.status).toBe(302);
     expect(String(response.headers.location)).toMatch(/^\/login/);
     expect(sessionCookieOf(response.headers)).toMatch(/^auth_token=;/);
+    expect(response.headers["cache-control"]).toBe("no-store");
+  });
+
+  it("renders a page with a refreshed cookie that no cache may keep", async () => {
+    const { app } = createTestGateway(backend.url);
+    const old = await backend.mint({ iat: now() - 56 * 60 });
+    const response = await request(app).get("/home").set("Cookie", cookieHeader(old));
+    expect(response.status).toBe(200);
+    expect(sessionCookieOf(response.headers)).toMatch(/^auth_token=ey/);
+    expect(response.headers["cache-control"]).toBe("no-store");
   });
 });
 
