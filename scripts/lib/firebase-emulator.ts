@@ -8,9 +8,9 @@ import { once } from "node:events";
 import { createWriteStream } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { claimPort } from "./ports.ts";
 
 export interface FirebaseEmulatorOptions {
   /** Auth emulator port; a free one when omitted. */
@@ -38,18 +38,6 @@ export interface EmulatorUser {
 const READY_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 10_000;
 const OUTPUT_TAIL_CHARS = 4000;
-
-/** Binds and releases a port: the one asked for (fails when taken), or a free one for 0. */
-function claimPort(port: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(port, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address ? address.port : port));
-    });
-  });
-}
 
 function firebaseCli(): string {
   const require = createRequire(import.meta.url);

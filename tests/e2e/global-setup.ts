@@ -3,11 +3,11 @@
  * the backend on a fresh PGlite folder and the gateway, each on a free port.
  */
 import { mkdtempSync, readFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { ensureBuild } from "../../scripts/lib/build.ts";
+import { claimPort } from "../../scripts/lib/ports.ts";
 import { startStack } from "../../scripts/lib/stack.ts";
 
 declare module "vitest" {
@@ -18,17 +18,6 @@ declare module "vitest" {
   }
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
-
 export default async function setup(project: TestProject) {
   ensureBuild();
   const workDir = mkdtempSync(path.join(tmpdir(), "argus-e2e-"));
@@ -36,9 +25,9 @@ export default async function setup(project: TestProject) {
   let stack: Awaited<ReturnType<typeof startStack>>;
   try {
     stack = await startStack({
-      gatewayPort: await freePort(),
-      backendPort: await freePort(),
-      emulatorPort: await freePort(),
+      gatewayPort: await claimPort(),
+      backendPort: await claimPort(),
+      emulatorPort: await claimPort(),
       dataDir: path.join(workDir, "data"),
       logFile,
       env: { NODE_ENV: "test", LOG_LEVEL: "info" },

@@ -1,0 +1,58 @@
+/** The README's first command, as a user runs it: `npm start` serves the product and Ctrl-C stops it. */
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { claimPort } from "../../scripts/lib/ports.ts";
+
+const answers = (url: string) =>
+  fetch(url, { signal: AbortSignal.timeout(2000) }).then(
+    (response) => response.status,
+    () => "refused",
+  );
+
+describe("npm start", () => {
+  it("starts emulator, backend and gateway, prints the URL last, and stops all three on Ctrl-C", async () => {
+    const [gatewayPort, backendPort, emulatorPort] = [
+      await claimPort(),
+      await claimPort(),
+      await claimPort(),
+    ];
+    const child = spawn(process.execPath, ["scripts/start.ts"], {
+      env: {
+        ...process.env,
+        PORT: String(gatewayPort),
+        BACKEND_PORT: String(backendPort),
+        FIREBASE_AUTH_EMULATOR_PORT: String(emulatorPort),
+        DATA_DIR: path.join(mkdtempSync(path.join(tmpdir(), "argus-start-")), "data"),
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const url = `http://127.0.0.1:${gatewayPort}`;
+    const lines: string[] = [];
+    const printedUrl = new Promise<string | undefined>((resolve) => {
+      child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+        lines.push(...chunk.split("\n").filter(Boolean));
+        if (lines.includes(url)) resolve(lines.at(-1));
+      });
+      child.once("exit", () => resolve(undefined));
+    });
+    child.stderr.resume();
+
+    expect(await printedUrl).toBe(url);
+    expect(await answers(`${url}/healthz`)).toBe(200);
+    const login = await fetch(`${url}/login`);
+    expect(await login.text()).toContain("Welcome");
+    expect(await answers(`http://127.0.0.1:${backendPort}/healthz`)).toBe(200);
+    expect(await answers(`http://127.0.0.1:${emulatorPort}/`)).toBe(200);
+
+    child.kill("SIGINT");
+    const [code] = await once(child, "exit");
+    expect(code).toBe(0);
+    expect(await answers(`${url}/healthz`)).toBe("refused");
+    expect(await answers(`http://127.0.0.1:${backendPort}/healthz`)).toBe("refused");
+    expect(await answers(`http://127.0.0.1:${emulatorPort}/`)).toBe("refused");
+  }, 180_000);
+});
