@@ -1,5 +1,7 @@
 /** The gateway's server render, against the production build and the fake backend. */
+import { readdirSync, readFileSync } from "node:fs";
 import http from "node:http";
+import path from "node:path";
 import request from "supertest";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ensureBuild } from "../../scripts/lib/build.ts";
@@ -35,6 +37,28 @@ describe("the document", () => {
     const response = await request(app).get(asset as string);
     expect(response.status).toBe(200);
     expect(response.headers["cache-control"]).toContain("immutable");
+  });
+});
+
+describe("bundles", () => {
+  const FIREBASE_AUTH_MARK = "identitytoolkit.googleapis.com";
+  const assetsOf = (html: string) => [...new Set(html.match(/\/assets\/[\w.-]+\.js/g) ?? [])];
+
+  it("keeps the Firebase SDK out of the dashboard: /home loads none of it, /login loads it on demand", async () => {
+    const { app } = createTestGateway(backend.url);
+    const home = await request(app)
+      .get("/home")
+      .set("Cookie", cookieHeader(await backend.mint()));
+    const homeAssets = assetsOf(home.text);
+    expect(homeAssets.length).toBeGreaterThan(0);
+    for (const asset of homeAssets) {
+      expect(readFileSync(path.join("build/client", asset), "utf8"), asset).not.toContain(FIREBASE_AUTH_MARK);
+    }
+    const everyAsset = readdirSync("build/client/assets").filter((file) => file.endsWith(".js"));
+    const firebaseChunks = everyAsset.filter((file) =>
+      readFileSync(path.join("build/client/assets", file), "utf8").includes(FIREBASE_AUTH_MARK),
+    );
+    expect(firebaseChunks.length).toBeGreaterThan(0);
   });
 });
 
