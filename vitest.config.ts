@@ -11,6 +11,7 @@ export default defineConfig({
             "server/**/*.test.ts",
             "backend/**/*.test.ts",
             "shared/**/*.test.ts",
+            "scripts/**/*.test.ts",
             "tests/integration/**/*.test.ts",
           ],
           testTimeout: 20_000,

@@ -3,6 +3,7 @@
  * supertest). Opening it connects the database, applies migrations and loads the signing key.
  */
 import express, { type Express } from "express";
+import { createLogger, type Logger, requestLogger } from "../shared/logging.ts";
 import { requireSession } from "./auth/require-session.ts";
 import { createSessionTokens, type SessionTokens } from "./auth/session-tokens.ts";
 import { loadSessionKey } from "./auth/signing-key.ts";
@@ -11,7 +12,6 @@ import { type Db, openDatabase } from "./db/database.ts";
 import { migrateToLatest } from "./db/migrations.ts";
 import { errorHandler, notFoundHandler } from "./http/errors.ts";
 import { createFirebaseIdentity } from "./identity/firebase.ts";
-import { createLogger, httpLogger, type Logger } from "./logger.ts";
 import { authRouter } from "./routes/auth.ts";
 import { healthRouter } from "./routes/health.ts";
 import { jwksRouter } from "./routes/jwks.ts";
@@ -33,7 +33,7 @@ export async function createBackend(
   config: BackendConfig,
   options: { logger?: Logger } = {},
 ): Promise<Backend> {
-  const logger = options.logger ?? createLogger(config);
+  const logger = options.logger ?? createLogger({ name: "backend", level: config.logLevel });
   const db = await openDatabase(config.database);
   let tokens: SessionTokens;
   try {
@@ -47,7 +47,8 @@ export async function createBackend(
 
   const app = express();
   app.disable("x-powered-by");
-  app.use(httpLogger(logger));
+  // The gateway sends its request id; keeping it ties both log lines of one request together.
+  app.use(requestLogger(logger, { trustIncomingId: true }));
   app.use(healthRouter(db));
   app.use(jwksRouter(tokens));
   app.use(express.json({ limit: JSON_BODY_LIMIT }));

@@ -4,16 +4,16 @@
  * close the database.
  */
 import { createServer } from "node:http";
+import { createLogger } from "../shared/logging.ts";
 import { createBackend } from "./app.ts";
 import { ConfigError, loadConfig } from "./config.ts";
-import { createLogger } from "./logger.ts";
 
 /** How long running requests get to finish on shutdown before their connections are cut. */
 const SHUTDOWN_GRACE_MS = 10_000;
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const logger = createLogger(config);
+  const logger = createLogger({ name: "backend", level: config.logLevel });
   const backend = await createBackend(config, { logger });
   const server = createServer(backend.app);
 

@@ -8,7 +8,7 @@ import { ensureBuild } from "../scripts/lib/build.ts";
 import { createApp } from "../server/app.ts";
 import { loadConfig } from "../server/config.ts";
 import { startServer } from "../server/listen.ts";
-import { createLogger } from "../server/logger.ts";
+import { createLogger } from "../shared/logging.ts";
 import { startFakeBackend } from "../tests/support/fake-backend.ts";
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
@@ -22,7 +22,9 @@ const config = loadConfig({
   FIREBASE_API_KEY: "bench",
   LOG_LEVEL: "silent",
 });
-const { app, readiness, logger } = createApp(config, { logger: createLogger("silent") });
+const { app, readiness, logger } = createApp(config, {
+  logger: createLogger({ name: "gateway", level: "silent" }),
+});
 const running = await startServer(app, {
   host: "127.0.0.1",
   port: 0,

@@ -8,11 +8,11 @@ import compression from "compression";
 import cookieParser from "cookie-parser";
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from "express";
 import type { Logger } from "pino";
+import { createLogger, requestLogger } from "../shared/logging.ts";
 import { gatewayAuthRoutes } from "./auth-routes.ts";
 import type { GatewayConfig } from "./config.ts";
 import { sendError } from "./errors.ts";
 import { healthRoutes, type Readiness } from "./health.ts";
-import { createHttpLogger, createLogger } from "./logger.ts";
 import { backendProxy } from "./proxy.ts";
 import { authRateLimit } from "./rate-limit.ts";
 import { rejectCrossSiteWrites, securityHeaders } from "./security.ts";
@@ -30,7 +30,7 @@ export interface AppDependencies {
 }
 
 export function createApp(config: GatewayConfig, deps: AppDependencies = {}) {
-  const logger = deps.logger ?? createLogger(config.logLevel);
+  const logger = deps.logger ?? createLogger({ name: "gateway", level: config.logLevel });
   const readiness = deps.readiness ?? { shuttingDown: false };
   const verify = deps.verifyToken ?? createTokenVerifier(config);
 
@@ -42,7 +42,7 @@ export function createApp(config: GatewayConfig, deps: AppDependencies = {}) {
   // Sync flush so that streamed HTML reaches the browser chunk by chunk, not when a buffer fills.
   app.use(compression({ flush: zlib.Z_SYNC_FLUSH }));
   app.use(securityHeaders(config));
-  app.use(createHttpLogger(logger, config.trustProxyHops > 0));
+  app.use(requestLogger(logger, { trustIncomingId: config.trustProxyHops > 0 }));
   app.use(healthRoutes(readiness));
 
   app.use(cookieParser());

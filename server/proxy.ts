@@ -12,10 +12,10 @@ import { Agent as HttpsAgent } from "node:https";
 import express, { type NextFunction, type Request, type Response, Router } from "express";
 import { createProxyMiddleware, type Options, proxyEventsPlugin } from "http-proxy-middleware";
 import { PUBLIC_API_PATTERN, TOKEN_BEARING_AUTH_PATHS } from "../shared/contract.ts";
+import { pathOf } from "../shared/logging.ts";
 import { ERRORS } from "../shared/messages.ts";
 import type { GatewayConfig } from "./config.ts";
 import { sendError } from "./errors.ts";
-import { pathOf } from "./logger.ts";
 import { sessionOf, setSessionCookie, type TokenVerifier } from "./session.ts";
 
 type ProxiedRequest = Request & { body?: unknown };

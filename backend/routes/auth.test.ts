@@ -22,12 +22,12 @@ import {
   sessionClaimsSchema,
   signInResponseSchema,
 } from "../../shared/contract.ts";
+import { createLogger } from "../../shared/logging.ts";
 import { ERRORS } from "../../shared/messages.ts";
 import { type Backend, createBackend } from "../app.ts";
 import { INVALID_SESSION_MESSAGE } from "../auth/require-session.ts";
 import { epochSeconds } from "../auth/session-tokens.ts";
 import { loadConfig } from "../config.ts";
-import { createLogger } from "../logger.ts";
 
 let emulator: RunningFirebaseEmulator;
 let backend: Backend;
@@ -45,7 +45,10 @@ beforeAll(async () => {
     FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
   });
   backend = await createBackend(config, {
-    logger: createLogger(config, { write: (line: string) => logLines.push(line) }),
+    logger: createLogger(
+      { name: "backend", level: config.logLevel },
+      { write: (line: string) => logLines.push(line) },
+    ),
   });
 });
 
@@ -415,7 +418,9 @@ describe("/api guard", () => {
 
 describe("logging", () => {
   it("tags each line with the caller's X-Request-Id and never writes tokens or credentials", async () => {
-    const response = await request(backend.app).get("/healthz").set("X-Request-Id", "req-test-42");
+    // Health probes are not logged; any other request is, with the caller's id.
+    const response = await request(backend.app).get("/api/projects").set("X-Request-Id", "req-test-42");
+    expect(response.status).toBe(401);
     expect(response.headers["x-request-id"]).toBe("req-test-42");
     const logged = logLines.join("");
     expect(logged).toContain('"id":"req-test-42"');

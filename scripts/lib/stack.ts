@@ -7,6 +7,7 @@ import { once } from "node:events";
 import { createWriteStream } from "node:fs";
 import path from "node:path";
 import { startFirebaseEmulator } from "./firebase-emulator.ts";
+import { logFormatter } from "./log-format.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const NODE = process.execPath;
@@ -81,12 +82,13 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     const child = spawn(NODE, [script, ...args], {
       cwd: ROOT,
       env: { ...process.env, ...options.env, ...env },
-      stdio: ["ignore", output ? "pipe" : "inherit", output ? "pipe" : "inherit"],
+      stdio: ["ignore", "pipe", "pipe"],
       detached: true,
     });
-    if (output) {
-      child.stdout?.pipe(output, { end: false });
-      child.stderr?.pipe(output, { end: false });
+    // A log file (tests) keeps the raw JSON; a terminal gets lines a person can read.
+    for (const stream of [child.stdout, child.stderr]) {
+      if (output) stream.pipe(output, { end: false });
+      else stream.pipe(logFormatter(name)).pipe(process.stdout, { end: false });
     }
     const service = { name, child };
     services.push(service);

@@ -3,7 +3,7 @@ import { Writable } from "node:stream";
 import { type AppDependencies, createApp } from "../../server/app.ts";
 import { loadConfig } from "../../server/config.ts";
 import { startServer } from "../../server/listen.ts";
-import { createLogger } from "../../server/logger.ts";
+import { createLogger } from "../../shared/logging.ts";
 
 export function testEnv(backendUrl: string, overrides: Record<string, string> = {}): NodeJS.ProcessEnv {
   return {
@@ -34,7 +34,10 @@ export function createTestGateway(
 ) {
   const config = loadConfig(testEnv(backendUrl, overrides));
   const logs = captureLogs();
-  const gateway = createApp(config, { logger: createLogger(config.logLevel, logs.stream), ...deps });
+  const gateway = createApp(config, {
+    logger: createLogger({ name: "gateway", level: config.logLevel }, logs.stream),
+    ...deps,
+  });
   return { ...gateway, config, logs };
 }
 

@@ -1,0 +1,86 @@
+/**
+ * Logging for the server processes (gateway and backend): pino, one line per request with id, method,
+ * path, status and duration. Headers, query strings (one-time codes) and bodies (passwords, tokens)
+ * never reach a request line; the redact list guards objects logged by hand.
+ */
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage } from "node:http";
+import { type DestinationStream, type Logger, pino } from "pino";
+import { pinoHttp } from "pino-http";
+
+export type { Logger };
+
+export const REDACTED_PATHS = [
+  "req.headers.authorization",
+  "req.headers.cookie",
+  "res.headers['set-cookie']",
+  "authorization",
+  "cookie",
+  "password",
+  "idToken",
+  "token",
+  "*.authorization",
+  "*.cookie",
+  "*.password",
+  "*.idToken",
+  "*.token",
+];
+
+export function createLogger(
+  options: { name: string; level: string },
+  destination?: DestinationStream,
+): Logger {
+  return pino(
+    { name: options.name, level: options.level, redact: { paths: REDACTED_PATHS, censor: "[redacted]" } },
+    destination,
+  );
+}
+
+export function pathOf(url: string | undefined): string {
+  return (url ?? "/").split("?")[0] ?? "/";
+}
+
+/** A caller's request id is kept only when it is short and plain, so it cannot forge log lines. */
+const SAFE_REQUEST_ID = /^[\w.:-]{8,128}$/;
+
+function requestIdFor(req: IncomingMessage, trustIncomingId: boolean): string {
+  const incoming = req.headers["x-request-id"];
+  if (trustIncomingId && typeof incoming === "string" && SAFE_REQUEST_ID.test(incoming)) return incoming;
+  return randomUUID();
+}
+
+const originalPath = (req: IncomingMessage) =>
+  pathOf((req as { originalUrl?: string }).originalUrl ?? req.url);
+
+/**
+ * The per-request logger. `trustIncomingId`: keep the X-Request-Id of whoever calls us (the backend
+ * behind the gateway, the gateway behind a trusted proxy), so one id follows a request end to end.
+ */
+export function requestLogger(logger: Logger, options: { trustIncomingId: boolean }) {
+  return pinoHttp({
+    logger,
+    genReqId(req, res) {
+      const id = requestIdFor(req, options.trustIncomingId);
+      res.setHeader("X-Request-Id", id);
+      return id;
+    },
+    serializers: {
+      // Receives pino's standard request object, whose url is the original URL.
+      req: (req: { id?: unknown; method?: string; url?: string }) => ({
+        id: req.id,
+        method: req.method,
+        path: pathOf(req.url),
+      }),
+      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+    },
+    customLogLevel(_req, res, error) {
+      if (error || res.statusCode >= 500) return "error";
+      return res.statusCode >= 400 ? "warn" : "info";
+    },
+    customSuccessMessage: (req, res, responseTime) =>
+      `${req.method} ${originalPath(req)} ${res.statusCode} ${Math.round(responseTime)}ms`,
+    customErrorMessage: (req, res) => `${req.method} ${originalPath(req)} ${res.statusCode} failed`,
+    // Health probes come every few seconds; logging them drowns the useful lines.
+    autoLogging: { ignore: (req) => req.url === "/healthz" || req.url === "/readyz" },
+  });
+}
