@@ -135,7 +135,7 @@ function handleSignInAnswer(verify: TokenVerifier) {
 }
 
 export function backendProxy(config: GatewayConfig, verify: TokenVerifier): Router {
-  // http-proxy opens a new connection per request unless given an agent; reuse them instead.
+  // The proxy opens a new connection per request unless given an agent; reuse them instead.
   const agentOptions = { keepAlive: true, maxSockets: 256 };
   const agent = config.backendUrl.startsWith("https:")
     ? new HttpsAgent(agentOptions)
