@@ -2,12 +2,26 @@ import { sql } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
 import { type Db, openDatabase } from "./database.ts";
 import { migrateToLatest } from "./migrations.ts";
+import {
+  type FreshDatabase,
+  freshDatabase,
+  TEST_DATABASE_KINDS,
+  type TestDatabaseKind,
+} from "./test-databases.ts";
 
 let db: Db | undefined;
+let fresh: FreshDatabase | undefined;
 afterEach(async () => {
   await db?.destroy();
+  await fresh?.drop();
   db = undefined;
+  fresh = undefined;
 });
+
+async function openFresh(kind: TestDatabaseKind): Promise<Db> {
+  fresh = await freshDatabase(kind);
+  return openDatabase(fresh.target);
+}
 
 async function tableNames(database: Db): Promise<string[]> {
   const { rows } = await sql<{ tablename: string }>`
@@ -15,9 +29,9 @@ async function tableNames(database: Db): Promise<string[]> {
   return rows.map((row) => row.tablename);
 }
 
-describe("migrations", () => {
+describe.each(TEST_DATABASE_KINDS)("migrations on %s", (kind) => {
   it("create the schema once and are a no-op when run again", async () => {
-    db = await openDatabase({ kind: "pglite", dataDir: undefined });
+    db = await openFresh(kind);
     await migrateToLatest(db);
     const org = await db
       .insertInto("organizations")
@@ -37,7 +51,7 @@ describe("migrations", () => {
   });
 
   it("enforce one backend user per Firebase uid and per e-mail, and default the role to user", async () => {
-    db = await openDatabase({ kind: "pglite", dataDir: undefined });
+    db = await openFresh(kind);
     await migrateToLatest(db);
     const org = await db
       .insertInto("organizations")

@@ -6,115 +6,130 @@ import { signInAccount } from "../auth/accounts.ts";
 import { epochSeconds } from "../auth/session-tokens.ts";
 import { sessionIdentity, startSession } from "../auth/sessions.ts";
 import { loadConfig } from "../config.ts";
+import { type FreshDatabase, freshDatabase, TEST_DATABASE_KINDS } from "../db/test-databases.ts";
 
-let backend: Backend;
-beforeAll(async () => {
-  backend = await createBackend(
-    loadConfig({ LOG_LEVEL: "silent", DATA_DIR: "memory://", SESSION_SECRET: "s".repeat(32) }),
-  );
-});
-afterAll(() => backend?.close());
-
-/** An account with a live session, without going through Firebase (routes/auth.test.ts does that). */
-async function sessionToken(name: string) {
-  const account = await signInAccount(backend.db, {
-    firebaseUid: `uid-${name}`,
-    email: `${name}@example.com`,
-    emailVerified: true,
-    name,
-    avatarUrl: null,
-    provider: "github",
+describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
+  let backend: Backend;
+  let database: FreshDatabase;
+  beforeAll(async () => {
+    database = await freshDatabase(kind);
+    backend = await createBackend(
+      loadConfig({ LOG_LEVEL: "silent", SESSION_SECRET: "s".repeat(32), ...database.env }),
+    );
   });
-  const authTime = epochSeconds();
-  const sid = await startSession(backend.db, { userId: account.user.id, provider: "github", authTime });
-  const token = await backend.tokens.mint(sessionIdentity({ ...account, sid, provider: "github", authTime }));
-  return { token, orgId: account.org.id };
-}
+  afterAll(async () => {
+    await backend?.close();
+    await database?.drop();
+  });
 
-function project(orgId: string, name: string, integrationName = "github") {
-  return {
-    org_id: orgId,
-    name,
-    integration_key: `${integrationName}-key`,
-    integration_name: integrationName,
-    integration_type: "git",
-    external_link: `https://example.com/${name}`,
-    properties: JSON.stringify({ full_name: `acme/${name}`, private: true, description: null, fork: false }),
-  };
-}
+  /** An account with a live session, without going through Firebase (routes/auth.test.ts does that). */
+  async function sessionToken(name: string) {
+    const account = await signInAccount(backend.db, {
+      firebaseUid: `uid-${name}`,
+      email: `${name}@example.com`,
+      emailVerified: true,
+      name,
+      avatarUrl: null,
+      provider: "github",
+    });
+    const authTime = epochSeconds();
+    const sid = await startSession(backend.db, { userId: account.user.id, provider: "github", authTime });
+    const token = await backend.tokens.mint(
+      sessionIdentity({ ...account, sid, provider: "github", authTime }),
+    );
+    return { token, orgId: account.org.id };
+  }
 
-describe("GET /api/projects", () => {
-  it("lists only the caller's organisation's projects of the asked integration, in the contract's shape", async () => {
-    const mine = await sessionToken("mine");
-    const theirs = await sessionToken("theirs");
-    await backend.db
-      .insertInto("projects")
-      .values([
-        project(mine.orgId, "web"),
-        project(mine.orgId, "api"),
-        project(mine.orgId, "infra", "azure"),
-        project(theirs.orgId, "secret"),
-      ])
-      .execute();
-
-    const response = await request(backend.app)
-      .get(`${API_PATHS.projects}?integrationType=git&integrationName=github`)
-      .set("Authorization", `Bearer ${mine.token}`);
-
-    expect(response.status).toBe(200);
-    const body = projectsResponseSchema.parse(response.body);
-    expect(body.success).toBe(true);
-    expect(body.data.projects.map((p) => p.name)).toEqual(["api", "web"]);
-    expect(body.data.projects[0]).toEqual({
-      id: expect.any(String),
-      name: "api",
-      integration_key: "github-key",
-      integration_name: "github",
+  function project(orgId: string, name: string, integrationName = "github") {
+    return {
+      org_id: orgId,
+      name,
+      integration_key: `${integrationName}-key`,
+      integration_name: integrationName,
       integration_type: "git",
-      external_link: "https://example.com/api",
-      active: true,
-      webhook_active: false,
-      properties: { full_name: "acme/api", private: true, description: null, fork: false },
+      external_link: `https://example.com/${name}`,
+      properties: JSON.stringify({
+        full_name: `acme/${name}`,
+        private: true,
+        description: null,
+        fork: false,
+      }),
+    };
+  }
+
+  describe("GET /api/projects", () => {
+    it("lists only the caller's organisation's projects of the asked integration, in the contract's shape", async () => {
+      const mine = await sessionToken("mine");
+      const theirs = await sessionToken("theirs");
+      await backend.db
+        .insertInto("projects")
+        .values([
+          project(mine.orgId, "web"),
+          project(mine.orgId, "api"),
+          project(mine.orgId, "infra", "azure"),
+          project(theirs.orgId, "secret"),
+        ])
+        .execute();
+
+      const response = await request(backend.app)
+        .get(`${API_PATHS.projects}?integrationType=git&integrationName=github`)
+        .set("Authorization", `Bearer ${mine.token}`);
+
+      expect(response.status).toBe(200);
+      const body = projectsResponseSchema.parse(response.body);
+      expect(body.success).toBe(true);
+      expect(body.data.projects.map((p) => p.name)).toEqual(["api", "web"]);
+      expect(body.data.projects[0]).toEqual({
+        id: expect.any(String),
+        name: "api",
+        integration_key: "github-key",
+        integration_name: "github",
+        integration_type: "git",
+        external_link: "https://example.com/api",
+        active: true,
+        webhook_active: false,
+        properties: { full_name: "acme/api", private: true, description: null, fork: false },
+      });
+
+      const all = await request(backend.app)
+        .get(API_PATHS.projects)
+        .set("Authorization", `Bearer ${mine.token}`);
+      expect(all.body.data.projects.map((p: { name: string }) => p.name)).toEqual(["api", "infra", "web"]);
     });
 
-    const all = await request(backend.app)
-      .get(API_PATHS.projects)
-      .set("Authorization", `Bearer ${mine.token}`);
-    expect(all.body.data.projects.map((p: { name: string }) => p.name)).toEqual(["api", "infra", "web"]);
+    it("answers 400 for a malformed filter", async () => {
+      const { token } = await sessionToken("filters");
+      const response = await request(backend.app)
+        .get(`${API_PATHS.projects}?integrationName=a&integrationName=b`)
+        .set("Authorization", `Bearer ${token}`);
+      expect(response.status).toBe(400);
+      expect(response.body).toMatchObject({ error: "Invalid query", code: "INVALID_REQUEST" });
+    });
   });
 
-  it("answers 400 for a malformed filter", async () => {
-    const { token } = await sessionToken("filters");
-    const response = await request(backend.app)
-      .get(`${API_PATHS.projects}?integrationName=a&integrationName=b`)
-      .set("Authorization", `Bearer ${token}`);
-    expect(response.status).toBe(400);
-    expect(response.body).toMatchObject({ error: "Invalid query", code: "INVALID_REQUEST" });
-  });
-});
+  describe("service routes", () => {
+    it("answers /healthz, hides the JWKS in secret mode and gives JSON 404s", async () => {
+      expect((await request(backend.app).get("/healthz")).body).toEqual({ status: "ok" });
+      expect((await request(backend.app).get(API_PATHS.jwks)).status).toBe(404);
+      const unknown = await request(backend.app).get("/api/nope").set("Authorization", "Bearer x");
+      expect(unknown.status).toBe(401);
+      const missing = await request(backend.app).get("/nope");
+      expect(missing.status).toBe(404);
+      expect(missing.body).toEqual({ error: "Not found" });
+    });
 
-describe("service routes", () => {
-  it("answers /healthz, hides the JWKS in secret mode and gives JSON 404s", async () => {
-    expect((await request(backend.app).get("/healthz")).body).toEqual({ status: "ok" });
-    expect((await request(backend.app).get(API_PATHS.jwks)).status).toBe(404);
-    const unknown = await request(backend.app).get("/api/nope").set("Authorization", "Bearer x");
-    expect(unknown.status).toBe(401);
-    const missing = await request(backend.app).get("/nope");
-    expect(missing.status).toBe(404);
-    expect(missing.body).toEqual({ error: "Not found" });
-  });
-
-  it("answers malformed and oversized JSON bodies with JSON errors", async () => {
-    const malformed = await request(backend.app)
-      .post(API_PATHS.login)
-      .set("Content-Type", "application/json")
-      .send("{not json");
-    expect(malformed.status).toBe(400);
-    expect(malformed.body).toEqual({ error: "Invalid JSON body" });
-    const oversized = await request(backend.app)
-      .post(API_PATHS.login)
-      .send({ idToken: "x".repeat(200_000) });
-    expect(oversized.status).toBe(413);
-    expect(oversized.body).toEqual({ error: "Request body too large" });
+    it("answers malformed and oversized JSON bodies with JSON errors", async () => {
+      const malformed = await request(backend.app)
+        .post(API_PATHS.login)
+        .set("Content-Type", "application/json")
+        .send("{not json");
+      expect(malformed.status).toBe(400);
+      expect(malformed.body).toEqual({ error: "Invalid JSON body" });
+      const oversized = await request(backend.app)
+        .post(API_PATHS.login)
+        .send({ idToken: "x".repeat(200_000) });
+      expect(oversized.status).toBe(413);
+      expect(oversized.body).toEqual({ error: "Request body too large" });
+    });
   });
 });
