@@ -4,16 +4,26 @@ export default defineConfig({
   test: {
     projects: [
       {
+        // Unit tests sit next to their code and start no processes (PGlite runs in process).
         test: {
-          name: "node",
+          name: "unit",
           environment: "node",
           include: [
             "server/**/*.test.ts",
             "backend/**/*.test.ts",
             "shared/**/*.test.ts",
             "scripts/**/*.test.ts",
-            "tests/integration/**/*.test.ts",
           ],
+          testTimeout: 20_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        // Integration tests: real sockets, and processes such as the Firebase Auth emulator.
+        test: {
+          name: "integration",
+          environment: "node",
+          include: ["tests/integration/**/*.test.ts"],
           testTimeout: 20_000,
           hookTimeout: 60_000,
         },

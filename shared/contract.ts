@@ -13,6 +13,40 @@ export const errorBodySchema = z.object({
 });
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 
+/**
+ * Machine-readable `code`s of error bodies. The browser branches on these, never on message text,
+ * so each is written here once and used by the gateway, the backend, the client and the test fakes.
+ */
+export const ERROR_CODES = {
+  /** Sign-in with a password account whose address is not yet verified (403). */
+  emailNotVerified: "EMAIL_NOT_VERIFIED",
+  /** The identity is disabled at the identity provider (403). */
+  userDisabled: "USER_DISABLED",
+  /** Another identity already owns this e-mail address (409). */
+  emailInUse: "EMAIL_IN_USE",
+  /** The request does not match the call's schema (400). */
+  invalidRequest: "INVALID_REQUEST",
+  /** The gateway refused a state-changing request from another site (403). */
+  csrf: "CSRF",
+  /** Too many /auth calls from one client (429). */
+  rateLimited: "RATE_LIMITED",
+  /** The request body is larger than the gateway accepts (413). */
+  payloadTooLarge: "PAYLOAD_TOO_LARGE",
+  /** The request body's Content-Encoding is not one the gateway reads (415). */
+  unsupportedEncoding: "UNSUPPORTED_ENCODING",
+  /** A path with dot segments or encoded slashes, refused before proxying (400). */
+  invalidPath: "INVALID_PATH",
+  /** The backend could not be reached (502). */
+  upstreamUnavailable: "UPSTREAM_UNAVAILABLE",
+  /** The backend did not answer in time (504). */
+  upstreamTimeout: "UPSTREAM_TIMEOUT",
+  /** The backend answered a sign-in with a token that does not verify (502). */
+  upstreamInvalidSession: "UPSTREAM_INVALID_SESSION",
+  /** The session could not be checked right now (keys or backend unreachable); retry (503). */
+  sessionCheckUnavailable: "SESSION_CHECK_UNAVAILABLE",
+} as const;
+export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
+
 export const userSchema = z.object({
   id: z.string(),
   email: z.string(),
@@ -114,9 +148,13 @@ export type ProjectsResponse = z.infer<typeof projectsResponseSchema>;
 /** Paths, written once. */
 export const API_PATHS = {
   login: "/auth/login",
+  resendVerification: "/auth/resend-verification",
   refresh: "/auth/refresh",
   logout: "/auth/logout",
+  /** Answered by the gateway itself: who is signed in. */
   session: "/auth/session",
+  /** Backend: 204 while the bearer's session is live, 401 once revoked or expired. */
+  sessionStatus: "/auth/session-status",
   projects: "/api/projects",
   jwks: "/.well-known/jwks.json",
 } as const;

@@ -1,13 +1,13 @@
 import { sql } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
-import { type Db, openDatabase } from "./database.ts";
-import { migrateToLatest } from "./migrations.ts";
 import {
   type FreshDatabase,
   freshDatabase,
   TEST_DATABASE_KINDS,
   type TestDatabaseKind,
-} from "./test-databases.ts";
+} from "../../tests/support/databases.ts";
+import { type Db, openDatabase } from "./database.ts";
+import { migrateToLatest } from "./migrations.ts";
 
 let db: Db | undefined;
 let fresh: FreshDatabase | undefined;

@@ -1,12 +1,12 @@
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_PATHS, projectsResponseSchema } from "../../shared/contract.ts";
+import { type FreshDatabase, freshDatabase, TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
 import { type Backend, createBackend } from "../app.ts";
 import { signInAccount } from "../auth/accounts.ts";
 import { epochSeconds } from "../auth/session-tokens.ts";
 import { sessionIdentity, startSession } from "../auth/sessions.ts";
 import { loadConfig } from "../config.ts";
-import { type FreshDatabase, freshDatabase, TEST_DATABASE_KINDS } from "../db/test-databases.ts";
 
 describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
   let backend: Backend;

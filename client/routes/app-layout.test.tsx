@@ -1,8 +1,8 @@
 import { render, screen, within } from "@testing-library/react";
 import { createRoutesStub } from "react-router";
 import { describe, expect, it } from "vitest";
-import { contextWith, gateway } from "../lib/test-utils/fixtures";
-import { NoFallback, PageBody } from "../lib/test-utils/stub-routes";
+import { contextWith, gateway } from "../../tests/support/client/fixtures";
+import { NoFallback, PageBody } from "../../tests/support/client/stub-routes";
 import AppLayout, { loader, middleware } from "./app-layout";
 import { loader as guestLoader } from "./guest-layout";
 

@@ -3,8 +3,8 @@ import userEvent from "@testing-library/user-event";
 import { createRoutesStub } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Project } from "../../shared/contract.ts";
-import { contextWith, gateway, jsonResponse, project, rootData } from "../lib/test-utils/fixtures";
-import { LoginProbe, NoFallback, PassThrough } from "../lib/test-utils/stub-routes";
+import { contextWith, gateway, jsonResponse, project, rootData } from "../../tests/support/client/fixtures";
+import { LoginProbe, NoFallback, PassThrough } from "../../tests/support/client/stub-routes";
 import Home, { loader } from "./home";
 
 const fetchMock = vi.fn<typeof fetch>();

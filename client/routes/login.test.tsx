@@ -2,10 +2,10 @@ import { render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { createRoutesStub } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { jsonResponse, rootData } from "../../tests/support/client/fixtures";
+import { HomeProbe, IndexProbe, NoFallback, PassThrough } from "../../tests/support/client/stub-routes";
 import { ToastProvider } from "../components/ui";
 import { signInWithEmail, signOutOfFirebase } from "../lib/firebase-auth";
-import { jsonResponse, rootData } from "../lib/test-utils/fixtures";
-import { HomeProbe, IndexProbe, NoFallback, PassThrough } from "../lib/test-utils/stub-routes";
 import Login from "./login";
 
 vi.mock("../lib/firebase-auth", async (importOriginal) => ({

@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { createEmulatorUser } from "../../scripts/lib/firebase-emulator.ts";
+import { createEmulatorUser } from "../support/firebase-emulator-users.ts";
 import { launchBrowser } from "./browser.ts";
 
 const baseUrl = inject("gatewayUrl");

@@ -2,7 +2,8 @@ import { spawnSync } from "node:child_process";
 import request from "supertest";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../../server/config.ts";
-import { apiCallsOf, type FakeBackend, fakeBackendForFile } from "../support/fake-backend.ts";
+import type { FakeBackend } from "../support/fake-backend.ts";
+import { apiCallsOf, fakeBackendForFile } from "../support/fake-backend-for-file.ts";
 import { cookieHeader, createTestGateway, listenForTest, testEnv } from "../support/gateway.ts";
 
 const fakeBackend = fakeBackendForFile();

@@ -2,7 +2,8 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import request from "supertest";
 import { beforeAll, describe, expect, it } from "vitest";
-import { apiCallsOf, type FakeBackend, fakeBackendForFile } from "../support/fake-backend.ts";
+import type { FakeBackend } from "../support/fake-backend.ts";
+import { apiCallsOf, fakeBackendForFile } from "../support/fake-backend-for-file.ts";
 import { cookieHeader, createTestGateway, listenForTest } from "../support/gateway.ts";
 
 const fakeBackend = fakeBackendForFile();

@@ -2,7 +2,8 @@ import { generateKeyPair, SignJWT } from "jose";
 import request from "supertest";
 import { beforeAll, describe, expect, it } from "vitest";
 import { SESSION_AUDIENCE_DEFAULT, SESSION_ISSUER_DEFAULT } from "../../shared/contract.ts";
-import { type FakeBackend, fakeBackendForFile, TEST_USER } from "../support/fake-backend.ts";
+import { type FakeBackend, TEST_USER } from "../support/fake-backend.ts";
+import { fakeBackendForFile } from "../support/fake-backend-for-file.ts";
 import { cookieHeader, createTestGateway, sessionCookieOf } from "../support/gateway.ts";
 
 const fakeBackend = fakeBackendForFile();

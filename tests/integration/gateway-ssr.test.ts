@@ -5,7 +5,8 @@ import path from "node:path";
 import request from "supertest";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ensureBuild } from "../../scripts/lib/build.ts";
-import { type FakeBackend, fakeBackendForFile, TEST_USER } from "../support/fake-backend.ts";
+import { type FakeBackend, TEST_USER } from "../support/fake-backend.ts";
+import { fakeBackendForFile } from "../support/fake-backend-for-file.ts";
 import { cookieHeader, createTestGateway, listenForTest, sessionCookieOf } from "../support/gateway.ts";
 
 const fakeBackend = fakeBackendForFile();

@@ -3,8 +3,8 @@ import userEvent from "@testing-library/user-event";
 import { createRoutesStub, useLoaderData } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { SessionUser } from "../../../shared/contract.ts";
-import { USER } from "../../lib/test-utils/fixtures";
-import { LoginProbe, NoFallback } from "../../lib/test-utils/stub-routes";
+import { USER } from "../../../tests/support/client/fixtures";
+import { LoginProbe, NoFallback } from "../../../tests/support/client/stub-routes";
 import { UserMenu } from "./user-menu";
 
 const fetchMock = vi.fn<typeof fetch>();

@@ -1,7 +1,7 @@
 import { render, screen, within } from "@testing-library/react";
 import { createMemoryRouter, RouterProvider } from "react-router";
 import { describe, expect, it } from "vitest";
-import { project } from "../../lib/test-utils/fixtures";
+import { project } from "../../../tests/support/client/fixtures";
 import { ProjectCard } from "./project-card";
 
 function renderCard(p = project()) {

@@ -7,7 +7,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
-import type { DatabaseTarget } from "../config.ts";
+import type { DatabaseTarget } from "../../backend/config.ts";
 
 export type TestDatabaseKind = "pglite" | "postgres";
 

@@ -5,15 +5,11 @@ import { createLocalJWKSet, decodeJwt, jwtVerify, SignJWT, UnsecuredJWT } from "
 import { sql } from "kysely";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  createEmulatorUser,
-  deleteEmulatorUser,
-  type RunningFirebaseEmulator,
-  signInOnEmulator,
-  signInWithGitHubOnEmulator,
-  startFirebaseEmulator,
-  updateEmulatorUser,
-} from "../../scripts/lib/firebase-emulator.ts";
+import { type Backend, createBackend } from "../../backend/app.ts";
+import { INVALID_SESSION_MESSAGE } from "../../backend/auth/require-session.ts";
+import { epochSeconds } from "../../backend/auth/session-tokens.ts";
+import { loadConfig } from "../../backend/config.ts";
+import { type RunningFirebaseEmulator, startFirebaseEmulator } from "../../scripts/lib/firebase-emulator.ts";
 import { SESSION_ABSOLUTE_LIFETIME_SECONDS, SESSION_COOKIE_MAX_AGE_SECONDS } from "../../shared/constants.ts";
 import {
   API_PATHS,
@@ -24,10 +20,13 @@ import {
 } from "../../shared/contract.ts";
 import { createLogger } from "../../shared/logging.ts";
 import { ERRORS } from "../../shared/messages.ts";
-import { type Backend, createBackend } from "../app.ts";
-import { INVALID_SESSION_MESSAGE } from "../auth/require-session.ts";
-import { epochSeconds } from "../auth/session-tokens.ts";
-import { loadConfig } from "../config.ts";
+import {
+  createEmulatorUser,
+  deleteEmulatorUser,
+  signInOnEmulator,
+  signInWithGitHubOnEmulator,
+  updateEmulatorUser,
+} from "../support/firebase-emulator-users.ts";
 
 let emulator: RunningFirebaseEmulator;
 let backend: Backend;

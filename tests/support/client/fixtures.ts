@@ -1,7 +1,7 @@
 /** Shared test data for the jsdom tests (not imported by the app). */
 import { RouterContextProvider } from "react-router";
+import { type GatewayContext, gatewayContext } from "../../../client/lib/gateway-context";
 import type { Project, SessionUser } from "../../../shared/contract.ts";
-import { type GatewayContext, gatewayContext } from "../gateway-context";
 
 export const USER: SessionUser = {
   id: "user-0123456789abcdef",
