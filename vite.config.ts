@@ -2,12 +2,12 @@ import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
 
-export default defineConfig(({ isSsrBuild }) => ({
+export default defineConfig({
   plugins: [tailwindcss(), reactRouter()],
-  // The custom Express server imports the React Router build through this entry; in React Router 8
-  // the SSR input belongs under environments.ssr (build.rollupOptions is ignored there).
-  environments: isSsrBuild
-    ? { ssr: { build: { rollupOptions: { input: "virtual:react-router/server-build" } } } }
-    : undefined,
+  // The server build's entry is the page handler the gateway mounts (client/page-handler.ts), so the
+  // handler, the routes and their context share one module graph. In React Router 8 the SSR input
+  // belongs under environments.ssr (build.rollupOptions is ignored there), unconditionally: the
+  // plugin builds every environment from this one config.
+  environments: { ssr: { build: { rollupOptions: { input: "client/page-handler.ts" } } } },
   server: { host: "127.0.0.1" },
-}));
+});

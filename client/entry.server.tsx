@@ -8,7 +8,7 @@ import { isbot } from "isbot";
 import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
 import { type EntryContext, type RouterContextProvider, ServerRouter } from "react-router";
-import { gatewayContext } from "./lib/gateway-context.ts";
+import { gatewayContext } from "./lib/gateway-context";
 import { NonceProvider } from "./lib/nonce.tsx";
 
 /** How long pending Suspense data may stream before the render is cut off. */
@@ -24,7 +24,7 @@ export default function handleRequest(
   if (request.method.toUpperCase() === "HEAD") {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
-  const { nonce } = loadContext.get(gatewayContext);
+  const { nonce, log } = loadContext.get(gatewayContext);
 
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
@@ -68,9 +68,14 @@ export default function handleRequest(
           reject(error);
         },
         onError(error: unknown) {
+          // A browser that leaves mid-stream closes the destination: routine, and frequent under load.
+          if (request.signal.aborted) {
+            log.debug({ reason: String(error) }, "client left during a streamed render");
+            return;
+          }
           responseStatusCode = 500;
           // Errors before the shell are logged by React Router; later ones only reach us here.
-          if (shellRendered) console.error(error);
+          if (shellRendered) log.error({ err: error }, "streamed render failed");
         },
       },
     );

@@ -1,7 +1,8 @@
 /**
- * createApp builds the gateway without listening, so tests drive it with supertest.
- * Middleware order follows React Router's node-custom-server template: compression, security
- * headers, logging, health, the proxy (before any body parser), immutable assets, then SSR.
+ * createApp builds the gateway without listening, so tests drive it with supertest. The middleware
+ * order follows React Router's node-custom-server template: compression, security headers, logging,
+ * health, static files (before any session work), the session, the proxy (before any body parser),
+ * then the streamed pages. docs/architecture.md walks through it.
  */
 import { constants as zlib } from "node:zlib";
 import compression from "compression";
@@ -11,28 +12,37 @@ import type { Logger } from "pino";
 import { createLogger, requestLogger } from "../shared/logging.ts";
 import { gatewayAuthRoutes } from "./auth-routes.ts";
 import type { GatewayConfig } from "./config.ts";
-import { sendError } from "./errors.ts";
+import { GATEWAY_ERRORS, sendError } from "./errors.ts";
 import { healthRoutes, type Readiness } from "./health.ts";
+import { type PageModuleSource, pageHandler, productionPages, staticAssets } from "./pages.ts";
 import { backendProxy } from "./proxy.ts";
 import { authRateLimit } from "./rate-limit.ts";
 import { rejectCrossSiteWrites, securityHeaders } from "./security.ts";
-import { createTokenVerifier, sessionMiddleware, type TokenVerifier } from "./session.ts";
-import { type BuildSource, productionBuild, ssrHandler, staticAssets } from "./ssr.ts";
+import { sessionCookie, sessionMiddleware } from "./session.ts";
+import { createSessionStatusChecker } from "./session-status.ts";
+import { createTokenVerifier, type TokenVerifier } from "./session-token.ts";
 
 export interface AppDependencies {
   logger?: Logger;
   readiness?: Readiness;
-  /** The React Router build; defaults to the production build in config.buildDir. */
-  build?: BuildSource;
+  /** The app's page handler; defaults to the production build in config.buildDir. */
+  pages?: PageModuleSource;
   /** Serves client files instead of the production build (Vite's dev middleware). */
   assets?: RequestHandler;
   verifyToken?: TokenVerifier;
+}
+
+/** A browser that leaves mid-response is routine, not an error worth a stack trace. */
+function isClientAbort(req: Request, error: Error & { code?: string }): boolean {
+  return req.destroyed || error.code === "ERR_STREAM_PREMATURE_CLOSE" || error.code === "ECONNRESET";
 }
 
 export function createApp(config: GatewayConfig, deps: AppDependencies = {}) {
   const logger = deps.logger ?? createLogger({ name: "gateway", level: config.logLevel });
   const readiness = deps.readiness ?? { shuttingDown: false };
   const verify = deps.verifyToken ?? createTokenVerifier(config);
+  const status = createSessionStatusChecker(config);
+  const cookie = sessionCookie(config);
 
   const app = express();
   app.disable("x-powered-by");
@@ -44,20 +54,24 @@ export function createApp(config: GatewayConfig, deps: AppDependencies = {}) {
   app.use(securityHeaders(config));
   app.use(requestLogger(logger, { trustIncomingId: config.trustProxyHops > 0 }));
   app.use(healthRoutes(readiness));
+  app.use(deps.assets ?? staticAssets(config));
 
   app.use(cookieParser());
-  app.use(sessionMiddleware(config, verify));
-  app.use(rejectCrossSiteWrites);
+  app.use(sessionMiddleware(config, { verify, status, cookie }));
+  app.use(rejectCrossSiteWrites(config));
   app.use("/auth", authRateLimit(config));
-  app.use(gatewayAuthRoutes(config));
-  app.use(backendProxy(config, verify));
+  app.use(gatewayAuthRoutes(config, { status, cookie }));
+  app.use(backendProxy(config, { verify, cookie }));
 
-  app.use(deps.assets ?? staticAssets(config));
-  app.use(ssrHandler(config, deps.build ?? productionBuild(config)));
+  app.use(pageHandler(config, deps.pages ?? productionPages(config)));
 
   app.use((error: Error, req: Request, res: Response, _next: NextFunction) => {
+    if (isClientAbort(req, error)) {
+      req.log?.debug({ reason: error.message }, "client closed the connection");
+      return;
+    }
     req.log?.error({ err: { message: error.message, stack: error.stack } }, "unhandled error");
-    sendError(res, 500, { error: "Internal server error" });
+    sendError(res, 500, GATEWAY_ERRORS.internal);
   });
 
   return { app, logger, readiness };

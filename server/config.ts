@@ -15,6 +15,7 @@ const envSchema = z
     HOST: z.string().min(1).default("127.0.0.1"),
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
     PRODUCT_NAME: z.string().trim().min(1).default(DEFAULT_PRODUCT_NAME),
+    PUBLIC_ORIGIN: z.url({ protocol: /^https?$/ }).optional(),
     BACKEND_URL: z.url({ protocol: /^https?$/ }).default("http://127.0.0.1:3001"),
     SESSION_SECRET: z
       .string()
@@ -61,6 +62,8 @@ export interface GatewayConfig {
   host: string;
   port: number;
   productName: string;
+  /** The origin browsers reach the gateway at, e.g. "https://argus.example.com". */
+  publicOrigin: string;
   backendUrl: string;
   session: {
     /** HS256 with a shared secret, or ES256 against the backend's JWKS. */
@@ -96,6 +99,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): GatewayConf
     host: env.HOST,
     port: env.PORT,
     productName: env.PRODUCT_NAME,
+    publicOrigin: new URL(env.PUBLIC_ORIGIN ?? `http://${env.HOST}:${env.PORT}`).origin,
     backendUrl: env.BACKEND_URL.replace(/\/+$/, ""),
     session: {
       keys: env.SESSION_SECRET

@@ -1,6 +1,42 @@
-/** The gateway's own error answers share the contract's error shape: {error, code?, message?}. */
+/** The gateway's own error answers, in the contract's error shape {error, code?, message?}. */
 import type { Response } from "express";
-import type { ErrorBody } from "../shared/contract.ts";
+import { ERROR_CODES, type ErrorBody } from "../shared/contract.ts";
+import { ERRORS } from "../shared/messages.ts";
+
+export const GATEWAY_ERRORS = {
+  upstreamUnavailable: {
+    error: "Bad gateway",
+    code: ERROR_CODES.upstreamUnavailable,
+    message: ERRORS.backendUnavailable,
+  },
+  upstreamTimeout: {
+    error: "Gateway timeout",
+    code: ERROR_CODES.upstreamTimeout,
+    message: ERRORS.backendUnavailable,
+  },
+  upstreamInvalidSession: {
+    error: "Bad gateway",
+    code: ERROR_CODES.upstreamInvalidSession,
+    message: ERRORS.backendAuthFailed,
+  },
+  sessionCheckUnavailable: {
+    error: "Service unavailable",
+    code: ERROR_CODES.sessionCheckUnavailable,
+    message: ERRORS.backendUnavailable,
+  },
+  tooLarge: { error: "Payload too large", code: ERROR_CODES.payloadTooLarge },
+  unsupportedEncoding: { error: "Unsupported content encoding", code: ERROR_CODES.unsupportedEncoding },
+  invalidPath: { error: "Invalid path", code: ERROR_CODES.invalidPath },
+  malformedBody: { error: "Malformed request body", code: ERROR_CODES.invalidRequest },
+  noAuthToken: { error: ERRORS.noAuthToken },
+  crossSite: { error: "Cross-site request refused", code: ERROR_CODES.csrf },
+  rateLimited: {
+    error: "Too many requests",
+    code: ERROR_CODES.rateLimited,
+    message: "Too many requests. Please try again later.",
+  },
+  internal: { error: "Internal server error" },
+} as const satisfies Record<string, ErrorBody>;
 
 export function sendError(res: Response, status: number, body: ErrorBody): void {
   if (res.headersSent) {

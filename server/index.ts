@@ -21,7 +21,7 @@ const deps: AppDependencies = {};
 if (process.argv.includes("--dev")) {
   const vite = await import("vite");
   const devServer = await vite.createServer({ server: { middlewareMode: true } });
-  deps.build = () => devServer.ssrLoadModule("virtual:react-router/server-build") as never;
+  deps.pages = () => devServer.ssrLoadModule("/client/page-handler.ts") as never;
   deps.assets = devServer.middlewares;
 }
 

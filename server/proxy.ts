@@ -1,11 +1,12 @@
 /**
- * The proxy of /api and /auth to the backend. It is mounted before any body parser: the request body
- * is read here as raw bytes (to enforce the size limit before the backend sees anything) and written
- * upstream unchanged.
+ * The proxy of /api and /auth to the backend (docs/security.md lists what it guarantees). It is
+ * mounted before any body parser: the request body is read here as raw bytes, decompressed within
+ * the size limit, and written upstream plain.
  *
- * Toward the backend the browser's cookie, any client Authorization and client X-Forwarded-* are
- * dropped; the bearer comes from the verified cookie. Back from the backend, Set-Cookie is dropped:
- * only the gateway sets cookies. Sign-in answers carrying a token become the cookie instead.
+ * Toward the backend only an allow-list of request headers passes; the bearer comes from the
+ * verified cookie, the forwarded host and protocol from the configured public origin. Back from the
+ * backend, Set-Cookie is dropped (only the gateway sets cookies), and no /auth answer keeps a
+ * `token`: sign-in answers that carry one become the cookie instead.
  */
 import { type ClientRequest, Agent as HttpAgent, type IncomingMessage, type ServerResponse } from "node:http";
 import { Agent as HttpsAgent } from "node:https";
@@ -13,51 +14,70 @@ import express, { type NextFunction, type Request, type Response, Router } from 
 import { createProxyMiddleware, type Options, proxyEventsPlugin } from "http-proxy-middleware";
 import { PUBLIC_API_PATTERN, TOKEN_BEARING_AUTH_PATHS } from "../shared/contract.ts";
 import { pathOf } from "../shared/logging.ts";
-import { ERRORS } from "../shared/messages.ts";
 import type { GatewayConfig } from "./config.ts";
-import { sendError } from "./errors.ts";
-import { sessionOf, setSessionCookie, type TokenVerifier } from "./session.ts";
-
-type ProxiedRequest = Request & { body?: unknown };
+import { GATEWAY_ERRORS, sendError } from "./errors.ts";
+import { type SessionCookie, sessionOf, sessionUndecided } from "./session.ts";
+import { KeysUnavailableError, type TokenVerifier } from "./session-token.ts";
 
 const isApi = (path: string) => path === "/api" || path.startsWith("/api/");
 const isAuth = (path: string) => path === "/auth" || path.startsWith("/auth/");
-const carriesToken = (req: Request) =>
-  req.method === "POST" && TOKEN_BEARING_AUTH_PATHS.some((pattern) => pattern.test(req.path));
 
-export const UPSTREAM_ERRORS = {
-  unavailable: { error: "Bad gateway", code: "UPSTREAM_UNAVAILABLE", message: ERRORS.backendUnavailable },
-  timeout: { error: "Gateway timeout", code: "UPSTREAM_TIMEOUT", message: ERRORS.backendUnavailable },
-  invalidSession: {
-    error: "Bad gateway",
-    code: "UPSTREAM_INVALID_SESSION",
-    message: ERRORS.backendAuthFailed,
-  },
-  tooLarge: { error: "Payload too large", code: "PAYLOAD_TOO_LARGE" },
-} as const;
+/**
+ * The path as a lenient router would see it (decoded, lower-case, no trailing slash), so that no
+ * spelling of a sign-in path escapes the cookie handling.
+ */
+function canonicalPath(path: string): string {
+  let decoded = path;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    // undecodable: keep as is
+  }
+  return decoded.toLowerCase().replace(/\/+$/, "") || "/";
+}
+const carriesToken = (req: Request) =>
+  req.method === "POST" && TOKEN_BEARING_AUTH_PATHS.some((pattern) => pattern.test(canonicalPath(req.path)));
+
+/**
+ * Dot segments, encoded dots, encoded slashes and backslashes: a backend that normalises paths
+ * could turn `/api/../x` into another route, and it would arrive with the bearer token.
+ */
+const UNSAFE_PATH = /(^|\/)\.\.?(\/|$)|%2e|%2f|%5c|\\/i;
+
+/** Request headers the backend may see; everything else from the browser stays here. */
+const FORWARDED_HEADERS = new Set([
+  "host",
+  "accept",
+  "accept-language",
+  "content-type",
+  "user-agent",
+  "if-none-match",
+  "if-modified-since",
+]);
 
 function prepareUpstreamRequest(config: GatewayConfig) {
+  const publicOrigin = new URL(config.publicOrigin);
+  const forwardedProto = publicOrigin.protocol.replace(/:$/, "");
+
   return (proxyReq: ClientRequest, rawReq: IncomingMessage, rawRes: ServerResponse) => {
-    const req = rawReq as ProxiedRequest;
+    const req = rawReq as Request;
     const res = rawRes as Response;
     for (const name of proxyReq.getHeaderNames()) {
-      if (name.startsWith("x-forwarded-")) proxyReq.removeHeader(name);
+      if (!FORWARDED_HEADERS.has(name)) proxyReq.removeHeader(name);
     }
-    proxyReq.removeHeader("cookie");
-    proxyReq.removeHeader("authorization");
     const session = sessionOf(res);
     if (session && isApi(req.path)) proxyReq.setHeader("authorization", `Bearer ${session.token}`);
     proxyReq.setHeader("x-request-id", String(req.id));
     proxyReq.setHeader("x-forwarded-for", req.ip ?? "");
-    proxyReq.setHeader("x-forwarded-proto", req.protocol);
-    proxyReq.setHeader("x-forwarded-host", req.get("host") ?? "");
+    proxyReq.setHeader("x-forwarded-proto", forwardedProto);
+    proxyReq.setHeader("x-forwarded-host", publicOrigin.host);
     // The gateway compresses for the browser; upstream answers stay plain so they can be inspected.
     proxyReq.setHeader("accept-encoding", "identity");
 
-    if (Buffer.isBuffer(req.body) && req.body.length > 0) {
-      proxyReq.removeHeader("transfer-encoding");
+    // The body was read (and decompressed) by the raw parser; it goes upstream plain, with its length.
+    if (Buffer.isBuffer(req.body)) {
       proxyReq.setHeader("content-length", req.body.length);
-      proxyReq.write(req.body);
+      if (req.body.length > 0) proxyReq.write(req.body);
     }
 
     proxyReq.setTimeout(config.proxyTimeoutMs, () => {
@@ -75,13 +95,12 @@ function onProxyError(error: Error, rawReq: IncomingMessage, rawRes: ServerRespo
   const req = rawReq as Request;
   const res = rawRes as Response;
   if (typeof res.status !== "function" || res.destroyed) return;
-  const timedOut = res.locals.upstreamTimedOut === true;
   req.log?.warn(
     { err: { message: error.message, code: (error as NodeJS.ErrnoException).code } },
     "upstream failed",
   );
-  if (timedOut) sendError(res, 504, UPSTREAM_ERRORS.timeout);
-  else sendError(res, 502, UPSTREAM_ERRORS.unavailable);
+  if (res.locals.upstreamTimedOut === true) sendError(res, 504, GATEWAY_ERRORS.upstreamTimeout);
+  else sendError(res, 502, GATEWAY_ERRORS.upstreamUnavailable);
 }
 
 function dropUpstreamCookies(proxyRes: IncomingMessage) {
@@ -97,44 +116,64 @@ function readBody(stream: IncomingMessage): Promise<Buffer> {
   });
 }
 
-/** Turns a sign-in answer's token into the cookie and removes it from what the browser gets. */
-function handleSignInAnswer(verify: TokenVerifier) {
+function parseJsonObject(raw: Buffer): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(raw.toString("utf8"));
+    return typeof value === "object" && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Every /auth answer passes here. A `token` never reaches the browser: on a successful sign-in it
+ * becomes the cookie (after it verifies), anywhere else it is simply removed.
+ */
+function handleAuthAnswer(verify: TokenVerifier, cookie: SessionCookie) {
   return async (proxyRes: IncomingMessage, rawReq: IncomingMessage, rawRes: ServerResponse) => {
     const req = rawReq as Request;
     const res = rawRes as Response;
     try {
       const raw = await readBody(proxyRes);
       const status = proxyRes.statusCode ?? 502;
-      const contentType = proxyRes.headers["content-type"] ?? "application/json";
-      let body: unknown;
-      try {
-        body = JSON.parse(raw.toString("utf8"));
-      } catch {
-        body = undefined;
-      }
-      const hasToken =
-        status >= 200 && status < 300 && typeof body === "object" && body !== null && "token" in body;
-      if (!hasToken) {
-        res.status(status).type(contentType).set("Cache-Control", "no-store").send(raw);
+      const body = parseJsonObject(raw);
+      if (!body || !("token" in body)) {
+        res
+          .status(status)
+          .type(proxyRes.headers["content-type"] ?? "application/json")
+          .set("Cache-Control", "no-store")
+          .send(raw);
         return;
       }
-      const { token, ...rest } = body as { token: unknown };
-      const claims = typeof token === "string" ? await verify(token) : null;
-      if (!claims || typeof token !== "string") {
-        req.log?.error("backend returned a session token that does not verify");
-        sendError(res, 502, UPSTREAM_ERRORS.invalidSession);
-        return;
+      const { token, ...rest } = body;
+      const signsIn = status >= 200 && status < 300 && carriesToken(req);
+      if (signsIn) {
+        const claims = typeof token === "string" ? await verify(token) : null;
+        if (!claims || typeof token !== "string") {
+          req.log?.error("backend returned a session token that does not verify");
+          sendError(res, 502, GATEWAY_ERRORS.upstreamInvalidSession);
+          return;
+        }
+        cookie.set(req, res, token);
       }
-      setSessionCookie(req, res, token);
-      res.status(status).json(rest);
+      res.status(status).set("Cache-Control", "no-store").json(rest);
     } catch (error) {
-      req.log?.error({ err: { message: (error as Error).message } }, "sign-in answer failed");
-      sendError(res, 502, UPSTREAM_ERRORS.unavailable);
+      if (error instanceof KeysUnavailableError) {
+        sendError(res, 503, GATEWAY_ERRORS.sessionCheckUnavailable);
+        return;
+      }
+      req.log?.error({ err: { message: (error as Error).message } }, "auth answer failed");
+      sendError(res, 502, GATEWAY_ERRORS.upstreamUnavailable);
     }
   };
 }
 
-export function backendProxy(config: GatewayConfig, verify: TokenVerifier): Router {
+export function backendProxy(
+  config: GatewayConfig,
+  deps: { verify: TokenVerifier; cookie: SessionCookie },
+): Router {
   // The proxy opens a new connection per request unless given an agent; reuse them instead.
   const agentOptions = { keepAlive: true, maxSockets: 256 };
   const agent = config.backendUrl.startsWith("https:")
@@ -150,34 +189,42 @@ export function backendProxy(config: GatewayConfig, verify: TokenVerifier): Rout
     plugins: [proxyEventsPlugin],
   };
   const prepare = prepareUpstreamRequest(config);
-  const plain = createProxyMiddleware({
+  const api = createProxyMiddleware({
     ...common,
     on: { proxyReq: prepare, proxyRes: dropUpstreamCookies, error: onProxyError },
   });
-  const signIn = createProxyMiddleware({
+  const auth = createProxyMiddleware({
     ...common,
     selfHandleResponse: true,
-    on: { proxyReq: prepare, proxyRes: handleSignInAnswer(verify), error: onProxyError },
+    on: { proxyReq: prepare, proxyRes: handleAuthAnswer(deps.verify, deps.cookie), error: onProxyError },
   });
 
   const router = Router();
+  // Decompresses gzip, deflate and br bodies; the limit applies to the decompressed size.
   const readBodyWithinLimit = express.raw({ type: () => true, limit: config.bodyLimitBytes });
 
   router.use((req: Request, res: Response, next: NextFunction) => {
     if (!isApi(req.path) && !isAuth(req.path)) return next("router");
+    if (UNSAFE_PATH.test(pathOf(req.originalUrl))) return sendError(res, 400, GATEWAY_ERRORS.invalidPath);
     if (isApi(req.path) && !sessionOf(res) && !PUBLIC_API_PATTERN.test(req.path)) {
-      return sendError(res, 401, { error: ERRORS.noAuthToken });
+      if (sessionUndecided(res)) return sendError(res, 503, GATEWAY_ERRORS.sessionCheckUnavailable);
+      return sendError(res, 401, GATEWAY_ERRORS.noAuthToken);
     }
     next();
   });
   router.use(readBodyWithinLimit);
   router.use((req: Request, res: Response, next: NextFunction) =>
-    (carriesToken(req) ? signIn : plain)(req, res, next),
+    (isAuth(req.path) ? auth : api)(req, res, next),
   );
+  // Whatever is wrong with a request body is the client's fault: a 4xx, never a 5xx.
   router.use(
     (error: Error & { type?: string; status?: number }, req: Request, res: Response, next: NextFunction) => {
-      if (error.type === "entity.too.large") return sendError(res, 413, UPSTREAM_ERRORS.tooLarge);
-      if (error.status === 400) return sendError(res, 400, { error: "Malformed request body" });
+      if (error.type === "entity.too.large") return sendError(res, 413, GATEWAY_ERRORS.tooLarge);
+      if (error.type === "encoding.unsupported")
+        return sendError(res, 415, GATEWAY_ERRORS.unsupportedEncoding);
+      if (error.status !== undefined && error.status >= 400 && error.status < 500) {
+        return sendError(res, 400, GATEWAY_ERRORS.malformedBody);
+      }
       req.log?.error({ err: { message: error.message }, path: pathOf(req.originalUrl) }, "proxy failed");
       next(error);
     },

@@ -1,7 +1,7 @@
 /** Per-address limit on the /auth calls, which guard passwords and sign-in codes. */
 import { rateLimit } from "express-rate-limit";
 import type { GatewayConfig } from "./config.ts";
-import { sendError } from "./errors.ts";
+import { GATEWAY_ERRORS, sendError } from "./errors.ts";
 
 export function authRateLimit(config: GatewayConfig) {
   return rateLimit({
@@ -9,11 +9,6 @@ export function authRateLimit(config: GatewayConfig) {
     limit: config.authRateLimitPerMinute,
     standardHeaders: "draft-8",
     legacyHeaders: false,
-    handler: (_req, res) =>
-      sendError(res, 429, {
-        error: "Too many requests",
-        code: "RATE_LIMITED",
-        message: "Too many requests. Please try again later.",
-      }),
+    handler: (_req, res) => sendError(res, 429, GATEWAY_ERRORS.rateLimited),
   });
 }

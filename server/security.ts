@@ -5,10 +5,10 @@
  * made in entry.server.tsx would produce a second CSP header and block hydration.
  */
 import { randomBytes } from "node:crypto";
-import type { NextFunction, Request, RequestHandler, Response } from "express";
+import type { RequestHandler, Response } from "express";
 import helmet from "helmet";
 import type { GatewayConfig } from "./config.ts";
-import { sendError } from "./errors.ts";
+import { GATEWAY_ERRORS, sendError } from "./errors.ts";
 
 export function nonceOf(res: Response): string {
   return res.locals.cspNonce as string;
@@ -68,19 +68,18 @@ const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 /**
  * CSRF defence on top of SameSite=Strict: a state-changing request that a browser marks as coming
- * from another site is refused before it reaches anything else.
+ * from another site is refused before it reaches anything else. The configured public origin counts
+ * as our own, so a deployment behind a TLS proxy that is not trusted for X-Forwarded-Proto works.
  */
-export function rejectCrossSiteWrites(req: Request, res: Response, next: NextFunction): void {
-  if (!STATE_CHANGING.has(req.method)) {
+export function rejectCrossSiteWrites(config: GatewayConfig): RequestHandler {
+  return (req, res, next) => {
+    if (!STATE_CHANGING.has(req.method)) return next();
+    const fetchSite = req.get("sec-fetch-site");
+    const origin = req.get("origin");
+    const ownOrigins = [config.publicOrigin, `${req.protocol}://${req.get("host")}`];
+    if (fetchSite === "cross-site" || (origin !== undefined && !ownOrigins.includes(origin))) {
+      return sendError(res, 403, GATEWAY_ERRORS.crossSite);
+    }
     next();
-    return;
-  }
-  const fetchSite = req.get("sec-fetch-site");
-  const origin = req.get("origin");
-  const ownOrigin = `${req.protocol}://${req.get("host")}`;
-  if (fetchSite === "cross-site" || (origin !== undefined && origin !== ownOrigin)) {
-    sendError(res, 403, { error: "Cross-site request refused", code: "CSRF" });
-    return;
-  }
-  next();
+  };
 }

@@ -1,11 +1,11 @@
 /**
- * The session: the backend-issued JWT kept in the HttpOnly `auth_token` cookie. This module verifies
- * it, refreshes it when it is older than 55 minutes, and sets or clears the cookie.
+ * The session: the backend-issued JWT kept in the HttpOnly `auth_token` cookie. This module puts
+ * the verified session on each request, refreshes the token when it is older than 55 minutes, ends
+ * it when the backend says it has ended, and sets or clears the cookie. See docs/architecture.md
+ * (sessions) and docs/security.md.
  */
 import type { CookieOptions, NextFunction, Request, Response } from "express";
-import { createRemoteJWKSet, type JWTVerifyGetKey, errors as joseErrors, jwtVerify } from "jose";
 import {
-  SESSION_ABSOLUTE_LIFETIME_SECONDS,
   SESSION_COOKIE_MAX_AGE_SECONDS,
   SESSION_COOKIE_NAME,
   SESSION_REFRESH_AFTER_SECONDS,
@@ -15,9 +15,10 @@ import {
   refreshResponseSchema,
   type SessionClaims,
   type SessionUser,
-  sessionClaimsSchema,
 } from "../shared/contract.ts";
 import type { GatewayConfig } from "./config.ts";
+import type { SessionStatusChecker } from "./session-status.ts";
+import { KeysUnavailableError, nowSeconds, type TokenVerifier } from "./session-token.ts";
 
 export interface Session {
   token: string;
@@ -25,68 +26,7 @@ export interface Session {
   user: SessionUser;
 }
 
-const CLOCK_TOLERANCE_SECONDS = 5;
 const REFRESH_TIMEOUT_MS = 5000;
-/**
- * A signature, once checked, is remembered for a minute (bounded, oldest out first): verifying ES256
- * on every request was the largest cost of a proxied call. The minute bounds how long a rotated-out
- * key keeps working here; revocation is enforced by the backend on every call regardless.
- */
-const VERIFIED_CACHE_SECONDS = 60;
-const VERIFIED_CACHE_ENTRIES = 10_000;
-
-export type TokenVerifier = (token: string) => Promise<SessionClaims | null>;
-
-/**
- * A token counts only if its signature, algorithm, issuer, audience and expiry all check out, and it
- * is within the absolute lifetime. Anything else, including a token without `exp`, is no session.
- */
-export function createTokenVerifier(config: GatewayConfig): TokenVerifier {
-  const { keys, issuer, audience } = config.session;
-  const algorithms = keys.kind === "secret" ? ["HS256"] : ["ES256"];
-  const options = {
-    algorithms,
-    issuer,
-    audience,
-    requiredClaims: ["exp", "iat", "sub"],
-    clockTolerance: CLOCK_TOLERANCE_SECONDS,
-  };
-  const jwks: JWTVerifyGetKey | undefined = keys.kind === "jwks" ? createRemoteJWKSet(keys.url) : undefined;
-  const verifySignature = (token: string) =>
-    keys.kind === "secret"
-      ? jwtVerify(token, keys.secret, options)
-      : jwtVerify(token, jwks as JWTVerifyGetKey, options);
-
-  const verified = new Map<string, { claims: SessionClaims; checkedAt: number }>();
-
-  /** Time checks run on every use; only the signature check is remembered. */
-  const stillValid = (claims: SessionClaims, now: number) =>
-    claims.exp + CLOCK_TOLERANCE_SECONDS > now && now - claims.auth_time <= SESSION_ABSOLUTE_LIFETIME_SECONDS;
-
-  return async (token) => {
-    const now = nowSeconds();
-    const cached = verified.get(token);
-    if (cached && now - cached.checkedAt < VERIFIED_CACHE_SECONDS) {
-      return stillValid(cached.claims, now) ? cached.claims : null;
-    }
-    try {
-      const { payload } = await verifySignature(token);
-      const claims = sessionClaimsSchema.safeParse(payload);
-      if (!claims.success || !stillValid(claims.data, now)) return null;
-      verified.delete(token);
-      verified.set(token, { claims: claims.data, checkedAt: now });
-      if (verified.size > VERIFIED_CACHE_ENTRIES) verified.delete(verified.keys().next().value as string);
-      return claims.data;
-    } catch (error) {
-      if (error instanceof joseErrors.JOSEError || error instanceof TypeError) return null;
-      throw error;
-    }
-  };
-}
-
-export function nowSeconds(): number {
-  return Math.floor(Date.now() / 1000);
-}
 
 export function sessionUserOf(claims: SessionClaims): SessionUser {
   return {
@@ -100,30 +40,56 @@ export function sessionUserOf(claims: SessionClaims): SessionUser {
   };
 }
 
-function cookieOptions(req: Request): CookieOptions {
+/**
+ * Secure whenever the public origin is https, so a deployment behind a TLS proxy gets a Secure
+ * cookie even when the proxy is not trusted for X-Forwarded-Proto; also on any https request.
+ */
+function cookieOptions(config: GatewayConfig, req: Request): CookieOptions {
   return {
     httpOnly: true,
     sameSite: "strict",
-    secure: req.secure,
+    secure: config.publicOrigin.startsWith("https:") || req.secure,
     path: "/",
   };
 }
 
-export function setSessionCookie(req: Request, res: Response, token: string): void {
-  res.cookie(SESSION_COOKIE_NAME, token, {
-    ...cookieOptions(req),
-    maxAge: SESSION_COOKIE_MAX_AGE_SECONDS * 1000,
-  });
-  res.set("Cache-Control", "no-store");
+export interface SessionCookie {
+  set(req: Request, res: Response, token: string): void;
+  clear(req: Request, res: Response): void;
 }
 
-export function clearSessionCookie(req: Request, res: Response): void {
-  res.clearCookie(SESSION_COOKIE_NAME, cookieOptions(req));
-  res.set("Cache-Control", "no-store");
+export function sessionCookie(config: GatewayConfig): SessionCookie {
+  return {
+    set(req, res, token) {
+      res.cookie(SESSION_COOKIE_NAME, token, {
+        ...cookieOptions(config, req),
+        maxAge: SESSION_COOKIE_MAX_AGE_SECONDS * 1000,
+      });
+      res.set("Cache-Control", "no-store");
+    },
+    clear(req, res) {
+      res.clearCookie(SESSION_COOKIE_NAME, cookieOptions(config, req));
+      res.set("Cache-Control", "no-store");
+    },
+  };
 }
 
 export function sessionOf(res: Response): Session | null {
   return (res.locals.session as Session | undefined) ?? null;
+}
+
+/** The cookie's token as sent, verified or not (sign-out revokes it even when keys are down). */
+export function sessionTokenOf(req: Request): string | undefined {
+  const token: unknown = req.cookies?.[SESSION_COOKIE_NAME];
+  return typeof token === "string" && token !== "" ? token : undefined;
+}
+
+/**
+ * True when the request carries a cookie that could not be checked because the keys were
+ * unavailable. Nobody is signed out for that; where a decision is needed the answer is 503.
+ */
+export function sessionUndecided(res: Response): boolean {
+  return res.locals.sessionUndecided === true;
 }
 
 type RefreshOutcome = { kind: "refreshed"; token: string } | { kind: "refused" } | { kind: "unavailable" };
@@ -163,41 +129,50 @@ function createRefresher(config: GatewayConfig) {
 
 /**
  * Puts the verified session (or null) on res.locals for everything after it. A cookie that does not
- * verify is cleared; a refused refresh logs out; a backend that cannot refresh right now leaves the
- * still-valid session alone.
+ * verify, a refused refresh and a session the backend says has ended all log out; a backend or key
+ * set that cannot answer right now leaves the cookie alone.
  */
-export function sessionMiddleware(config: GatewayConfig, verify: TokenVerifier) {
+export function sessionMiddleware(
+  config: GatewayConfig,
+  deps: { verify: TokenVerifier; status: SessionStatusChecker; cookie: SessionCookie },
+) {
+  const { verify, status, cookie } = deps;
   const refresh = createRefresher(config);
+
+  async function resolve(req: Request, res: Response, token: string): Promise<Session | null> {
+    const claims = await verify(token);
+    if (!claims) return null;
+    const requestId = String(req.id);
+    if (nowSeconds() - claims.iat >= SESSION_REFRESH_AFTER_SECONDS) {
+      const outcome = await refresh(token, requestId);
+      if (outcome.kind === "refused") return null;
+      if (outcome.kind === "refreshed") {
+        const fresh = await verify(outcome.token).catch(() => null);
+        if (fresh && fresh.sid === claims.sid && fresh.sub === claims.sub) {
+          status.live(fresh);
+          cookie.set(req, res, outcome.token);
+          return { token: outcome.token, claims: fresh, user: sessionUserOf(fresh) };
+        }
+      }
+    }
+    if ((await status.check(token, claims, requestId)) === "ended") return null;
+    return { token, claims, user: sessionUserOf(claims) };
+  }
 
   return async (req: Request, res: Response, next: NextFunction) => {
     res.locals.session = null;
-    const token: unknown = req.cookies?.[SESSION_COOKIE_NAME];
-    if (typeof token !== "string" || token === "") return next();
+    const token = sessionTokenOf(req);
+    if (!token) return next();
     try {
-      const claims = await verify(token);
-      if (!claims) {
-        clearSessionCookie(req, res);
-        return next();
-      }
-      let session: Session = { token, claims, user: sessionUserOf(claims) };
-      if (nowSeconds() - claims.iat >= SESSION_REFRESH_AFTER_SECONDS) {
-        const outcome = await refresh(token, String(req.id));
-        if (outcome.kind === "refused") {
-          clearSessionCookie(req, res);
-          return next();
-        }
-        if (outcome.kind === "refreshed") {
-          const fresh = await verify(outcome.token);
-          if (fresh && fresh.sid === claims.sid && fresh.sub === claims.sub) {
-            setSessionCookie(req, res, outcome.token);
-            session = { token: outcome.token, claims: fresh, user: sessionUserOf(fresh) };
-          }
-        }
-      }
+      const session = await resolve(req, res, token);
+      if (!session) cookie.clear(req, res);
       res.locals.session = session;
       next();
     } catch (error) {
-      next(error);
+      if (!(error instanceof KeysUnavailableError)) return next(error);
+      req.log.warn({ err: { message: error.message } }, "session keys unavailable; session kept");
+      res.locals.sessionUndecided = true;
+      next();
     }
   };
 }

@@ -1,7 +1,10 @@
+import { once } from "node:events";
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import net, { type AddressInfo } from "node:net";
+import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
 import request from "supertest";
 import { beforeAll, describe, expect, it } from "vitest";
+import { API_PATHS, ERROR_CODES } from "../../shared/contract.ts";
 import type { FakeBackend } from "../support/fake-backend.ts";
 import { apiCallsOf, fakeBackendForFile } from "../support/fake-backend-for-file.ts";
 import { cookieHeader, createTestGateway, listenForTest } from "../support/gateway.ts";
@@ -191,5 +194,184 @@ describe("request body limit", () => {
       .set("Cookie", cookieHeader(token))
       .send({ platform_id: "octocat", platform_type: "github" });
     expect(response.status).toBe(200);
+  });
+});
+
+/** Posts bytes as they are (supertest would serialise a Buffer sent as JSON). */
+async function postEncoded(
+  overrides: Record<string, string>,
+  path: string,
+  encoding: string,
+  body: Buffer,
+): Promise<{ status: number; body: string }> {
+  const running = await listenForTest(createTestGateway(backend.url, overrides));
+  const { port } = running.server.address() as AddressInfo;
+  try {
+    return await new Promise((resolve, reject) => {
+      const req = http.request(
+        {
+          port,
+          host: "127.0.0.1",
+          path,
+          method: "POST",
+          headers: {
+            cookie: cookieHeader(token),
+            "content-type": "application/json",
+            "content-encoding": encoding,
+            "content-length": body.length,
+          },
+        },
+        (res) => {
+          let text = "";
+          res.setEncoding("utf8");
+          res.on("data", (chunk: string) => {
+            text += chunk;
+          });
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
+        },
+      );
+      req.on("error", reject);
+      req.end(body);
+    });
+  } finally {
+    await running.shutdown();
+  }
+}
+
+describe("encoded request bodies", () => {
+  const json = JSON.stringify({ platform_id: "octocat", platform_type: "github" });
+
+  it.each([
+    ["gzip", gzipSync],
+    ["deflate", deflateSync],
+    ["br", brotliCompressSync],
+  ] as const)("decompresses a %s body and sends it upstream plain", async (encoding, compress) => {
+    for (const path of ["/api/contributors/add", "/auth/forgot-password"]) {
+      const response = await postEncoded({}, path, encoding, compress(Buffer.from(json)));
+      expect(response.status).toBe(200);
+      const call = upstreamCall(path);
+      expect(call?.body).toBe(json);
+      expect(call?.headers["content-encoding"]).toBeUndefined();
+      expect(call?.headers["content-length"]).toBe(String(json.length));
+    }
+  });
+
+  it("refuses an unknown encoding with 415, never a 5xx", async () => {
+    for (const path of ["/api/contributors/add", "/auth/forgot-password"]) {
+      const response = await postEncoded({}, path, "snappy", Buffer.from(json));
+      expect(response.status).toBe(415);
+      expect(JSON.parse(response.body).code).toBe(ERROR_CODES.unsupportedEncoding);
+    }
+    expect(apiCalls()).toHaveLength(0);
+  });
+
+  it("refuses a body that is not what its encoding says with 400, and a bomb over the limit with 413", async () => {
+    const limit = { BODY_LIMIT_BYTES: "1024" };
+    expect((await postEncoded(limit, "/api/contributors/add", "gzip", Buffer.from(json))).status).toBe(400);
+    const bomb = gzipSync(Buffer.alloc(1_000_000, 32));
+    expect(bomb.length).toBeLessThan(1024 * 2);
+    expect((await postEncoded(limit, "/api/contributors/add", "gzip", bomb)).status).toBe(413);
+    expect(apiCalls()).toHaveLength(0);
+  });
+});
+
+/** An upstream that records each request head exactly as it arrived on the socket. */
+async function rawUpstream() {
+  const heads: string[] = [];
+  const server = net.createServer((socket) => {
+    let received = "";
+    socket.on("data", (chunk) => {
+      received += chunk.toString("latin1");
+      const end = received.indexOf("\r\n\r\n");
+      if (end < 0) return;
+      heads.push(received.slice(0, end));
+      received = "";
+      socket.end(
+        "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\nconnection: close\r\n\r\n{}",
+      );
+    });
+  });
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const { port } = server.address() as AddressInfo;
+  const headerNames = (head: string) =>
+    head
+      .split("\r\n")
+      .slice(1)
+      .map((line) => line.slice(0, line.indexOf(":")).toLowerCase());
+  const headerValue = (head: string, name: string) =>
+    head
+      .split("\r\n")
+      .find((line) => line.toLowerCase().startsWith(`${name}:`))
+      ?.slice(name.length + 1)
+      .trim();
+  return { url: `http://127.0.0.1:${port}`, heads, headerNames, headerValue, close: () => server.close() };
+}
+
+describe("headers toward the backend", () => {
+  it("are an allow-list, with forwarded host and protocol from the public origin", async () => {
+    const upstream = await rawUpstream();
+    const { app } = createTestGateway(upstream.url, {
+      SESSION_JWKS_URL: `${backend.url}${API_PATHS.jwks}`,
+      PUBLIC_ORIGIN: "https://argus.example",
+    });
+    const response = await request(app)
+      .get("/api/projects")
+      .set("Host", "attacker.example")
+      .set("Cookie", cookieHeader(token))
+      .set("Forwarded", "for=6.6.6.6;host=evil.example")
+      .set("X-Real-IP", "6.6.6.6")
+      .set("Proxy-Authorization", "Basic c2VjcmV0")
+      .set("X-Forwarded-Host", "evil.example")
+      .set("X-Forwarded-Proto", "gopher")
+      .set("X-Custom", "anything")
+      .set("Accept-Language", "fr");
+    upstream.close();
+    expect(response.status).toBe(200);
+    const head = upstream.heads.find((line) => line.startsWith("GET /api/projects")) ?? "";
+    const names = upstream.headerNames(head);
+    for (const dropped of ["forwarded", "x-real-ip", "proxy-authorization", "cookie", "x-custom"]) {
+      expect(names).not.toContain(dropped);
+    }
+    expect(upstream.headerValue(head, "x-forwarded-host")).toBe("argus.example");
+    expect(upstream.headerValue(head, "x-forwarded-proto")).toBe("https");
+    expect(upstream.headerValue(head, "authorization")).toBe(`Bearer ${token}`);
+    expect(upstream.headerValue(head, "accept-language")).toBe("fr");
+    expect(new Set(names).size).toBe(names.length);
+  });
+});
+
+/** Sends a request line exactly as written: fetch and supertest would normalise the path first. */
+async function rawRequest(port: number, path: string): Promise<string> {
+  const socket = net.connect(port, "127.0.0.1");
+  await once(socket, "connect");
+  socket.write(
+    `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: ${cookieHeader(token)}\r\nConnection: close\r\n\r\n`,
+  );
+  let answer = "";
+  for await (const chunk of socket) answer += chunk.toString();
+  return answer;
+}
+
+describe("paths with dot segments or encoded separators", () => {
+  it.each([
+    "/api/../auth/logout",
+    "/api/./projects",
+    "/api/projects/..",
+    "/api/%2e%2e/auth/refresh",
+    "/api/%2E%2E/x",
+    "/api/a%2fb",
+    "/api/a%2Fb",
+    "/api/a%5cb",
+    "/api/a\\b",
+    "/auth/..%2flogin",
+  ])("refuses %s with 400 before proxying", async (path) => {
+    const running = await listenForTest(createTestGateway(backend.url));
+    const { port } = running.server.address() as AddressInfo;
+    const answer = await rawRequest(port, path);
+    await running.shutdown();
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    expect(answer).toContain(ERROR_CODES.invalidPath);
+    expect(apiCalls()).toHaveLength(0);
   });
 });

@@ -1,6 +1,6 @@
 import { generateKeyPair, SignJWT } from "jose";
 import request from "supertest";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { SESSION_AUDIENCE_DEFAULT, SESSION_ISSUER_DEFAULT } from "../../shared/contract.ts";
 import { type FakeBackend, TEST_USER } from "../support/fake-backend.ts";
 import { fakeBackendForFile } from "../support/fake-backend-for-file.ts";
@@ -54,6 +54,44 @@ describe("sign-in answers become the session cookie", () => {
       .set("X-Forwarded-Proto", "https")
       .send(signInBody);
     expect(sessionCookieOf(spoofed.headers)).not.toContain("Secure");
+  });
+
+  it.each([
+    "/auth/LOGIN",
+    "/auth/Login",
+    "/auth/login/",
+    "/auth/login//",
+    "/auth/LOGIN/",
+    "/auth/Login/GitHub",
+    "/auth/login/github/",
+    "/auth/SIGNUP",
+    "/auth/Github-Signup/",
+    "/auth/%6Cogin",
+    "/auth/leaky",
+  ])("never lets a token reach the browser through %s", async (path) => {
+    const { app } = createTestGateway(backend.url);
+    const response = await request(app).post(path).send(signInBody);
+    expect(response.status).toBeLessThan(500);
+    expect(response.text).not.toMatch(/"token"|eyJ/);
+    // A cookie, if any, is a verified session token; it is never in the body.
+    const cookie = sessionCookieOf(response.headers);
+    if (cookie) expect(cookie).toMatch(/^auth_token=ey.*HttpOnly/);
+  });
+
+  it("marks the cookie Secure when the public origin is https, even without a trusted proxy", async () => {
+    const { app } = createTestGateway(backend.url, {
+      NODE_ENV: "production",
+      FIREBASE_AUTH_EMULATOR_HOST: "",
+      FIREBASE_API_KEY: "key",
+      PUBLIC_ORIGIN: "https://argus.example",
+      TRUST_PROXY: "0",
+    });
+    const response = await request(app)
+      .post("/auth/login")
+      .set("Origin", "https://argus.example")
+      .send(signInBody);
+    expect(response.status).toBe(200);
+    expect(sessionCookieOf(response.headers)).toContain("Secure");
   });
 
   it("refuses a sign-in answer whose token does not verify", async () => {
@@ -141,21 +179,30 @@ describe("the session endpoint", () => {
 });
 
 describe("sliding refresh", () => {
-  it("exchanges a token older than 55 minutes for a new one, once for parallel requests", async () => {
+  it("exchanges a token older than 55 minutes for a new one, exactly once for parallel requests", async () => {
     const { app } = createTestGateway(backend.url);
     const old = await backend.mint({ iat: now() - 56 * 60, exp: now() + 3600 });
-    const responses = await Promise.all(
-      [1, 2, 3].map(() => request(app).get("/auth/session").set("Cookie", cookieHeader(old))),
+    // Hold the refresh until all three requests have reached the gateway, so they overlap for sure.
+    let release = () => {};
+    backend.refreshGate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const pending = [1, 2, 3].map(() =>
+      request(app).get("/auth/session").set("Cookie", cookieHeader(old)).then(),
     );
+    await vi.waitFor(() =>
+      expect(backend.calls.filter((call) => call.path === "/auth/refresh")).toHaveLength(1),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    release();
+    const responses = await Promise.all(pending);
     for (const response of responses) {
       expect(response.body.user?.id).toBe(TEST_USER.sub);
       const cookie = sessionCookieOf(response.headers);
       expect(cookie).toMatch(/^auth_token=ey/);
       expect(cookie).not.toContain(old);
     }
-    expect(backend.calls.filter((call) => call.path === "/auth/refresh").length).toBeLessThanOrEqual(
-      responses.length,
-    );
+    expect(backend.calls.filter((call) => call.path === "/auth/refresh")).toHaveLength(1);
     expect(backend.calls.find((call) => call.path === "/auth/refresh")?.headers.authorization).toBe(
       `Bearer ${old}`,
     );

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import request from "supertest";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { ensureBuild } from "../../scripts/lib/build.ts";
 import { type FakeBackend, TEST_USER } from "../support/fake-backend.ts";
 import { fakeBackendForFile } from "../support/fake-backend-for-file.ts";
@@ -167,5 +167,38 @@ describe("streaming", () => {
     expect(response.text).toContain("</html>");
     expect(response.text).toContain("No projects found");
     await closed;
+  });
+
+  it("logs a browser that leaves mid-stream at debug level, without a stack trace", async () => {
+    backend.projectsDelayMs = 1500;
+    const gateway = createTestGateway(backend.url, { LOG_LEVEL: "debug" });
+    const running = await listenForTest(gateway);
+    const consoleError = vi.spyOn(console, "error").mockImplementation(() => {});
+    const cookie = cookieHeader(await backend.mint());
+    await new Promise<void>((resolve) => {
+      const page = http.get(
+        `${running.url}/home`,
+        { headers: { cookie, "user-agent": browserAgent } },
+        (res) => {
+          // The shell has arrived and the projects are still loading: leave now.
+          res.once("data", () => {
+            page.destroy();
+            resolve();
+          });
+        },
+      );
+      page.on("error", () => {});
+    });
+    const entries = () => gateway.logs.lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    await expect
+      .poll(() => entries().some((entry) => entry.level === 20 && /client left/.test(String(entry.msg))), {
+        timeout: 5000,
+      })
+      .toBe(true);
+    await running.shutdown();
+    consoleError.mockRestore();
+    expect(consoleError).not.toHaveBeenCalled();
+    expect(entries().filter((entry) => Number(entry.level) >= 50)).toEqual([]);
+    expect(gateway.logs.text()).not.toContain('"stack"');
   });
 });

@@ -1,5 +1,6 @@
 /** Vitest wiring for the fake backend (kept apart so the benchmarks can use the fake without vitest). */
 import { afterAll, beforeAll, beforeEach } from "vitest";
+import { API_PATHS } from "../../shared/contract.ts";
 import { type FakeBackend, type RecordedCall, startFakeBackend } from "./fake-backend.ts";
 
 /**
@@ -16,6 +17,8 @@ export function fakeBackendForFile(): () => FakeBackend {
     if (!backend) return;
     backend.calls.length = 0;
     backend.refreshRefused = false;
+    backend.refreshGate = undefined;
+    backend.jwksDown = false;
     backend.projectsDelayMs = 0;
     backend.signInToken = () => (backend as FakeBackend).mint();
   });
@@ -25,7 +28,7 @@ export function fakeBackendForFile(): () => FakeBackend {
   };
 }
 
-/** Calls that reached the backend's API, leaving out the gateway's own key fetches. */
+/** Calls that reached the backend's API, leaving out the gateway's own key fetches and session checks. */
 export function apiCallsOf(backend: FakeBackend): RecordedCall[] {
-  return backend.calls.filter((call) => call.path !== "/.well-known/jwks.json");
+  return backend.calls.filter((call) => call.path !== API_PATHS.jwks && call.path !== API_PATHS.sessionStatus);
 }

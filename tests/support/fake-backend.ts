@@ -7,9 +7,11 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { exportJWK, generateKeyPair, type JWTPayload, SignJWT } from "jose";
 import {
+  API_PATHS,
   SESSION_AUDIENCE_DEFAULT,
   SESSION_ISSUER_DEFAULT,
   type SessionClaims,
+  TOKEN_BEARING_AUTH_PATHS,
 } from "../../shared/contract.ts";
 
 export interface RecordedCall {
@@ -27,6 +29,10 @@ export interface FakeBackend {
   /** What the next sign-in answers with; tests swap it for hostile answers. */
   signInToken: () => Promise<string>;
   refreshRefused: boolean;
+  /** While set, refresh calls wait for it to resolve (to catch parallel requests in flight). */
+  refreshGate: Promise<void> | undefined;
+  /** The key set answers 503, as an unreachable or broken JWKS endpoint would. */
+  jwksDown: boolean;
   /** GET /api/projects answers after this delay, so tests can catch a page mid-stream. */
   projectsDelayMs: number;
   /** Requests the fake has received but not yet answered or seen closed. */
@@ -81,6 +87,8 @@ export async function startFakeBackend(): Promise<FakeBackend> {
     revokedSessions: new Set(),
     signInToken: () => mint(),
     refreshRefused: false,
+    refreshGate: undefined,
+    jwksDown: false,
     projectsDelayMs: 0,
     mint,
   };
@@ -115,8 +123,13 @@ export async function startFakeBackend(): Promise<FakeBackend> {
         ? (JSON.parse(Buffer.from(token.split(".")[1] ?? "", "base64url").toString()) as { sid: string }).sid
         : "";
 
-    if (url.pathname === "/.well-known/jwks.json") return json(200, { keys: [jwk] });
-    if (req.method === "POST" && /^\/auth\/(login(\/[^/]+)?|signup|github-signup)$/.test(url.pathname)) {
+    if (url.pathname === API_PATHS.jwks) {
+      return fake.jwksDown ? json(503, { error: "Unavailable" }) : json(200, { keys: [jwk] });
+    }
+    // As lenient as Express's default router (any case, a trailing slash), so tests show that the
+    // gateway keeps tokens out of the browser without relying on the backend's strictness.
+    const lenientPath = url.pathname.toLowerCase().replace(/\/+$/, "");
+    if (req.method === "POST" && TOKEN_BEARING_AUTH_PATHS.some((path) => path.test(lenientPath))) {
       return json(
         200,
         {
@@ -127,16 +140,24 @@ export async function startFakeBackend(): Promise<FakeBackend> {
         { "set-cookie": "backend_cookie=leak; Path=/" },
       );
     }
-    if (req.method === "POST" && url.pathname === "/auth/refresh") {
+    if (req.method === "GET" && url.pathname === API_PATHS.sessionStatus) {
+      if (fake.revokedSessions.has(sidOf(bearer))) return json(401, { error: "Invalid or expired session" });
+      res.writeHead(204).end();
+      return;
+    }
+    if (req.method === "POST" && url.pathname === API_PATHS.refresh) {
+      await fake.refreshGate;
       if (fake.refreshRefused || fake.revokedSessions.has(sidOf(bearer)))
         return json(401, { error: "Invalid session" });
       return json(200, { token: await mint({ sid: sidOf(bearer) }) });
     }
-    if (req.method === "POST" && url.pathname === "/auth/logout") {
+    if (req.method === "POST" && url.pathname === API_PATHS.logout) {
       fake.revokedSessions.add(sidOf(bearer));
       res.writeHead(204).end();
       return;
     }
+    // An answer that should never carry a token, but does.
+    if (url.pathname === "/auth/leaky") return json(200, { ok: true, token: await mint() });
     if (url.pathname.startsWith("/api/slow")) {
       const delay = Number(url.searchParams.get("ms") ?? "1000");
       const timer = setTimeout(() => json(200, { slow: true }), delay);

@@ -23,6 +23,7 @@ export function gateway(overrides: Partial<GatewayContext> = {}): GatewayContext
     backendUrl: "http://backend.test",
     firebase: FIREBASE,
     session: { token: "secret-token", user: USER },
+    log: { debug: () => {}, error: () => {} },
     ...overrides,
   };
 }

@@ -2,7 +2,7 @@ import { generateKeyPair, SignJWT } from "jose";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { SESSION_AUDIENCE_DEFAULT, SESSION_ISSUER_DEFAULT } from "../shared/contract.ts";
 import { loadConfig } from "./config.ts";
-import { createTokenVerifier } from "./session.ts";
+import { createTokenVerifier } from "./session-token.ts";
 
 const SECRET = "a-shared-secret-that-is-long-enough-123";
 const config = loadConfig({

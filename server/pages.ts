@@ -1,0 +1,83 @@
+/**
+ * Static files and the streamed pages. The page handler comes from the app's server build
+ * (client/page-handler.ts, loaded at run time, never imported from client/), so the gateway and the
+ * routes do not hold two copies of one module. The gateway supplies each request's context: the
+ * verified session, the CSP nonce, the request's logger and public configuration.
+ */
+import path from "node:path";
+import express, {
+  type NextFunction,
+  type Request,
+  type RequestHandler,
+  type Response,
+  type Router,
+} from "express";
+import type { GatewayContext, PageHandlerModule } from "../shared/gateway-context.ts";
+import type { GatewayConfig } from "./config.ts";
+import { nonceOf } from "./security.ts";
+import { sessionOf, sessionUndecided } from "./session.ts";
+
+export type PageModuleSource = () => Promise<PageHandlerModule>;
+
+/** The production build: hashed files under /assets never change, so they are cached for a year. */
+export function staticAssets(config: GatewayConfig): Router {
+  const clientDir = path.resolve(config.buildDir, "client");
+  const router = express.Router();
+  router.use(
+    "/assets",
+    express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y", index: false }),
+  );
+  router.use(express.static(clientDir, { maxAge: "1h", index: false }));
+  return router;
+}
+
+export function productionPages(config: GatewayConfig): PageModuleSource {
+  const entry = path.resolve(config.buildDir, "server", "index.js");
+  let loaded: Promise<PageHandlerModule> | undefined;
+  return () => {
+    loaded ??= import(entry) as Promise<PageHandlerModule>;
+    return loaded;
+  };
+}
+
+/** Shown when a page needs to know who is signed in and the session keys cannot be had. */
+const UNDECIDED_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Temporarily unavailable</title></head><body><main><h1>Temporarily unavailable</h1><p>We could not check your session just now. Please try again in a moment.</p></main></body></html>`;
+
+export function pageHandler(config: GatewayConfig, source: PageModuleSource): RequestHandler {
+  const contextFor = (req: Request, res: Response): GatewayContext => {
+    const session = sessionOf(res);
+    // A signed-in page holds that user's data: no shared or back/forward cache may keep it.
+    if (session) res.set("Cache-Control", "no-store");
+    return {
+      nonce: nonceOf(res),
+      requestId: String(req.id),
+      productName: config.productName,
+      backendUrl: config.backendUrl,
+      firebase: config.firebase,
+      session: session ? { token: session.token, user: session.user } : null,
+      log: req.log,
+    };
+  };
+  const mode = config.env === "production" ? "production" : "development";
+  let current: { module: PageHandlerModule; handler: RequestHandler } | undefined;
+
+  return async (req: Request, res: Response, next: NextFunction) => {
+    if (sessionUndecided(res)) {
+      res
+        .status(503)
+        .set({ "Cache-Control": "no-store", "Retry-After": "5" })
+        .type("html")
+        .send(UNDECIDED_PAGE);
+      return;
+    }
+    try {
+      const module = await source();
+      // Vite's dev server hands out a new module after an edit; production loads it once.
+      if (current?.module !== module)
+        current = { module, handler: module.createPageHandler({ mode, contextFor }) };
+      await current.handler(req, res, next);
+    } catch (error) {
+      next(error);
+    }
+  };
+}

@@ -1,0 +1,93 @@
+/**
+ * Verifying the session JWT with jose. A token is a session only if its signature, algorithm,
+ * issuer, audience and expiry check out and it is within the absolute lifetime; a token without
+ * `exp` counts as expired. When the keys cannot be fetched, that is not a verdict on the token:
+ * `KeysUnavailableError` is thrown so that callers keep the cookie and answer 503 instead of
+ * signing everyone out (docs/security.md).
+ */
+import { createRemoteJWKSet, type JWTVerifyGetKey, errors as joseErrors, jwtVerify } from "jose";
+import { SESSION_ABSOLUTE_LIFETIME_SECONDS } from "../shared/constants.ts";
+import { type SessionClaims, sessionClaimsSchema } from "../shared/contract.ts";
+import type { GatewayConfig } from "./config.ts";
+
+const CLOCK_TOLERANCE_SECONDS = 5;
+/**
+ * A signature, once checked, is remembered for a minute (bounded, oldest out first): verifying
+ * ES256 on every request was the largest cost of a proxied call. Time checks still run on every
+ * use. jose itself keeps the fetched key set for 10 minutes, so a key rotated out of the JWKS keeps
+ * verifying here for up to 11 minutes; a revoked session ends sooner, through the session-status
+ * check (session-status.ts).
+ */
+const VERIFIED_CACHE_SECONDS = 60;
+const VERIFIED_CACHE_ENTRIES = 10_000;
+
+/** The keys to check a token with could not be had (JWKS unreachable, slow or broken). */
+export class KeysUnavailableError extends Error {
+  override name = "KeysUnavailableError";
+}
+
+/** Resolves the claims of a valid token, null for anything else; throws KeysUnavailableError. */
+export type TokenVerifier = (token: string) => Promise<SessionClaims | null>;
+
+export function nowSeconds(): number {
+  return Math.floor(Date.now() / 1000);
+}
+
+/** Errors of the key set that say something about the token (an unknown kid), not about the keys. */
+const TOKEN_FAULTS = [
+  joseErrors.JWKSNoMatchingKey,
+  joseErrors.JWKSMultipleMatchingKeys,
+  joseErrors.JOSENotSupported,
+];
+
+function remoteKeys(url: URL): JWTVerifyGetKey {
+  const jwks = createRemoteJWKSet(url);
+  return async (header, token) => {
+    try {
+      return await jwks(header, token);
+    } catch (error) {
+      if (TOKEN_FAULTS.some((fault) => error instanceof fault)) throw error;
+      throw new KeysUnavailableError("session keys unavailable", { cause: error });
+    }
+  };
+}
+
+export function createTokenVerifier(config: GatewayConfig): TokenVerifier {
+  const { keys, issuer, audience } = config.session;
+  const options = {
+    algorithms: keys.kind === "secret" ? ["HS256"] : ["ES256"],
+    issuer,
+    audience,
+    requiredClaims: ["exp", "iat", "sub"],
+    clockTolerance: CLOCK_TOLERANCE_SECONDS,
+  };
+  const key = keys.kind === "secret" ? keys.secret : remoteKeys(keys.url);
+  const verifySignature = (token: string) =>
+    typeof key === "function" ? jwtVerify(token, key, options) : jwtVerify(token, key, options);
+
+  const verified = new Map<string, { claims: SessionClaims; checkedAt: number }>();
+  const stillValid = (claims: SessionClaims, now: number) =>
+    claims.exp + CLOCK_TOLERANCE_SECONDS > now && now - claims.auth_time <= SESSION_ABSOLUTE_LIFETIME_SECONDS;
+
+  return async (token) => {
+    const now = nowSeconds();
+    const cached = verified.get(token);
+    if (cached && now - cached.checkedAt < VERIFIED_CACHE_SECONDS) {
+      return stillValid(cached.claims, now) ? cached.claims : null;
+    }
+    try {
+      const { payload } = await verifySignature(token);
+      const claims = sessionClaimsSchema.safeParse(payload);
+      if (!claims.success || !stillValid(claims.data, now)) return null;
+      verified.delete(token);
+      verified.set(token, { claims: claims.data, checkedAt: now });
+      if (verified.size > VERIFIED_CACHE_ENTRIES) verified.delete(verified.keys().next().value as string);
+      return claims.data;
+    } catch (error) {
+      if (error instanceof KeysUnavailableError) throw error;
+      // Malformed input makes jose throw a TypeError or a JOSEError: either way, no session.
+      if (error instanceof joseErrors.JOSEError || error instanceof TypeError) return null;
+      throw error;
+    }
+  };
+}

@@ -1,0 +1,40 @@
+/**
+ * What the gateway hands to every loader and to the streaming render, through React Router's load
+ * context. Types only: the gateway (server/) fills it in, the React app (client/) reads it, and the
+ * module that joins the two is part of the app's server build (client/page-handler.ts), so each
+ * side has one copy of everything it runs. See docs/architecture.md (rendering).
+ */
+import type { SessionUser } from "./contract.ts";
+
+export interface PublicFirebaseConfig {
+  apiKey: string;
+  authDomain: string;
+  projectId: string;
+  /** Set only when the Firebase Auth emulator is in use, e.g. "http://127.0.0.1:9099". */
+  emulatorUrl?: string;
+}
+
+/** The request's logger (pino), narrowed to what the render uses. */
+export interface RenderLog {
+  debug(details: object, message: string): void;
+  error(details: object, message: string): void;
+}
+
+export interface GatewayContext {
+  nonce: string;
+  requestId: string;
+  productName: string;
+  backendUrl: string;
+  firebase: PublicFirebaseConfig;
+  /** Null when nobody is signed in; the token never leaves the server. */
+  session: { token: string; user: SessionUser } | null;
+  log: RenderLog;
+}
+
+/** What the server build exports for the gateway to mount (client/page-handler.ts). */
+export interface PageHandlerModule {
+  createPageHandler(options: {
+    mode: "production" | "development";
+    contextFor(req: import("express").Request, res: import("express").Response): GatewayContext;
+  }): import("express").RequestHandler;
+}
