@@ -30,5 +30,7 @@ export function fakeBackendForFile(): () => FakeBackend {
 
 /** Calls that reached the backend's API, leaving out the gateway's own key fetches and session checks. */
 export function apiCallsOf(backend: FakeBackend): RecordedCall[] {
-  return backend.calls.filter((call) => call.path !== API_PATHS.jwks && call.path !== API_PATHS.sessionStatus);
+  return backend.calls.filter(
+    (call) => call.path !== API_PATHS.jwks && call.path !== API_PATHS.sessionStatus,
+  );
 }
