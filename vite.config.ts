@@ -9,5 +9,8 @@ export default defineConfig({
   // belongs under environments.ssr (build.rollupOptions is ignored there), unconditionally: the
   // plugin builds every environment from this one config.
   environments: { ssr: { build: { rollupOptions: { input: "client/page-handler.ts" } } } },
+  // Bundled rather than left to Node, so that in `npm run dev` it uses the same copy of react-router
+  // as the page handler (Vite resolves that copy with the "development" condition, Node would not).
+  ssr: { noExternal: ["@react-router/express"] },
   server: { host: "127.0.0.1" },
 });
