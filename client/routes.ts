@@ -1,5 +1,5 @@
 /**
- * The one route table, used by the server render and by hydration (spec section 2, route table).
+ * The one route table, used by the server render and by hydration (docs/product.md#routes).
  * Ids are the file paths without extension ("routes/home", ...); the root route's id is "root".
  */
 import { index, layout, type RouteConfig, route } from "@react-router/dev/routes";

@@ -1,5 +1,5 @@
 /**
- * Business constants from spec section 9. Every other module imports them from here
+ * Business constants and limits (docs/product.md#constants). Every other module imports them from here
  * so that a number or name is written once.
  */
 export const DEFAULT_PRODUCT_NAME = "Argus";

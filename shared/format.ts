@@ -1,5 +1,5 @@
 /**
- * Display formatters shared by screens (spec sections 2 and 5). Pure and locale-stable, so the
+ * Display formatters shared by screens (docs/product.md#display-rules). Pure and locale-stable, so the
  * server render and the browser render agree.
  */
 
@@ -13,7 +13,7 @@ export function formatSnakeWords(value: string): string {
     .join(" ");
 }
 
-/** A role as the spec shows it; an empty role shows as "User". */
+/** A role as the product shows it; an empty role shows as "User". */
 export function formatRole(role: string | null | undefined): string {
   return formatSnakeWords(role ?? "") || "User";
 }

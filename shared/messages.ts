@@ -1,4 +1,4 @@
-/** Exact UI text from the spec (sections 1, 2, 5 and 8), written once and imported everywhere. */
+/** Exact UI text (docs/product.md#messages), written once and imported everywhere. */
 export const TEXT = {
   welcomeTitle: (product: string) => `Welcome to ${product}`,
   loginTitle: "Welcome",
@@ -49,7 +49,7 @@ export const ERRORS = {
   },
 } as const;
 
-/** Maps a Firebase Auth error code to the spec's message, falling back to the default. */
+/** Maps a Firebase Auth error code to the product's message, falling back to the default. */
 export function identityErrorMessage(code: string | undefined): string {
   const table: Record<string, string> = ERRORS.identity;
   return (code && table[code]) || ERRORS.identity.default;

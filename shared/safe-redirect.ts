@@ -1,6 +1,6 @@
 /**
  * Where to go after sign-in. Only a same-origin path is allowed: one leading "/", not "//", "/\"
- * or "/http" (spec section 4), and no control characters that a browser would drop to turn the
+ * or "/http" (docs/product.md#sign-in-redirect), and no control characters that a browser would drop to turn the
  * path into a protocol-relative URL. Anything else goes to "/".
  */
 export function safeRedirectPath(target: unknown, fallback = "/"): string {

@@ -14,7 +14,7 @@ import {
 } from "./validation.ts";
 
 describe("generic rules", () => {
-  it("required rejects empty and blank values with the spec message", () => {
+  it("required rejects empty and blank values with its message", () => {
     expect(required("")).toBe("This field is required");
     expect(required("   ")).toBe(VALIDATION.required);
     expect(required("x")).toBeUndefined();
@@ -44,7 +44,7 @@ describe("generic rules", () => {
   });
 });
 
-describe("login rules (spec section 5)", () => {
+describe("login rules", () => {
   it("requires both fields", () => {
     expect(validateLogin({ email: "", password: "" })).toEqual({
       email: VALIDATION.required,

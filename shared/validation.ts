@@ -1,5 +1,5 @@
 /**
- * Form validation rules (spec section 5) with their exact messages. Pure functions, used by the
+ * Form validation rules (docs/product.md#validation) with their exact messages. Pure functions, used by the
  * browser forms and, where a server re-checks input, by the server too.
  *
  * A rule takes the field's value and answers the message to show, or undefined when it passes.
@@ -57,7 +57,7 @@ export function hasErrors(errors: FieldErrors<string>): boolean {
   return Object.values(errors).some(Boolean);
 }
 
-// Forms of the spec -------------------------------------------------------------------------------
+// The product's forms ----------------------------------------------------------------------------
 
 export const LOGIN_RULES = {
   email: [required, email],
@@ -76,7 +76,7 @@ export const FORGOT_PASSWORD_RULES = {
 
 /**
  * The reset and signup password rule: 8 to 128 characters, upper and lower case, a digit and a
- * special character, and none of the standalone words password, admin or user. The spec gives no
+ * special character, and none of the standalone words password, admin or user. The product gives no
  * message for the forbidden words, so they get the generic pattern message.
  */
 const FORBIDDEN_PASSWORD_WORDS = /\b(password|admin|user)\b/i;

@@ -1,5 +1,5 @@
 /**
- * Server-side route guards (ARCHITECTURE.md, Rendering). They read the verified session from the
+ * Server-side route guards (docs/architecture.md#rendering). They read the verified session from the
  * gateway context; the token they return stays on the server.
  */
 import { type RouterContextProvider, redirect } from "react-router";

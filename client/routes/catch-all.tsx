@@ -1,7 +1,7 @@
 import { redirect } from "react-router";
 import { DEFAULT_PATH } from "../../shared/constants.ts";
 
-/** Any unknown path goes to the default path (spec section 2). */
+/** Any unknown path goes to the default path (docs/product.md#root-and-unknown-paths). */
 export function loader() {
   throw redirect(DEFAULT_PATH);
 }

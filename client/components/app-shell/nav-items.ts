@@ -6,7 +6,7 @@ export interface NavItem {
   icon: LucideIcon;
 }
 
-/** The signed-in sidebar (spec section 2, Shared layout). */
+/** The signed-in sidebar (docs/product.md#signed-in-layout). */
 export const NAV_ITEMS: readonly NavItem[] = [
   { label: "Home", to: "/home", icon: House },
   { label: "Integrations", to: "/integrations", icon: Plug },

@@ -5,7 +5,7 @@ import { TEXT } from "../../../shared/messages.ts";
 import { useSignOut } from "../../lib/use-sign-out";
 import { Badge, Button, Popover } from "../ui";
 
-/** The account panel in the top bar (spec section 2, Shared layout). */
+/** The account panel in the top bar (docs/product.md#signed-in-layout). */
 export function UserMenu({ user }: { user: SessionUser }) {
   const { signOut, pending } = useSignOut();
   const displayName = user.name || user.email;

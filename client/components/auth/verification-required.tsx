@@ -6,7 +6,7 @@ import { Alert, Button, Card } from "../ui";
 
 /**
  * Shown instead of a sign-in or sign-up form when the backend says the e-mail is not verified yet
- * (spec section 2, /login and /signup).
+ * (docs/product.md#login and #signup).
  */
 export function VerificationRequired({
   email,

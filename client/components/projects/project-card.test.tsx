@@ -22,7 +22,7 @@ describe("ProjectCard", () => {
     expect(within(card).getByText("Webhook")).toBeInTheDocument();
   });
 
-  it("falls back to the name, Public, Fork, the spec's description text and inactive badges", () => {
+  it("falls back to the name, Public, Fork, the fallback description text and inactive badges", () => {
     const card = renderCard(
       project({
         name: "loom",

@@ -6,7 +6,7 @@ import { cn } from "../../lib/cn";
 import { repositorySettingsHref } from "../../lib/projects";
 import { Badge, buttonClasses, Card, Skeleton } from "../ui";
 
-/** One repository on /home (spec section 2). */
+/** One repository on /home (docs/product.md#home). */
 export function ProjectCard({ project }: { project: Project }) {
   const { properties } = project;
   const title = properties.full_name || project.name;

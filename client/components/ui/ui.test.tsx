@@ -71,7 +71,7 @@ function Trigger() {
 }
 
 describe("Toast", () => {
-  it("announces politely and dismisses itself after the spec's duration", () => {
+  it("announces politely and dismisses itself after the product's toast duration", () => {
     vi.useFakeTimers();
     render(
       <ToastProvider>
