@@ -12,7 +12,7 @@ import type { GatewayConfig } from "./config.ts";
 import { nowSeconds } from "./session-token.ts";
 
 /** Well within the 60 seconds a revoked session may keep working on another instance. */
-export const STATUS_CACHE_SECONDS = 30;
+const STATUS_CACHE_SECONDS = 30;
 /** After a failed check, ask again this soon rather than on every request. */
 const FAILED_CHECK_RETRY_SECONDS = 5;
 const STATUS_TIMEOUT_MS = 3000;

@@ -28,7 +28,7 @@ export interface Session {
 
 const REFRESH_TIMEOUT_MS = 5000;
 
-export function sessionUserOf(claims: SessionClaims): SessionUser {
+function sessionUserOf(claims: SessionClaims): SessionUser {
   return {
     id: claims.sub,
     email: claims.email,

@@ -12,7 +12,7 @@ import { VALIDATION } from "./messages.ts";
 export type Rule = (value: string) => string | undefined;
 
 /** A simple e-mail pattern: something@something.tld, no spaces. */
-export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export const required: Rule = (value) => (value.trim() === "" ? VALIDATION.required : undefined);
 
@@ -22,11 +22,6 @@ export const minLength =
     value.length < n ? VALIDATION.minLength(n) : undefined;
 
 export const email: Rule = (value) => (EMAIL_PATTERN.test(value.trim()) ? undefined : VALIDATION.email);
-
-export const pattern =
-  (re: RegExp, message: string = VALIDATION.pattern): Rule =>
-  (value) =>
-    re.test(value) ? undefined : message;
 
 /** Empty values pass every rule but `required`, so optional fields can share rule lists. */
 export function validateField(value: string, rules: readonly Rule[]): string | undefined {
@@ -40,6 +35,10 @@ export function validateField(value: string, rules: readonly Rule[]): string | u
 
 export type FieldErrors<K extends string> = Partial<Record<K, string>>;
 
+export function hasErrors(errors: FieldErrors<string>): boolean {
+  return Object.values(errors).some(Boolean);
+}
+
 /** Validates every field of a form against its rule list; only failing fields appear. */
 export function validateForm<K extends string>(
   values: Record<K, string>,
@@ -51,10 +50,6 @@ export function validateForm<K extends string>(
     if (message) errors[key] = message;
   }
   return errors;
-}
-
-export function hasErrors(errors: FieldErrors<string>): boolean {
-  return Object.values(errors).some(Boolean);
 }
 
 // The product's forms ----------------------------------------------------------------------------

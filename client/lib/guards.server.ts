@@ -9,7 +9,7 @@ import { type GatewayContext, gatewayContext } from "./gateway-context";
 type Session = NonNullable<GatewayContext["session"]>;
 
 /** Where a guest is sent from a protected URL: /login, remembering the path and query. */
-export function loginRedirectPath(requestUrl: string): string {
+function loginRedirectPath(requestUrl: string): string {
   const url = new URL(requestUrl);
   const back = `${url.pathname}${url.search}`;
   return back === "/" || back === "" ? "/login" : `/login?${new URLSearchParams({ redirectTo: back })}`;

@@ -120,7 +120,7 @@ function IntroIcon({ children }: { children: React.ReactNode }) {
   );
 }
 
-export function ProjectsView({ result }: { result: ProjectsResult }) {
+function ProjectsView({ result }: { result: ProjectsResult }) {
   if (result.status === "unauthorized") return <SessionEnded />;
   if (result.status === "error") return <ProjectsError message={result.message} />;
   if (result.projects.length === 0) {

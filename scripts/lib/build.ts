@@ -18,7 +18,7 @@ function newestChange(entry: string): number {
   return newest;
 }
 
-export function buildIsStale(): boolean {
+function buildIsStale(): boolean {
   if (!existsSync(BUILD_ENTRY)) return true;
   const built = statSync(BUILD_ENTRY).mtimeMs;
   return SOURCES.map((source) => path.join(ROOT, source))
