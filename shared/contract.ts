@@ -88,6 +88,7 @@ export type BrowserSignInResponse = Omit<SignInResponse, "token">;
 
 /** POST /auth/refresh, bearer = the current session token. */
 export const refreshResponseSchema = z.object({ token: z.string() });
+export type RefreshResponse = z.infer<typeof refreshResponseSchema>;
 
 /** Claims of the session JWT the backend signs (ARCHITECTURE.md, Session and security). */
 export const sessionClaimsSchema = z.object({

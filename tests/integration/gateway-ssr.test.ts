@@ -39,6 +39,22 @@ describe("the document", () => {
     expect(response.status).toBe(200);
     expect(response.headers["cache-control"]).toContain("immutable");
   });
+
+  it("serves static files before any session work: no token check, refresh or cookie", async () => {
+    const { app } = createTestGateway(backend.url);
+    const page = await request(app).get("/login");
+    const assets = [...new Set(page.text.match(/\/assets\/[\w.-]+\.(js|css)/g) ?? [])];
+    expect(assets.length).toBeGreaterThan(1);
+    backend.calls.length = 0;
+    const dueForRefresh = await backend.mint({ iat: now() - 56 * 60 });
+    for (const path of assets) {
+      const response = await request(app).get(path).set("Cookie", cookieHeader(dueForRefresh));
+      expect(response.status).toBe(200);
+      expect(sessionCookieOf(response.headers)).toBeUndefined();
+    }
+    // Not even the key set was fetched: the session middleware never ran.
+    expect(backend.calls).toEqual([]);
+  });
 });
 
 describe("bundles", () => {

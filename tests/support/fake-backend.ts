@@ -8,9 +8,13 @@ import type { AddressInfo } from "node:net";
 import { exportJWK, generateKeyPair, type JWTPayload, SignJWT } from "jose";
 import {
   API_PATHS,
+  type ErrorBody,
+  type ProjectsResponse,
+  type RefreshResponse,
   SESSION_AUDIENCE_DEFAULT,
   SESSION_ISSUER_DEFAULT,
   type SessionClaims,
+  type SignInResponse,
   TOKEN_BEARING_AUTH_PATHS,
 } from "../../shared/contract.ts";
 
@@ -124,7 +128,9 @@ export async function startFakeBackend(): Promise<FakeBackend> {
         : "";
 
     if (url.pathname === API_PATHS.jwks) {
-      return fake.jwksDown ? json(503, { error: "Unavailable" }) : json(200, { keys: [jwk] });
+      return fake.jwksDown
+        ? json(503, { error: "Unavailable" } satisfies ErrorBody)
+        : json(200, { keys: [jwk] });
     }
     // As lenient as Express's default router (any case, a trailing slash), so tests show that the
     // gateway keeps tokens out of the browser without relying on the backend's strictness.
@@ -136,20 +142,21 @@ export async function startFakeBackend(): Promise<FakeBackend> {
           token: await fake.signInToken(),
           user: { id: TEST_USER.sub, email: TEST_USER.email, name: TEST_USER.name, role: TEST_USER.role },
           org: { org_id: TEST_USER.orgId, name: TEST_USER.orgName },
-        },
+        } satisfies SignInResponse,
         { "set-cookie": "backend_cookie=leak; Path=/" },
       );
     }
     if (req.method === "GET" && url.pathname === API_PATHS.sessionStatus) {
-      if (fake.revokedSessions.has(sidOf(bearer))) return json(401, { error: "Invalid or expired session" });
+      if (fake.revokedSessions.has(sidOf(bearer)))
+        return json(401, { error: "Invalid or expired session" } satisfies ErrorBody);
       res.writeHead(204).end();
       return;
     }
     if (req.method === "POST" && url.pathname === API_PATHS.refresh) {
       await fake.refreshGate;
       if (fake.refreshRefused || fake.revokedSessions.has(sidOf(bearer)))
-        return json(401, { error: "Invalid session" });
-      return json(200, { token: await mint({ sid: sidOf(bearer) }) });
+        return json(401, { error: "Invalid session" } satisfies ErrorBody);
+      return json(200, { token: await mint({ sid: sidOf(bearer) }) } satisfies RefreshResponse);
     }
     if (req.method === "POST" && url.pathname === API_PATHS.logout) {
       fake.revokedSessions.add(sidOf(bearer));
@@ -166,7 +173,7 @@ export async function startFakeBackend(): Promise<FakeBackend> {
     }
     if (url.pathname === "/api/projects" && req.method === "GET") {
       const timer = setTimeout(
-        () => json(200, { success: true, data: { projects: [] } }),
+        () => json(200, { success: true, data: { projects: [] } } satisfies ProjectsResponse),
         fake.projectsDelayMs,
       );
       res.on("close", () => clearTimeout(timer));
@@ -177,7 +184,7 @@ export async function startFakeBackend(): Promise<FakeBackend> {
     if (url.pathname.startsWith("/api/") || url.pathname.startsWith("/auth/")) {
       return json(200, { method: req.method, path: url.pathname, query: url.search, body });
     }
-    json(404, { error: "Not found" });
+    json(404, { error: "Not found" } satisfies ErrorBody);
   });
   server.listen(0, "127.0.0.1");
   await once(server, "listening");
