@@ -5,6 +5,7 @@
 import type { CookieOptions, NextFunction, Request, Response } from "express";
 import { createRemoteJWKSet, type JWTVerifyGetKey, errors as joseErrors, jwtVerify } from "jose";
 import {
+  CLOCK_TOLERANCE_SECONDS,
   SESSION_ABSOLUTE_LIFETIME_SECONDS,
   SESSION_COOKIE_MAX_AGE_SECONDS,
   SESSION_COOKIE_NAME,
@@ -25,7 +26,6 @@ export interface Session {
   user: SessionUser;
 }
 
-const CLOCK_TOLERANCE_SECONDS = 5;
 const REFRESH_TIMEOUT_MS = 5000;
 /**
  * A signature, once checked, is remembered for a minute (bounded, oldest out first): verifying ES256
