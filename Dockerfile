@@ -3,38 +3,43 @@
 #   docker build --target gateway -t argus-gateway .
 #   docker build --target backend -t argus-backend .
 # TypeScript runs directly on Node 24 (type stripping), so the runtime stages need no compiler.
+# tests/integration/dockerfile.test.ts checks this file against the repository and the config.
 
 FROM node:24-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
-# The image brings Node 24; the registry's `node` package (for dev machines) is not needed here.
-RUN npm ci --ignore-scripts && rm -f node_modules/.bin/node
+# CI's install command (.ci/run): `npm ci` rejects this lockfile (docs/decisions/001). No install
+# scripts: the image brings Node 24, so the registry's `node` package (for dev machines) is unused.
+RUN npm install --no-audit --no-fund --ignore-scripts && rm -f node_modules/.bin/node
 
 FROM deps AS build
 COPY . .
 RUN npx react-router build && npm prune --omit=dev --ignore-scripts
 
+# Application files belong to root and are read-only for the `node` user that runs them.
 FROM node:24-slim AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
-COPY --from=build --chown=node:node /app/node_modules ./node_modules
-COPY --from=build --chown=node:node /app/package.json ./
-COPY --from=build --chown=node:node /app/shared ./shared
-USER node
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/package.json ./
+COPY --from=build /app/shared ./shared
 
 FROM runtime AS backend
-COPY --chown=node:node backend ./backend
+COPY backend ./backend
+# The one writable folder: PGlite's data when DATABASE_URL is not set. Mount a volume here.
+RUN mkdir -p /app/.data && chown node:node /app/.data
 ENV BACKEND_HOST=0.0.0.0 BACKEND_PORT=3001 DATA_DIR=/app/.data
+USER node
 EXPOSE 3001
 HEALTHCHECK --interval=15s --timeout=3s --start-period=20s \
   CMD node -e "fetch('http://127.0.0.1:3001/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 CMD ["node", "backend/index.ts"]
 
 FROM runtime AS gateway
-COPY --from=build --chown=node:node /app/build ./build
-COPY --chown=node:node server ./server
-COPY --chown=node:node client/lib ./client/lib
+COPY --from=build /app/build ./build
+COPY server ./server
 ENV HOST=0.0.0.0 PORT=3000
+USER node
 EXPOSE 3000
 HEALTHCHECK --interval=15s --timeout=3s --start-period=10s \
   CMD node -e "fetch('http://127.0.0.1:3000/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"

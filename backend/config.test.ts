@@ -78,4 +78,23 @@ describe("loadConfig", () => {
       "argus-prod",
     );
   });
+
+  it("accepts only development, production and test as NODE_ENV, so a near-miss is not development", () => {
+    expect(configError({ NODE_ENV: "prod", FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099" })).toContain(
+      "NODE_ENV:",
+    );
+  });
+
+  it("lets production use the emulator and its demo- project with LOCAL_MODE=true only", () => {
+    const local = { NODE_ENV: "production", FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099" };
+    expect(configError(local)).toContain("FIREBASE_AUTH_EMULATOR_HOST: must not be set in production");
+    const config = loadConfig({ ...local, LOCAL_MODE: "true" });
+    expect(config).toMatchObject({ nodeEnv: "production", localMode: true });
+    expect(config.firebase).toEqual({ projectId: "demo-argus", authEmulatorHost: "127.0.0.1:9099" });
+    // Local mode without the emulator: a demo- project would reach for Google and fail there.
+    expect(configError({ NODE_ENV: "production", LOCAL_MODE: "true" })).toContain(
+      "FIREBASE_PROJECT_ID: a demo- project",
+    );
+    expect(loadConfig({}).localMode).toBe(false);
+  });
 });

@@ -6,7 +6,20 @@ import path from "node:path";
 import { z } from "zod";
 import { SESSION_COOKIE_MAX_AGE_SECONDS } from "../shared/constants.ts";
 import { SESSION_AUDIENCE_DEFAULT, SESSION_ISSUER_DEFAULT } from "../shared/contract.ts";
-import { ConfigError, parseEnv } from "../shared/env.ts";
+import {
+  ConfigError,
+  emulatorHostSchema,
+  firebaseProjectIdSchema,
+  isDemoProject,
+  type LogLevel,
+  localModeSchema,
+  logLevelSchema,
+  type NodeEnv,
+  nodeEnvSchema,
+  parseEnv,
+  portSchema,
+  sessionSecretSchema,
+} from "../shared/env.ts";
 
 /** DATA_DIR value that keeps the embedded database in memory (tests, throw-away demos). */
 export const IN_MEMORY_DATA_DIR = "memory://";
@@ -16,8 +29,10 @@ export type DatabaseTarget =
   | { kind: "pglite"; dataDir: string | undefined };
 
 export interface BackendConfig {
-  nodeEnv: string;
-  logLevel: z.infer<typeof logLevelSchema>;
+  nodeEnv: NodeEnv;
+  /** LOCAL_MODE: local stand-ins (the Firebase Auth emulator) are allowed even in production. */
+  localMode: boolean;
+  logLevel: LogLevel;
   host: string;
   port: number;
   /** Postgres when DATABASE_URL is set, else embedded PGlite (`dataDir` undefined = in memory). */
@@ -32,35 +47,20 @@ export interface BackendConfig {
   };
 }
 
-const logLevelSchema = z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]);
-
 const envSchema = z
   .object({
-    NODE_ENV: z.string().default("development"),
-    LOG_LEVEL: logLevelSchema.default("info"),
+    NODE_ENV: nodeEnvSchema,
+    LOCAL_MODE: localModeSchema,
+    LOG_LEVEL: logLevelSchema,
     BACKEND_HOST: z.string().default("127.0.0.1"),
-    BACKEND_PORT: z.coerce
-      .number({ error: "must be a port number" })
-      .int("must be a port number")
-      .min(0, "must be a port number")
-      .max(65535, "must be a port number")
-      .default(3001),
+    BACKEND_PORT: portSchema(3001),
     DATABASE_URL: z
       .url({ protocol: /^postgres(ql)?$/, error: "must be a postgres:// or postgresql:// URL" })
       .optional(),
     DATA_DIR: z.string().default("./.data"),
-    FIREBASE_PROJECT_ID: z
-      .string()
-      .regex(/^[a-z0-9-]{4,40}$/, "must be a Firebase project id (lower-case letters, digits, dashes)")
-      .default("demo-argus"),
-    FIREBASE_AUTH_EMULATOR_HOST: z
-      .string()
-      .regex(/^[\w.-]+:\d{1,5}$/, "must be host:port, e.g. 127.0.0.1:9099")
-      .optional(),
-    SESSION_SECRET: z
-      .string()
-      .refine((value) => Buffer.byteLength(value, "utf8") >= 32, "must be at least 32 bytes long")
-      .optional(),
+    FIREBASE_PROJECT_ID: firebaseProjectIdSchema,
+    FIREBASE_AUTH_EMULATOR_HOST: emulatorHostSchema,
+    SESSION_SECRET: sessionSecretSchema,
     SESSION_ISSUER: z.string().default(SESSION_ISSUER_DEFAULT),
     SESSION_AUDIENCE: z.string().default(SESSION_AUDIENCE_DEFAULT),
     SESSION_TTL_SECONDS: z.coerce
@@ -70,14 +70,14 @@ const envSchema = z
       .default(SESSION_COOKIE_MAX_AGE_SECONDS),
   })
   .superRefine((env, ctx) => {
-    if (env.NODE_ENV !== "production") return;
-    if (env.FIREBASE_PROJECT_ID.startsWith("demo-")) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["FIREBASE_PROJECT_ID"],
-        message: "a demo- project only works with the emulator; set your Firebase project id in production",
-      });
-    }
+    if (env.NODE_ENV !== "production" || !isDemoProject(env.FIREBASE_PROJECT_ID)) return;
+    // Local mode may run production code against the emulator, which is where demo- projects live.
+    if (env.LOCAL_MODE && env.FIREBASE_AUTH_EMULATOR_HOST) return;
+    ctx.addIssue({
+      code: "custom",
+      path: ["FIREBASE_PROJECT_ID"],
+      message: "a demo- project only works with the emulator; set your Firebase project id in production",
+    });
   });
 
 export { ConfigError };
@@ -87,6 +87,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): BackendConfig 
   const e = parseEnv(envSchema, env, "backend", { keepEmpty: ["SESSION_SECRET"] });
   return {
     nodeEnv: e.NODE_ENV,
+    localMode: e.LOCAL_MODE,
     logLevel: e.LOG_LEVEL,
     host: e.BACKEND_HOST,
     port: e.BACKEND_PORT,

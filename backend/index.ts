@@ -1,9 +1,11 @@
 /**
- * Starts the backend: `node backend/index.ts`. Configuration comes from the environment
+ * Starts the backend: `node backend/index.ts`. Configuration comes from the environment and .env
  * (config.ts). SIGTERM / SIGINT stop accepting connections, let running requests finish, then
  * close the database.
  */
-import { createServer } from "node:http";
+import { runtimeSummary } from "../shared/env.ts";
+import { loadEnvFile } from "../shared/env-file.ts";
+import { shutDownOnSignals, startServer } from "../shared/http-server.ts";
 import { createLogger } from "../shared/logging.ts";
 import { createBackend } from "./app.ts";
 import { ConfigError, loadConfig } from "./config.ts";
@@ -12,53 +14,36 @@ import { ConfigError, loadConfig } from "./config.ts";
 const SHUTDOWN_GRACE_MS = 10_000;
 
 async function main(): Promise<void> {
+  loadEnvFile();
   const config = loadConfig();
   const logger = createLogger({ name: "backend", level: config.logLevel });
   const backend = await createBackend(config, { logger });
-  const server = createServer(backend.app);
-
-  try {
-    await new Promise<void>((resolve, reject) => {
-      server.once("error", reject);
-      server.listen(config.port, config.host, () => {
-        server.off("error", reject);
-        resolve();
-      });
-    });
-  } catch (error) {
+  const running = await startServer(backend.app, {
+    host: config.host,
+    port: config.port,
+    shutdownTimeoutMs: SHUTDOWN_GRACE_MS,
+    logger,
+    onClosed: () => backend.close(),
+  }).catch(async (error: unknown) => {
     await backend.close();
     throw error;
-  }
-  const address = server.address();
-  const port = typeof address === "object" && address ? address.port : config.port;
+  });
+  const summary = runtimeSummary({
+    nodeEnv: config.nodeEnv,
+    localMode: config.localMode,
+    emulatorHost: config.firebase.authEmulatorHost,
+  });
   logger.info(
-    { url: `http://${config.host}:${port}`, database: config.database.kind, signing: backend.tokens.alg },
-    "backend listening",
+    {
+      url: running.url,
+      database: config.database.kind,
+      signing: backend.tokens.alg,
+      nodeEnv: config.nodeEnv,
+      localMode: config.localMode,
+    },
+    `backend listening at ${running.url} (${summary})`,
   );
-
-  let shutdown: Promise<void> | undefined;
-  const stop = async (signal: string) => {
-    logger.info({ signal }, "shutting down");
-    server.closeIdleConnections();
-    const forced = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    clearTimeout(forced);
-    await backend.close();
-    logger.info("stopped");
-  };
-  for (const signal of ["SIGTERM", "SIGINT"] as const) {
-    process.on(signal, () => {
-      // A second signal waits for the shutdown already under way.
-      shutdown ??= stop(signal);
-      shutdown.then(
-        () => process.exit(0),
-        (error: unknown) => {
-          logger.error({ err: error }, "shutdown failed");
-          process.exit(1);
-        },
-      );
-    });
-  }
+  shutDownOnSignals(running, logger);
 }
 
 main().catch((error: unknown) => {

@@ -7,7 +7,7 @@ import { performance } from "node:perf_hooks";
 import { ensureBuild } from "../scripts/lib/build.ts";
 import { createApp } from "../server/app.ts";
 import { loadConfig } from "../server/config.ts";
-import { startServer } from "../server/listen.ts";
+import { startServer } from "../shared/http-server.ts";
 import { createLogger } from "../shared/logging.ts";
 import { startFakeBackend } from "../tests/support/fake-backend.ts";
 
@@ -18,6 +18,8 @@ ensureBuild();
 const backend = await startFakeBackend();
 const config = loadConfig({
   NODE_ENV: "production",
+  // As deployed: behind TLS under its own name.
+  PUBLIC_ORIGIN: "https://argus.example.com",
   BACKEND_URL: backend.url,
   FIREBASE_API_KEY: "bench",
   LOG_LEVEL: "silent",

@@ -5,11 +5,12 @@
  */
 import { initializeApp } from "firebase-admin/app";
 import { getAuth } from "firebase-admin/auth";
+import { DEMO_PROJECT_ID } from "../shared/env.ts";
 
 const DEMO = { email: "demo@argus.local", password: "Demo-Password-1!", displayName: "Demo User" };
 
 process.env.FIREBASE_AUTH_EMULATOR_HOST ||= "127.0.0.1:9099";
-const projectId = process.env.FIREBASE_PROJECT_ID || "demo-argus";
+const projectId = process.env.FIREBASE_PROJECT_ID || DEMO_PROJECT_ID;
 
 async function main(): Promise<void> {
   const auth = getAuth(initializeApp({ projectId }));

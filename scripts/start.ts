@@ -1,12 +1,15 @@
 /**
  * `npm start`: build the production bundle if it is missing or stale, start the emulator, the backend
- * and the gateway, print the gateway's URL last, and stop everything on Ctrl-C.
- * `npm run dev` (--dev): the same with Vite's dev server and hot reload instead of the bundle.
+ * and the gateway (production mode, local mode on), print the gateway's URL last, and stop
+ * everything on Ctrl-C. Reads .env first, so PORT, BACKEND_PORT and DATA_DIR may come from there.
+ * `npm run dev` (--dev): the same in development mode, with Vite's dev server and hot reload.
  */
 import path from "node:path";
+import { loadEnvFile } from "../shared/env-file.ts";
 import { ensureBuild } from "./lib/build.ts";
 import { startStack } from "./lib/stack.ts";
 
+loadEnvFile();
 const dev = process.argv.includes("--dev");
 const port = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 

@@ -5,24 +5,43 @@
 import { z } from "zod";
 import { DEFAULT_PRODUCT_NAME } from "../shared/constants.ts";
 import { SESSION_AUDIENCE_DEFAULT, SESSION_ISSUER_DEFAULT } from "../shared/contract.ts";
-import { ConfigError, parseEnv } from "../shared/env.ts";
+import {
+  booleanFlagSchema,
+  ConfigError,
+  emulatorHostSchema,
+  firebaseProjectIdSchema,
+  localModeSchema,
+  logLevelSchema,
+  nodeEnvSchema,
+  parseEnv,
+  portSchema,
+  sessionSecretSchema,
+} from "../shared/env.ts";
+import { httpUrl } from "../shared/http-server.ts";
 
-const MIN_SECRET_BYTES = 32;
+/** True for a bare origin (scheme, host, port): no path, query, fragment or credentials. */
+function isOrigin(value: string): boolean {
+  const url = URL.parse(value);
+  return url !== null && `${url.origin}/` === url.href;
+}
 
 const envSchema = z
   .object({
-    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    NODE_ENV: nodeEnvSchema,
+    LOCAL_MODE: localModeSchema,
     HOST: z.string().min(1).default("127.0.0.1"),
-    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-    PRODUCT_NAME: z.string().trim().min(1).default(DEFAULT_PRODUCT_NAME),
-    PUBLIC_ORIGIN: z.url({ protocol: /^https?$/ }).optional(),
-    BACKEND_URL: z.url({ protocol: /^https?$/ }).default("http://127.0.0.1:3001"),
-    SESSION_SECRET: z
-      .string()
-      .refine((value) => Buffer.byteLength(value) >= MIN_SECRET_BYTES, {
-        message: `must be at least ${MIN_SECRET_BYTES} bytes`,
-      })
+    PORT: portSchema(3000),
+    PUBLIC_ORIGIN: z
+      .url({ protocol: /^https?$/, error: "must be an http:// or https:// origin", abort: true })
+      .refine(
+        isOrigin,
+        "must be an origin only, e.g. https://argus.example.com (no path, query or credentials)",
+      )
       .optional(),
+    ALLOW_HTTP_ORIGIN: booleanFlagSchema,
+    PRODUCT_NAME: z.string().trim().min(1).default(DEFAULT_PRODUCT_NAME),
+    BACKEND_URL: z.url({ protocol: /^https?$/ }).default("http://127.0.0.1:3001"),
+    SESSION_SECRET: sessionSecretSchema,
     SESSION_JWKS_URL: z.url({ protocol: /^https?$/ }).optional(),
     SESSION_ISSUER: z.string().min(1).default(SESSION_ISSUER_DEFAULT),
     SESSION_AUDIENCE: z.string().min(1).default(SESSION_AUDIENCE_DEFAULT),
@@ -36,16 +55,29 @@ const envSchema = z
     AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(30),
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
     BUILD_DIR: z.string().min(1).default("build"),
-    LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+    LOG_LEVEL: logLevelSchema,
     FIREBASE_API_KEY: z.string().min(1).optional(),
     FIREBASE_AUTH_DOMAIN: z.string().min(1).optional(),
-    FIREBASE_PROJECT_ID: z.string().min(1).default("demo-argus"),
-    FIREBASE_AUTH_EMULATOR_HOST: z
-      .string()
-      .regex(/^[\w.-]+:\d+$/, "must be host:port, e.g. 127.0.0.1:9099")
-      .optional(),
+    FIREBASE_PROJECT_ID: firebaseProjectIdSchema,
+    FIREBASE_AUTH_EMULATOR_HOST: emulatorHostSchema,
   })
   .superRefine((env, ctx) => {
+    if (env.NODE_ENV === "production") {
+      // Production cannot guess the address browsers use (a proxy, TLS and a name sit in front).
+      if (!env.PUBLIC_ORIGIN) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["PUBLIC_ORIGIN"],
+          message: "is required in production: the origin browsers use, e.g. https://argus.example.com",
+        });
+      } else if (URL.parse(env.PUBLIC_ORIGIN)?.protocol === "http:" && !env.ALLOW_HTTP_ORIGIN) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["PUBLIC_ORIGIN"],
+          message: "must be https:// in production (ALLOW_HTTP_ORIGIN=true allows http://)",
+        });
+      }
+    }
     if (!env.FIREBASE_AUTH_EMULATOR_HOST && !env.FIREBASE_API_KEY) {
       ctx.addIssue({
         code: "custom",
@@ -59,11 +91,15 @@ export type Env = z.infer<typeof envSchema>;
 
 export interface GatewayConfig {
   env: Env["NODE_ENV"];
+  /** LOCAL_MODE: local stand-ins (the Firebase Auth emulator) are allowed even in production. */
+  localMode: boolean;
   host: string;
   port: number;
-  productName: string;
-  /** The origin browsers reach the gateway at, e.g. "https://argus.example.com". */
+  /** The origin browsers reach the gateway at, serialised without a trailing slash. */
   publicOrigin: string;
+  /** ALLOW_HTTP_ORIGIN: production accepts an http:// publicOrigin (local runs, TLS-less labs). */
+  allowHttpOrigin: boolean;
+  productName: string;
   backendUrl: string;
   session: {
     /** HS256 with a shared secret, or ES256 against the backend's JWKS. */
@@ -96,10 +132,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): GatewayConf
     : undefined;
   return {
     env: env.NODE_ENV,
+    localMode: env.LOCAL_MODE,
     host: env.HOST,
     port: env.PORT,
+    publicOrigin: new URL(env.PUBLIC_ORIGIN ?? httpUrl(env.HOST, env.PORT)).origin,
+    allowHttpOrigin: env.ALLOW_HTTP_ORIGIN,
     productName: env.PRODUCT_NAME,
-    publicOrigin: new URL(env.PUBLIC_ORIGIN ?? `http://${env.HOST}:${env.PORT}`).origin,
     backendUrl: env.BACKEND_URL.replace(/\/+$/, ""),
     session: {
       keys: env.SESSION_SECRET

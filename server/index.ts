@@ -1,13 +1,16 @@
 /**
- * The gateway process: read the config, build the app, listen, and shut down gracefully.
+ * The gateway process: read .env and the config, build the app, listen, and shut down gracefully.
  * With --dev, Vite serves the client with hot reload; otherwise the production build is used.
  */
-import { type AppDependencies, createApp } from "./app.ts";
-import { ConfigError, loadConfig } from "./config.ts";
-import { startServer } from "./listen.ts";
+import { runtimeSummary } from "../shared/env.ts";
+import { loadEnvFile } from "../shared/env-file.ts";
+import { shutDownOnSignals, startServer } from "../shared/http-server.ts";
+import type { AppDependencies } from "./app.ts";
+import { ConfigError, type GatewayConfig, loadConfig } from "./config.ts";
 
-let config: ReturnType<typeof loadConfig>;
+let config: GatewayConfig;
 try {
+  loadEnvFile();
   config = loadConfig();
 } catch (error) {
   if (error instanceof ConfigError) {
@@ -16,6 +19,10 @@ try {
   }
   throw error;
 }
+
+// Imported only now: React picks its development or production build from NODE_ENV when first
+// loaded, and NODE_ENV may come from .env.
+const { createApp } = await import("./app.ts");
 
 const deps: AppDependencies = {};
 if (process.argv.includes("--dev")) {
@@ -27,12 +34,9 @@ if (process.argv.includes("--dev")) {
 
 const { app, logger, readiness } = createApp(config, deps);
 const running = await startServer(app, { ...config, readiness, logger });
-logger.info(`${config.productName} gateway listening at ${running.url}`);
-
-for (const signal of ["SIGTERM", "SIGINT"] as const) {
-  process.once(signal, async () => {
-    logger.info(`${signal} received, shutting down`);
-    await running.shutdown();
-    process.exit(0);
-  });
-}
+const emulatorHost = config.firebase.emulatorUrl ? new URL(config.firebase.emulatorUrl).host : undefined;
+logger.info(
+  { url: running.url, publicOrigin: config.publicOrigin, nodeEnv: config.env, localMode: config.localMode },
+  `${config.productName} gateway listening at ${running.url} (${runtimeSummary({ nodeEnv: config.env, localMode: config.localMode, emulatorHost })})`,
+);
+shutDownOnSignals(running, logger);

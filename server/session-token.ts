@@ -6,11 +6,10 @@
  * signing everyone out (docs/security.md).
  */
 import { createRemoteJWKSet, type JWTVerifyGetKey, errors as joseErrors, jwtVerify } from "jose";
-import { SESSION_ABSOLUTE_LIFETIME_SECONDS } from "../shared/constants.ts";
+import { CLOCK_TOLERANCE_SECONDS, SESSION_ABSOLUTE_LIFETIME_SECONDS } from "../shared/constants.ts";
 import { type SessionClaims, sessionClaimsSchema } from "../shared/contract.ts";
 import type { GatewayConfig } from "./config.ts";
 
-const CLOCK_TOLERANCE_SECONDS = 5;
 /**
  * A signature, once checked, is remembered for a minute (bounded, oldest out first): verifying
  * ES256 on every request was the largest cost of a proxied call. Time checks still run on every

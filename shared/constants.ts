@@ -10,6 +10,10 @@ export const SESSION_COOKIE_MAX_AGE_SECONDS = 7 * 24 * 60 * 60;
 export const SESSION_REFRESH_AFTER_SECONDS = 55 * 60;
 /** No refresh carries a session past this age, counted from the sign-in that began it. */
 export const SESSION_ABSOLUTE_LIFETIME_SECONDS = 30 * 24 * 60 * 60;
+/** Tolerated clock difference between gateway and backend machines when checking a token's exp. */
+export const CLOCK_TOLERANCE_SECONDS = 5;
+/** Shortest SESSION_SECRET accepted for HS256 session tokens. */
+export const SESSION_SECRET_MIN_BYTES = 32;
 export const STORED_USER_KEY = "auth_user";
 export const TOKEN_SYNC_MAX_AGE_SECONDS = 5 * 60;
 

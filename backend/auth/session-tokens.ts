@@ -15,7 +15,7 @@ import {
   jwtVerify,
   SignJWT,
 } from "jose";
-import { SESSION_ABSOLUTE_LIFETIME_SECONDS } from "../../shared/constants.ts";
+import { CLOCK_TOLERANCE_SECONDS, SESSION_ABSOLUTE_LIFETIME_SECONDS } from "../../shared/constants.ts";
 import { type SessionClaims, sessionClaimsSchema } from "../../shared/contract.ts";
 
 export type SessionKey =
@@ -49,9 +49,6 @@ export class InvalidSessionToken extends Error {
 export function epochSeconds(date = new Date()): number {
   return Math.floor(date.getTime() / 1000);
 }
-
-/** Tolerated clock difference between machines when checking exp. */
-const CLOCK_TOLERANCE_SECONDS = 5;
 
 export function sessionKeyFromSecret(secret: string): SessionKey {
   const bytes = new TextEncoder().encode(secret);

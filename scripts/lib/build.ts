@@ -31,6 +31,8 @@ export function ensureBuild(log: (line: string) => void = console.log): void {
   log("Building the production bundle...");
   const result = spawnSync(path.join(ROOT, "node_modules", ".bin", "react-router"), ["build"], {
     cwd: ROOT,
+    // Vite builds React's development bundle when NODE_ENV says development (from a .env, say).
+    env: { ...process.env, NODE_ENV: "production" },
     stdio: "inherit",
   });
   if (result.status !== 0) throw new Error("react-router build failed");

@@ -11,12 +11,13 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { DEMO_PROJECT_ID } from "../../shared/env.ts";
 import { claimPort } from "./ports.ts";
 
 export interface FirebaseEmulatorOptions {
   /** Auth emulator port; a free one when omitted. */
   port?: number;
-  /** Must start with "demo-" to stay offline. Default "demo-argus". */
+  /** Must start with "demo-" to stay offline. Default DEMO_PROJECT_ID. */
   projectId?: string;
   /** Also append the emulator's output to this file (its tail is shown anyway if start fails). */
   logFile?: string;
@@ -74,7 +75,7 @@ async function waitUntilReady(host: string, child: ChildProcess, output: () => s
 export async function startFirebaseEmulator(
   options: FirebaseEmulatorOptions = {},
 ): Promise<RunningFirebaseEmulator> {
-  const projectId = options.projectId ?? "demo-argus";
+  const projectId = options.projectId ?? DEMO_PROJECT_ID;
   // A taken auth port would let the readiness check reach someone else's emulator.
   const authPort = await claimPort(options.port ?? 0).catch(() => {
     throw new Error(`Firebase emulator: port ${options.port} is already in use`);

@@ -1,6 +1,8 @@
 /**
  * Starts the whole product on one machine: the Firebase Auth emulator, the backend and the gateway,
  * each as its own process, and stops them in reverse order. Used by `npm start` and the browser tests.
+ * The services run in production mode (development with `dev`) and in local mode, which lets them
+ * use the emulator: docs/decisions/005-production-mode-and-local-mode.md.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
@@ -23,6 +25,7 @@ export interface StackOptions {
   dev?: boolean;
   /** Where the services' output goes: the terminal, or a file (tests). */
   logFile?: string;
+  /** Extra variables for the services; they win over the mode chosen here (NODE_ENV=test). */
   env?: Record<string, string>;
 }
 
@@ -73,6 +76,7 @@ async function stopService(service: Service): Promise<void> {
 export async function startStack(options: StackOptions): Promise<RunningStack> {
   const output = options.logFile ? createWriteStream(options.logFile, { flags: "a" }) : undefined;
   const services: Service[] = [];
+  const mode = { NODE_ENV: options.dev ? "development" : "production", LOCAL_MODE: "true" };
   const launch = (
     name: string,
     script: string,
@@ -81,7 +85,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   ): Service => {
     const child = spawn(NODE, [script, ...args], {
       cwd: ROOT,
-      env: { ...process.env, ...options.env, ...env },
+      env: { ...process.env, ...mode, ...options.env, ...env },
       stdio: ["ignore", "pipe", "pipe"],
       detached: true,
     });
@@ -120,7 +124,15 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     const gateway = launch(
       "gateway",
       "server/index.ts",
-      { ...identity, HOST: "127.0.0.1", PORT: String(options.gatewayPort), BACKEND_URL: backendUrl },
+      {
+        ...identity,
+        HOST: "127.0.0.1",
+        PORT: String(options.gatewayPort),
+        // The URL printed to the user is the one browsers use; plain http is fine on loopback.
+        PUBLIC_ORIGIN: gatewayUrl,
+        ALLOW_HTTP_ORIGIN: "true",
+        BACKEND_URL: backendUrl,
+      },
       options.dev ? ["--dev"] : [],
     );
     await waitUntilAnswering(`${gatewayUrl}/healthz`, gateway);

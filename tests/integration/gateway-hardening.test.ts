@@ -105,6 +105,7 @@ describe("security headers", () => {
   it("adds HSTS in production", async () => {
     const { app } = createTestGateway(backend.url, {
       NODE_ENV: "production",
+      PUBLIC_ORIGIN: "https://argus.example.com",
       FIREBASE_AUTH_EMULATOR_HOST: "",
       FIREBASE_API_KEY: "public-web-key",
     });

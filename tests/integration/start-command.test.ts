@@ -1,4 +1,7 @@
-/** The README's first command, as a user runs it: `npm start` serves the product and Ctrl-C stops it. */
+/**
+ * The README's first command, as a user runs it: `npm start` serves the product in production mode,
+ * with local mode on for the Firebase Auth emulator, and Ctrl-C stops it.
+ */
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdtempSync } from "node:fs";
@@ -14,7 +17,7 @@ const answers = (url: string) =>
   );
 
 describe("npm start", () => {
-  it("starts emulator, backend and gateway, prints the URL last, and stops all three on Ctrl-C", async () => {
+  it("starts emulator, backend and gateway in production and local mode, prints the URL last, and stops all three on Ctrl-C", async () => {
     const [gatewayPort, backendPort, emulatorPort] = [
       await claimPort(),
       await claimPort(),
@@ -23,6 +26,7 @@ describe("npm start", () => {
     const child = spawn(process.execPath, ["scripts/start.ts"], {
       env: {
         ...process.env,
+        NODE_ENV: "test",
         PORT: String(gatewayPort),
         BACKEND_PORT: String(backendPort),
         FIREBASE_AUTH_EMULATOR_PORT: String(emulatorPort),
@@ -47,6 +51,12 @@ describe("npm start", () => {
     expect(await login.text()).toContain("Welcome");
     expect(await answers(`http://127.0.0.1:${backendPort}/healthz`)).toBe(200);
     expect(await answers(`http://127.0.0.1:${emulatorPort}/`)).toBe(200);
+    // Each service says how it runs; "production" is the start script's choice, over NODE_ENV=test.
+    const mode = `(production mode; local mode: Firebase Auth emulator at 127.0.0.1:${emulatorPort} — not for production)`;
+    const banner = (service: string) =>
+      lines.find((line) => line.includes(` ${service} `) && line.includes(" listening at "));
+    expect(banner("gateway")).toContain(`gateway listening at ${url} ${mode}`);
+    expect(banner("backend")).toContain(`backend listening at http://127.0.0.1:${backendPort} ${mode}`);
 
     child.kill("SIGINT");
     const [code] = await once(child, "exit");
