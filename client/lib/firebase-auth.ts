@@ -65,9 +65,7 @@ export async function signOutOfFirebase(config: PublicFirebaseConfig): Promise<v
 
 /** The `auth/...` code of a Firebase error, if it is one. */
 export function firebaseErrorCode(error: unknown): string | undefined {
-  if (typeof error === "object" && error !== null && "code" in error) {
-    const code = (error as { code: unknown }).code;
-    return typeof code === "string" ? code : undefined;
-  }
-  return undefined;
+  return typeof error === "object" && error !== null && "code" in error && typeof error.code === "string"
+    ? error.code
+    : undefined;
 }
