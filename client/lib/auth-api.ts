@@ -1,6 +1,9 @@
 /**
  * The browser's calls to the gateway's /auth routes (same origin; the session cookie is HttpOnly,
  * so no token is ever handled here), and the mapping of their failures to the spec's messages.
+ *
+ * This module brings zod and the contract's schemas, so pages never import it statically: they
+ * load it with `loadAuthApi()` when a sign-in or sign-out starts (docs/decisions/006-page-weight.md).
  */
 import { ApiError, createApiClient } from "../../shared/api-client.ts";
 import { type BrowserSignInResponse, ERROR_CODES, type LoginRequest } from "../../shared/contract.ts";

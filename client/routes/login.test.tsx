@@ -6,7 +6,7 @@ import { type BrowserSignInResponse, ERROR_CODES } from "../../shared/contract.t
 import { jsonResponse, rootData } from "../../tests/support/client/fixtures";
 import { HomeProbe, IndexProbe, NoFallback, PassThrough } from "../../tests/support/client/stub-routes";
 import { ToastProvider } from "../components/ui";
-import { signInWithEmail, signOutOfFirebase } from "../lib/firebase-auth";
+import { loadFirebaseAuth, signInWithEmail, signOutOfFirebase } from "../lib/firebase-auth";
 import Login from "./login";
 
 vi.mock("../lib/firebase-auth", async (importOriginal) => ({
@@ -17,6 +17,7 @@ vi.mock("../lib/firebase-auth", async (importOriginal) => ({
 }));
 
 const signIn = vi.mocked(signInWithEmail);
+const loadFirebase = vi.mocked(loadFirebaseAuth);
 const fetchMock = vi.fn<typeof fetch>();
 
 const IDENTITY = {
@@ -203,6 +204,27 @@ describe("/login form", () => {
     expect(await screen.findByRole("alert")).toHaveTextContent("Account is being set up");
     await user.click(screen.getByRole("button", { name: "Sign in with Email" }));
     expect(await screen.findByRole("alert")).toHaveTextContent("Backend authentication failed");
+  });
+});
+
+describe("/login loading the sign-in code", () => {
+  it("loads the Firebase SDK only once the visitor focuses a field, and only once", async () => {
+    const user = userEvent.setup();
+    renderLogin();
+    const email = await screen.findByLabelText("Email");
+    expect(loadFirebase).not.toHaveBeenCalled();
+    await user.click(email);
+    expect(loadFirebase).toHaveBeenCalledWith(expect.objectContaining({ projectId: "demo-argus" }));
+    await user.click(screen.getByLabelText("Password"));
+    // Called again, it hands back the instance it is already loading (firebase-auth.ts keeps it).
+    expect(loadFirebase).toHaveBeenCalledTimes(2);
+  });
+
+  it("loads it when the GitHub button is pressed", async () => {
+    const user = userEvent.setup();
+    renderLogin();
+    await user.click(await screen.findByRole("button", { name: "Sign in with GitHub" }));
+    expect(loadFirebase).toHaveBeenCalledTimes(1);
   });
 });
 
