@@ -9,5 +9,20 @@ export default defineConfig(({ isSsrBuild }) => ({
   environments: isSsrBuild
     ? { ssr: { build: { rollupOptions: { input: "virtual:react-router/server-build" } } } }
     : undefined,
+  // React, React DOM and React Router in one chunk: every page loads all of them, and one file
+  // compresses better than the pieces rolldown would split them into (docs/decisions/006-page-weight.md).
+  build: isSsrBuild
+    ? undefined
+    : {
+        rolldownOptions: {
+          output: {
+            codeSplitting: {
+              groups: [
+                { name: "framework", test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/ },
+              ],
+            },
+          },
+        },
+      },
   server: { host: "127.0.0.1" },
 }));
