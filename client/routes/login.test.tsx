@@ -208,7 +208,7 @@ describe("/login form", () => {
 });
 
 describe("/login loading the sign-in code", () => {
-  it("loads the Firebase SDK only once the visitor focuses a field, and only once", async () => {
+  it("starts loading the Firebase SDK when the visitor focuses a field, not before", async () => {
     const user = userEvent.setup();
     renderLogin();
     const email = await screen.findByLabelText("Email");
@@ -216,7 +216,7 @@ describe("/login loading the sign-in code", () => {
     await user.click(email);
     expect(loadFirebase).toHaveBeenCalledWith(expect.objectContaining({ projectId: "demo-argus" }));
     await user.click(screen.getByLabelText("Password"));
-    // Called again, it hands back the instance it is already loading (firebase-auth.ts keeps it).
+    // Each focus asks again; loadFirebaseAuth hands back the instance it already loads or holds.
     expect(loadFirebase).toHaveBeenCalledTimes(2);
   });
 
