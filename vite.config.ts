@@ -12,5 +12,19 @@ export default defineConfig({
   // Bundled rather than left to Node, so that in `npm run dev` it uses the same copy of react-router
   // as the page handler (Vite resolves that copy with the "development" condition, Node would not).
   ssr: { noExternal: ["@react-router/express"] },
+  // React, React DOM and React Router in one chunk: every page loads all of them, and one file
+  // compresses better than the pieces rolldown would split them into (docs/decisions/006-page-weight.md).
+  // The server build keeps them external, so this shapes the client build only.
+  build: {
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [
+            { name: "framework", test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/ },
+          ],
+        },
+      },
+    },
+  },
   server: { host: "127.0.0.1" },
 });

@@ -84,7 +84,10 @@ export const signInResponseSchema = z.object({
   org: orgSchema,
 });
 export type SignInResponse = z.infer<typeof signInResponseSchema>;
-export type BrowserSignInResponse = Omit<SignInResponse, "token">;
+
+/** The same answer as the browser gets it: the gateway keeps the token (it becomes the cookie). */
+export const browserSignInResponseSchema = signInResponseSchema.omit({ token: true });
+export type BrowserSignInResponse = z.infer<typeof browserSignInResponseSchema>;
 
 /** POST /auth/refresh, bearer = the current session token. */
 export const refreshResponseSchema = z.object({ token: z.string() });

@@ -1,7 +1,8 @@
 /**
- * The Firebase Auth client, loaded on demand: only pages that sign in import it (dynamically), so
- * the dashboard bundle never carries the SDK. Persistence is in memory: the product's session is the
- * gateway's HttpOnly cookie, Firebase only proves the password once.
+ * The Firebase Auth client, loaded on demand: the SDK is imported dynamically when a visitor starts
+ * to sign in (the login form calls `loadFirebaseAuth` on focus, submit or a provider button), so no
+ * page's first load carries it (docs/decisions/006-page-weight.md). Persistence is in memory: the
+ * product's session is the gateway's HttpOnly cookie, Firebase only proves the password once.
  */
 import type { Auth } from "firebase/auth";
 import type { PublicFirebaseConfig } from "./gateway-context";
@@ -65,9 +66,7 @@ export async function signOutOfFirebase(config: PublicFirebaseConfig): Promise<v
 
 /** The `auth/...` code of a Firebase error, if it is one. */
 export function firebaseErrorCode(error: unknown): string | undefined {
-  if (typeof error === "object" && error !== null && "code" in error) {
-    const code = (error as { code: unknown }).code;
-    return typeof code === "string" ? code : undefined;
-  }
-  return undefined;
+  return typeof error === "object" && error !== null && "code" in error && typeof error.code === "string"
+    ? error.code
+    : undefined;
 }

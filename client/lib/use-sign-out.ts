@@ -1,6 +1,6 @@
 import { useCallback, useState } from "react";
 import { useNavigate } from "react-router";
-import { logout } from "./auth-api";
+import { loadAuthApi } from "./lazy-auth";
 
 /**
  * Sign-out: POST /auth/logout (the gateway clears the cookie), then /login, also when the call
@@ -13,7 +13,12 @@ export function useSignOut() {
   const signOut = useCallback(
     async (returnTo?: string) => {
       setPending(true);
-      await logout();
+      // The /auth calls load on demand (usually from the cache: sign-in fetched them); a failed
+      // load ends like a failed call, on /login.
+      await loadAuthApi().then(
+        ({ logout }) => logout(),
+        () => false,
+      );
       const query = returnTo ? `?${new URLSearchParams({ redirectTo: returnTo })}` : "";
       navigate(`/login${query}`, { replace: true });
     },

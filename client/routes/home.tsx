@@ -8,7 +8,7 @@ import { ProjectCard, ProjectCardSkeleton } from "../components/projects/project
 import { Alert, Button, ButtonLink, Card, EmptyState, Spinner, TextLink } from "../components/ui";
 import { gatewayContext } from "../lib/gateway-context";
 import { requireSession } from "../lib/guards.server";
-import { loadProjects, type ProjectsResult } from "../lib/projects";
+import { loadProjects, type ProjectsResult } from "../lib/projects.server";
 import { useProductName } from "../lib/root-data";
 import { documentTitle, productNameOf, type RouteHandle } from "../lib/route-handle";
 import { useSignOut } from "../lib/use-sign-out";

@@ -2,10 +2,11 @@ import { render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { createRoutesStub } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { type BrowserSignInResponse, ERROR_CODES } from "../../shared/contract.ts";
 import { jsonResponse, rootData } from "../../tests/support/client/fixtures";
 import { HomeProbe, IndexProbe, NoFallback, PassThrough } from "../../tests/support/client/stub-routes";
 import { ToastProvider } from "../components/ui";
-import { signInWithEmail, signOutOfFirebase } from "../lib/firebase-auth";
+import { loadFirebaseAuth, signInWithEmail, signOutOfFirebase } from "../lib/firebase-auth";
 import Login from "./login";
 
 vi.mock("../lib/firebase-auth", async (importOriginal) => ({
@@ -16,6 +17,7 @@ vi.mock("../lib/firebase-auth", async (importOriginal) => ({
 }));
 
 const signIn = vi.mocked(signInWithEmail);
+const loadFirebase = vi.mocked(loadFirebaseAuth);
 const fetchMock = vi.fn<typeof fetch>();
 
 const IDENTITY = {
@@ -25,6 +27,13 @@ const IDENTITY = {
   name: "Ada",
   avatarUrl: null,
 };
+
+/** The gateway's answer to a sign-in (the token stays with the gateway). */
+const SIGNED_IN: BrowserSignInResponse = {
+  user: { id: "user-1", email: "ada@example.com", name: "Ada", role: "owner" },
+  org: { org_id: "org-1", name: "Analytical Engines" },
+};
+const NOT_VERIFIED = { error: "Email not verified", code: ERROR_CODES.emailNotVerified };
 
 function renderLogin(url = "/login") {
   const Stub = createRoutesStub([
@@ -119,7 +128,7 @@ describe("/login form", () => {
 
   it("posts the ID token to /auth/login, then goes to the safe redirect target", async () => {
     signIn.mockResolvedValue(IDENTITY);
-    fetchMock.mockResolvedValue(jsonResponse({ user: {}, org: {} }));
+    fetchMock.mockResolvedValue(jsonResponse(SIGNED_IN));
     renderLogin("/login?redirectTo=%2Fhome%3Ftab%3D1");
     await fillAndSubmit();
 
@@ -139,7 +148,7 @@ describe("/login form", () => {
 
   it("refuses an unsafe redirect target and goes to /", async () => {
     signIn.mockResolvedValue(IDENTITY);
-    fetchMock.mockResolvedValue(jsonResponse({ user: {}, org: {} }));
+    fetchMock.mockResolvedValue(jsonResponse(SIGNED_IN));
     renderLogin("/login?redirectTo=%2F%2Fevil.example");
     await fillAndSubmit();
     expect(await screen.findByText("Index page", {}, { timeout: 2000 })).toBeInTheDocument();
@@ -173,13 +182,57 @@ describe("/login form", () => {
       "Backend service unavailable. Please try again.",
     );
   });
+
+  it("refuses a sign-in answer that does not have the contract's shape", async () => {
+    signIn.mockResolvedValue(IDENTITY);
+    fetchMock.mockResolvedValue(jsonResponse({ user: {}, org: {} }));
+    renderLogin();
+    await fillAndSubmit();
+    expect(await screen.findByRole("alert")).toHaveTextContent("Backend authentication failed");
+    expect(screen.queryByText("Signed in. Redirecting…")).not.toBeInTheDocument();
+  });
+
+  it("shows the server's message for other failures, and a fixed one when there is none", async () => {
+    signIn.mockResolvedValue(IDENTITY);
+    fetchMock
+      .mockResolvedValueOnce(jsonResponse({ error: "Conflict", message: "Account is being set up" }, 409))
+      .mockResolvedValueOnce(
+        new Response("<html>oops</html>", { status: 500, statusText: "Internal Server Error" }),
+      );
+    renderLogin();
+    const user = await fillAndSubmit();
+    expect(await screen.findByRole("alert")).toHaveTextContent("Account is being set up");
+    await user.click(screen.getByRole("button", { name: "Sign in with Email" }));
+    expect(await screen.findByRole("alert")).toHaveTextContent("Backend authentication failed");
+  });
+});
+
+describe("/login loading the sign-in code", () => {
+  it("starts loading the Firebase SDK when the visitor focuses a field, not before", async () => {
+    const user = userEvent.setup();
+    renderLogin();
+    const email = await screen.findByLabelText("Email");
+    expect(loadFirebase).not.toHaveBeenCalled();
+    await user.click(email);
+    expect(loadFirebase).toHaveBeenCalledWith(expect.objectContaining({ projectId: "demo-argus" }));
+    await user.click(screen.getByLabelText("Password"));
+    // Each focus asks again; loadFirebaseAuth hands back the instance it already loads or holds.
+    expect(loadFirebase).toHaveBeenCalledTimes(2);
+  });
+
+  it("loads it when the GitHub button is pressed", async () => {
+    const user = userEvent.setup();
+    renderLogin();
+    await user.click(await screen.findByRole("button", { name: "Sign in with GitHub" }));
+    expect(loadFirebase).toHaveBeenCalledTimes(1);
+  });
 });
 
 describe("/login verification-required panel", () => {
   it("replaces the form, resends (showing a failure) and goes back", async () => {
     signIn.mockResolvedValue(IDENTITY);
     fetchMock
-      .mockResolvedValueOnce(jsonResponse({ error: "Email not verified", code: "EMAIL_NOT_VERIFIED" }, 403))
+      .mockResolvedValueOnce(jsonResponse(NOT_VERIFIED, 403))
       .mockResolvedValueOnce(jsonResponse({ error: "Not found" }, 404));
     renderLogin();
     const user = await fillAndSubmit();
@@ -204,7 +257,7 @@ describe("/login verification-required panel", () => {
   it("confirms a successful resend", async () => {
     signIn.mockResolvedValue(IDENTITY);
     fetchMock
-      .mockResolvedValueOnce(jsonResponse({ error: "Email not verified", code: "EMAIL_NOT_VERIFIED" }, 403))
+      .mockResolvedValueOnce(jsonResponse(NOT_VERIFIED, 403))
       .mockResolvedValueOnce(jsonResponse({ message: "sent" }));
     renderLogin();
     const user = await fillAndSubmit();

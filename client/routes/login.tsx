@@ -9,13 +9,13 @@ import { AuthHeader } from "../components/auth/auth-header";
 import { VerificationRequired } from "../components/auth/verification-required";
 import { GitHubMark } from "../components/icons";
 import { Alert, Button, Card, TextField, TextLink, useToast } from "../components/ui";
-import { loginWithIdToken } from "../lib/auth-api";
 import {
   firebaseErrorCode,
   loadFirebaseAuth,
   signInWithEmail,
   signOutOfFirebase,
 } from "../lib/firebase-auth";
+import { loadAuthApi } from "../lib/lazy-auth";
 import { useRootData } from "../lib/root-data";
 import { documentTitle, productNameOf, type RouteHandle } from "../lib/route-handle";
 import { UI_TEXT } from "../lib/ui-text";
@@ -53,11 +53,13 @@ export default function Login() {
 
   useEffect(() => () => window.clearTimeout(redirectTimer.current), []);
 
-  // Fetch the Firebase SDK while the visitor types, so the submit does not wait for it.
-  const firebaseConfig = root?.firebase;
-  useEffect(() => {
-    if (firebaseConfig) loadFirebaseAuth(firebaseConfig).catch(() => {});
-  }, [firebaseConfig]);
+  // The Firebase SDK and the /auth calls are not part of the page's first load: they start loading
+  // when the visitor starts to sign in (focus, submit, a provider button), so they are ready by the
+  // time the form is filled in. Both are fetched once and kept.
+  function warmUp() {
+    if (root?.firebase) loadFirebaseAuth(root.firebase).catch(() => {});
+    loadAuthApi().catch(() => {});
+  }
 
   const errors = validateLogin(values);
   const busy = status.kind === "submitting" || status.kind === "success";
@@ -70,6 +72,7 @@ export default function Login() {
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (busy) return;
+    warmUp();
     setTouched({ email: true, password: true });
     if (hasErrors(errors)) {
       const first = FIELDS.find((field) => errors[field]);
@@ -85,14 +88,18 @@ export default function Login() {
     setStatus({ kind: "submitting" });
     const email = values.email.trim();
     let identity: Awaited<ReturnType<typeof signInWithEmail>>;
+    let authApi: Awaited<ReturnType<typeof loadAuthApi>>;
     try {
-      identity = await signInWithEmail(firebase, email, values.password);
+      [identity, authApi] = await Promise.all([
+        signInWithEmail(firebase, email, values.password),
+        loadAuthApi(),
+      ]);
     } catch (error) {
       setStatus({ kind: "error", message: identityErrorMessage(firebaseErrorCode(error)) });
       return;
     }
 
-    const outcome = await loginWithIdToken({
+    const outcome = await authApi.loginWithIdToken({
       email: identity.email ?? email,
       firebase_uid: identity.uid,
       idToken: identity.idToken,
@@ -154,6 +161,7 @@ export default function Login() {
             disabled={busy}
             error={fieldError("email")}
             onChange={(event) => update("email", event.target.value)}
+            onFocus={warmUp}
             onBlur={() => setTouched((current) => ({ ...current, email: true }))}
           />
           <TextField
@@ -174,6 +182,7 @@ export default function Login() {
               </TextLink>
             }
             onChange={(event) => update("password", event.target.value)}
+            onFocus={warmUp}
             onBlur={() => setTouched((current) => ({ ...current, password: true }))}
           />
 
@@ -194,7 +203,10 @@ export default function Login() {
           fullWidth
           disabled={busy}
           icon={<GitHubMark className="size-4" />}
-          onClick={() => toast({ tone: "info", title: UI_TEXT.gitHubComingSoon })}
+          onClick={() => {
+            warmUp();
+            toast({ tone: "info", title: UI_TEXT.gitHubComingSoon });
+          }}
         >
           {UI_TEXT.signInWithGitHub}
         </Button>

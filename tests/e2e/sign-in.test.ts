@@ -1,6 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { FIREBASE_SDK_MARK, ZOD_MARK } from "../support/bundle-marks.ts";
 import { createEmulatorUser } from "../support/firebase-emulator-users.ts";
 import { launchBrowser } from "./browser.ts";
 
@@ -92,6 +93,29 @@ describe("signing in with email and password", () => {
     const alert = page.getByRole("alert").filter({ hasText: /Invalid/ });
     await alert.first().waitFor({ timeout: 10_000 });
     expect(new URL(page.url()).pathname).toBe("/login");
+    await page.close();
+  });
+
+  it("fetches the sign-in code (Firebase SDK, zod) only once the visitor focuses the e-mail field", async () => {
+    const page = await browser.newPage();
+    const scripts: Promise<string>[] = [];
+    page.on("response", (response) => {
+      if (response.url().endsWith(".js")) scripts.push(response.text());
+    });
+    await page.goto(`${baseUrl}/login`, { waitUntil: "networkidle" });
+    const firstLoad = await Promise.all(scripts);
+    expect(firstLoad.length).toBeGreaterThan(0);
+    for (const mark of [FIREBASE_SDK_MARK, ZOD_MARK]) {
+      expect(firstLoad.filter((body) => body.includes(mark))).toEqual([]);
+    }
+
+    const sdk = page.waitForResponse(
+      async (response) =>
+        response.url().endsWith(".js") && (await response.text()).includes(FIREBASE_SDK_MARK),
+      { timeout: 10_000 },
+    );
+    await page.getByLabel("Email").focus();
+    await sdk;
     await page.close();
   });
 });

@@ -1,7 +1,7 @@
 import { MailCheck } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
-import { TEXT } from "../../../shared/messages.ts";
-import { resendVerification } from "../../lib/auth-api";
+import { ERRORS, TEXT } from "../../../shared/messages.ts";
+import { loadAuthApi } from "../../lib/lazy-auth";
 import { Alert, Button, Card } from "../ui";
 
 /**
@@ -27,7 +27,12 @@ export function VerificationRequired({
   async function resend() {
     setSending(true);
     setResult(null);
-    setResult(await resendVerification(email));
+    try {
+      const { resendVerification } = await loadAuthApi();
+      setResult(await resendVerification(email));
+    } catch {
+      setResult({ ok: false, message: ERRORS.verificationResendFailed });
+    }
     setSending(false);
   }
 
