@@ -1,6 +1,6 @@
 /**
  * The browser's calls to the gateway's /auth routes (same origin; the session cookie is HttpOnly,
- * so no token is ever handled here), and the mapping of their failures to the spec's messages.
+ * so no token is ever handled here), and the mapping of their failures to the product's messages (docs/product.md#messages).
  *
  * This module brings zod and the contract's schemas, so pages never import it statically: they
  * load it with `loadAuthApi()` when a sign-in or sign-out starts (docs/decisions/006-page-weight.md).
@@ -16,7 +16,7 @@ export type LoginOutcome =
   | { kind: "email-not-verified" }
   | { kind: "error"; message: string };
 
-/** Spec section 8, "Login backend". */
+/** docs/product.md#sign-in-backend-errors */
 export function backendLoginErrorMessage(status: number, serverMessage?: string): string {
   if (status === 404) return ERRORS.userNotFound;
   if (status === 401) return ERRORS.notAuthorized;

@@ -1,6 +1,6 @@
 import type { Project } from "../../shared/contract.ts";
 
-/** /settings for one repository (spec section 2, /home: the card's settings icon). */
+/** /settings for one repository (docs/product.md#home: the card's settings icon). */
 export function repositorySettingsHref(project: Project): string {
   const query = new URLSearchParams({
     repositoryId: project.id,

@@ -4,7 +4,7 @@ import { loadAuthApi } from "./lazy-auth";
 
 /**
  * Sign-out: POST /auth/logout (the gateway clears the cookie), then /login, also when the call
- * fails (spec section 2). `returnTo` keeps the page to come back to after signing in again.
+ * fails (docs/product.md#signed-in-layout). `returnTo` keeps the page to come back to after signing in again.
  */
 export function useSignOut() {
   const navigate = useNavigate();

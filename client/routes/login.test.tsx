@@ -154,7 +154,7 @@ describe("/login form", () => {
     expect(await screen.findByText("Index page", {}, { timeout: 2000 })).toBeInTheDocument();
   });
 
-  it("maps Firebase error codes to the spec's messages", async () => {
+  it("maps Firebase error codes to the product's messages", async () => {
     signIn.mockRejectedValue(Object.assign(new Error("x"), { code: "auth/wrong-password" }));
     renderLogin();
     await fillAndSubmit();
@@ -163,7 +163,7 @@ describe("/login form", () => {
     expect(screen.getByRole("button", { name: "Sign in with Email" })).toBeEnabled();
   });
 
-  it("maps backend failures to the spec's messages", async () => {
+  it("maps backend failures to the product's messages", async () => {
     signIn.mockResolvedValue(IDENTITY);
     fetchMock.mockResolvedValue(jsonResponse({ error: "not found" }, 404));
     renderLogin();
