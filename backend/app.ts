@@ -11,7 +11,8 @@ import type { BackendConfig } from "./config.ts";
 import { type Db, openDatabase } from "./db/database.ts";
 import { migrateToLatest } from "./db/migrations.ts";
 import { errorHandler, notFoundHandler } from "./http/errors.ts";
-import { createFirebaseIdentity } from "./identity/firebase.ts";
+import { strictRouting } from "./http/router.ts";
+import { createFirebaseIdentity, type IdentityVerifier } from "./identity/firebase.ts";
 import { authRouter } from "./routes/auth.ts";
 import { healthRouter } from "./routes/health.ts";
 import { jwksRouter } from "./routes/jwks.ts";
@@ -29,10 +30,16 @@ export interface Backend {
 /** Request bodies are small JSON documents; anything larger is refused with 413. */
 const JSON_BODY_LIMIT = "100kb";
 
-export async function createBackend(
-  config: BackendConfig,
-  options: { logger?: Logger } = {},
-): Promise<Backend> {
+export interface BackendOptions {
+  logger?: Logger;
+  /**
+   * The identity provider; default Firebase as `config.firebase` says. Tests without the Firebase
+   * emulator pass one of their own (and close it themselves).
+   */
+  identity?: IdentityVerifier;
+}
+
+export async function createBackend(config: BackendConfig, options: BackendOptions = {}): Promise<Backend> {
   const logger = options.logger ?? createLogger({ name: "backend", level: config.logLevel });
   const db = await openDatabase(config.database);
   let tokens: SessionTokens;
@@ -43,9 +50,12 @@ export async function createBackend(
     await db.destroy();
     throw error;
   }
-  const identity = createFirebaseIdentity(config.firebase);
+  const identity = options.identity ?? createFirebaseIdentity(config.firebase);
+  const ownsIdentity = options.identity === undefined;
 
   const app = express();
+  // Before any route: /auth/LOGIN and /auth/login/ are not /auth/login (http/router.ts).
+  strictRouting(app);
   app.disable("x-powered-by");
   // The gateway sends its request id; keeping it ties both log lines of one request together.
   app.use(requestLogger(logger, { trustIncomingId: true }));
@@ -63,7 +73,7 @@ export async function createBackend(
     db,
     tokens,
     async close() {
-      await identity.close();
+      if (ownsIdentity) await identity.close();
       await db.destroy();
     },
   };

@@ -35,6 +35,23 @@ export const STRONG_PASSWORD_MIN = 8;
 export const STRONG_PASSWORD_MAX = 128;
 export const CONTRIBUTOR_USERNAME_MIN = 3;
 export const NAME_MIN = 2;
+
+/**
+ * Upper bounds of the strings the contract accepts (shared/contract.ts). Every string a request
+ * carries, and every claim of a session token, has one, so no client can make the backend store or
+ * sign an unbounded value.
+ */
+/** RFC 5321: a forward path is at most 256 octets, so an address at most 254. */
+export const EMAIL_MAX = 254;
+/** A person's display name; longer names from the identity provider are cut to this. */
+export const NAME_MAX = 100;
+/** Room for a name plus "'s organization", the name a first sign-in gives the organisation. */
+export const ORG_NAME_MAX = 128;
+/** Identifiers: Firebase uids (at most 128), our UUIDs, roles, integration names. */
+export const ID_MAX = 128;
+/** A Firebase ID token is about 1 KB; custom claims can add up to 1000 bytes. */
+export const ID_TOKEN_MAX = 8192;
+export const URL_MAX = 2048;
 export const CONTRIBUTOR_PAGE_SIZES = [10, 20, 30] as const;
 export const DEFAULT_CONTRIBUTOR_PAGE_SIZE = 10;
 

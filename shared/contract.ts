@@ -4,6 +4,7 @@
  * get back with them, so a change of shape is one edit here.
  */
 import { z } from "zod";
+import { EMAIL_MAX, ID_MAX, ID_TOKEN_MAX, NAME_MAX, ORG_NAME_MAX, URL_MAX } from "./constants.ts";
 
 /** Every error body, from the gateway and from the backend, has this shape. */
 export const errorBodySchema = z.object({
@@ -44,6 +45,8 @@ export const ERROR_CODES = {
   upstreamInvalidSession: "UPSTREAM_INVALID_SESSION",
   /** The session could not be checked right now (keys or backend unreachable); retry (503). */
   sessionCheckUnavailable: "SESSION_CHECK_UNAVAILABLE",
+  /** The identity provider (Firebase Auth) could not be reached; retry (503). */
+  identityUnavailable: "IDENTITY_UNAVAILABLE",
 } as const;
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 
@@ -66,14 +69,19 @@ export type Provider = z.infer<typeof providerSchema>;
 
 /**
  * POST /auth/login. The spec's login payload, except the password: Firebase has already checked
- * it, and the ID token proves that (docs/decisions/003-login-with-id-token.md).
+ * it, and the ID token proves that (docs/decisions/003-login-with-id-token.md). Every string is
+ * bounded; `name` is only a fallback for an identity without one (the backend prefers the verified
+ * identity's name), and an avatar must be an https URL.
  */
 export const loginRequestSchema = z.object({
-  email: z.string().email(),
-  firebase_uid: z.string().min(1),
-  name: z.string().optional(),
-  avatar_url: z.string().optional(),
-  idToken: z.string().min(1),
+  email: z.email().max(EMAIL_MAX),
+  firebase_uid: z.string().min(1).max(ID_MAX),
+  name: z.string().max(NAME_MAX).optional(),
+  avatar_url: z
+    .url({ protocol: /^https$/, normalize: true })
+    .max(URL_MAX)
+    .optional(),
+  idToken: z.string().min(1).max(ID_TOKEN_MAX),
 });
 export type LoginRequest = z.infer<typeof loginRequestSchema>;
 
@@ -93,16 +101,19 @@ export type BrowserSignInResponse = z.infer<typeof browserSignInResponseSchema>;
 export const refreshResponseSchema = z.object({ token: z.string() });
 export type RefreshResponse = z.infer<typeof refreshResponseSchema>;
 
-/** Claims of the session JWT the backend signs (ARCHITECTURE.md, Session and security). */
+/**
+ * Claims of the session JWT the backend signs (ARCHITECTURE.md, Session and security). Bounded
+ * like the requests: a token with a longer claim does not count as a session.
+ */
 export const sessionClaimsSchema = z.object({
-  sub: z.string(),
-  sid: z.string(),
-  orgId: z.string(),
-  email: z.string(),
-  name: z.string(),
-  role: z.string(),
+  sub: z.string().max(ID_MAX),
+  sid: z.string().max(ID_MAX),
+  orgId: z.string().max(ID_MAX),
+  email: z.string().max(EMAIL_MAX),
+  name: z.string().max(NAME_MAX),
+  role: z.string().max(ID_MAX),
   provider: providerSchema,
-  orgName: z.string(),
+  orgName: z.string().max(ORG_NAME_MAX),
   iat: z.number(),
   exp: z.number(),
   /** Seconds since epoch of the sign-in that began this session; refresh never moves it. */

@@ -1,48 +1,55 @@
 /**
  * Accounts: the backend user behind a Firebase identity, and the organisation it belongs to.
- * The first sign-in of an identity creates both; later sign-ins find them again.
+ *
+ * Who may sign in to which account:
+ * - Only an identity whose e-mail address its provider verified signs in at all, whatever the
+ *   provider (password, GitHub, ...), and even when the account is already linked to that exact
+ *   firebase_uid. Accounts are found by address, and an address nobody proved to own says nothing
+ *   about who is signing in; a provider that stops vouching for the address (a GitHub user whose
+ *   primary address is now an unverified one) stops the sign-ins with it too.
+ * - An identity already linked to an account (users.firebase_uid) signs in to that account.
+ * - A verified identity with the address of an account linked to another identity takes the
+ *   account over: the verified address proves it is the same person (a Firebase user re-created
+ *   after a reset, a second sign-in method). This re-link revokes every session of the account's
+ *   user in the same transaction, so the previous identity's sessions end at once.
+ * - Any other verified identity creates a user and an organisation of its own.
  */
 import type { Provider } from "../../shared/contract.ts";
 import { type Db, isUniqueViolation } from "../db/database.ts";
+import { ACCOUNT_COLUMNS, type Account, accountFromRow } from "./account-rows.ts";
+import { revokeUserSessions } from "./sessions.ts";
 
-export interface Account {
-  user: { id: string; email: string; name: string; role: string };
-  org: { id: string; name: string };
-}
+export type { Account } from "./account-rows.ts";
 
 export interface SignInIdentity {
   firebaseUid: string;
   /** Lower-case. */
   email: string;
   emailVerified: boolean;
+  /** Already tidy and bounded (names.ts). */
   name: string;
   avatarUrl: string | null;
   provider: Provider;
 }
 
-/** Another Firebase identity already owns this e-mail address, and this one has not proved it. */
-/** The columns that make an Account, for every query that loads one. */
-export const ACCOUNT_COLUMNS = [
-  "users.id as userId",
-  "users.email",
-  "users.name",
-  "users.role",
-  "organizations.id as orgId",
-  "organizations.name as orgName",
-] as const;
+export interface SignedInAccount extends Account {
+  /** This sign-in created the user and its organisation. */
+  created: boolean;
+  /** This sign-in moved the account to this identity, and revoked the user's sessions. */
+  relinked: boolean;
+}
 
-export class EmailTakenError extends Error {
-  override name = "EmailTakenError";
+/** The identity's address is not verified: it may neither create, take over nor use an account. */
+export class EmailNotVerifiedError extends Error {
+  override name = "EmailNotVerifiedError";
 }
 
 function organizationNameFor(userName: string): string {
   return `${userName}'s organization`;
 }
 
-export async function signInAccount(
-  db: Db,
-  identity: SignInIdentity,
-): Promise<Account & { created: boolean }> {
+export async function signInAccount(db: Db, identity: SignInIdentity): Promise<SignedInAccount> {
+  if (!identity.emailVerified) throw new EmailNotVerifiedError("E-mail address not verified");
   try {
     return await findOrCreateAccount(db, identity);
   } catch (error) {
@@ -52,24 +59,21 @@ export async function signInAccount(
   }
 }
 
-async function findOrCreateAccount(
-  db: Db,
-  identity: SignInIdentity,
-): Promise<Account & { created: boolean }> {
+async function findOrCreateAccount(db: Db, identity: SignInIdentity): Promise<SignedInAccount> {
   const known = await findAccount(db, "firebase_uid", identity.firebaseUid);
-  if (known) return { ...known, created: false };
+  if (known) return { ...known, created: false, relinked: false };
 
   const sameEmail = await findAccount(db, "email", identity.email);
   if (sameEmail) {
-    // The Firebase user was re-created (an emulator restart, an account reset): a verified
-    // address proves it is the same person, so the account follows the new identity.
-    if (!identity.emailVerified) throw new EmailTakenError("E-mail address already in use");
-    await db
-      .updateTable("users")
-      .set({ firebase_uid: identity.firebaseUid })
-      .where("id", "=", sameEmail.user.id)
-      .execute();
-    return { ...sameEmail, created: false };
+    await db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable("users")
+        .set({ firebase_uid: identity.firebaseUid })
+        .where("id", "=", sameEmail.user.id)
+        .execute();
+      await revokeUserSessions(trx, sameEmail.user.id);
+    });
+    return { ...sameEmail, created: false, relinked: true };
   }
 
   return db.transaction().execute(async (trx) => {
@@ -91,7 +95,7 @@ async function findOrCreateAccount(
       })
       .returning(["id", "email", "name", "role"])
       .executeTakeFirstOrThrow();
-    return { user, org, created: true };
+    return { user, org, created: true, relinked: false };
   });
 }
 
@@ -106,9 +110,5 @@ async function findAccount(
     .select(ACCOUNT_COLUMNS)
     .where(`users.${column}`, "=", value)
     .executeTakeFirst();
-  if (!row) return undefined;
-  return {
-    user: { id: row.userId, email: row.email, name: row.name, role: row.role },
-    org: { id: row.orgId, name: row.orgName },
-  };
+  return row && accountFromRow(row);
 }

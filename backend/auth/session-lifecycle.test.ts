@@ -1,17 +1,23 @@
-/** A session's life on each database the backend runs on, without Firebase (routes/auth.test.ts has that). */
+/**
+ * A session's life on each database the backend runs on, with an identity provider in memory
+ * (tests/integration/backend-auth.test.ts has the real Firebase Auth emulator).
+ */
 import { decodeJwt } from "jose";
 import request from "supertest";
 import { afterEach, describe, expect, it } from "vitest";
-import { API_PATHS } from "../../shared/contract.ts";
+import { API_PATHS, ERROR_CODES } from "../../shared/contract.ts";
 import { type FreshDatabase, freshDatabase, TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
+import { createFakeIdentity, type FakeIdentity } from "../../tests/support/fake-identity.ts";
 import { type Backend, createBackend } from "../app.ts";
 import { loadConfig } from "../config.ts";
 import { signInAccount } from "./accounts.ts";
+import { INVALID_SESSION_MESSAGE } from "./require-session.ts";
 import { epochSeconds } from "./session-tokens.ts";
 import { sessionIdentity, startSession } from "./sessions.ts";
 
 const opened: Backend[] = [];
 let database: FreshDatabase | undefined;
+let identity: FakeIdentity;
 afterEach(async () => {
   for (const backend of opened.splice(0)) await backend.close();
   await database?.drop();
@@ -19,14 +25,19 @@ afterEach(async () => {
 });
 
 async function open(env: Record<string, string>): Promise<Backend> {
-  const backend = await createBackend(loadConfig({ LOG_LEVEL: "silent", ...env }));
+  identity = createFakeIdentity();
+  const backend = await createBackend(loadConfig({ LOG_LEVEL: "silent", ...env }), { identity });
   opened.push(backend);
   return backend;
 }
 
+const FIREBASE_UID = "uid-lifecycle";
+
+/** A session as a sign-in would create it, for the user FIREBASE_UID (known to the identity provider). */
 async function signIn(backend: Backend): Promise<string> {
+  identity.addUser(FIREBASE_UID);
   const account = await signInAccount(backend.db, {
-    firebaseUid: "uid-lifecycle",
+    firebaseUid: FIREBASE_UID,
     email: "lifecycle@example.com",
     emailVerified: true,
     name: "Life Cycle",
@@ -39,6 +50,8 @@ async function signIn(backend: Backend): Promise<string> {
 }
 
 const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
+const status = (backend: Backend, token: string) =>
+  request(backend.app).get(API_PATHS.sessionStatus).set(bearer(token));
 
 describe.each(TEST_DATABASE_KINDS)("sessions on %s", (kind) => {
   it("keep working across a restart: the ES256 key is stored in the database", async () => {
@@ -68,5 +81,53 @@ describe.each(TEST_DATABASE_KINDS)("sessions on %s", (kind) => {
       expect((await request(backend.app).post(API_PATHS.refresh).set(bearer(used))).status).toBe(401);
       expect((await request(backend.app).get(API_PATHS.projects).set(bearer(used))).status).toBe(401);
     }
+  });
+
+  it("session-status: 204 while live, 401 after logout, without asking the identity provider", async () => {
+    database = await freshDatabase(kind);
+    const backend = await open(database.env);
+    const token = await signIn(backend);
+
+    const live = await status(backend, token);
+    expect(live.status).toBe(204);
+    expect(live.text).toBe("");
+    expect(live.headers["cache-control"]).toBe("no-store");
+
+    expect((await request(backend.app).post(API_PATHS.logout).set(bearer(token))).status).toBe(204);
+    const revoked = await status(backend, token);
+    expect(revoked.status).toBe(401);
+    expect(revoked.body).toEqual({ error: INVALID_SESSION_MESSAGE });
+    expect(identity.lookups).toEqual([]);
+  });
+
+  it("refresh asks the identity provider: unreachable keeps the session (503), disabled or gone ends all of the user's sessions (401)", async () => {
+    database = await freshDatabase(kind);
+    const backend = await open(database.env);
+    const refresh = (token: string) => request(backend.app).post(API_PATHS.refresh).set(bearer(token));
+
+    const token = await signIn(backend);
+    identity.unreachable = true;
+    const unavailable = await refresh(token);
+    expect(unavailable.status).toBe(503);
+    expect(unavailable.body).toMatchObject({ code: ERROR_CODES.identityUnavailable });
+    expect((await status(backend, token)).status).toBe(204);
+    identity.unreachable = false;
+    expect((await refresh(token)).status).toBe(200);
+    expect(identity.lookups).toEqual([FIREBASE_UID, FIREBASE_UID]);
+
+    const other = await signIn(backend);
+    identity.addUser(FIREBASE_UID, { disabled: true });
+    const disabled = await refresh(token);
+    expect(disabled.status).toBe(401);
+    expect(disabled.body).toEqual({ error: INVALID_SESSION_MESSAGE, code: ERROR_CODES.userDisabled });
+    expect((await status(backend, token)).status).toBe(401);
+    expect((await status(backend, other)).status).toBe(401);
+
+    const later = await signIn(backend);
+    identity.users.delete(FIREBASE_UID);
+    const gone = await refresh(later);
+    expect(gone.status).toBe(401);
+    expect(gone.body).toEqual({ error: INVALID_SESSION_MESSAGE });
+    expect((await status(backend, later)).status).toBe(401);
   });
 });

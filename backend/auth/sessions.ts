@@ -3,10 +3,11 @@
  * row (logout) ends every token of the session, and each check re-reads the user and the
  * organisation so that changes (a new name, a deleted user) take effect at once.
  */
-import { SESSION_ABSOLUTE_LIFETIME_SECONDS } from "../../shared/constants.ts";
+import { NAME_MAX, ORG_NAME_MAX, SESSION_ABSOLUTE_LIFETIME_SECONDS } from "../../shared/constants.ts";
 import type { Provider } from "../../shared/contract.ts";
 import type { Db } from "../db/database.ts";
-import { ACCOUNT_COLUMNS, type Account } from "./accounts.ts";
+import { ACCOUNT_COLUMNS, type Account, accountFromRow } from "./account-rows.ts";
+import { capLength } from "./names.ts";
 import {
   epochSeconds,
   InvalidSessionToken,
@@ -19,14 +20,48 @@ export interface SessionContext extends Account {
   provider: Provider;
   /** Seconds since the epoch of the sign-in that began the session. */
   authTime: number;
+  /** The Firebase identity the user is linked to now. */
+  firebaseUid: string;
 }
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export async function startSession(
-  db: Db,
-  session: { userId: string; provider: Provider; authTime: number },
-): Promise<string> {
+/** The account was linked to another identity between the sign-in's lookup and its session. */
+export class AccountRelinkedError extends Error {
+  override name = "AccountRelinkedError";
+}
+
+interface NewSession {
+  userId: string;
+  provider: Provider;
+  authTime: number;
+  /**
+   * The identity signing in. When given, the session is only started while the user is still
+   * linked to it: a re-link (accounts.ts) that commits in between would otherwise leave the
+   * previous identity a live session it revoked everything else of. Throws AccountRelinkedError.
+   */
+  firebaseUid?: string;
+}
+
+export async function startSession(db: Db, session: NewSession): Promise<string> {
+  const { firebaseUid } = session;
+  if (firebaseUid === undefined) return insertSession(db, session);
+  return db.transaction().execute(async (trx) => {
+    // The row lock orders this with a re-link's update: either it sees the new link and refuses,
+    // or the re-link waits for this session and then revokes it with the others.
+    const linked = await trx
+      .selectFrom("users")
+      .select("id")
+      .where("id", "=", session.userId)
+      .where("firebase_uid", "=", firebaseUid)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!linked) throw new AccountRelinkedError("The account is linked to another identity now");
+    return insertSession(trx, session);
+  });
+}
+
+async function insertSession(db: Db, session: NewSession): Promise<string> {
   const row = await db
     .insertInto("sessions")
     .values({
@@ -51,30 +86,46 @@ export async function revokeSession(db: Db, sid: string, userId: string): Promis
     .execute();
 }
 
+/** Ends every live session of a user (identity re-linked, disabled or deleted at Firebase). */
+export async function revokeUserSessions(db: Db, userId: string): Promise<void> {
+  await db
+    .updateTable("sessions")
+    .set({ revoked_at: new Date() })
+    .where("user_id", "=", userId)
+    .where("revoked_at", "is", null)
+    .execute();
+}
+
 async function findActiveSession(db: Db, sid: string, userId: string): Promise<SessionContext | undefined> {
   if (!UUID_PATTERN.test(sid) || !UUID_PATTERN.test(userId)) return undefined;
   const row = await db
     .selectFrom("sessions")
     .innerJoin("users", "users.id", "sessions.user_id")
     .innerJoin("organizations", "organizations.id", "users.org_id")
-    .select(["sessions.id as sid", "sessions.provider", "sessions.auth_time", ...ACCOUNT_COLUMNS])
+    .select([
+      "sessions.id as sid",
+      "sessions.provider",
+      "sessions.auth_time",
+      "users.firebase_uid",
+      ...ACCOUNT_COLUMNS,
+    ])
     .where("sessions.id", "=", sid)
     .where("sessions.user_id", "=", userId)
     .where("sessions.revoked_at", "is", null)
     .executeTakeFirst();
   if (!row) return undefined;
   return {
+    ...accountFromRow(row),
     sid: row.sid,
     provider: row.provider,
     authTime: epochSeconds(row.auth_time),
-    user: { id: row.userId, email: row.email, name: row.name, role: row.role },
-    org: { id: row.orgId, name: row.orgName },
+    firebaseUid: row.firebase_uid,
   };
 }
 
 /**
  * The live session behind a token, or undefined when the token is invalid or expired, the session
- * is revoked or past its absolute lifetime, or its user is gone.
+ * is revoked or past its absolute lifetime, or its user is gone. One query, by primary keys.
  */
 export async function authenticateSession(
   db: Db,
@@ -94,17 +145,21 @@ export async function authenticateSession(
   return session;
 }
 
-/** The claims a token of this session carries, from the current rows. */
-export function sessionIdentity(session: SessionContext): SessionIdentity {
+/**
+ * The claims a token of this session carries, from the current rows. Names are cut to the
+ * contract's bounds (rows written before there were bounds may be longer), so that every token
+ * minted parses with `sessionClaimsSchema`.
+ */
+export function sessionIdentity(session: Omit<SessionContext, "firebaseUid">): SessionIdentity {
   return {
     sub: session.user.id,
     sid: session.sid,
     orgId: session.org.id,
     email: session.user.email,
-    name: session.user.name,
+    name: capLength(session.user.name, NAME_MAX),
     role: session.user.role,
     provider: session.provider,
-    orgName: session.org.name,
+    orgName: capLength(session.org.name, ORG_NAME_MAX),
     auth_time: session.authTime,
   };
 }

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { ERROR_CODES } from "../../shared/contract.ts";
 import { HttpError } from "./errors.ts";
 
 /** Parses a request part with a shared schema; a mismatch is a 400 naming each bad field. */
@@ -12,5 +13,5 @@ export function parseRequest<S extends z.ZodType>(
   const details = result.error.issues
     .map((issue) => (issue.path.length ? `${issue.path.join(".")}: ${issue.message}` : issue.message))
     .join("; ");
-  throw new HttpError(400, { error: `Invalid ${what}`, code: "INVALID_REQUEST", message: details });
+  throw new HttpError(400, { error: `Invalid ${what}`, code: ERROR_CODES.invalidRequest, message: details });
 }

@@ -1,18 +1,20 @@
 /** GET /api/projects: the repositories of the caller's organisation, optionally by integration. */
-import { Router } from "express";
+import type { Router } from "express";
 import { z } from "zod";
+import { ID_MAX } from "../../shared/constants.ts";
 import { API_PATHS, type Project, type ProjectsResponse } from "../../shared/contract.ts";
 import { sessionOf } from "../auth/require-session.ts";
 import type { Db } from "../db/database.ts";
+import { strictRouter } from "../http/router.ts";
 import { parseRequest } from "../http/validate.ts";
 
 const projectsQuerySchema = z.object({
-  integrationType: z.string().min(1).optional(),
-  integrationName: z.string().min(1).optional(),
+  integrationType: z.string().min(1).max(ID_MAX).optional(),
+  integrationName: z.string().min(1).max(ID_MAX).optional(),
 });
 
 export function projectsRouter(db: Db): Router {
-  const router = Router();
+  const router = strictRouter();
 
   router.get(API_PATHS.projects, async (req, res) => {
     const query = parseRequest(projectsQuerySchema, req.query, "query");

@@ -10,9 +10,18 @@ import { INVALID_SESSION_MESSAGE } from "../../backend/auth/require-session.ts";
 import { epochSeconds } from "../../backend/auth/session-tokens.ts";
 import { loadConfig } from "../../backend/config.ts";
 import { type RunningFirebaseEmulator, startFirebaseEmulator } from "../../scripts/lib/firebase-emulator.ts";
-import { SESSION_ABSOLUTE_LIFETIME_SECONDS, SESSION_COOKIE_MAX_AGE_SECONDS } from "../../shared/constants.ts";
+import {
+  EMAIL_MAX,
+  ID_MAX,
+  ID_TOKEN_MAX,
+  NAME_MAX,
+  SESSION_ABSOLUTE_LIFETIME_SECONDS,
+  SESSION_COOKIE_MAX_AGE_SECONDS,
+  URL_MAX,
+} from "../../shared/constants.ts";
 import {
   API_PATHS,
+  ERROR_CODES,
   SESSION_AUDIENCE_DEFAULT,
   SESSION_ISSUER_DEFAULT,
   sessionClaimsSchema,
@@ -78,12 +87,32 @@ async function idTokenOf(email: string): Promise<string> {
   return idToken;
 }
 
-async function login(body: { email: string; uid: string; idToken: string; name?: string }) {
-  const response = await request(backend.app)
-    .post(API_PATHS.login)
-    .send({ email: body.email, firebase_uid: body.uid, name: body.name, idToken: body.idToken });
+async function login(
+  body: { email: string; uid: string; idToken: string; name?: string; avatar_url?: string },
+  path: string = API_PATHS.login,
+) {
+  const response = await request(backend.app).post(path).send({
+    email: body.email,
+    firebase_uid: body.uid,
+    name: body.name,
+    avatar_url: body.avatar_url,
+    idToken: body.idToken,
+  });
   if (typeof response.body.token === "string") secrets.add(response.body.token);
   return response;
+}
+
+let githubCount = 0;
+/** Signs in through the emulator's GitHub provider, then at the backend. */
+async function gitHubLogin(profile: { email: string; name?: string; emailVerified: boolean }) {
+  githubCount += 1;
+  const github = await signInWithGitHubOnEmulator(emulator.host, {
+    githubId: `gh-${githubCount}-${Date.now()}`,
+    ...profile,
+  });
+  secrets.add(github.idToken);
+  const identity = { email: profile.email, uid: github.uid, idToken: github.idToken };
+  return { ...identity, response: await login(identity) };
 }
 
 async function signedIn(options?: { name?: string }) {
@@ -100,8 +129,16 @@ const logout = (token: string) =>
   request(backend.app).post(API_PATHS.logout).set("Authorization", `Bearer ${token}`);
 const projects = (token: string) =>
   request(backend.app).get(API_PATHS.projects).set("Authorization", `Bearer ${token}`);
+const sessionStatus = (token?: string) => {
+  const call = request(backend.app).get(API_PATHS.sessionStatus);
+  return token === undefined ? call : call.set("Authorization", `Bearer ${token}`);
+};
 
-async function countRows(table: "users" | "sessions", column: string, value: string): Promise<number> {
+async function countRows(
+  table: "users" | "sessions" | "organizations",
+  column: string,
+  value: string,
+): Promise<number> {
   const query = sql<{ count: string }>`
     select count(*) as count from ${sql.table(table)} where ${sql.ref(column)} = ${value}`;
   const { rows } = await query.execute(backend.db);
@@ -239,24 +276,21 @@ describe("POST /auth/login", () => {
     await updateEmulatorUser(emulator.host, emulator.projectId, user.uid, { disabled: true });
     const response = await login(user);
     expect(response.status).toBe(403);
-    expect(response.body).toMatchObject({ error: ERRORS.accessDenied, code: "USER_DISABLED" });
+    expect(response.body).toMatchObject({ error: ERRORS.accessDenied, code: ERROR_CODES.userDisabled });
   });
 
-  it("signs in with GitHub (provider github), even when GitHub did not verify the address", async () => {
-    const email = `octo-${Date.now()}@example.com`;
-    const github = await signInWithGitHubOnEmulator(emulator.host, {
-      githubId: `gh-${Date.now()}`,
-      email,
+  it("signs in with GitHub (provider github) when GitHub verified the address", async () => {
+    const { response } = await gitHubLogin({
+      email: `octo-${Date.now()}@example.com`,
       name: "Octo Cat",
+      emailVerified: true,
     });
-    secrets.add(github.idToken);
-    const response = await login({ email, uid: github.uid, idToken: github.idToken });
     expect(response.status).toBe(200);
     expect(decodeJwt(response.body.token).provider).toBe("github");
     expect(response.body.user.name).toBe("Octo Cat");
   });
 
-  it("keeps the account when its Firebase user is re-created with the verified address", async () => {
+  it("keeps the account when its Firebase user is re-created with the verified address, ending the old sessions", async () => {
     const original = await signedIn();
     await deleteEmulatorUser(emulator.host, emulator.projectId, original.uid);
     const { uid } = await createEmulatorUser(emulator.host, emulator.projectId, {
@@ -268,21 +302,19 @@ describe("POST /auth/login", () => {
     expect(response.status).toBe(200);
     expect(response.body.user.id).toBe(original.user.id);
     expect(response.body.org.org_id).toBe(original.org.org_id);
+    expect((await sessionStatus(original.token)).status).toBe(401);
+    expect((await sessionStatus(response.body.token)).status).toBe(204);
   });
 
-  it("answers 409 when an unverified identity claims the address of an existing account", async () => {
+  it("answers 403 EMAIL_NOT_VERIFIED when an unverified identity claims the address of an existing account, and leaves the account alone", async () => {
     const original = await signedIn();
     await deleteEmulatorUser(emulator.host, emulator.projectId, original.uid);
-    const github = await signInWithGitHubOnEmulator(emulator.host, {
-      githubId: `gh-taken-${Date.now()}`,
-      email: original.email,
-      emailVerified: false,
-    });
-    secrets.add(github.idToken);
-    const response = await login({ email: original.email, uid: github.uid, idToken: github.idToken });
-    expect(response.status).toBe(409);
-    expect(response.body.code).toBe("EMAIL_IN_USE");
+    const github = await gitHubLogin({ email: original.email, emailVerified: false });
+    expect(github.response.status).toBe(403);
+    expect(github.response.body.code).toBe(ERROR_CODES.emailNotVerified);
     expect(await countRows("users", "firebase_uid", github.uid)).toBe(0);
+    expect(await countRows("users", "firebase_uid", original.uid)).toBe(1);
+    expect((await sessionStatus(original.token)).status).toBe(204);
   });
 
   it("answers 400 naming the invalid fields", async () => {
@@ -412,6 +444,270 @@ describe("/api guard", () => {
     await backend.db.deleteFrom("users").where("id", "=", session.user.id).execute();
     expect((await projects(session.token)).status).toBe(401);
     expect((await refresh(session.token)).status).toBe(401);
+  });
+});
+
+describe("strict, case-sensitive routing", () => {
+  it("signs in only at the exact path: /auth/LOGIN, /auth/Login and /auth/login/ answer 404", async () => {
+    const user = await newUser();
+    for (const path of ["/auth/LOGIN", "/auth/Login", "/auth/login/", "/Auth/login"]) {
+      const response = await login(user, path);
+      expect(response.status, path).toBe(404);
+      expect(response.body, path).toEqual({ error: "Not found" });
+    }
+    expect(await countRows("users", "firebase_uid", user.uid)).toBe(0);
+    expect((await login(user)).status).toBe(200);
+  });
+
+  it("matches every other route exactly too", async () => {
+    const session = await signedIn();
+    const bearer = { Authorization: `Bearer ${session.token}` };
+    const variants: Array<["get" | "post", string]> = [
+      ["get", "/API/projects"],
+      ["get", "/api/Projects"],
+      ["get", "/api/projects/"],
+      ["post", "/auth/Refresh"],
+      ["post", "/auth/refresh/"],
+      ["get", "/auth/Session-Status"],
+      ["get", "/auth/session-status/"],
+      ["post", "/auth/LOGOUT"],
+      ["post", "/auth/logout/"],
+      ["get", "/HEALTHZ"],
+      ["get", "/healthz/"],
+      ["get", "/.well-known/JWKS.json"],
+      ["get", "/.well-known/jwks.json/"],
+    ];
+    for (const [method, path] of variants) {
+      const response = await request(backend.app)[method](path).set(bearer);
+      expect(response.status, `${method} ${path}`).toBe(404);
+    }
+    expect((await projects(session.token)).status).toBe(200);
+    expect((await sessionStatus(session.token)).status).toBe(204);
+  });
+});
+
+describe("GET /auth/session-status", () => {
+  it("answers 204 without a body, not to be cached, while the session is live", async () => {
+    const session = await signedIn();
+    const response = await sessionStatus(session.token);
+    expect(response.status).toBe(204);
+    expect(response.text).toBe("");
+    expect(response.headers["cache-control"]).toBe("no-store");
+  });
+
+  it("answers 401 with the usual error body once the session is logged out", async () => {
+    const session = await signedIn();
+    expect((await sessionStatus(session.token)).status).toBe(204);
+    expect((await logout(session.token)).status).toBe(204);
+    const response = await sessionStatus(session.token);
+    expect(response.status).toBe(401);
+    expect(response.body).toEqual({ error: INVALID_SESSION_MESSAGE });
+    expect(response.headers["cache-control"]).toBe("no-store");
+  });
+
+  it("answers 401 without a token, and for a malformed, forged or expired one", async () => {
+    const missing = await sessionStatus();
+    expect(missing.status).toBe(401);
+    expect(missing.body).toEqual({ error: ERRORS.noAuthToken });
+    expect(missing.headers["cache-control"]).toBe("no-store");
+
+    const session = await signedIn();
+    const forged = await new SignJWT({ ...session.claims })
+      .setProtectedHeader({ alg: "HS256" })
+      .sign(new TextEncoder().encode("x".repeat(32)));
+    const { iat: _iat, exp: _exp, ...identity } = session.claims;
+    const expired = await backend.tokens.mint(
+      identity,
+      epochSeconds() - SESSION_COOKIE_MAX_AGE_SECONDS - 120,
+    );
+    for (const token of ["not-a-token", "abc.def.ghi", forged, expired]) {
+      const response = await sessionStatus(token);
+      expect(response.status, token).toBe(401);
+      expect(response.body).toEqual({ error: INVALID_SESSION_MESSAGE });
+    }
+  });
+
+  it("answers 401 past the absolute lifetime and once the user is gone", async () => {
+    const old = await signedIn();
+    await sql`update sessions set auth_time = now() - make_interval(secs => ${SESSION_ABSOLUTE_LIFETIME_SECONDS})
+              where id = ${old.claims.sid}`.execute(backend.db);
+    expect((await sessionStatus(old.token)).status).toBe(401);
+
+    const gone = await signedIn();
+    await backend.db.deleteFrom("users").where("id", "=", gone.user.id).execute();
+    expect((await sessionStatus(gone.token)).status).toBe(401);
+  });
+});
+
+describe("identities disabled, deleted or revoked at Firebase", () => {
+  it("a disabled user can neither sign in (403 USER_DISABLED) nor refresh (401), and its sessions end", async () => {
+    const session = await signedIn();
+    const other = await login({ ...session, idToken: await idTokenOf(session.email) });
+    expect(other.status).toBe(200);
+    await updateEmulatorUser(emulator.host, emulator.projectId, session.uid, { disabled: true });
+
+    const signIn = await login(session);
+    expect(signIn.status).toBe(403);
+    expect(signIn.body).toMatchObject({ error: ERRORS.accessDenied, code: ERROR_CODES.userDisabled });
+    const refused = await refresh(session.token);
+    expect(refused.status).toBe(401);
+    expect(refused.body).toMatchObject({ error: INVALID_SESSION_MESSAGE, code: ERROR_CODES.userDisabled });
+    // The refusal ends every session of the user, not only the one that asked.
+    expect((await sessionStatus(session.token)).status).toBe(401);
+    expect((await sessionStatus(other.body.token)).status).toBe(401);
+    expect((await projects(other.body.token)).status).toBe(401);
+
+    await updateEmulatorUser(emulator.host, emulator.projectId, session.uid, { disabled: false });
+    expect((await login({ ...session, idToken: await idTokenOf(session.email) })).status).toBe(200);
+  });
+
+  it("a deleted user cannot refresh (401), and its sessions end", async () => {
+    const session = await signedIn();
+    expect((await refresh(session.token)).status).toBe(200);
+    await deleteEmulatorUser(emulator.host, emulator.projectId, session.uid);
+    const refused = await refresh(session.token);
+    expect(refused.status).toBe(401);
+    expect(refused.body).toEqual({ error: INVALID_SESSION_MESSAGE });
+    expect((await sessionStatus(session.token)).status).toBe(401);
+    expect((await projects(session.token)).status).toBe(401);
+  });
+
+  it("refuses an ID token revoked at Firebase with 401, saying so", async () => {
+    const user = await newUser();
+    // Revokes every token of a sign-in before this second (what revokeRefreshTokens does, a second later).
+    await updateEmulatorUser(emulator.host, emulator.projectId, user.uid, { validSince: epochSeconds() + 1 });
+    const response = await login(user);
+    expect(response.status).toBe(401);
+    expect(response.body).toEqual({ error: ERRORS.notAuthorized, message: expect.stringMatching(/revoked/) });
+    expect(await countRows("users", "firebase_uid", user.uid)).toBe(0);
+  });
+});
+
+describe("account linking", () => {
+  it("creates nothing for a GitHub identity whose address GitHub did not verify", async () => {
+    const email = `unverified-${Date.now()}@example.com`;
+    const { uid, response } = await gitHubLogin({ email, name: "Not Verified", emailVerified: false });
+    expect(response.status).toBe(403);
+    expect(response.body).toEqual({
+      error: "Email not verified",
+      code: ERROR_CODES.emailNotVerified,
+      message: expect.stringMatching(/verif/i),
+    });
+    expect(await countRows("users", "firebase_uid", uid)).toBe(0);
+    expect(await countRows("users", "email", email)).toBe(0);
+    expect(await countRows("organizations", "name", "Not Verified's organization")).toBe(0);
+  });
+
+  it("re-linking an account to another verified identity ends every session of the first", async () => {
+    const a = await signedIn();
+    const aSecond = await login({ ...a, idToken: await idTokenOf(a.email) });
+    // Firebase keeps one user per address: A moves away, so that B can have the account's address.
+    await updateEmulatorUser(emulator.host, emulator.projectId, a.uid, { email: `moved-${a.email}` });
+    const b = await gitHubLogin({ email: a.email, emailVerified: true });
+    expect(b.uid).not.toBe(a.uid);
+    expect(b.response.status).toBe(200);
+    expect(b.response.body.user.id).toBe(a.user.id);
+    expect(await countRows("users", "firebase_uid", b.uid)).toBe(1);
+    expect(await countRows("users", "firebase_uid", a.uid)).toBe(0);
+
+    for (const token of [a.token, aSecond.body.token as string]) {
+      const refreshed = await refresh(token);
+      expect(refreshed.status).toBe(401);
+      expect(refreshed.body).toMatchObject({ error: INVALID_SESSION_MESSAGE });
+      expect((await sessionStatus(token)).status).toBe(401);
+      expect((await projects(token)).status).toBe(401);
+    }
+    expect((await sessionStatus(b.response.body.token)).status).toBe(204);
+    expect((await projects(b.response.body.token)).status).toBe(200);
+  });
+});
+
+describe("sign-in input bounds", () => {
+  it("answers 400 INVALID_REQUEST for an over-long field and creates nothing", async () => {
+    const user = await newUser();
+    const cases: Array<[string, Partial<Parameters<typeof login>[0]>]> = [
+      ["name", { name: "n".repeat(NAME_MAX + 1) }],
+      ["email", { email: `${"e".repeat(EMAIL_MAX)}@example.com` }],
+      ["firebase_uid", { uid: "u".repeat(ID_MAX + 1) }],
+      ["idToken", { idToken: "t".repeat(ID_TOKEN_MAX + 1) }],
+      ["avatar_url", { avatar_url: `https://example.com/${"a".repeat(URL_MAX)}` }],
+    ];
+    for (const [field, overrides] of cases) {
+      const response = await login({ ...user, ...overrides });
+      expect(response.status, field).toBe(400);
+      expect(response.body).toMatchObject({
+        error: "Invalid request body",
+        code: ERROR_CODES.invalidRequest,
+      });
+      expect(response.body.message).toMatch(new RegExp(`^${field}:`));
+    }
+    expect(await countRows("users", "firebase_uid", user.uid)).toBe(0);
+    expect((await login({ ...user, name: "n".repeat(NAME_MAX) })).status).toBe(200);
+  });
+
+  it("accepts only https avatar URLs", async () => {
+    const user = await newUser();
+    const refused = [
+      "http://example.com/a.png",
+      "javascript:alert(1)",
+      "data:image/png;base64,AAAA",
+      "//example.com/a.png",
+      "ftp://example.com/a.png",
+    ];
+    for (const avatar_url of refused) {
+      const response = await login({ ...user, avatar_url });
+      expect(response.status, avatar_url).toBe(400);
+      expect(response.body.code).toBe(ERROR_CODES.invalidRequest);
+      expect(response.body.message).toMatch(/^avatar_url:/);
+    }
+    expect(await countRows("users", "firebase_uid", user.uid)).toBe(0);
+    const accepted = await login({ ...user, avatar_url: "https://avatars.example.com/u/1.png" });
+    expect(accepted.status).toBe(200);
+    const row = await backend.db
+      .selectFrom("users")
+      .select("avatar_url")
+      .where("firebase_uid", "=", user.uid)
+      .executeTakeFirst();
+    expect(row?.avatar_url).toBe("https://avatars.example.com/u/1.png");
+  });
+
+  it("names the account and the token after the verified identity, not after the client", async () => {
+    const user = await newUser({ name: "Verified Name" });
+    const response = await login({ ...user, name: "Mallory Admin" });
+    expect(response.status).toBe(200);
+    expect(response.body.user.name).toBe("Verified Name");
+    expect(response.body.org.name).toBe("Verified Name's organization");
+    expect(decodeJwt(response.body.token)).toMatchObject({
+      name: "Verified Name",
+      orgName: "Verified Name's organization",
+    });
+  });
+
+  it("takes the client's name, tidied, only when the identity has none, and caps a long verified name", async () => {
+    const email = `nameless-${Date.now()}@example.com`;
+    const github = await signInWithGitHubOnEmulator(emulator.host, {
+      githubId: `gh-nameless-${Date.now()}`,
+      email,
+      emailVerified: true,
+    });
+    secrets.add(github.idToken);
+    const nameless = await login({
+      email,
+      uid: github.uid,
+      idToken: github.idToken,
+      name: "  Client \n Name ",
+    });
+    expect(nameless.status).toBe(200);
+    expect(nameless.body.user.name).toBe("Client Name");
+    expect(decodeJwt(nameless.body.token).name).toBe("Client Name");
+
+    // Firebase allows longer display names than the contract; only the identity's name is sent here.
+    const long = await newUser({ name: "L".repeat(NAME_MAX * 3) });
+    const response = await login({ ...long, name: undefined });
+    expect(response.status).toBe(200);
+    const claims = sessionClaimsSchema.parse(decodeJwt(response.body.token));
+    expect(claims.name).toBe("L".repeat(NAME_MAX));
+    expect(response.body.user.name).toBe("L".repeat(NAME_MAX));
   });
 });
 

@@ -55,20 +55,32 @@ export async function signInOnEmulator(host: string, email: string, password: st
   return signedIn.idToken;
 }
 
-/** Changes a user through the emulator's admin API (e.g. disable it, or mark its e-mail verified). */
+/**
+ * Changes a user through the emulator's admin API (e.g. disable it, mark its e-mail verified,
+ * give it another address). `validSince` (seconds since the epoch) revokes every ID token whose
+ * sign-in (auth_time) is older, as firebase-admin's revokeRefreshTokens does.
+ */
 export async function updateEmulatorUser(
   host: string,
   projectId: string,
   uid: string,
-  changes: { displayName?: string; emailVerified?: boolean; disabled?: boolean },
+  changes: {
+    displayName?: string;
+    email?: string;
+    emailVerified?: boolean;
+    disabled?: boolean;
+    validSince?: number;
+  },
 ): Promise<void> {
   await emulatorRequest(
     `http://${host}/identitytoolkit.googleapis.com/v1/projects/${projectId}/accounts:update`,
     {
       localId: uid,
       displayName: changes.displayName,
+      email: changes.email,
       emailVerified: changes.emailVerified,
       disableUser: changes.disabled,
+      validSince: changes.validSince === undefined ? undefined : String(changes.validSince),
     },
     { authorization: "Bearer owner" },
   );

@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { EMAIL_MAX, ID_MAX, ID_TOKEN_MAX, NAME_MAX, ORG_NAME_MAX, URL_MAX } from "./constants.ts";
+import { loginRequestSchema, sessionClaimsSchema } from "./contract.ts";
+
+/** The longest string each field of an object schema accepts (null: unbounded), or "not a string". */
+function stringBounds(schema: z.ZodObject): Record<string, number | null | "not a string"> {
+  const bounds: Record<string, number | null | "not a string"> = {};
+  for (const [field, value] of Object.entries(schema.shape)) {
+    const inner = value instanceof z.ZodOptional ? value.unwrap() : value;
+    bounds[field] = inner.def.type === "string" ? (inner as z.ZodString).maxLength : "not a string";
+  }
+  return bounds;
+}
+
+describe("contract bounds", () => {
+  it("bounds every string a sign-in request carries", () => {
+    expect(stringBounds(loginRequestSchema)).toEqual({
+      email: EMAIL_MAX,
+      firebase_uid: ID_MAX,
+      name: NAME_MAX,
+      avatar_url: URL_MAX,
+      idToken: ID_TOKEN_MAX,
+    });
+  });
+
+  it("bounds every string claim of a session token", () => {
+    expect(stringBounds(sessionClaimsSchema)).toEqual({
+      sub: ID_MAX,
+      sid: ID_MAX,
+      orgId: ID_MAX,
+      email: EMAIL_MAX,
+      name: NAME_MAX,
+      role: ID_MAX,
+      provider: "not a string",
+      orgName: ORG_NAME_MAX,
+      iat: "not a string",
+      exp: "not a string",
+      auth_time: "not a string",
+    });
+    // "<name>'s organization", the name a first sign-in gives an organisation, always fits.
+    expect(`${"n".repeat(NAME_MAX)}'s organization`.length).toBeLessThanOrEqual(ORG_NAME_MAX);
+  });
+
+  it("accepts only https avatar URLs", () => {
+    const base = { email: "a@example.com", firebase_uid: "uid", idToken: "token" };
+    const avatar = (avatar_url: string) => loginRequestSchema.safeParse({ ...base, avatar_url }).success;
+    expect(avatar("https://avatars.example.com/u/1.png")).toBe(true);
+    for (const hostile of [
+      "http://example.com/a.png",
+      "javascript:alert(1)",
+      "data:image/png;base64,AAAA",
+      "//example.com/a.png",
+      "/relative.png",
+      "https://",
+    ]) {
+      expect(avatar(hostile), hostile).toBe(false);
+    }
+  });
+});
