@@ -1,5 +1,5 @@
 /**
- * The HTTP contract between browser, gateway and backend (spec section 7), as zod schemas.
+ * The HTTP contract between browser, gateway and backend (docs/product.md#api), as zod schemas.
  * The backend validates what it receives with these, the gateway and the client parse what they
  * get back with them, so a change of shape is one edit here.
  */
@@ -68,7 +68,7 @@ export const providerSchema = z.enum(["email", "github"]);
 export type Provider = z.infer<typeof providerSchema>;
 
 /**
- * POST /auth/login. The spec's login payload, except the password: Firebase has already checked
+ * POST /auth/login. The product's login payload (docs/product.md#where-we-differ), except the password: Firebase has already checked
  * it, and the ID token proves that (docs/decisions/003-login-with-id-token.md). Every string is
  * bounded; `name` is only a fallback for an identity without one (the backend prefers the verified
  * identity's name), and an avatar must be an https URL.
@@ -102,7 +102,7 @@ export const refreshResponseSchema = z.object({ token: z.string() });
 export type RefreshResponse = z.infer<typeof refreshResponseSchema>;
 
 /**
- * Claims of the session JWT the backend signs (ARCHITECTURE.md, Session and security). Bounded
+ * Claims of the session JWT the backend signs (docs/architecture.md#cookie-and-token). Bounded
  * like the requests: a token with a longer claim does not count as a session.
  */
 export const sessionClaimsSchema = z.object({
@@ -174,7 +174,7 @@ export const API_PATHS = {
   jwks: "/.well-known/jwks.json",
 } as const;
 
-/** The one /api call that needs no session (spec section 7). */
+/** The one /api call that needs no session (docs/product.md#calls). */
 export const PUBLIC_API_PATTERN = /^\/api\/subscription\/stripe\/validate-session\/[^/]+$/;
 
 /** Upstream sign-in calls whose answer carries a token the gateway turns into the cookie. */

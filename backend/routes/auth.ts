@@ -1,4 +1,4 @@
-/** Sign-in, refresh, session status and logout (spec section 7, ARCHITECTURE.md "Session and security"). */
+/** Sign-in, refresh, session status and logout (docs/product.md#api, docs/architecture.md#session). */
 import type { Response, Router } from "express";
 import { NAME_MAX, URL_MAX } from "../../shared/constants.ts";
 import {
