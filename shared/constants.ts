@@ -52,6 +52,14 @@ export const ID_MAX = 128;
 /** A Firebase ID token is about 1 KB; custom claims can add up to 1000 bytes. */
 export const ID_TOKEN_MAX = 8192;
 export const URL_MAX = 2048;
+/** The user and organisation name edit dialogs stop at this many characters. */
+export const EDITABLE_NAME_MAX = 50;
+/** "How did you hear about us?" and other short free-text answers. */
+export const SHORT_TEXT_MAX = 200;
+/** A one-time code from the identity service (e-mail verification, password reset) or an OAuth code. */
+export const ONE_TIME_CODE_MAX = 2048;
+/** An OAuth access token handed over by the identity service's popup. */
+export const OAUTH_TOKEN_MAX = 1024;
 export const CONTRIBUTOR_PAGE_SIZES = [10, 20, 30] as const;
 export const DEFAULT_CONTRIBUTOR_PAGE_SIZE = 10;
 

@@ -4,7 +4,20 @@
  * get back with them, so a change of shape is one edit here.
  */
 import { z } from "zod";
-import { EMAIL_MAX, ID_MAX, ID_TOKEN_MAX, NAME_MAX, ORG_NAME_MAX, URL_MAX } from "./constants.ts";
+import {
+  EDITABLE_NAME_MAX,
+  EMAIL_MAX,
+  ID_MAX,
+  ID_TOKEN_MAX,
+  NAME_MAX,
+  NAME_MIN,
+  OAUTH_TOKEN_MAX,
+  ONE_TIME_CODE_MAX,
+  ORG_NAME_MAX,
+  SHORT_TEXT_MAX,
+  URL_MAX,
+} from "./constants.ts";
+import { strongPassword } from "./validation.ts";
 
 /** Every error body, from the gateway and from the backend, has this shape. */
 export const errorBodySchema = z.object({
@@ -82,6 +95,8 @@ export const loginRequestSchema = z.object({
     .max(URL_MAX)
     .optional(),
   idToken: z.string().min(1).max(ID_TOKEN_MAX),
+  /** GitHub sign-ins only: lets the backend confirm with GitHub that the address is verified. */
+  oauthAccessToken: z.string().min(1).max(OAUTH_TOKEN_MAX).optional(),
 });
 export type LoginRequest = z.infer<typeof loginRequestSchema>;
 
@@ -96,6 +111,84 @@ export type SignInResponse = z.infer<typeof signInResponseSchema>;
 /** The same answer as the browser gets it: the gateway keeps the token (it becomes the cookie). */
 export const browserSignInResponseSchema = signInResponseSchema.omit({ token: true });
 export type BrowserSignInResponse = z.infer<typeof browserSignInResponseSchema>;
+
+/**
+ * POST /auth/signup. The product's signup payload with the Firebase ID token of the account the
+ * browser just created in place of the password (docs/decisions/003-login-with-id-token.md). An
+ * unverified address creates no account yet: the backend keeps the profile and sends the
+ * verification e-mail; the first verified sign-in creates the account from it.
+ */
+export const signupRequestSchema = z.object({
+  name: z.string().trim().min(NAME_MIN).max(NAME_MAX),
+  email: z.email().max(EMAIL_MAX),
+  company: z.string().trim().min(NAME_MIN).max(ORG_NAME_MAX),
+  source: z.string().trim().min(1).max(SHORT_TEXT_MAX),
+  type: z.literal("EMAIL"),
+  idToken: z.string().min(1).max(ID_TOKEN_MAX),
+});
+export type SignupRequest = z.infer<typeof signupRequestSchema>;
+
+/**
+ * The signup answer. `requiresEmailVerification`: the 'Check Your Email' page follows, and no user
+ * or org exists yet. Otherwise the account exists and the answer signs in (its token becomes the
+ * cookie, like any sign-in answer).
+ */
+export const signupResponseSchema = z.object({
+  requiresEmailVerification: z.boolean(),
+  message: z.string(),
+  token: z.string().optional(),
+  user: userSchema.optional(),
+  org: orgSchema.optional(),
+});
+export type SignupResponse = z.infer<typeof signupResponseSchema>;
+export const browserSignupResponseSchema = signupResponseSchema.omit({ token: true });
+
+/**
+ * POST /auth/github-signup: the GitHub identity from the Firebase popup. The ID token proves who
+ * it is; the OAuth access token (scopes user:email, read:user) lets the backend ask GitHub which
+ * of the user's addresses are verified, since Firebase does not vouch for GitHub addresses.
+ */
+export const githubSignupRequestSchema = z.object({
+  email: z.email().max(EMAIL_MAX),
+  displayName: z.string().max(NAME_MAX).nullable().optional(),
+  photoURL: z
+    .url({ protocol: /^https$/ })
+    .max(URL_MAX)
+    .nullable()
+    .optional(),
+  screenName: z.string().max(ID_MAX).nullable().optional(),
+  localId: z.string().min(1).max(ID_MAX),
+  oauthAccessToken: z.string().min(1).max(OAUTH_TOKEN_MAX),
+  scopes: z.array(z.string().max(ID_MAX)).max(20),
+  idToken: z.string().min(1).max(ID_TOKEN_MAX),
+});
+export type GithubSignupRequest = z.infer<typeof githubSignupRequestSchema>;
+
+/** POST /auth/login/{provider}: the code of an OAuth redirect (/oauth/callback/{provider}). */
+export const providerLoginRequestSchema = z.object({ code: z.string().min(1).max(ONE_TIME_CODE_MAX) });
+
+/**
+ * POST /auth/resend-verification and POST /auth/forgot-password. Both answer the same
+ * `{message}` whether or not the address has an account, so they reveal nothing.
+ */
+export const emailRequestSchema = z.object({ email: z.email().max(EMAIL_MAX) });
+export const messageResponseSchema = z.object({ message: z.string() });
+
+/** POST /auth/reset-password: the code from the reset e-mail and the new password (never stored). */
+export const resetPasswordRequestSchema = z.object({
+  oobCode: z.string().min(1).max(ONE_TIME_CODE_MAX),
+  newPassword: z.string().superRefine((value, ctx) => {
+    const problem = strongPassword(value);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  }),
+});
+export const successResponseSchema = z.object({ success: z.literal(true), message: z.string().optional() });
+
+/** POST /api/user/update and POST /api/org/update: the name edit dialogs. */
+export const nameUpdateRequestSchema = z.object({
+  updateData: z.object({ name: z.string().trim().min(1).max(EDITABLE_NAME_MAX) }),
+});
+export const nameUpdateResponseSchema = z.object({ success: z.boolean(), message: z.string() });
 
 /** POST /auth/refresh, bearer = the current session token. */
 export const refreshResponseSchema = z.object({ token: z.string() });
@@ -166,8 +259,19 @@ export const API_PATHS = {
   resendVerification: "/auth/resend-verification",
   refresh: "/auth/refresh",
   logout: "/auth/logout",
-  /** Answered by the gateway itself: who is signed in. */
+  /**
+   * Answered by the gateway itself. GET: who is signed in. POST: renew the session now (a new token
+   * with the current names, after an edit), through the backend's refresh.
+   */
   session: "/auth/session",
+  signup: "/auth/signup",
+  githubSignup: "/auth/github-signup",
+  /** POST /auth/login/{provider} with an OAuth code. */
+  providerLogin: (provider: string) => `/auth/login/${encodeURIComponent(provider)}`,
+  forgotPassword: "/auth/forgot-password",
+  resetPassword: "/auth/reset-password",
+  userUpdate: "/api/user/update",
+  orgUpdate: "/api/org/update",
   /** Backend: 204 while the bearer's session is live, 401 once revoked or expired. */
   sessionStatus: "/auth/session-status",
   projects: "/api/projects",
