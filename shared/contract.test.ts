@@ -1,7 +1,24 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { EMAIL_MAX, ID_MAX, ID_TOKEN_MAX, NAME_MAX, ORG_NAME_MAX, URL_MAX } from "./constants.ts";
-import { loginRequestSchema, sessionClaimsSchema } from "./contract.ts";
+import {
+  EMAIL_MAX,
+  ID_MAX,
+  ID_TOKEN_MAX,
+  NAME_MAX,
+  OAUTH_TOKEN_MAX,
+  ORG_NAME_MAX,
+  URL_MAX,
+} from "./constants.ts";
+import {
+  emailRequestSchema,
+  githubSignupRequestSchema,
+  loginRequestSchema,
+  nameUpdateRequestSchema,
+  providerLoginRequestSchema,
+  resetPasswordRequestSchema,
+  sessionClaimsSchema,
+  signupRequestSchema,
+} from "./contract.ts";
 
 /** The longest string each field of an object schema accepts (null: unbounded), or "not a string". */
 function stringBounds(schema: z.ZodObject): Record<string, number | null | "not a string"> {
@@ -13,6 +30,27 @@ function stringBounds(schema: z.ZodObject): Record<string, number | null | "not 
   return bounds;
 }
 
+/** Paths of the strings a schema accepts without a maximum length, searched through objects and arrays. */
+function unboundedStrings(schema: z.ZodType, at = "$"): string[] {
+  const def = schema.def as { type: string; innerType?: z.ZodType; element?: z.ZodType };
+  if (def.type === "optional" || def.type === "nullable")
+    return unboundedStrings(def.innerType as z.ZodType, at);
+  if (def.type === "array") {
+    const array = schema as z.ZodArray;
+    const unboundedArray = array.def.checks?.some((check) => check._zod.def.check === "max_length")
+      ? []
+      : [`${at}[]`];
+    return [...unboundedArray, ...unboundedStrings(def.element as z.ZodType, `${at}[]`)];
+  }
+  if (schema instanceof z.ZodObject) {
+    return Object.entries(schema.shape).flatMap(([key, value]) =>
+      unboundedStrings(value as z.ZodType, `${at}.${key}`),
+    );
+  }
+  if (def.type === "string") return (schema as z.ZodString).maxLength === null ? [at] : [];
+  return [];
+}
+
 describe("contract bounds", () => {
   it("bounds every string a sign-in request carries", () => {
     expect(stringBounds(loginRequestSchema)).toEqual({
@@ -21,7 +59,19 @@ describe("contract bounds", () => {
       name: NAME_MAX,
       avatar_url: URL_MAX,
       idToken: ID_TOKEN_MAX,
+      oauthAccessToken: OAUTH_TOKEN_MAX,
     });
+  });
+
+  it.each([
+    ["signup", signupRequestSchema],
+    ["GitHub signup", githubSignupRequestSchema],
+    ["provider login", providerLoginRequestSchema],
+    ["resend and forgot", emailRequestSchema],
+    ["reset password", resetPasswordRequestSchema],
+    ["name update", nameUpdateRequestSchema],
+  ])("bounds every string of the %s request, nested ones too", (_name, schema) => {
+    expect(unboundedStrings(schema)).toEqual([]);
   });
 
   it("bounds every string claim of a session token", () => {

@@ -15,8 +15,10 @@ import {
   ONE_TIME_CODE_MAX,
   ORG_NAME_MAX,
   SHORT_TEXT_MAX,
+  STRONG_PASSWORD_MAX,
   URL_MAX,
 } from "./constants.ts";
+import { VALIDATION } from "./messages.ts";
 import { strongPassword } from "./validation.ts";
 
 /** Every error body, from the gateway and from the backend, has this shape. */
@@ -177,10 +179,14 @@ export const messageResponseSchema = z.object({ message: z.string() });
 /** POST /auth/reset-password: the code from the reset e-mail and the new password (never stored). */
 export const resetPasswordRequestSchema = z.object({
   oobCode: z.string().min(1).max(ONE_TIME_CODE_MAX),
-  newPassword: z.string().superRefine((value, ctx) => {
-    const problem = strongPassword(value);
-    if (problem) ctx.addIssue({ code: "custom", message: problem });
-  }),
+  newPassword: z
+    .string()
+    .max(STRONG_PASSWORD_MAX, VALIDATION.passwordTooLong)
+    .superRefine((value, ctx) => {
+      const problem = strongPassword(value);
+      if (problem && problem !== VALIDATION.passwordTooLong)
+        ctx.addIssue({ code: "custom", message: problem });
+    }),
 });
 export const successResponseSchema = z.object({ success: z.literal(true), message: z.string().optional() });
 
