@@ -196,6 +196,25 @@ export const nameUpdateRequestSchema = z.object({
 });
 export const nameUpdateResponseSchema = z.object({ success: z.boolean(), message: z.string() });
 
+/**
+ * GET /auth/outbox, in local mode only (404 otherwise): the e-mails the local outbox holds instead
+ * of sending them, newest first, so verification and reset work without an SMTP server.
+ */
+export const outboxResponseSchema = z.object({
+  messages: z.array(
+    z.object({
+      id: z.string(),
+      to: z.string(),
+      subject: z.string(),
+      text: z.string(),
+      /** The links the e-mail carries (verification, password reset). */
+      links: z.array(z.string()),
+      sentAt: z.string(),
+    }),
+  ),
+});
+export type OutboxResponse = z.infer<typeof outboxResponseSchema>;
+
 /** POST /auth/refresh, bearer = the current session token. */
 export const refreshResponseSchema = z.object({ token: z.string() });
 export type RefreshResponse = z.infer<typeof refreshResponseSchema>;
@@ -276,6 +295,7 @@ export const API_PATHS = {
   providerLogin: (provider: string) => `/auth/login/${encodeURIComponent(provider)}`,
   forgotPassword: "/auth/forgot-password",
   resetPassword: "/auth/reset-password",
+  outbox: "/auth/outbox",
   userUpdate: "/api/user/update",
   orgUpdate: "/api/org/update",
   /** Backend: 204 while the bearer's session is live, 401 once revoked or expired. */
