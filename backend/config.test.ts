@@ -2,19 +2,12 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { SESSION_COOKIE_MAX_AGE_SECONDS } from "../shared/constants.ts";
 import { SESSION_AUDIENCE_DEFAULT, SESSION_ISSUER_DEFAULT } from "../shared/contract.ts";
-import { ConfigError, loadConfig } from "./config.ts";
+import { configErrorOf } from "../tests/support/config-error.ts";
+import { loadConfig } from "./config.ts";
 
 const SECRET_32 = "0123456789abcdef0123456789abcdef";
 
-function configError(env: NodeJS.ProcessEnv): string {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return (error as Error).message;
-  }
-  throw new Error("expected loadConfig to throw");
-}
+const configError = (env: NodeJS.ProcessEnv) => configErrorOf(loadConfig, env);
 
 describe("loadConfig", () => {
   it("runs with no configuration: PGlite under ./.data, the demo project, ES256 keys, 7-day tokens", () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "./config.ts";
+import { configErrorOf } from "../tests/support/config-error.ts";
+import { loadConfig } from "./config.ts";
 
 /** What a real deployment sets at least: its own Firebase project and the address browsers use. */
 const PRODUCTION = {
@@ -10,15 +11,7 @@ const PRODUCTION = {
 };
 const EMULATOR = { FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099" };
 
-function configError(env: NodeJS.ProcessEnv): string {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return (error as Error).message;
-  }
-  throw new Error("expected loadConfig to throw");
-}
+const configError = (env: NodeJS.ProcessEnv) => configErrorOf(loadConfig, env);
 
 describe("public origin", () => {
   it("defaults to http://HOST:PORT outside production", () => {
