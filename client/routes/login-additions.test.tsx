@@ -126,7 +126,7 @@ describe("/login with GitHub", () => {
   });
 });
 
-/** Navigates to /login carrying a notice, as /reset-password and /email-verified do. */
+/** Navigate to /login carrying a notice, as /reset-password and /email-verified do. */
 function SendsNotice({ notice }: { notice: "passwordReset" | "emailVerified" }) {
   const navigate = useNavigate();
   useEffect(() => {
@@ -134,15 +134,15 @@ function SendsNotice({ notice }: { notice: "passwordReset" | "emailVerified" }) 
   }, [navigate, notice]);
   return null;
 }
+const SendsPasswordReset = () => <SendsNotice notice="passwordReset" />;
+const SendsEmailVerified = () => <SendsNotice notice="emailVerified" />;
 
 describe("/login notices", () => {
   it.each([
-    ["passwordReset", "Your password has been reset. Sign in with your new password."],
-    ["emailVerified", "Your email has been verified. You can sign in now."],
-  ] as const)("shows the %s notice carried by the navigation", async (notice, message) => {
-    renderRoute("login", Login, "/from", {}, [
-      { path: "from", Component: () => <SendsNotice notice={notice} /> },
-    ]);
+    ["password-reset", SendsPasswordReset, "Your password has been reset. Sign in with your new password."],
+    ["email-verified", SendsEmailVerified, "Your email has been verified. You can sign in now."],
+  ])("shows the notice that %s's navigation carries", async (_, Sender, message) => {
+    renderRoute("login", Login, "/from", {}, [{ path: "from", Component: Sender }]);
     expect(await screen.findByRole("status")).toHaveTextContent(message);
   });
 

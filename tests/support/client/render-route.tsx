@@ -1,7 +1,6 @@
 /** Renders one page under a stub root route (its loader answers rootData), for jsdom tests. */
 import { render } from "@testing-library/react";
 import type { ComponentType } from "react";
-import type { RouteObject } from "react-router";
 import { createRoutesStub, useLocation } from "react-router";
 import { ToastProvider } from "../../../client/components/ui";
 import { useLoginNotice } from "../../../client/lib/login-notice";
@@ -32,7 +31,7 @@ export function renderRoute(
   url: string,
   { localMode = false }: { localMode?: boolean } = {},
   /** More routes beside the page, e.g. one that navigates to it with state. */
-  extra: RouteObject[] = [],
+  extra: { path: string; Component: ComponentType }[] = [],
 ) {
   const probes = [
     { path: "home", Component: HomeProbe },
