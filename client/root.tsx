@@ -20,9 +20,10 @@ export const links: Route.LinksFunction = () => [
  * Public facts every page may use. The session token stays on the server: only the user is sent.
  */
 export function loader({ context }: Route.LoaderArgs) {
-  const { productName, session, firebase } = context.get(gatewayContext);
+  const { productName, session, firebase, localMode } = context.get(gatewayContext);
   return {
     productName,
+    localMode,
     user: session?.user ?? null,
     firebase: {
       apiKey: firebase.apiKey,

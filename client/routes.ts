@@ -9,7 +9,20 @@ export default [
   index("routes/index.tsx"),
 
   // Guests only: a signed-in visitor is sent to /home.
-  layout("routes/guest-layout.tsx", [route("login", "routes/login.tsx")]),
+  layout("routes/guest-layout.tsx", [
+    route("login", "routes/login.tsx"),
+    route("signup", "routes/signup.tsx"),
+  ]),
+
+  // Public: opened from e-mails and redirects, by anyone.
+  layout("routes/public-layout.tsx", [
+    route("forgot-password", "routes/forgot-password.tsx"),
+    route("reset-password", "routes/reset-password.tsx"),
+    route("email-verified", "routes/email-verified.tsx"),
+    route("oauth/callback/:provider", "routes/oauth-callback.tsx"),
+  ]),
+  // Local mode only (404 otherwise): the e-mails the local outbox holds instead of sending them.
+  route("outbox", "routes/outbox.tsx"),
 
   // Sign-in needed: a guest is sent to /login?redirectTo=<path and query>.
   layout("routes/app-layout.tsx", [route("home", "routes/home.tsx")]),

@@ -39,4 +39,7 @@ logger.info(
   { url: running.url, publicOrigin: config.publicOrigin, nodeEnv: config.env, localMode: config.localMode },
   `${config.productName} gateway listening at ${running.url} (${runtimeSummary({ nodeEnv: config.env, localMode: config.localMode, emulatorHost })})`,
 );
+// Local mode keeps e-mails (verification, password reset) in an outbox instead of sending them.
+if (config.localMode)
+  logger.info({ outbox: `${config.publicOrigin}/outbox` }, `Outbox: ${config.publicOrigin}/outbox`);
 shutDownOnSignals(running, logger);

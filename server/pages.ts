@@ -54,6 +54,7 @@ export function pageHandler(config: GatewayConfig, source: PageModuleSource): Re
       productName: config.productName,
       backendUrl: config.backendUrl,
       firebase: config.firebase,
+      localMode: config.localMode,
       session: session ? { token: session.token, user: session.user } : null,
       log: req.log,
     };

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ApiError, createApiClient } from "./api-client.ts";
+import { type ApiClient, ApiError, createApiClient } from "./api-client.ts";
 import { ERROR_CODES } from "./contract.ts";
 import { ERRORS } from "./messages.ts";
 
@@ -79,7 +79,11 @@ describe("createApiClient", () => {
       baseUrl: "",
       fetch: async () => Promise.reject(new TypeError("fetch failed")),
     });
-    expect(await failureOf(down.logout())).toMatchObject({ status: 503, message: ERRORS.backendUnavailable });
+    expect(await failureOf(down.logout())).toMatchObject({
+      status: 503,
+      message: ERRORS.backendUnavailable,
+      unreachable: true,
+    });
 
     const controller = new AbortController();
     controller.abort();
@@ -89,6 +93,72 @@ describe("createApiClient", () => {
       fetch: async () => Promise.reject(new DOMException("aborted", "AbortError")),
     });
     expect(await failureOf(aborted.logout())).toMatchObject({ name: "AbortError" });
+  });
+
+  it("tells a 503 answer from no answer", async () => {
+    const api = createApiClient({ baseUrl: "", fetch: async () => json({ error: "Unavailable" }, 503) });
+    expect(await failureOf(api.logout())).toMatchObject({ status: 503, unreachable: false });
+  });
+
+  it.each([
+    [
+      "signup",
+      (api: ApiClient) =>
+        api.signup({
+          name: "Ada",
+          email: "ada@example.com",
+          company: "Engines",
+          source: "search",
+          type: "EMAIL",
+          idToken: "id",
+        }),
+      "/auth/signup",
+      { requiresEmailVerification: true, message: "Check your email" },
+    ],
+    [
+      "providerLogin",
+      (api: ApiClient) => api.providerLogin("git hub", "c0de"),
+      "/auth/login/git%20hub",
+      SIGNED_IN,
+    ],
+    [
+      "forgotPassword",
+      (api: ApiClient) => api.forgotPassword("ada@example.com"),
+      "/auth/forgot-password",
+      { message: "If an account exists, we sent a link." },
+    ],
+    [
+      "resetPassword",
+      (api: ApiClient) => api.resetPassword("oob", "N3w-Secret!"),
+      "/auth/reset-password",
+      { success: true },
+    ],
+  ])("%s posts to its path and answers the contract's shape", async (_, call, path, answer) => {
+    const fetchMock = vi.fn<typeof fetch>(async () => json(answer));
+    await expect(call(createApiClient({ baseUrl: "", fetch: fetchMock }))).resolves.toEqual(answer);
+    const [url, init] = fetchMock.mock.calls[0] ?? [];
+    expect(url).toBe(path);
+    expect(init?.method).toBe("POST");
+  });
+
+  it("reads the outbox and refuses one of another shape", async () => {
+    const outbox = {
+      messages: [
+        {
+          id: "m1",
+          to: "a@b.co",
+          subject: "Verify",
+          text: "Open",
+          links: ["http://x/y"],
+          sentAt: "2026-01-01",
+        },
+      ],
+    };
+    await expect(createApiClient({ baseUrl: "", fetch: async () => json(outbox) }).outbox()).resolves.toEqual(
+      outbox,
+    );
+    const wrong = createApiClient({ baseUrl: "", fetch: async () => json({ messages: [{ id: 1 }] }) });
+    expect(await failureOf(wrong.outbox())).not.toBeInstanceOf(ApiError);
   });
 
   it("uses the global fetch of the moment of the call", async () => {

@@ -6,10 +6,16 @@ import type { z } from "zod";
 import {
   API_PATHS,
   browserSignInResponseSchema,
+  browserSignupResponseSchema,
   type ErrorBody,
   errorBodySchema,
+  type GithubSignupRequest,
   type LoginRequest,
+  messageResponseSchema,
+  outboxResponseSchema,
   projectsResponseSchema,
+  type SignupRequest,
+  successResponseSchema,
 } from "./contract.ts";
 import { ERRORS } from "./messages.ts";
 
@@ -17,12 +23,15 @@ export class ApiError extends Error {
   readonly status: number;
   /** The answer's error body, when it has the contract's shape; undefined when nothing answered. */
   readonly body: ErrorBody | undefined;
+  /** True when nothing answered at all (a network failure); `status` is then 503. */
+  readonly unreachable: boolean;
 
-  constructor(status: number, body: ErrorBody | undefined, fallbackMessage: string) {
+  constructor(status: number, body: ErrorBody | undefined, fallbackMessage: string, unreachable = false) {
     super(body?.message ?? body?.error ?? fallbackMessage);
     this.name = "ApiError";
     this.status = status;
     this.body = body;
+    this.unreachable = unreachable;
   }
 
   get code(): string | undefined {
@@ -62,7 +71,7 @@ export function createApiClient(options: ApiClientOptions) {
       });
     } catch (cause) {
       if (options.signal?.aborted) throw cause;
-      throw new ApiError(503, undefined, ERRORS.backendUnavailable);
+      throw new ApiError(503, undefined, ERRORS.backendUnavailable, true);
     }
     const json: unknown = await response.json().catch(() => undefined);
     if (!response.ok) {
@@ -92,6 +101,27 @@ export function createApiClient(options: ApiClientOptions) {
     resendVerification: async (email: string) => {
       await send(API_PATHS.resendVerification, { method: "POST", body: { email } });
     },
+    /** E-mail signup with the ID token of the Firebase user the browser just created. */
+    signup: (body: SignupRequest) =>
+      request(browserSignupResponseSchema, API_PATHS.signup, { method: "POST", body }),
+    githubSignup: (body: GithubSignupRequest) =>
+      request(browserSignInResponseSchema, API_PATHS.githubSignup, { method: "POST", body }),
+    /** The code of an OAuth redirect (/oauth/callback/{provider}). */
+    providerLogin: (provider: string, code: string) =>
+      request(browserSignInResponseSchema, API_PATHS.providerLogin(provider), {
+        method: "POST",
+        body: { code },
+      }),
+    /** Answers the same message whether or not the address has an account. */
+    forgotPassword: (email: string) =>
+      request(messageResponseSchema, API_PATHS.forgotPassword, { method: "POST", body: { email } }),
+    resetPassword: (oobCode: string, newPassword: string) =>
+      request(successResponseSchema, API_PATHS.resetPassword, {
+        method: "POST",
+        body: { oobCode, newPassword },
+      }),
+    /** Local mode only; 404 otherwise. */
+    outbox: () => request(outboxResponseSchema, API_PATHS.outbox),
   };
 }
 export type ApiClient = ReturnType<typeof createApiClient>;

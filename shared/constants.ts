@@ -29,6 +29,8 @@ export const PAYMENT_POLL_INTERVAL_MS = 2000;
 export const PAYMENT_POLL_TIMEOUT_MS = 30_000;
 export const PAYMENT_FAILURE_REDIRECT_MS = 3000;
 export const SIGNUP_HOME_REDIRECT_MS = 1000;
+/** A GitHub sign-in without an account shows its message, then goes to /signup after this. */
+export const GITHUB_NO_ACCOUNT_REDIRECT_MS = 2000;
 
 export const LOGIN_PASSWORD_MIN = 6;
 export const STRONG_PASSWORD_MIN = 8;

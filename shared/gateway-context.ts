@@ -26,6 +26,8 @@ export interface GatewayContext {
   productName: string;
   backendUrl: string;
   firebase: PublicFirebaseConfig;
+  /** LOCAL_MODE: the emulator and the local outbox (/outbox) stand in for Firebase and e-mail. */
+  localMode: boolean;
   /** Null when nobody is signed in; the token never leaves the server. */
   session: { token: string; user: SessionUser } | null;
   log: RenderLog;

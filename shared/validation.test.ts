@@ -6,6 +6,7 @@ import {
   matches,
   minLength,
   required,
+  SIGNUP_RULES,
   strongPassword,
   validateField,
   validateForm,
@@ -85,5 +86,34 @@ describe("strong password (reset and signup)", () => {
   it("confirmation must match", () => {
     expect(matches("Abcdefg1!")("Abcdefg1?")).toBe("Passwords do not match");
     expect(matches("Abcdefg1!")("Abcdefg1!")).toBeUndefined();
+  });
+});
+
+describe("signup rules", () => {
+  const valid = {
+    name: "Ada",
+    email: "ada@example.com",
+    company: "Engines",
+    source: "search",
+    password: "Str0ng-Pass!",
+  };
+
+  it("passes a complete form", () => {
+    expect(validateForm(valid, SIGNUP_RULES)).toEqual({});
+  });
+
+  it("answers each field's first failure", () => {
+    expect(
+      validateForm({ name: "A", email: "nope", company: "", source: " ", password: "weak" }, SIGNUP_RULES),
+    ).toEqual({
+      name: VALIDATION.minLength(2),
+      email: VALIDATION.email,
+      company: VALIDATION.required,
+      source: VALIDATION.required,
+      password: VALIDATION.minLength(8),
+    });
+    expect(validateForm({ ...valid, password: "alllowercase1!" }, SIGNUP_RULES)).toEqual({
+      password: VALIDATION.strongPassword,
+    });
   });
 });

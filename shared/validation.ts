@@ -6,7 +6,7 @@
  * `validateField` runs rules in order and stops at the first failure, so "required" always wins
  * over "too short".
  */
-import { LOGIN_PASSWORD_MIN, STRONG_PASSWORD_MAX, STRONG_PASSWORD_MIN } from "./constants.ts";
+import { LOGIN_PASSWORD_MIN, NAME_MIN, STRONG_PASSWORD_MAX, STRONG_PASSWORD_MIN } from "./constants.ts";
 import { VALIDATION } from "./messages.ts";
 
 export type Rule = (value: string) => string | undefined;
@@ -91,3 +91,20 @@ export const matches =
   (other: string): Rule =>
   (value) =>
     value === other ? undefined : VALIDATION.passwordsDoNotMatch;
+
+/** docs/product.md#signup-form */
+export const SIGNUP_RULES = {
+  name: [required, minLength(NAME_MIN)],
+  email: [required, email],
+  company: [required, minLength(NAME_MIN)],
+  source: [required],
+  password: [required, strongPassword],
+} as const satisfies Record<string, readonly Rule[]>;
+export type SignupValues = Record<keyof typeof SIGNUP_RULES, string>;
+
+/** docs/product.md#reset-password: a strong new password, confirmed. */
+export const RESET_PASSWORD_RULES = {
+  password: [required, strongPassword],
+  confirmPassword: (values: { password: string }) => [required, matches(values.password)],
+} as const;
+export type ResetPasswordValues = Record<keyof typeof RESET_PASSWORD_RULES, string>;

@@ -1,10 +1,12 @@
 /**
  * The Firebase Auth client, loaded on demand: the SDK is imported dynamically when a visitor starts
- * to sign in (the login form calls `loadFirebaseAuth` on focus, submit or a provider button), so no
- * page's first load carries it (docs/decisions/006-page-weight.md). Persistence is in memory: the
+ * to sign in or up (the forms call `loadFirebaseAuth` on focus, submit or a provider button; the
+ * verification page when it opens), so no page's first load carries it
+ * (docs/decisions/006-page-weight.md). Persistence is in memory: the
  * product's session is the gateway's HttpOnly cookie, Firebase only proves the password once.
  */
-import type { Auth } from "firebase/auth";
+import type { Auth, User } from "firebase/auth";
+import { GITHUB_SIGN_IN_SCOPES } from "../../shared/constants.ts";
 import type { PublicFirebaseConfig } from "./gateway-context";
 
 let pending: Promise<Auth> | null = null;
@@ -40,6 +42,11 @@ export interface FirebaseIdentity {
   avatarUrl: string | null;
 }
 
+async function identityOf(user: User): Promise<FirebaseIdentity> {
+  const idToken = await user.getIdToken();
+  return { idToken, uid: user.uid, email: user.email, name: user.displayName, avatarUrl: user.photoURL };
+}
+
 /** Email and password sign-in; answers the ID token that proves it. Throws Firebase errors. */
 export async function signInWithEmail(
   config: PublicFirebaseConfig,
@@ -49,8 +56,57 @@ export async function signInWithEmail(
   const auth = await loadFirebaseAuth(config);
   const { signInWithEmailAndPassword } = await import("firebase/auth");
   const { user } = await signInWithEmailAndPassword(auth, email, password);
-  const idToken = await user.getIdToken();
-  return { idToken, uid: user.uid, email: user.email, name: user.displayName, avatarUrl: user.photoURL };
+  return identityOf(user);
+}
+
+/** Creates the Firebase user of an e-mail signup; answers its ID token. Throws Firebase errors. */
+export async function createUserWithEmail(
+  config: PublicFirebaseConfig,
+  email: string,
+  password: string,
+): Promise<FirebaseIdentity> {
+  const auth = await loadFirebaseAuth(config);
+  const { createUserWithEmailAndPassword } = await import("firebase/auth");
+  const { user } = await createUserWithEmailAndPassword(auth, email, password);
+  return identityOf(user);
+}
+
+export interface GitHubIdentity extends FirebaseIdentity {
+  /** The GitHub OAuth access token; the backend asks GitHub with it which addresses are verified. */
+  oauthAccessToken: string | null;
+  /** The GitHub login name. */
+  screenName: string | null;
+  scopes: string[];
+}
+
+/**
+ * GitHub sign-in through Firebase's popup (500 x 600, POPUP_WIDTH x POPUP_HEIGHT, is the SDK's own
+ * size), asking for GITHUB_SIGN_IN_SCOPES. Against the emulator the popup is its fake GitHub page.
+ * Throws Firebase errors (popup closed or blocked, account exists with another credential, ...).
+ */
+export async function signInWithGitHub(config: PublicFirebaseConfig): Promise<GitHubIdentity> {
+  const auth = await loadFirebaseAuth(config);
+  const { GithubAuthProvider, getAdditionalUserInfo, signInWithPopup } = await import("firebase/auth");
+  const provider = new GithubAuthProvider();
+  for (const scope of GITHUB_SIGN_IN_SCOPES) provider.addScope(scope);
+  const result = await signInWithPopup(auth, provider);
+  const identity = await identityOf(result.user);
+  // GitHub may keep the address on the provider profile only.
+  const email = identity.email ?? result.user.providerData.find((profile) => profile.email)?.email ?? null;
+  return {
+    ...identity,
+    email,
+    oauthAccessToken: GithubAuthProvider.credentialFromResult(result)?.accessToken ?? null,
+    screenName: getAdditionalUserInfo(result)?.username ?? null,
+    scopes: [...GITHUB_SIGN_IN_SCOPES],
+  };
+}
+
+/** Applies an e-mail verification code (the `oobCode` of the link). Throws Firebase errors. */
+export async function applyVerificationCode(config: PublicFirebaseConfig, oobCode: string): Promise<void> {
+  const auth = await loadFirebaseAuth(config);
+  const { applyActionCode } = await import("firebase/auth");
+  await applyActionCode(auth, oobCode);
 }
 
 /** Forgets the Firebase user; the product session lives on in the gateway cookie. Never throws. */
@@ -62,6 +118,11 @@ export async function signOutOfFirebase(config: PublicFirebaseConfig): Promise<v
   } catch {
     // Nothing to do: the in-memory Firebase session ends with the page anyway.
   }
+}
+
+/** Only an https avatar is sent on (the contract refuses others, docs/product.md#entities). */
+export function httpsUrlOrNull(url: string | null): string | null {
+  return url?.startsWith("https://") ? url : null;
 }
 
 /** The `auth/...` code of a Firebase error, if it is one. */

@@ -1,6 +1,6 @@
 /** The client's own wording, which is not spec text (spec strings live in shared/messages.ts). */
 export const UI_TEXT = {
   signInWithGitHub: "Sign in with GitHub",
-  gitHubComingSoon: "GitHub sign-in is not available yet.",
+  signUpWithGitHub: "Sign up with GitHub",
   loginSuccess: "Signed in. Redirecting…",
 } as const;

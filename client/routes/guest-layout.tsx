@@ -1,4 +1,5 @@
 import { Outlet } from "react-router";
+import { AuthFrame } from "../components/auth/auth-frame";
 import { requireGuest } from "../lib/guards.server";
 import type { Route } from "./+types/guest-layout";
 
@@ -10,10 +11,8 @@ export function loader({ context }: Route.LoaderArgs) {
 
 export default function GuestLayout() {
   return (
-    <div className="flex min-h-dvh flex-col items-center bg-canvas px-4 py-10 sm:justify-center sm:py-16">
-      <main className="w-full max-w-[400px]">
-        <Outlet />
-      </main>
-    </div>
+    <AuthFrame>
+      <Outlet />
+    </AuthFrame>
   );
 }

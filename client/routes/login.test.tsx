@@ -13,6 +13,8 @@ vi.mock("../lib/firebase-auth", async (importOriginal) => ({
   ...(await importOriginal<typeof import("../lib/firebase-auth")>()),
   loadFirebaseAuth: vi.fn(async () => ({})),
   signInWithEmail: vi.fn(),
+  // Never open a real popup (GitHub sign-in is tested in login-github.test.tsx).
+  signInWithGitHub: vi.fn(() => new Promise(() => {})),
   signOutOfFirebase: vi.fn(async () => {}),
 }));
 

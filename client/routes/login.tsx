@@ -6,9 +6,9 @@ import { ERRORS, identityErrorMessage, TEXT } from "../../shared/messages.ts";
 import { safeRedirectPath } from "../../shared/safe-redirect.ts";
 import { hasErrors, type LoginField, type LoginValues, validateLogin } from "../../shared/validation.ts";
 import { AuthHeader } from "../components/auth/auth-header";
+import { GitHubSignIn } from "../components/auth/github-sign-in";
 import { VerificationRequired } from "../components/auth/verification-required";
-import { GitHubMark } from "../components/icons";
-import { Alert, Button, Card, TextField, TextLink, useToast } from "../components/ui";
+import { Alert, Button, Card, TextField, TextLink } from "../components/ui";
 import {
   firebaseErrorCode,
   loadFirebaseAuth,
@@ -16,6 +16,7 @@ import {
   signOutOfFirebase,
 } from "../lib/firebase-auth";
 import { loadAuthApi } from "../lib/lazy-auth";
+import { useLoginNotice } from "../lib/login-notice";
 import { useRootData } from "../lib/root-data";
 import { documentTitle, productNameOf, type RouteHandle } from "../lib/route-handle";
 import { UI_TEXT } from "../lib/ui-text";
@@ -43,7 +44,8 @@ export default function Login() {
   const root = useRootData();
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
-  const { toast } = useToast();
+  const notice = useLoginNotice();
+  const [gitHubBusy, setGitHubBusy] = useState(false);
 
   const [values, setValues] = useState<LoginValues>({ email: "", password: "" });
   const [touched, setTouched] = useState<Partial<Record<LoginField, boolean>>>({});
@@ -62,7 +64,7 @@ export default function Login() {
   }
 
   const errors = validateLogin(values);
-  const busy = status.kind === "submitting" || status.kind === "success";
+  const busy = status.kind === "submitting" || status.kind === "success" || gitHubBusy;
 
   function update(field: LoginField, value: string) {
     setValues((current) => ({ ...current, [field]: value }));
@@ -143,6 +145,7 @@ export default function Login() {
       <AuthHeader title={TEXT.loginTitle} subtitle={TEXT.subtitle} />
       <Card className="p-6 sm:p-7">
         <form noValidate onSubmit={onSubmit} aria-label="Sign in" className="space-y-5">
+          {notice && status.kind === "idle" ? <Alert tone="success">{notice}</Alert> : null}
           {status.kind === "error" ? <Alert tone="danger">{status.message}</Alert> : null}
           {status.kind === "success" ? <Alert tone="success">{UI_TEXT.loginSuccess}</Alert> : null}
 
@@ -197,19 +200,12 @@ export default function Login() {
           <span className="h-px flex-1 bg-border" />
         </div>
 
-        <Button
-          variant="secondary"
-          size="lg"
-          fullWidth
-          disabled={busy}
-          icon={<GitHubMark className="size-4" />}
-          onClick={() => {
-            warmUp();
-            toast({ tone: "info", title: UI_TEXT.gitHubComingSoon });
-          }}
-        >
-          {UI_TEXT.signInWithGitHub}
-        </Button>
+        <GitHubSignIn
+          mode="login"
+          label={UI_TEXT.signInWithGitHub}
+          disabled={status.kind === "submitting" || status.kind === "success"}
+          onBusyChange={setGitHubBusy}
+        />
       </Card>
 
       <p className="mt-6 text-center text-fg-muted text-sm">

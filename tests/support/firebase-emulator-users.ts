@@ -121,3 +121,21 @@ export async function signInWithGitHubOnEmulator(
   );
   return { uid: signedIn.localId, idToken: signedIn.idToken };
 }
+
+/**
+ * The newest out-of-band code the emulator issued for an address (the code an e-mail's link would
+ * carry): "VERIFY_EMAIL" or "PASSWORD_RESET". Undefined when it holds none.
+ */
+export async function latestOobCode(
+  host: string,
+  projectId: string,
+  email: string,
+  requestType: "VERIFY_EMAIL" | "PASSWORD_RESET",
+): Promise<string | undefined> {
+  const response = await fetch(`http://${host}/emulator/v1/projects/${projectId}/oobCodes`);
+  if (!response.ok) throw new Error(`Firebase emulator oobCodes: ${response.status}`);
+  const { oobCodes } = (await response.json()) as {
+    oobCodes: { email: string; oobCode: string; requestType: string }[];
+  };
+  return oobCodes.filter((code) => code.email === email && code.requestType === requestType).at(-1)?.oobCode;
+}

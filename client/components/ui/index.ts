@@ -6,6 +6,7 @@ export { Card } from "./card";
 export { Drawer } from "./drawer";
 export { EmptyState } from "./empty-state";
 export { Popover } from "./popover";
+export { SelectField } from "./select-field";
 export { Skeleton } from "./skeleton";
 export { Spinner } from "./spinner";
 export { TextField } from "./text-field";

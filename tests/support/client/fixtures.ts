@@ -22,6 +22,7 @@ export function gateway(overrides: Partial<GatewayContext> = {}): GatewayContext
     productName: "Argus",
     backendUrl: "http://backend.test",
     firebase: FIREBASE,
+    localMode: false,
     session: { token: "secret-token", user: USER },
     log: { debug: () => {}, error: () => {} },
     ...overrides,
@@ -36,7 +37,12 @@ export function contextWith(value: GatewayContext): RouterContextProvider {
 
 /** What a root route loader answers in tests (same shape as client/root.tsx). */
 export function rootData(value: GatewayContext = gateway()) {
-  return { productName: value.productName, user: value.session?.user ?? null, firebase: value.firebase };
+  return {
+    productName: value.productName,
+    user: value.session?.user ?? null,
+    firebase: value.firebase,
+    localMode: value.localMode,
+  };
 }
 
 export function project(overrides: Partial<Project> = {}): Project {

@@ -1,0 +1,61 @@
+import { ChevronDown, CircleAlert } from "lucide-react";
+import { type ComponentProps, type ReactNode, useId } from "react";
+import { cn } from "../../lib/cn";
+import { inputClasses } from "./text-field";
+
+export interface SelectFieldProps extends Omit<ComponentProps<"select">, "id"> {
+  label: ReactNode;
+  /** The options; the first, empty entry is the placeholder, so "required" can fail. */
+  options: readonly { value: string; label: string }[];
+  placeholder: string;
+  error?: string;
+  id?: string;
+}
+
+/** A labelled native select with an error, styled like TextField and wired the same way. */
+export function SelectField({
+  label,
+  options,
+  placeholder,
+  error,
+  id,
+  className,
+  ...selectProps
+}: SelectFieldProps) {
+  const generated = useId();
+  const selectId = id ?? generated;
+  const errorId = error ? `${selectId}-error` : undefined;
+  return (
+    <div className={cn("space-y-1.5", className)}>
+      <label htmlFor={selectId} className="block font-medium text-fg text-sm">
+        {label}
+      </label>
+      <div className="relative">
+        <select
+          id={selectId}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={errorId}
+          className={cn(inputClasses(Boolean(error)), "appearance-none pr-9")}
+          {...selectProps}
+        >
+          <option value="">{placeholder}</option>
+          {options.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+        <ChevronDown
+          aria-hidden="true"
+          className="pointer-events-none absolute top-1/2 right-3 size-4 -translate-y-1/2 text-fg-subtle"
+        />
+      </div>
+      {error ? (
+        <p id={errorId} className="flex items-center gap-1.5 text-danger-text text-sm">
+          <CircleAlert aria-hidden="true" className="size-3.5 shrink-0" />
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,173 @@
+/**
+ * The account screens in Chromium against the whole stack (production bundle, Firebase Auth
+ * emulator, backend, gateway). Flows that need the backend's account endpoints (signup, password
+ * reset) skip themselves, visibly, while the backend answers those paths with 404.
+ */
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { createEmulatorUser, latestOobCode } from "../support/firebase-emulator-users.ts";
+import { launchBrowser } from "./browser.ts";
+
+const baseUrl = inject("gatewayUrl");
+const emulatorHost = inject("emulatorHost");
+const projectId = inject("projectId");
+let browser: Browser;
+/** Whether the backend has the account endpoints (POST /auth/forgot-password stands for them). */
+let accountEndpoints = false;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  const probe = await fetch(`${baseUrl}/auth/forgot-password`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: baseUrl },
+    body: JSON.stringify({ email: "probe@example.com" }),
+  });
+  accountEndpoints = probe.ok;
+});
+afterAll(() => browser?.close());
+
+async function signIn(page: Page, email: string, password: string) {
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Sign in with Email" }).click();
+}
+
+/** Polls the emulator: the e-mail is sent by the backend, a moment after the page's answer. */
+async function oobCode(email: string, type: "VERIFY_EMAIL" | "PASSWORD_RESET"): Promise<string> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const code = await latestOobCode(emulatorHost, projectId, email, type);
+    if (code) return code;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`no ${type} code for ${email}`);
+}
+
+describe("account screens", () => {
+  it("keeps a protected deep link with its query through the sign-in round trip", async () => {
+    const email = `deep-${Date.now()}@example.com`;
+    const password = "Deep-Link-Pass-1!";
+    await createEmulatorUser(emulatorHost, projectId, {
+      email,
+      password,
+      displayName: "Deep Link",
+      emailVerified: true,
+    });
+    const page = await browser.newPage();
+    await page.goto(`${baseUrl}/home?tab=x`);
+    const login = new URL(page.url());
+    expect(login.pathname).toBe("/login");
+    expect(login.searchParams.get("redirectTo")).toBe("/home?tab=x");
+
+    await signIn(page, email, password);
+    await page.waitForURL(`${baseUrl}/home?tab=x`, { timeout: 20_000 });
+    await page.getByText("Deep Link").first().waitFor();
+    await page.close();
+  });
+
+  it("says so when no account has the e-mail address", async () => {
+    const page = await browser.newPage();
+    await page.goto(`${baseUrl}/login`);
+    await signIn(page, `nobody-${Date.now()}@example.com`, "Any-Password-1!");
+    await page
+      .getByRole("alert")
+      .filter({ hasText: /No account found with this email|Invalid email or password/ })
+      .waitFor({ timeout: 10_000 });
+    expect(new URL(page.url()).pathname).toBe("/login");
+    await page.close();
+  });
+
+  it("shows the login callback's message when the URL has no code", async () => {
+    const page = await browser.newPage();
+    await page.goto(`${baseUrl}/oauth/callback/github`);
+    await page.getByRole("alert").filter({ hasText: "No code or provider found in callback URL." }).waitFor();
+    expect(await page.getByRole("link", { name: "Retry Login" }).getAttribute("href")).toBe("/login");
+    await page.close();
+  });
+
+  it("says a verification link without a code is invalid", async () => {
+    const page = await browser.newPage();
+    await page.goto(`${baseUrl}/email-verified?mode=verifyEmail`);
+    await page.getByRole("alert").filter({ hasText: "Invalid verification link" }).waitFor();
+    await page.close();
+  });
+
+  it("signs up by e-mail, verifies the address, signs in, stays signed in across a reload and signs out", async (context) => {
+    if (!accountEndpoints) context.skip("the backend has no /auth/signup yet");
+    const email = `signup-${Date.now()}@example.com`;
+    const password = "Sign-Up-Pass-1!";
+    const page = await browser.newPage();
+    await page.goto(`${baseUrl}/signup`);
+    await page.getByLabel("Name").fill("Katherine Johnson");
+    await page.getByLabel("Password", { exact: true }).fill(password);
+    await page.getByLabel("Business Email Address").fill(email);
+    await page.getByLabel("Company").fill("Langley");
+    await page.getByLabel("How did you hear about us?").selectOption("colleague");
+    await page.getByRole("button", { name: "Create Account" }).click();
+
+    await page.getByRole("heading", { name: "Check Your Email" }).waitFor({ timeout: 20_000 });
+    await page.getByText(email).waitFor();
+
+    await page.goto(
+      `${baseUrl}/email-verified?mode=verifyEmail&oobCode=${await oobCode(email, "VERIFY_EMAIL")}`,
+    );
+    await page
+      .getByText("Your email has been verified. You can sign in now.")
+      .first()
+      .waitFor({ timeout: 10_000 });
+    await page.waitForURL(`${baseUrl}/login`, { timeout: 10_000 });
+    await page
+      .getByRole("status")
+      .filter({ hasText: "Your email has been verified. You can sign in now." })
+      .waitFor();
+
+    await signIn(page, email, password);
+    await page.waitForURL(/\/home$/, { timeout: 20_000 });
+    await page.getByText("Katherine Johnson").first().waitFor();
+    await page.reload();
+    expect(new URL(page.url()).pathname).toBe("/home");
+    await page.getByText("Katherine Johnson").first().waitFor();
+
+    await page.getByRole("button", { name: /Katherine Johnson/ }).click();
+    await page.getByRole("button", { name: "Sign Out" }).click();
+    await page.waitForURL(/\/login/, { timeout: 10_000 });
+    await page.close();
+  });
+
+  it("resets a forgotten password with the code from the e-mail and signs in with the new one", async (context) => {
+    if (!accountEndpoints)
+      context.skip("the backend has no /auth/forgot-password and /auth/reset-password yet");
+    const email = `reset-${Date.now()}@example.com`;
+    await createEmulatorUser(emulatorHost, projectId, {
+      email,
+      password: "Old-Password-1!",
+      displayName: "Dorothy Vaughan",
+      emailVerified: true,
+    });
+    const page = await browser.newPage();
+    await page.goto(`${baseUrl}/login`);
+    await page.getByRole("link", { name: "Forgot Password" }).click();
+    await page.waitForURL(`${baseUrl}/forgot-password`);
+    await page.getByLabel("Email").fill(email);
+    await page.getByRole("button", { name: "Send Reset Link" }).click();
+    await page.getByRole("link", { name: "Back to Login" }).first().waitFor();
+    await page.getByRole("status").first().waitFor({ timeout: 10_000 });
+
+    const newPassword = "New-Password-2!";
+    await page.goto(
+      `${baseUrl}/reset-password?mode=resetPassword&oobCode=${await oobCode(email, "PASSWORD_RESET")}`,
+    );
+    await page.getByLabel("New password").fill(newPassword);
+    await page.getByLabel("Confirm new password").fill(newPassword);
+    await page.getByRole("button", { name: "Reset Password" }).click();
+    await page.waitForURL(`${baseUrl}/login`, { timeout: 10_000 });
+    await page
+      .getByRole("status")
+      .filter({ hasText: "Your password has been reset. Sign in with your new password." })
+      .waitFor();
+
+    await signIn(page, email, newPassword);
+    await page.waitForURL(/\/home$/, { timeout: 20_000 });
+    await page.getByText("Dorothy Vaughan").first().waitFor();
+    await page.close();
+  });
+});
