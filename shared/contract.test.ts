@@ -108,3 +108,26 @@ describe("contract bounds", () => {
     }
   });
 });
+
+describe("request schemas share the forms' rules", () => {
+  const signup = {
+    name: "Ada",
+    email: "ada@example.com",
+    company: "Analytical Engines",
+    source: "A friend",
+    type: "EMAIL",
+    idToken: "token",
+  };
+
+  it("refuses what the signup form refuses, with the form's message, and trims what it keeps", () => {
+    const short = signupRequestSchema.safeParse({ ...signup, name: " a " });
+    expect(short.success).toBe(false);
+    expect(short.error?.issues[0]?.message).toBe(VALIDATION.minLength(NAME_MIN));
+    expect(signupRequestSchema.parse({ ...signup, company: "  Acme  " }).company).toBe("Acme");
+  });
+
+  it("refuses a weak new password with the strong-password message", () => {
+    const weak = resetPasswordRequestSchema.safeParse({ oobCode: "code", newPassword: "abcdefgh" });
+    expect(weak.error?.issues.map((issue) => issue.message)).toEqual([VALIDATION.strongPassword]);
+  });
+});

@@ -10,7 +10,6 @@ import {
   ID_MAX,
   ID_TOKEN_MAX,
   NAME_MAX,
-  NAME_MIN,
   OAUTH_TOKEN_MAX,
   ONE_TIME_CODE_MAX,
   ORG_NAME_MAX,
@@ -19,7 +18,18 @@ import {
   URL_MAX,
 } from "./constants.ts";
 import { VALIDATION } from "./messages.ts";
-import { strongPassword } from "./validation.ts";
+import { type Rule, SIGNUP_RULES, strongPassword, validateField } from "./validation.ts";
+
+/**
+ * A zod refinement from the form rules of shared/validation.ts, so the backend refuses exactly what
+ * the browser's forms refuse, with the same messages. `except`: messages another check gives already.
+ */
+function checkedBy(rules: readonly Rule[], except: readonly string[] = []) {
+  return (value: string, ctx: z.RefinementCtx) => {
+    const problem = validateField(value, rules);
+    if (problem && !except.includes(problem)) ctx.addIssue({ code: "custom", message: problem });
+  };
+}
 
 /** Every error body, from the gateway and from the backend, has this shape. */
 export const errorBodySchema = z.object({
@@ -121,10 +131,10 @@ export type BrowserSignInResponse = z.infer<typeof browserSignInResponseSchema>;
  * verification e-mail; the first verified sign-in creates the account from it.
  */
 export const signupRequestSchema = z.object({
-  name: z.string().trim().min(NAME_MIN).max(NAME_MAX),
+  name: z.string().max(NAME_MAX).superRefine(checkedBy(SIGNUP_RULES.name)).trim(),
   email: z.email().max(EMAIL_MAX),
-  company: z.string().trim().min(NAME_MIN).max(ORG_NAME_MAX),
-  source: z.string().trim().min(1).max(SHORT_TEXT_MAX),
+  company: z.string().max(ORG_NAME_MAX).superRefine(checkedBy(SIGNUP_RULES.company)).trim(),
+  source: z.string().max(SHORT_TEXT_MAX).superRefine(checkedBy(SIGNUP_RULES.source)).trim(),
   type: z.literal("EMAIL"),
   idToken: z.string().min(1).max(ID_TOKEN_MAX),
 });

@@ -21,6 +21,12 @@ export const minLength =
   (value) =>
     value.length < n ? VALIDATION.minLength(n) : undefined;
 
+/** For names: surrounding spaces do not count (the backend trims them away). */
+export const minTrimmedLength =
+  (n: number): Rule =>
+  (value) =>
+    value.trim().length < n ? VALIDATION.minLength(n) : undefined;
+
 export const email: Rule = (value) => (EMAIL_PATTERN.test(value.trim()) ? undefined : VALIDATION.email);
 
 /** Empty values pass every rule but `required`, so optional fields can share rule lists. */
@@ -94,9 +100,9 @@ export const matches =
 
 /** docs/product.md#signup-form */
 export const SIGNUP_RULES = {
-  name: [required, minLength(NAME_MIN)],
+  name: [required, minTrimmedLength(NAME_MIN)],
   email: [required, email],
-  company: [required, minLength(NAME_MIN)],
+  company: [required, minTrimmedLength(NAME_MIN)],
   source: [required],
   password: [required, strongPassword],
 } as const satisfies Record<string, readonly Rule[]>;
