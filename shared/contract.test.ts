@@ -5,6 +5,7 @@ import {
   ID_MAX,
   ID_TOKEN_MAX,
   NAME_MAX,
+  NAME_MIN,
   OAUTH_TOKEN_MAX,
   ORG_NAME_MAX,
   URL_MAX,
@@ -19,6 +20,7 @@ import {
   sessionClaimsSchema,
   signupRequestSchema,
 } from "./contract.ts";
+import { VALIDATION } from "./messages.ts";
 
 /** The longest string each field of an object schema accepts (null: unbounded), or "not a string". */
 function stringBounds(schema: z.ZodObject): Record<string, number | null | "not a string"> {
