@@ -121,3 +121,24 @@ export async function signInWithGitHubOnEmulator(
   );
   return { uid: signedIn.localId, idToken: signedIn.idToken };
 }
+
+export interface EmulatorOobCode {
+  email: string;
+  oobCode: string;
+  /** "VERIFY_EMAIL", "PASSWORD_RESET", ... */
+  requestType: string;
+}
+
+/** The out-of-band codes (verification, reset) the emulator has issued, oldest first. */
+export async function emulatorOobCodes(host: string, projectId: string): Promise<EmulatorOobCode[]> {
+  const response = await fetch(`http://${host}/emulator/v1/projects/${projectId}/oobCodes`);
+  if (!response.ok) throw new Error(`Firebase emulator oobCodes: ${response.status}`);
+  return ((await response.json()) as { oobCodes: EmulatorOobCode[] }).oobCodes;
+}
+
+/** Applies an e-mail verification code, as the browser SDK's applyActionCode does. */
+export async function applyVerificationCodeOnEmulator(host: string, oobCode: string): Promise<void> {
+  await emulatorRequest(`http://${host}/identitytoolkit.googleapis.com/v1/accounts:update?key=any`, {
+    oobCode,
+  });
+}
