@@ -10,20 +10,29 @@ import { loadSessionKey } from "./auth/signing-key.ts";
 import type { BackendConfig } from "./config.ts";
 import { type Db, openDatabase } from "./db/database.ts";
 import { migrateToLatest } from "./db/migrations.ts";
+import { createGitHubClient } from "./github/client.ts";
+import { createBackgroundTasks } from "./http/background.ts";
 import { errorHandler, notFoundHandler } from "./http/errors.ts";
 import { strictRouting } from "./http/router.ts";
-import { createFirebaseIdentity, type IdentityVerifier } from "./identity/firebase.ts";
-import { authRouter } from "./routes/auth.ts";
+import { createFirebaseIdentity, type Identity } from "./identity/firebase.ts";
+import { accountMailSender } from "./mail/account-mail.ts";
+import { createMailer } from "./mail/mailer.ts";
+import { type AuthDeps, authRouter } from "./routes/auth.ts";
 import { healthRouter } from "./routes/health.ts";
 import { jwksRouter } from "./routes/jwks.ts";
+import { outboxRouter } from "./routes/outbox.ts";
+import { passwordRouter } from "./routes/password.ts";
 import { projectsRouter } from "./routes/projects.ts";
+import { signupRouter } from "./routes/signup.ts";
 
 export interface Backend {
   app: Express;
   db: Db;
   /** Mints and verifies this backend's session tokens (tests, tooling). */
   tokens: SessionTokens;
-  /** Releases the database and the identity client; call after the server stopped. */
+  /** Resolves once the work requests left running after their answer (e-mails) is done. */
+  settled(): Promise<void>;
+  /** Waits for that work, then releases the database and the clients; call after the server stopped. */
   close(): Promise<void>;
 }
 
@@ -36,7 +45,7 @@ export interface BackendOptions {
    * The identity provider; default Firebase as `config.firebase` says. Tests without the Firebase
    * emulator pass one of their own (and close it themselves).
    */
-  identity?: IdentityVerifier;
+  identity?: Identity;
 }
 
 export async function createBackend(config: BackendConfig, options: BackendOptions = {}): Promise<Backend> {
@@ -52,6 +61,21 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
   }
   const identity = options.identity ?? createFirebaseIdentity(config.firebase);
   const ownsIdentity = options.identity === undefined;
+  const mailer = createMailer(config.mail, db, logger);
+  const background = createBackgroundTasks();
+  const auth: AuthDeps = {
+    db,
+    identity,
+    tokens,
+    github: createGitHubClient(config.github),
+    background,
+    sendAccountMail: accountMailSender({
+      identity,
+      mailer,
+      publicOrigin: config.publicOrigin,
+      productName: config.productName,
+    }),
+  };
 
   const app = express();
   // Before any route: /auth/LOGIN and /auth/login/ are not /auth/login (http/router.ts).
@@ -62,7 +86,11 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
   app.use(healthRouter(db));
   app.use(jwksRouter(tokens));
   app.use(express.json({ limit: JSON_BODY_LIMIT }));
-  app.use(authRouter({ db, identity, tokens }));
+  app.use(authRouter(auth));
+  app.use(signupRouter(auth));
+  app.use(passwordRouter(auth));
+  // Only where config.ts allows the outbox: local mode or outside production.
+  if (config.mail.transport.kind === "outbox") app.use(outboxRouter(db));
   app.use("/api", requireSession(db, tokens));
   app.use(projectsRouter(db));
   app.use(notFoundHandler);
@@ -72,7 +100,10 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
     app,
     db,
     tokens,
+    settled: () => background.settled(),
     async close() {
+      await background.settled();
+      mailer.close();
       if (ownsIdentity) await identity.close();
       await db.destroy();
     },

@@ -6,6 +6,13 @@ import { configErrorOf } from "../tests/support/config-error.ts";
 import { loadConfig } from "./config.ts";
 
 const SECRET_32 = "0123456789abcdef0123456789abcdef";
+/** What a real deployment must set besides its Firebase project. */
+const DEPLOYED = {
+  NODE_ENV: "production",
+  PUBLIC_ORIGIN: "https://argus.example.com",
+  SMTP_URL: "smtp://mailer:secret@smtp.example.com:587",
+  FIREBASE_API_KEY: "web-api-key",
+};
 
 const configError = (env: NodeJS.ProcessEnv) => configErrorOf(loadConfig, env);
 
@@ -63,11 +70,11 @@ describe("loadConfig", () => {
     expect(loadConfig({ ...emulator, NODE_ENV: "development" }).firebase.authEmulatorHost).toBe(
       "127.0.0.1:9099",
     );
-    expect(configError({ ...emulator, NODE_ENV: "production", FIREBASE_PROJECT_ID: "argus-prod" })).toContain(
+    expect(configError({ ...emulator, ...DEPLOYED, FIREBASE_PROJECT_ID: "argus-prod" })).toContain(
       "FIREBASE_AUTH_EMULATOR_HOST: must not be set in production",
     );
-    expect(configError({ NODE_ENV: "production" })).toContain("FIREBASE_PROJECT_ID: a demo- project");
-    expect(loadConfig({ NODE_ENV: "production", FIREBASE_PROJECT_ID: "argus-prod" }).firebase.projectId).toBe(
+    expect(configError(DEPLOYED)).toContain("FIREBASE_PROJECT_ID: a demo- project");
+    expect(loadConfig({ ...DEPLOYED, FIREBASE_PROJECT_ID: "argus-prod" }).firebase.projectId).toBe(
       "argus-prod",
     );
   });
@@ -79,15 +86,86 @@ describe("loadConfig", () => {
   });
 
   it("lets production use the emulator and its demo- project with LOCAL_MODE=true only", () => {
-    const local = { NODE_ENV: "production", FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099" };
+    const local = {
+      NODE_ENV: "production",
+      FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099",
+      PUBLIC_ORIGIN: "https://argus.example.com",
+    };
     expect(configError(local)).toContain("FIREBASE_AUTH_EMULATOR_HOST: must not be set in production");
     const config = loadConfig({ ...local, LOCAL_MODE: "true" });
     expect(config).toMatchObject({ nodeEnv: "production", localMode: true });
     expect(config.firebase).toEqual({ projectId: "demo-argus", authEmulatorHost: "127.0.0.1:9099" });
+    expect(config.mail.transport).toEqual({ kind: "outbox" });
     // Local mode without the emulator: a demo- project would reach for Google and fail there.
-    expect(configError({ NODE_ENV: "production", LOCAL_MODE: "true" })).toContain(
+    expect(configError({ ...local, FIREBASE_AUTH_EMULATOR_HOST: "", LOCAL_MODE: "true" })).toContain(
       "FIREBASE_PROJECT_ID: a demo- project",
     );
     expect(loadConfig({}).localMode).toBe(false);
+  });
+
+  it("mails through SMTP_URL when set, else to the local outbox, which production allows only in local mode", () => {
+    expect(loadConfig({}).mail).toEqual({
+      transport: { kind: "outbox" },
+      from: "Argus <no-reply@localhost>",
+    });
+    expect(loadConfig({ PRODUCT_NAME: "Lens" }).mail.from).toBe("Lens <no-reply@localhost>");
+    const smtp = loadConfig({
+      SMTP_URL: "smtps://u:p@mail.example.com:465",
+      MAIL_FROM: "Ops <ops@example.com>",
+    });
+    expect(smtp.mail).toEqual({
+      transport: { kind: "smtp", url: "smtps://u:p@mail.example.com:465" },
+      from: "Ops <ops@example.com>",
+    });
+    expect(configError({ SMTP_URL: "https://mail.example.com" })).toContain("SMTP_URL: must be an smtp://");
+    const production = { ...DEPLOYED, FIREBASE_PROJECT_ID: "argus-prod" };
+    expect(configError({ ...production, SMTP_URL: "" })).toContain("SMTP_URL: is required in production");
+    expect(configError({ ...production, FIREBASE_API_KEY: "" })).toContain(
+      "FIREBASE_API_KEY: is required in production",
+    );
+    expect(loadConfig(production).firebase.apiKey).toBe("web-api-key");
+  });
+
+  it("takes PUBLIC_ORIGIN by the gateway's rules: default http://127.0.0.1:3000, required and https in production", () => {
+    expect(loadConfig({}).publicOrigin).toBe("http://127.0.0.1:3000");
+    expect(loadConfig({ PUBLIC_ORIGIN: "https://argus.example.com" }).publicOrigin).toBe(
+      "https://argus.example.com",
+    );
+    expect(configError({ PUBLIC_ORIGIN: "https://argus.example.com/app" })).toContain(
+      "PUBLIC_ORIGIN: must be an origin only",
+    );
+    const production = { ...DEPLOYED, FIREBASE_PROJECT_ID: "argus-prod" };
+    expect(configError({ ...production, PUBLIC_ORIGIN: "" })).toContain(
+      "PUBLIC_ORIGIN: is required in production",
+    );
+    expect(configError({ ...production, PUBLIC_ORIGIN: "http://127.0.0.1:3000" })).toContain(
+      "PUBLIC_ORIGIN: must be https:// in production",
+    );
+    expect(
+      loadConfig({ ...production, PUBLIC_ORIGIN: "http://127.0.0.1:3000", ALLOW_HTTP_ORIGIN: "true" })
+        .publicOrigin,
+    ).toBe("http://127.0.0.1:3000");
+  });
+
+  it("reads the GitHub settings: API and OAuth URLs with GitHub's defaults, client id and secret together", () => {
+    expect(loadConfig({}).github).toEqual({
+      clientId: undefined,
+      clientSecret: undefined,
+      apiUrl: "https://api.github.com",
+      oauthUrl: "https://github.com",
+    });
+    const local = loadConfig({
+      GITHUB_CLIENT_ID: "id",
+      GITHUB_CLIENT_SECRET: "secret",
+      GITHUB_API_URL: "http://127.0.0.1:9000/",
+      GITHUB_OAUTH_URL: "http://127.0.0.1:9000",
+    }).github;
+    expect(local).toEqual({
+      clientId: "id",
+      clientSecret: "secret",
+      apiUrl: "http://127.0.0.1:9000",
+      oauthUrl: "http://127.0.0.1:9000",
+    });
+    expect(configError({ GITHUB_CLIENT_ID: "id" })).toContain("GITHUB_CLIENT_SECRET: GITHUB_CLIENT_ID and");
   });
 });

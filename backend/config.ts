@@ -4,10 +4,12 @@
  */
 import path from "node:path";
 import { z } from "zod";
-import { SESSION_COOKIE_MAX_AGE_SECONDS } from "../shared/constants.ts";
+import { DEFAULT_PRODUCT_NAME, SESSION_COOKIE_MAX_AGE_SECONDS } from "../shared/constants.ts";
 import { SESSION_AUDIENCE_DEFAULT, SESSION_ISSUER_DEFAULT } from "../shared/contract.ts";
 import {
+  booleanFlagSchema,
   ConfigError,
+  checkPublicOrigin,
   emulatorHostSchema,
   firebaseProjectIdSchema,
   isDemoProject,
@@ -18,8 +20,10 @@ import {
   nodeEnvSchema,
   parseEnv,
   portSchema,
+  publicOriginSchema,
   sessionSecretSchema,
 } from "../shared/env.ts";
+import { httpUrl } from "../shared/http-server.ts";
 
 /** DATA_DIR value that keeps the embedded database in memory (tests, throw-away demos). */
 export const IN_MEMORY_DATA_DIR = "memory://";
@@ -27,6 +31,12 @@ export const IN_MEMORY_DATA_DIR = "memory://";
 export type DatabaseTarget =
   | { kind: "postgres"; url: string }
   | { kind: "pglite"; dataDir: string | undefined };
+
+/** Where the gateway listens by default: the backend cannot know it, so outside production it assumes this. */
+const DEFAULT_GATEWAY = { host: "127.0.0.1", port: 3000 };
+
+/** How e-mail leaves: an SMTP server, or the local outbox (local mode and development only). */
+export type MailTransport = { kind: "smtp"; url: string } | { kind: "outbox" };
 
 export interface BackendConfig {
   nodeEnv: NodeEnv;
@@ -37,7 +47,23 @@ export interface BackendConfig {
   port: number;
   /** Postgres when DATABASE_URL is set, else embedded PGlite (`dataDir` undefined = in memory). */
   database: DatabaseTarget;
-  firebase: { projectId: string; authEmulatorHost: string | undefined };
+  firebase: {
+    projectId: string;
+    authEmulatorHost: string | undefined;
+    /** FIREBASE_API_KEY: the Identity Toolkit REST calls (password reset) need it outside the emulator. */
+    apiKey?: string | undefined;
+  };
+  /** PUBLIC_ORIGIN: where the links in e-mails point (the gateway's origin). */
+  publicOrigin: string;
+  productName: string;
+  mail: { transport: MailTransport; from: string };
+  /** GitHub OAuth app (sign-in by code) and the API that says which addresses are verified. */
+  github: {
+    clientId?: string | undefined;
+    clientSecret?: string | undefined;
+    apiUrl: string;
+    oauthUrl: string;
+  };
   session: {
     /** Set: tokens are HS256 with this secret. Unset: ES256 with a key pair kept in the database. */
     secret: string | undefined;
@@ -60,6 +86,16 @@ const envSchema = z
     DATA_DIR: z.string().default("./.data"),
     FIREBASE_PROJECT_ID: firebaseProjectIdSchema,
     FIREBASE_AUTH_EMULATOR_HOST: emulatorHostSchema,
+    FIREBASE_API_KEY: z.string().min(1).optional(),
+    PUBLIC_ORIGIN: publicOriginSchema,
+    ALLOW_HTTP_ORIGIN: booleanFlagSchema,
+    PRODUCT_NAME: z.string().trim().min(1).default(DEFAULT_PRODUCT_NAME),
+    SMTP_URL: z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }).optional(),
+    MAIL_FROM: z.string().trim().min(1).optional(),
+    GITHUB_CLIENT_ID: z.string().min(1).optional(),
+    GITHUB_CLIENT_SECRET: z.string().min(1).optional(),
+    GITHUB_API_URL: z.url({ protocol: /^https?$/ }).default("https://api.github.com"),
+    GITHUB_OAUTH_URL: z.url({ protocol: /^https?$/ }).default("https://github.com"),
     SESSION_SECRET: sessionSecretSchema,
     SESSION_ISSUER: z.string().default(SESSION_ISSUER_DEFAULT),
     SESSION_AUDIENCE: z.string().default(SESSION_AUDIENCE_DEFAULT),
@@ -68,6 +104,34 @@ const envSchema = z
       .int("must be a whole number of seconds")
       .positive("must be a whole number of seconds")
       .default(SESSION_COOKIE_MAX_AGE_SECONDS),
+  })
+  .superRefine((env, ctx) => {
+    checkPublicOrigin(env, ctx);
+    if (Boolean(env.GITHUB_CLIENT_ID) !== Boolean(env.GITHUB_CLIENT_SECRET)) {
+      ctx.addIssue({
+        code: "custom",
+        path: [env.GITHUB_CLIENT_ID ? "GITHUB_CLIENT_SECRET" : "GITHUB_CLIENT_ID"],
+        message: "GITHUB_CLIENT_ID and GITHUB_CLIENT_SECRET are set together or not at all",
+      });
+    }
+    // Outside local mode, production has no place for local stand-ins: mail must really leave,
+    // and password resets go to the real Identity Toolkit API, which needs the project's key.
+    if (env.NODE_ENV === "production" && !env.LOCAL_MODE) {
+      if (!env.SMTP_URL) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["SMTP_URL"],
+          message: "is required in production unless LOCAL_MODE=true (the local outbox sends nothing)",
+        });
+      }
+      if (!env.FIREBASE_API_KEY) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["FIREBASE_API_KEY"],
+          message: "is required in production unless LOCAL_MODE=true (password resets need it)",
+        });
+      }
+    }
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV !== "production" || !isDemoProject(env.FIREBASE_PROJECT_ID)) return;
@@ -97,7 +161,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): BackendConfig 
           kind: "pglite",
           dataDir: e.DATA_DIR === IN_MEMORY_DATA_DIR ? undefined : path.resolve(e.DATA_DIR, "pglite"),
         },
-    firebase: { projectId: e.FIREBASE_PROJECT_ID, authEmulatorHost: e.FIREBASE_AUTH_EMULATOR_HOST },
+    firebase: {
+      projectId: e.FIREBASE_PROJECT_ID,
+      authEmulatorHost: e.FIREBASE_AUTH_EMULATOR_HOST,
+      apiKey: e.FIREBASE_API_KEY,
+    },
+    publicOrigin: new URL(e.PUBLIC_ORIGIN ?? httpUrl(DEFAULT_GATEWAY.host, DEFAULT_GATEWAY.port)).origin,
+    productName: e.PRODUCT_NAME,
+    mail: {
+      transport: e.SMTP_URL ? { kind: "smtp", url: e.SMTP_URL } : { kind: "outbox" },
+      from: e.MAIL_FROM ?? `${e.PRODUCT_NAME} <no-reply@localhost>`,
+    },
+    github: {
+      clientId: e.GITHUB_CLIENT_ID,
+      clientSecret: e.GITHUB_CLIENT_SECRET,
+      apiUrl: e.GITHUB_API_URL.replace(/\/+$/, ""),
+      oauthUrl: e.GITHUB_OAUTH_URL.replace(/\/+$/, ""),
+    },
     session: {
       secret: e.SESSION_SECRET,
       issuer: e.SESSION_ISSUER,

@@ -38,6 +38,7 @@ async function main(): Promise<void> {
       url: running.url,
       database: config.database.kind,
       signing: backend.tokens.alg,
+      mail: config.mail.transport.kind,
       nodeEnv: config.nodeEnv,
       localMode: config.localMode,
     },

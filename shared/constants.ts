@@ -76,3 +76,11 @@ export const DEFAULT_PATH = "/home";
 export const GITHUB_SIGN_IN_SCOPES = ["user:email", "read:user"] as const;
 
 export const PLAN_VALUES = { free: "free", proTrial: "pro_trial", paid: "paid_m" } as const;
+
+/** The app's pages that apply the codes of account e-mails (docs/product.md#email-verified, #reset-password). */
+export const ACCOUNT_EMAIL_PAGES = {
+  verifyEmail: "/email-verified",
+  resetPassword: "/reset-password",
+} as const;
+/** The local outbox keeps this many of the latest e-mails (GET /auth/outbox). */
+export const OUTBOX_LIMIT = 200;

@@ -58,6 +58,42 @@ export const firebaseProjectIdSchema = z
   .regex(/^[a-z0-9-]{4,40}$/, "must be a Firebase project id (lower-case letters, digits, dashes)")
   .default(DEMO_PROJECT_ID);
 
+/** True for a bare origin (scheme, host, port): no path, query, fragment or credentials. */
+function isOrigin(value: string): boolean {
+  const url = URL.parse(value);
+  return url !== null && `${url.origin}/` === url.href;
+}
+
+/** PUBLIC_ORIGIN: the origin browsers reach the gateway at (the gateway's and the backend's rule). */
+export const publicOriginSchema = z
+  .url({ protocol: /^https?$/, error: "must be an http:// or https:// origin", abort: true })
+  .refine(isOrigin, "must be an origin only, e.g. https://argus.example.com (no path, query or credentials)")
+  .optional();
+
+/**
+ * Production cannot guess the address browsers use (a proxy, TLS and a name sit in front), so
+ * PUBLIC_ORIGIN is required there, and https unless ALLOW_HTTP_ORIGIN=true.
+ */
+export function checkPublicOrigin(
+  env: { NODE_ENV: NodeEnv; PUBLIC_ORIGIN?: string | undefined; ALLOW_HTTP_ORIGIN: boolean },
+  ctx: z.RefinementCtx,
+): void {
+  if (env.NODE_ENV !== "production") return;
+  if (!env.PUBLIC_ORIGIN) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["PUBLIC_ORIGIN"],
+      message: "is required in production: the origin browsers use, e.g. https://argus.example.com",
+    });
+  } else if (URL.parse(env.PUBLIC_ORIGIN)?.protocol === "http:" && !env.ALLOW_HTTP_ORIGIN) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["PUBLIC_ORIGIN"],
+      message: "must be https:// in production (ALLOW_HTTP_ORIGIN=true allows http://)",
+    });
+  }
+}
+
 export function isDemoProject(projectId: string): boolean {
   return projectId.startsWith(DEMO_PROJECT_PREFIX);
 }

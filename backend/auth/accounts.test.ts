@@ -4,7 +4,12 @@ import { type FreshDatabase, freshDatabase, TEST_DATABASE_KINDS } from "../../te
 import type { Db } from "../db/database.ts";
 import { openDatabase } from "../db/database.ts";
 import { migrateToLatest } from "../db/migrations.ts";
-import { EmailNotVerifiedError, type SignInIdentity, signInAccount } from "./accounts.ts";
+import {
+  EmailNotVerifiedError,
+  NoAccountError,
+  type SignInIdentity,
+  signInAccount as signInOrCreate,
+} from "./accounts.ts";
 import { epochSeconds } from "./session-tokens.ts";
 import { AccountRelinkedError, startSession } from "./sessions.ts";
 
@@ -21,11 +26,14 @@ const identity = (changes: Partial<SignInIdentity> = {}): SignInIdentity => ({
   firebaseUid: "uid-a",
   email: "ada@example.com",
   emailVerified: true,
-  name: "Ada",
   avatarUrl: null,
   provider: "email",
   ...changes,
 });
+
+const ADA = { name: "Ada", orgName: "Ada's organization" };
+/** Signs in, creating the account (named after Ada) when there is none. */
+const signInAccount = (database: Db, who: SignInIdentity) => signInOrCreate(database, who, ADA);
 
 async function count(database: Db, table: "users" | "organizations"): Promise<number> {
   const row = await database
@@ -52,6 +60,23 @@ describe.each(TEST_DATABASE_KINDS)("accounts on %s", (kind) => {
     await migrateToLatest(db);
     return db;
   }
+
+  it("creates an account only when asked to, named as asked, and consumes the identity's pending signup", async () => {
+    const db = await openFresh();
+    await expect(signInOrCreate(db, identity(), undefined)).rejects.toBeInstanceOf(NoAccountError);
+    expect(await count(db, "users")).toBe(0);
+    expect(await count(db, "organizations")).toBe(0);
+
+    await db
+      .insertInto("pending_signups")
+      .values({ firebase_uid: "uid-a", email: "ada@example.com", name: "Ada", company: "Acme", source: "x" })
+      .execute();
+    const created = await signInOrCreate(db, identity(), { name: "Ada L.", orgName: "Acme" });
+    expect(created).toMatchObject({ created: true, user: { name: "Ada L." }, org: { name: "Acme" } });
+    expect(await db.selectFrom("pending_signups").select("firebase_uid").execute()).toEqual([]);
+    // An existing account signs in even when the caller would not create one.
+    expect(await signInOrCreate(db, identity(), undefined)).toMatchObject({ created: false });
+  });
 
   it("never creates an account from an unverified address, whatever the provider", async () => {
     const db = await openFresh();

@@ -12,7 +12,9 @@
  *   account over: the verified address proves it is the same person (a Firebase user re-created
  *   after a reset, a second sign-in method). This re-link revokes every session of the account's
  *   user in the same transaction, so the previous identity's sessions end at once.
- * - Any other verified identity creates a user and an organisation of its own.
+ * - Any other verified identity creates a user and an organisation of its own, when the caller
+ *   says how to name them: a sign-in with GitHub never creates one (the user signs up first), a
+ *   password identity's first verified sign-in does, from its pending signup profile if it has one.
  */
 import type { Provider } from "../../shared/contract.ts";
 import { type Db, isUniqueViolation } from "../db/database.ts";
@@ -26,8 +28,6 @@ export interface SignInIdentity {
   /** Lower-case. */
   email: string;
   emailVerified: boolean;
-  /** Already tidy and bounded (names.ts). */
-  name: string;
   avatarUrl: string | null;
   provider: Provider;
 }
@@ -44,22 +44,46 @@ export class EmailNotVerifiedError extends Error {
   override name = "EmailNotVerifiedError";
 }
 
-function organizationNameFor(userName: string): string {
+/** No account for this identity, and the caller did not ask to create one. */
+export class NoAccountError extends Error {
+  override name = "NoAccountError";
+}
+
+/** The names a new account gets: its user's, and its organisation's. Both tidy and bounded. */
+export interface NewAccount {
+  name: string;
+  orgName: string;
+}
+
+/** The organisation a user gets when nobody named one: "<name>'s organization". */
+export function organizationNameFor(userName: string): string {
   return `${userName}'s organization`;
 }
 
-export async function signInAccount(db: Db, identity: SignInIdentity): Promise<SignedInAccount> {
+/**
+ * Signs the identity in to its account. Without one, `newAccount` says how to create it; when it
+ * is undefined, NoAccountError.
+ */
+export async function signInAccount(
+  db: Db,
+  identity: SignInIdentity,
+  newAccount: NewAccount | undefined,
+): Promise<SignedInAccount> {
   if (!identity.emailVerified) throw new EmailNotVerifiedError("E-mail address not verified");
   try {
-    return await findOrCreateAccount(db, identity);
+    return await findOrCreateAccount(db, identity, newAccount);
   } catch (error) {
     // A concurrent first sign-in of the same identity won the insert: use what it created.
-    if (isUniqueViolation(error)) return findOrCreateAccount(db, identity);
+    if (isUniqueViolation(error)) return findOrCreateAccount(db, identity, newAccount);
     throw error;
   }
 }
 
-async function findOrCreateAccount(db: Db, identity: SignInIdentity): Promise<SignedInAccount> {
+async function findOrCreateAccount(
+  db: Db,
+  identity: SignInIdentity,
+  newAccount: NewAccount | undefined,
+): Promise<SignedInAccount> {
   const known = await findAccount(db, "firebase_uid", identity.firebaseUid);
   if (known) return { ...known, created: false, relinked: false };
 
@@ -76,10 +100,11 @@ async function findOrCreateAccount(db: Db, identity: SignInIdentity): Promise<Si
     return { ...sameEmail, created: false, relinked: true };
   }
 
+  if (!newAccount) throw new NoAccountError("No account for this identity");
   return db.transaction().execute(async (trx) => {
     const org = await trx
       .insertInto("organizations")
-      .values({ name: organizationNameFor(identity.name) })
+      .values({ name: newAccount.orgName })
       .returning(["id", "name"])
       .executeTakeFirstOrThrow();
     const user = await trx
@@ -87,7 +112,7 @@ async function findOrCreateAccount(db: Db, identity: SignInIdentity): Promise<Si
       .values({
         firebase_uid: identity.firebaseUid,
         email: identity.email,
-        name: identity.name,
+        name: newAccount.name,
         role: "owner",
         org_id: org.id,
         provider: identity.provider,
@@ -95,6 +120,8 @@ async function findOrCreateAccount(db: Db, identity: SignInIdentity): Promise<Si
       })
       .returning(["id", "email", "name", "role"])
       .executeTakeFirstOrThrow();
+    // The account now exists: a signup profile still waiting for this identity has served.
+    await trx.deleteFrom("pending_signups").where("firebase_uid", "=", identity.firebaseUid).execute();
     return { user, org, created: true, relinked: false };
   });
 }
@@ -111,4 +138,18 @@ async function findAccount(
     .where(`users.${column}`, "=", value)
     .executeTakeFirst();
   return row && accountFromRow(row);
+}
+
+/** The account with this address, and the Firebase identity it is linked to. */
+export async function findAccountByEmail(
+  db: Db,
+  email: string,
+): Promise<(Account & { firebaseUid: string }) | undefined> {
+  const row = await db
+    .selectFrom("users")
+    .innerJoin("organizations", "organizations.id", "users.org_id")
+    .select([...ACCOUNT_COLUMNS, "users.firebase_uid"])
+    .where("users.email", "=", email)
+    .executeTakeFirst();
+  return row && { ...accountFromRow(row), firebaseUid: row.firebase_uid };
 }

@@ -36,14 +36,17 @@ const FIREBASE_UID = "uid-lifecycle";
 /** A session as a sign-in would create it, for the user FIREBASE_UID (known to the identity provider). */
 async function signIn(backend: Backend): Promise<string> {
   identity.addUser(FIREBASE_UID);
-  const account = await signInAccount(backend.db, {
-    firebaseUid: FIREBASE_UID,
-    email: "lifecycle@example.com",
-    emailVerified: true,
-    name: "Life Cycle",
-    avatarUrl: null,
-    provider: "email",
-  });
+  const account = await signInAccount(
+    backend.db,
+    {
+      firebaseUid: FIREBASE_UID,
+      email: "lifecycle@example.com",
+      emailVerified: true,
+      avatarUrl: null,
+      provider: "email",
+    },
+    { name: "Life Cycle", orgName: "Life Cycle's organization" },
+  );
   const authTime = epochSeconds();
   const sid = await startSession(backend.db, { userId: account.user.id, provider: "email", authTime });
   return backend.tokens.mint(sessionIdentity({ ...account, sid, provider: "email", authTime }));

@@ -42,10 +42,21 @@ describe.each(TEST_DATABASE_KINDS)("migrations on %s", (kind) => {
     await migrateToLatest(db);
 
     expect(await tableNames(db)).toEqual(
-      expect.arrayContaining(["organizations", "users", "sessions", "signing_keys", "projects"]),
+      expect.arrayContaining([
+        "organizations",
+        "users",
+        "sessions",
+        "signing_keys",
+        "projects",
+        "pending_signups",
+        "outbox_messages",
+      ]),
     );
     const applied = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
-    expect(applied.rows.map((row) => row.name)).toEqual(["0001_identity_and_sessions"]);
+    expect(applied.rows.map((row) => row.name)).toEqual([
+      "0001_identity_and_sessions",
+      "0002_pending_signups_and_outbox",
+    ]);
     const orgs = await db.selectFrom("organizations").select(["id", "name"]).execute();
     expect(orgs).toEqual([{ id: org.id, name: "Acme" }]);
   });

@@ -79,10 +79,37 @@ export interface ProjectsTable {
   created_at: CreatedAt;
 }
 
+/**
+ * A signup whose address is not verified yet: no user or organisation exists until the first
+ * verified sign-in of this Firebase identity creates them from this profile (auth/accounts.ts).
+ */
+export interface PendingSignupsTable {
+  firebase_uid: string;
+  /** Lower-case. */
+  email: string;
+  name: string;
+  company: string;
+  source: string;
+  created_at: CreatedAt;
+}
+
+/** The local outbox (mail/outbox.ts): e-mails kept instead of sent, the latest few hundred. */
+export interface OutboxMessagesTable {
+  id: Generated<string>;
+  recipient: string;
+  subject: string;
+  text: string;
+  /** jsonb array of URLs; written as JSON text. */
+  links: ColumnType<string[], string, never>;
+  sent_at: CreatedAt;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   users: UsersTable;
   sessions: SessionsTable;
   signing_keys: SigningKeysTable;
   projects: ProjectsTable;
+  pending_signups: PendingSignupsTable;
+  outbox_messages: OutboxMessagesTable;
 }

@@ -4,7 +4,8 @@
  * against a real project it checks Google's signatures. Either way every ID token is checked with
  * `checkRevoked`, which asks Firebase whether the user still exists, is enabled, and has not had
  * its tokens revoked. Each backend gets its own named firebase-admin app, so several can share a
- * process.
+ * process. Password resets are applied through the Identity Toolkit REST API, which firebase-admin
+ * does not wrap.
  */
 import { randomUUID } from "node:crypto";
 import { deleteApp, initializeApp } from "firebase-admin/app";
@@ -19,6 +20,8 @@ export interface VerifiedIdentity {
   picture: string | undefined;
   /** Firebase's `sign_in_provider`: "password", "github.com", ... */
   signInProvider: string;
+  /** The user's id at that provider (GitHub's numeric user id, as a string), when there is one. */
+  providerUserId: string | undefined;
 }
 
 /** What the identity provider says about a user now. */
@@ -39,6 +42,44 @@ export interface IdentityVerifier {
    */
   getUser(uid: string): Promise<IdentityUser | undefined>;
   close(): Promise<void>;
+}
+
+/** A Firebase user as the account flows (verification, reset) need it. */
+export interface IdentityAccount {
+  uid: string;
+  emailVerified: boolean;
+  disabled: boolean;
+  /** "password", "github.com", ... */
+  providerIds: string[];
+}
+
+/** The Firebase action an out-of-band link carries: its `mode` query parameter. */
+export type ActionMode = "verifyEmail" | "resetPassword";
+
+/** The identity provider with the account actions of sign-up and password reset. */
+export interface Identity extends IdentityVerifier {
+  /** The user with this address, or undefined. Rejects with IdentityError "unavailable". */
+  findUserByEmail(email: string): Promise<IdentityAccount | undefined>;
+  /** Firebase's own action link for this user; the app takes its mode and oobCode (mail/account-mail.ts). */
+  actionLink(mode: ActionMode, email: string): Promise<string>;
+  /**
+   * Applies a password-reset code with a new password; resolves with the account's address.
+   * Rejects with PasswordResetError for a bad code or password, IdentityError otherwise.
+   */
+  resetPassword(oobCode: string, newPassword: string): Promise<string>;
+  /** Ends every Firebase session of the user: ID tokens issued before now count as revoked. */
+  revokeTokens(uid: string): Promise<void>;
+}
+
+/** A password reset the identity provider refused because of what the user sent. */
+export class PasswordResetError extends Error {
+  override name = "PasswordResetError";
+  readonly reason: "invalid-code" | "weak-password";
+
+  constructor(reason: PasswordResetError["reason"]) {
+    super(`Password reset refused: ${reason}`);
+    this.reason = reason;
+  }
 }
 
 export class IdentityError extends Error {
@@ -88,7 +129,56 @@ function identityError(error: unknown): unknown {
   return reason ? new IdentityError(reason, { cause: error }) : error;
 }
 
-export function createFirebaseIdentity(firebase: BackendConfig["firebase"]): IdentityVerifier {
+/** How long a call to the Identity Toolkit REST API may take. */
+const REST_TIMEOUT_MS = 10_000;
+
+/** Identity Toolkit error messages ("INVALID_OOB_CODE", "WEAK_PASSWORD : ...") that are the user's doing. */
+function passwordResetRefusal(message: string): PasswordResetError | undefined {
+  if (/^(INVALID_OOB_CODE|EXPIRED_OOB_CODE)\b/.test(message)) return new PasswordResetError("invalid-code");
+  if (/^WEAK_PASSWORD\b/.test(message)) return new PasswordResetError("weak-password");
+  return undefined;
+}
+
+/**
+ * accounts:resetPassword of the Identity Toolkit REST API: the emulator's locally (which takes any
+ * key), Google's otherwise, with the project's web API key.
+ */
+async function applyPasswordReset(
+  firebase: BackendConfig["firebase"],
+  oobCode: string,
+  newPassword: string,
+): Promise<string> {
+  const base = firebase.authEmulatorHost
+    ? `http://${firebase.authEmulatorHost}/identitytoolkit.googleapis.com`
+    : "https://identitytoolkit.googleapis.com";
+  const key = firebase.apiKey ?? (firebase.authEmulatorHost ? "emulator" : undefined);
+  if (!key) throw new Error("FIREBASE_API_KEY is not set: password resets cannot be applied");
+  let response: Response;
+  try {
+    response = await fetch(`${base}/v1/accounts:resetPassword?key=${encodeURIComponent(key)}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ oobCode, newPassword }),
+      signal: AbortSignal.timeout(REST_TIMEOUT_MS),
+    });
+  } catch (error) {
+    throw new IdentityError("unavailable", { cause: error });
+  }
+  const body = (await response.json().catch(() => ({}))) as {
+    email?: string;
+    error?: { message?: string };
+  };
+  if (response.ok && typeof body.email === "string") return body.email;
+  const message = body.error?.message ?? "";
+  const refusal = passwordResetRefusal(message);
+  if (refusal) throw refusal;
+  if (message.startsWith("USER_DISABLED")) throw new IdentityError("disabled");
+  if (response.status >= 500) throw new IdentityError("unavailable");
+  // The error message is Google's code ("INVALID_API_KEY", ...), never the code or password sent.
+  throw new Error(`Identity Toolkit accounts:resetPassword answered ${response.status} ${message}`);
+}
+
+export function createFirebaseIdentity(firebase: BackendConfig["firebase"]): Identity {
   // firebase-admin reads the emulator address from this variable only, when an app first calls it.
   if (firebase.authEmulatorHost) process.env.FIREBASE_AUTH_EMULATOR_HOST = firebase.authEmulatorHost;
   const app = initializeApp({ projectId: firebase.projectId }, `argus-backend-${randomUUID()}`);
@@ -107,6 +197,7 @@ export function createFirebaseIdentity(firebase: BackendConfig["firebase"]): Ide
           name: typeof decoded.name === "string" ? decoded.name : undefined,
           picture: decoded.picture,
           signInProvider: decoded.firebase.sign_in_provider,
+          providerUserId: decoded.firebase.identities?.[decoded.firebase.sign_in_provider]?.[0],
         };
       } catch (error) {
         throw identityError(error);
@@ -120,6 +211,43 @@ export function createFirebaseIdentity(firebase: BackendConfig["firebase"]): Ide
       } catch (error) {
         // Deleted at Firebase (or a uid no user can have): there is no such user.
         if (NO_SUCH_USER_CODES.has(errorCode(error))) return undefined;
+        throw identityError(error);
+      }
+    },
+
+    async findUserByEmail(email) {
+      try {
+        const user = await auth.getUserByEmail(email);
+        return {
+          uid: user.uid,
+          emailVerified: user.emailVerified,
+          disabled: user.disabled,
+          providerIds: user.providerData.map((info) => info.providerId),
+        };
+      } catch (error) {
+        if (NO_SUCH_USER_CODES.has(errorCode(error)) || errorCode(error) === "auth/invalid-email") {
+          return undefined;
+        }
+        throw identityError(error);
+      }
+    },
+
+    async actionLink(mode, email) {
+      try {
+        return mode === "verifyEmail"
+          ? await auth.generateEmailVerificationLink(email)
+          : await auth.generatePasswordResetLink(email);
+      } catch (error) {
+        throw identityError(error);
+      }
+    },
+
+    resetPassword: (oobCode, newPassword) => applyPasswordReset(firebase, oobCode, newPassword),
+
+    async revokeTokens(uid) {
+      try {
+        await auth.revokeRefreshTokens(uid);
+      } catch (error) {
         throw identityError(error);
       }
     },

@@ -1,70 +1,50 @@
 /** Sign-in, refresh, session status and logout (docs/product.md#api, docs/architecture.md#session). */
+/** Sign-in, refresh, session status and logout (docs/product.md#api, docs/architecture.md#session). */
 import type { Response, Router } from "express";
-import { NAME_MAX, URL_MAX } from "../../shared/constants.ts";
-import {
-  API_PATHS,
-  ERROR_CODES,
-  type ErrorBody,
-  loginRequestSchema,
-  type Provider,
-  type SignInResponse,
-} from "../../shared/contract.ts";
-import { ERRORS } from "../../shared/messages.ts";
-import { EmailNotVerifiedError, signInAccount } from "../auth/accounts.ts";
-import { tidyName } from "../auth/names.ts";
+import { API_PATHS, ERROR_CODES, loginRequestSchema, type SignInResponse } from "../../shared/contract.ts";
+import { ACCOUNT_MESSAGES } from "../../shared/messages.ts";
+import { type NewAccount, NoAccountError, organizationNameFor } from "../auth/accounts.ts";
+import { gitHubVouchesFor } from "../auth/github-address.ts";
+import { findPendingSignup } from "../auth/pending-signups.ts";
 import { INVALID_SESSION_MESSAGE, invalidSessionError, missingTokenError } from "../auth/require-session.ts";
-import { epochSeconds, InvalidSessionToken, type SessionTokens } from "../auth/session-tokens.ts";
+import { InvalidSessionToken, type SessionTokens } from "../auth/session-tokens.ts";
 import {
-  AccountRelinkedError,
   authenticateSession,
   revokeSession,
   revokeUserSessions,
   type SessionContext,
   sessionIdentity,
-  startSession,
 } from "../auth/sessions.ts";
+import {
+  accountName,
+  emailNotVerified,
+  httpsUrl,
+  identityUnavailable,
+  notAuthorized,
+  PROVIDERS,
+  requireSameIdentity,
+  signInIdentity,
+  verifyIdentity,
+} from "../auth/sign-in.ts";
 import type { Db } from "../db/database.ts";
+import type { GitHubClient } from "../github/client.ts";
+import type { BackgroundTasks } from "../http/background.ts";
 import { bearerToken } from "../http/bearer.ts";
 import { HttpError } from "../http/errors.ts";
 import { strictRouter } from "../http/router.ts";
 import { parseRequest } from "../http/validate.ts";
-import { IdentityError, type IdentityVerifier, type VerifiedIdentity } from "../identity/firebase.ts";
+import { type Identity, IdentityError, type IdentityVerifier } from "../identity/firebase.ts";
+import type { SendAccountMail } from "../mail/account-mail.ts";
 
-const PROVIDERS: Record<string, Provider> = { password: "email", "github.com": "github" };
-
-const notAuthorized = (message: string) => new HttpError(401, { error: ERRORS.notAuthorized, message });
-
-const identityUnavailable = () =>
-  new HttpError(503, { error: "Identity service unavailable", code: ERROR_CODES.identityUnavailable });
-
-const emailNotVerified = () =>
-  new HttpError(403, {
-    error: "Email not verified",
-    code: ERROR_CODES.emailNotVerified,
-    message: "Please verify your email address before signing in.",
-  } satisfies ErrorBody);
-
-async function verifyIdentity(identity: IdentityVerifier, idToken: string): Promise<VerifiedIdentity> {
-  try {
-    return await identity.verifyIdToken(idToken);
-  } catch (error) {
-    if (!(error instanceof IdentityError)) throw error;
-    if (error.reason === "disabled") {
-      throw new HttpError(403, { error: ERRORS.accessDenied, code: ERROR_CODES.userDisabled });
-    }
-    if (error.reason === "unavailable") throw identityUnavailable();
-    if (error.reason === "revoked") {
-      throw notAuthorized("The ID token has been revoked. Please sign in again.");
-    }
-    throw notAuthorized("The ID token is invalid or expired.");
-  }
-}
-
-/** An https URL within the contract's bound, or undefined (the identity provider's picture may be anything). */
-function httpsUrl(value: string | undefined): string | undefined {
-  if (value === undefined || value.length > URL_MAX || !URL.canParse(value)) return undefined;
-  const url = new URL(value);
-  return url.protocol === "https:" ? url.href : undefined;
+/** What the /auth routers need (this one, signup.ts and password.ts). */
+export interface AuthDeps {
+  db: Db;
+  identity: Identity;
+  tokens: SessionTokens;
+  github: GitHubClient;
+  /** Work done after the answer (e-mails). */
+  background: BackgroundTasks;
+  sendAccountMail: SendAccountMail;
 }
 
 /**
@@ -100,63 +80,51 @@ function noStore(res: Response): void {
   res.set("Cache-Control", "no-store");
 }
 
-export function authRouter(deps: { db: Db; identity: IdentityVerifier; tokens: SessionTokens }): Router {
+export function authRouter(deps: AuthDeps): Router {
   const { db, identity, tokens } = deps;
   const router = strictRouter();
 
   router.post(API_PATHS.login, async (req, res) => {
     const body = parseRequest(loginRequestSchema, req.body);
     const verified = await verifyIdentity(identity, body.idToken);
-    const email = body.email.toLowerCase();
-    if (verified.uid !== body.firebase_uid || verified.email?.toLowerCase() !== email) {
-      throw notAuthorized("The ID token does not belong to this account.");
-    }
+    const email = requireSameIdentity(verified, { email: body.email, uid: body.firebase_uid });
     const provider = PROVIDERS[verified.signInProvider];
     if (!provider) throw notAuthorized("This sign-in method is not supported.");
-    // Every provider, every account: see the rule in auth/accounts.ts.
-    if (!verified.emailVerified) throw emailNotVerified();
+    // Every provider, every account: see the rule in auth/accounts.ts. For GitHub addresses,
+    // GitHub's word counts (auth/github-address.ts).
+    const emailVerified =
+      provider === "github"
+        ? await gitHubVouchesFor(deps.github, verified, email, body.oauthAccessToken)
+        : verified.emailVerified;
+    if (!emailVerified) throw emailNotVerified();
 
-    // The verified identity's name wins; the client's is only a fallback for an identity without
-    // one. Either way it is tidied and bounded before it is stored or signed into a token.
-    const name =
-      tidyName(verified.name, NAME_MAX) ??
-      tidyName(body.name, NAME_MAX) ??
-      tidyName(email.split("@")[0], NAME_MAX) ??
-      email;
-    const account = await signInAccount(db, {
-      firebaseUid: verified.uid,
-      email,
-      emailVerified: verified.emailVerified,
-      name,
-      avatarUrl: httpsUrl(verified.picture) ?? body.avatar_url ?? null,
-      provider,
-    }).catch((error: unknown) => {
-      if (error instanceof EmailNotVerifiedError) throw emailNotVerified();
-      throw error;
-    });
-    if (account.relinked) {
-      req.log.warn({ userId: account.user.id }, "account linked to another identity; its sessions revoked");
+    // A password identity's first verified sign-in creates its account, from its signup profile
+    // when it has one; a GitHub identity signs up first (POST /auth/github-signup).
+    let newAccount: NewAccount | undefined;
+    if (provider === "email") {
+      const pending = await findPendingSignup(db, verified.uid);
+      const name = accountName(verified.name, body.name, email);
+      newAccount = pending
+        ? { name: pending.name, orgName: pending.company }
+        : { name, orgName: organizationNameFor(name) };
     }
-
-    const authTime = epochSeconds();
-    const sid = await startSession(db, {
-      userId: account.user.id,
-      provider,
-      authTime,
-      firebaseUid: verified.uid,
-    }).catch((error: unknown) => {
-      if (error instanceof AccountRelinkedError) {
-        throw notAuthorized("This account was just linked to another sign-in. Please sign in again.");
-      }
+    const { created: _created, ...answer } = await signInIdentity(
+      deps,
+      req,
+      {
+        firebaseUid: verified.uid,
+        email,
+        emailVerified,
+        avatarUrl: httpsUrl(verified.picture) ?? body.avatar_url ?? null,
+        provider,
+      },
+      newAccount,
+    ).catch((error: unknown) => {
+      if (error instanceof NoAccountError)
+        throw new HttpError(404, { error: ACCOUNT_MESSAGES.githubNoAccount });
       throw error;
     });
-    const token = await tokens.mint(sessionIdentity({ ...account, sid, provider, authTime }), authTime);
-    req.log.info({ userId: account.user.id, orgId: account.org.id, created: account.created }, "signed in");
-    res.json({
-      token,
-      user: account.user,
-      org: { org_id: account.org.id, name: account.org.name },
-    } satisfies SignInResponse);
+    res.json(answer satisfies SignInResponse);
   });
 
   router.post(API_PATHS.refresh, async (req, res) => {

@@ -24,14 +24,17 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
 
   /** An account with a live session, without going through Firebase (routes/auth.test.ts does that). */
   async function sessionToken(name: string) {
-    const account = await signInAccount(backend.db, {
-      firebaseUid: `uid-${name}`,
-      email: `${name}@example.com`,
-      emailVerified: true,
-      name,
-      avatarUrl: null,
-      provider: "github",
-    });
+    const account = await signInAccount(
+      backend.db,
+      {
+        firebaseUid: `uid-${name}`,
+        email: `${name}@example.com`,
+        emailVerified: true,
+        avatarUrl: null,
+        provider: "github",
+      },
+      { name, orgName: `${name}'s organization` },
+    );
     const authTime = epochSeconds();
     const sid = await startSession(backend.db, { userId: account.user.id, provider: "github", authTime });
     const token = await backend.tokens.mint(

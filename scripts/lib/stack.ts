@@ -112,25 +112,27 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       FIREBASE_PROJECT_ID: emulator.projectId,
     };
     const backendUrl = `http://127.0.0.1:${options.backendPort}`;
+    const gatewayUrl = `http://127.0.0.1:${options.gatewayPort}`;
+    // The URL printed to the user is the one browsers use (and e-mails link to); plain http is
+    // fine on loopback.
+    const publicOrigin = { PUBLIC_ORIGIN: gatewayUrl, ALLOW_HTTP_ORIGIN: "true" };
     const backend = launch("backend", "backend/index.ts", {
       ...identity,
+      ...publicOrigin,
       BACKEND_HOST: "127.0.0.1",
       BACKEND_PORT: String(options.backendPort),
       DATA_DIR: options.dataDir,
     });
     await waitUntilAnswering(`${backendUrl}/healthz`, backend);
 
-    const gatewayUrl = `http://127.0.0.1:${options.gatewayPort}`;
     const gateway = launch(
       "gateway",
       "server/index.ts",
       {
         ...identity,
+        ...publicOrigin,
         HOST: "127.0.0.1",
         PORT: String(options.gatewayPort),
-        // The URL printed to the user is the one browsers use; plain http is fine on loopback.
-        PUBLIC_ORIGIN: gatewayUrl,
-        ALLOW_HTTP_ORIGIN: "true",
         BACKEND_URL: backendUrl,
       },
       options.dev ? ["--dev"] : [],

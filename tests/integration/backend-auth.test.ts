@@ -28,7 +28,7 @@ import {
   signInResponseSchema,
 } from "../../shared/contract.ts";
 import { createLogger } from "../../shared/logging.ts";
-import { ERRORS } from "../../shared/messages.ts";
+import { ACCOUNT_MESSAGES, ERRORS } from "../../shared/messages.ts";
 import {
   createEmulatorUser,
   deleteEmulatorUser,
@@ -279,15 +279,13 @@ describe("POST /auth/login", () => {
     expect(response.body).toMatchObject({ error: ERRORS.accessDenied, code: ERROR_CODES.userDisabled });
   });
 
-  it("signs in with GitHub (provider github) when GitHub verified the address", async () => {
-    const { response } = await gitHubLogin({
-      email: `octo-${Date.now()}@example.com`,
-      name: "Octo Cat",
-      emailVerified: true,
-    });
-    expect(response.status).toBe(200);
-    expect(decodeJwt(response.body.token).provider).toBe("github");
-    expect(response.body.user.name).toBe("Octo Cat");
+  it("answers 404 to a GitHub sign-in without an account, so the client sends the user to sign up, and creates nothing", async () => {
+    const email = `octo-${Date.now()}@example.com`;
+    const { uid, response } = await gitHubLogin({ email, name: "Octo Cat", emailVerified: true });
+    expect(response.status).toBe(404);
+    expect(response.body).toEqual({ error: ACCOUNT_MESSAGES.githubNoAccount });
+    expect(await countRows("users", "firebase_uid", uid)).toBe(0);
+    expect(await countRows("users", "email", email)).toBe(0);
   });
 
   it("keeps the account when its Firebase user is re-created with the verified address, ending the old sessions", async () => {
@@ -685,18 +683,12 @@ describe("sign-in input bounds", () => {
 
   it("takes the client's name, tidied, only when the identity has none, and caps a long verified name", async () => {
     const email = `nameless-${Date.now()}@example.com`;
-    const github = await signInWithGitHubOnEmulator(emulator.host, {
-      githubId: `gh-nameless-${Date.now()}`,
+    const { uid } = await createEmulatorUser(emulator.host, emulator.projectId, {
       email,
+      password: PASSWORD,
       emailVerified: true,
     });
-    secrets.add(github.idToken);
-    const nameless = await login({
-      email,
-      uid: github.uid,
-      idToken: github.idToken,
-      name: "  Client \n Name ",
-    });
+    const nameless = await login({ email, uid, idToken: await idTokenOf(email), name: "  Client \n Name " });
     expect(nameless.status).toBe(200);
     expect(nameless.body.user.name).toBe("Client Name");
     expect(decodeJwt(nameless.body.token).name).toBe("Client Name");

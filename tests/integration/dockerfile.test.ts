@@ -54,7 +54,13 @@ const SERVICES: Service[] = [
     target: "backend",
     healthPath: HEALTH_PATH,
     facts(env) {
-      const deployed = { ...env, FIREBASE_PROJECT_ID: "argus-prod" };
+      const deployed = {
+        ...env,
+        FIREBASE_PROJECT_ID: "argus-prod",
+        FIREBASE_API_KEY: "public-web-key",
+        PUBLIC_ORIGIN: "https://argus.example.com",
+        SMTP_URL: "smtp://mail.example.com:587",
+      };
       const config = loadBackendConfig(deployed);
       return {
         host: config.host,

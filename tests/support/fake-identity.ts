@@ -1,16 +1,18 @@
 /**
  * An identity provider in memory, for backend tests that run without the Firebase Auth emulator
  * (tests/integration/backend-auth.test.ts uses the real one). Knows users by uid; a test can
- * disable or remove one, or make the provider unreachable.
+ * disable or remove one, or make the provider unreachable. It knows no addresses, so it sends no
+ * verification or reset links (tests/integration/backend-account-flows.test.ts uses the emulator).
  */
 import {
+  type Identity,
   IdentityError,
   type IdentityUser,
-  type IdentityVerifier,
+  PasswordResetError,
   type VerifiedIdentity,
 } from "../../backend/identity/firebase.ts";
 
-export interface FakeIdentity extends IdentityVerifier {
+export interface FakeIdentity extends Identity {
   users: Map<string, IdentityUser>;
   /** While true every call fails as if Firebase could not be reached. */
   unreachable: boolean;
@@ -38,6 +40,18 @@ export function createFakeIdentity(): FakeIdentity {
       if (fake.unreachable) throw new IdentityError("unavailable");
       return fake.users.get(uid);
     },
+    async findUserByEmail() {
+      if (fake.unreachable) throw new IdentityError("unavailable");
+      return undefined;
+    },
+    async actionLink() {
+      throw new Error("The fake identity provider has no users with addresses");
+    },
+    async resetPassword() {
+      if (fake.unreachable) throw new IdentityError("unavailable");
+      throw new PasswordResetError("invalid-code");
+    },
+    async revokeTokens() {},
     async close() {},
   };
   return fake;

@@ -122,6 +122,27 @@ export async function signInWithGitHubOnEmulator(
   return { uid: signedIn.localId, idToken: signedIn.idToken };
 }
 
+export interface EmulatorOobCode {
+  email: string;
+  oobCode: string;
+  /** "VERIFY_EMAIL", "PASSWORD_RESET", ... */
+  requestType: string;
+}
+
+/** The out-of-band codes (verification, reset) the emulator has issued, oldest first. */
+export async function emulatorOobCodes(host: string, projectId: string): Promise<EmulatorOobCode[]> {
+  const response = await fetch(`http://${host}/emulator/v1/projects/${projectId}/oobCodes`);
+  if (!response.ok) throw new Error(`Firebase emulator oobCodes: ${response.status}`);
+  return ((await response.json()) as { oobCodes: EmulatorOobCode[] }).oobCodes;
+}
+
+/** Applies an e-mail verification code, as the browser SDK's applyActionCode does. */
+export async function applyVerificationCodeOnEmulator(host: string, oobCode: string): Promise<void> {
+  await emulatorRequest(`http://${host}/identitytoolkit.googleapis.com/v1/accounts:update?key=any`, {
+    oobCode,
+  });
+}
+
 /**
  * The newest out-of-band code the emulator issued for an address (the code an e-mail's link would
  * carry): "VERIFY_EMAIL" or "PASSWORD_RESET". Undefined when it holds none.
@@ -132,10 +153,6 @@ export async function latestOobCode(
   email: string,
   requestType: "VERIFY_EMAIL" | "PASSWORD_RESET",
 ): Promise<string | undefined> {
-  const response = await fetch(`http://${host}/emulator/v1/projects/${projectId}/oobCodes`);
-  if (!response.ok) throw new Error(`Firebase emulator oobCodes: ${response.status}`);
-  const { oobCodes } = (await response.json()) as {
-    oobCodes: { email: string; oobCode: string; requestType: string }[];
-  };
-  return oobCodes.filter((code) => code.email === email && code.requestType === requestType).at(-1)?.oobCode;
+  const codes = await emulatorOobCodes(host, projectId);
+  return codes.filter((code) => code.email === email && code.requestType === requestType).at(-1)?.oobCode;
 }
