@@ -8,6 +8,7 @@ import { SESSION_AUDIENCE_DEFAULT, SESSION_ISSUER_DEFAULT } from "../shared/cont
 import {
   booleanFlagSchema,
   ConfigError,
+  checkPublicOrigin,
   emulatorHostSchema,
   firebaseProjectIdSchema,
   localModeSchema,
@@ -15,15 +16,10 @@ import {
   nodeEnvSchema,
   parseEnv,
   portSchema,
+  publicOriginSchema,
   sessionSecretSchema,
 } from "../shared/env.ts";
 import { httpUrl } from "../shared/http-server.ts";
-
-/** True for a bare origin (scheme, host, port): no path, query, fragment or credentials. */
-function isOrigin(value: string): boolean {
-  const url = URL.parse(value);
-  return url !== null && `${url.origin}/` === url.href;
-}
 
 const envSchema = z
   .object({
@@ -31,13 +27,7 @@ const envSchema = z
     LOCAL_MODE: localModeSchema,
     HOST: z.string().min(1).default("127.0.0.1"),
     PORT: portSchema(3000),
-    PUBLIC_ORIGIN: z
-      .url({ protocol: /^https?$/, error: "must be an http:// or https:// origin", abort: true })
-      .refine(
-        isOrigin,
-        "must be an origin only, e.g. https://argus.example.com (no path, query or credentials)",
-      )
-      .optional(),
+    PUBLIC_ORIGIN: publicOriginSchema,
     ALLOW_HTTP_ORIGIN: booleanFlagSchema,
     PRODUCT_NAME: z.string().trim().min(1).default(DEFAULT_PRODUCT_NAME),
     BACKEND_URL: z.url({ protocol: /^https?$/ }).default("http://127.0.0.1:3001"),
@@ -62,22 +52,7 @@ const envSchema = z
     FIREBASE_AUTH_EMULATOR_HOST: emulatorHostSchema,
   })
   .superRefine((env, ctx) => {
-    if (env.NODE_ENV === "production") {
-      // Production cannot guess the address browsers use (a proxy, TLS and a name sit in front).
-      if (!env.PUBLIC_ORIGIN) {
-        ctx.addIssue({
-          code: "custom",
-          path: ["PUBLIC_ORIGIN"],
-          message: "is required in production: the origin browsers use, e.g. https://argus.example.com",
-        });
-      } else if (URL.parse(env.PUBLIC_ORIGIN)?.protocol === "http:" && !env.ALLOW_HTTP_ORIGIN) {
-        ctx.addIssue({
-          code: "custom",
-          path: ["PUBLIC_ORIGIN"],
-          message: "must be https:// in production (ALLOW_HTTP_ORIGIN=true allows http://)",
-        });
-      }
-    }
+    checkPublicOrigin(env, ctx);
     if (!env.FIREBASE_AUTH_EMULATOR_HOST && !env.FIREBASE_API_KEY) {
       ctx.addIssue({
         code: "custom",
