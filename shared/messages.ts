@@ -142,14 +142,10 @@ export function verificationErrorMessage(code: string | undefined): string {
  * #github-sign-in-errors, #login-callback-errors, #forgot-password, #reset-password).
  */
 export const ACCOUNT_MESSAGES = {
-  signupNeedsVerification: "Account created! Please check your email to verify your account.",
-  signupSignedIn: "Account created successfully! Welcome!",
   /** resend-verification answers this whether or not the address has an account. */
   verificationSentIfAccount: "If an account exists for this address, we have sent a verification link.",
   /** forgot-password answers this whether or not the address has an account. */
   resetSentIfAccount: "If an account exists for this address, we have sent a link to reset your password.",
-  githubNoAccount: "No account found with this GitHub profile. Please sign up first.",
-  providerLoginNotAllowed: "You are not allowed to login. Please contact support to get access.",
   resetLinkInvalid: "This password reset link is invalid or has expired. Please request a new one.",
   resetPasswordRefused: "This password was refused. Please choose a stronger one.",
   passwordReset: "Your password has been reset. Please sign in with your new password.",

@@ -2,7 +2,7 @@
 /** Sign-in, refresh, session status and logout (docs/product.md#api, docs/architecture.md#session). */
 import type { Response, Router } from "express";
 import { API_PATHS, ERROR_CODES, loginRequestSchema, type SignInResponse } from "../../shared/contract.ts";
-import { ACCOUNT_MESSAGES } from "../../shared/messages.ts";
+import { ERRORS } from "../../shared/messages.ts";
 import { type NewAccount, NoAccountError, organizationNameFor } from "../auth/accounts.ts";
 import { gitHubVouchesFor } from "../auth/github-address.ts";
 import { findPendingSignup } from "../auth/pending-signups.ts";
@@ -120,8 +120,7 @@ export function authRouter(deps: AuthDeps): Router {
       },
       newAccount,
     ).catch((error: unknown) => {
-      if (error instanceof NoAccountError)
-        throw new HttpError(404, { error: ACCOUNT_MESSAGES.githubNoAccount });
+      if (error instanceof NoAccountError) throw new HttpError(404, { error: ERRORS.gitHub.noAccount });
       throw error;
     });
     res.json(answer satisfies SignInResponse);

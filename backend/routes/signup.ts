@@ -15,7 +15,7 @@ import {
   type SignupResponse,
   signupRequestSchema,
 } from "../../shared/contract.ts";
-import { ACCOUNT_MESSAGES } from "../../shared/messages.ts";
+import { ACCOUNT_MESSAGES, ERRORS, TEXT } from "../../shared/messages.ts";
 import { findAccountByEmail, organizationNameFor } from "../auth/accounts.ts";
 import { gitHubFailure, gitHubVouchesFor } from "../auth/github-address.ts";
 import { tidyName } from "../auth/names.ts";
@@ -78,7 +78,7 @@ export function signupRouter(deps: AuthDeps): Router {
       res.json({
         ...signedIn,
         requiresEmailVerification: false,
-        message: ACCOUNT_MESSAGES.signupSignedIn,
+        message: TEXT.accountCreatedWelcome,
       } satisfies SignupResponse);
       return;
     }
@@ -94,7 +94,7 @@ export function signupRouter(deps: AuthDeps): Router {
     background.run(req.log, "signup verification e-mail", () => sendAccountMail("verifyEmail", email));
     res.json({
       requiresEmailVerification: true,
-      message: ACCOUNT_MESSAGES.signupNeedsVerification,
+      message: TEXT.accountCreatedVerify,
     } satisfies SignupResponse);
   });
 
@@ -140,7 +140,7 @@ export function signupRouter(deps: AuthDeps): Router {
     } catch (error) {
       throw gitHubFailure(error);
     }
-    const notAllowed = () => new HttpError(401, { error: ACCOUNT_MESSAGES.providerLoginNotAllowed });
+    const notAllowed = () => new HttpError(401, { error: ERRORS.loginCallback.unauthorized });
     const account = address === undefined ? undefined : await findAccountByEmail(db, address);
     if (!account) throw notAllowed();
 

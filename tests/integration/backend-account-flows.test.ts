@@ -22,7 +22,7 @@ import {
   signupResponseSchema,
 } from "../../shared/contract.ts";
 import { createLogger } from "../../shared/logging.ts";
-import { ACCOUNT_MESSAGES } from "../../shared/messages.ts";
+import { ACCOUNT_MESSAGES, ERRORS, TEXT } from "../../shared/messages.ts";
 import { type FakeGitHub, type FakeGitHubEmail, startFakeGitHub } from "../support/fake-github.ts";
 import { createFakeIdentity } from "../support/fake-identity.ts";
 import {
@@ -199,7 +199,7 @@ describe("POST /auth/signup", () => {
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
       requiresEmailVerification: true,
-      message: ACCOUNT_MESSAGES.signupNeedsVerification,
+      message: TEXT.accountCreatedVerify,
     });
     expect(await rows("users", "email", user.email)).toBe(0);
     expect(await rows("organizations", "name", "Analytical Engines")).toBe(0);
@@ -234,7 +234,7 @@ describe("POST /auth/signup", () => {
     const body = signupResponseSchema.parse(response.body);
     expect(body).toMatchObject({
       requiresEmailVerification: false,
-      message: ACCOUNT_MESSAGES.signupSignedIn,
+      message: TEXT.accountCreatedWelcome,
       user: { email: user.email, name: "Ada Lovelace", role: "owner" },
       org: { name: "Analytical Engines" },
     });
@@ -314,7 +314,7 @@ describe("GitHub signup and sign-in", () => {
     const user = await gitHubUser({ emails: [{ email: uniqueEmail("new"), primary: true, verified: true }] });
     const response = await login(user, { oauthAccessToken: user.accessToken });
     expect(response.status).toBe(404);
-    expect(response.body).toEqual({ error: ACCOUNT_MESSAGES.githubNoAccount });
+    expect(response.body).toEqual({ error: ERRORS.gitHub.noAccount });
     expect(await rows("users", "email", user.email)).toBe(0);
   });
 });
@@ -362,7 +362,7 @@ describe("POST /auth/login/{provider}", () => {
     for (const accessToken of [stranger, unverified.accessToken]) {
       const response = await post(API_PATHS.providerLogin("github"), { code: github.issueCode(accessToken) });
       expect(response.status).toBe(401);
-      expect(response.body).toEqual({ error: ACCOUNT_MESSAGES.providerLoginNotAllowed });
+      expect(response.body).toEqual({ error: ERRORS.loginCallback.unauthorized });
     }
   });
 

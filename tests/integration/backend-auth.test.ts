@@ -28,7 +28,7 @@ import {
   signInResponseSchema,
 } from "../../shared/contract.ts";
 import { createLogger } from "../../shared/logging.ts";
-import { ACCOUNT_MESSAGES, ERRORS } from "../../shared/messages.ts";
+import { ERRORS } from "../../shared/messages.ts";
 import {
   createEmulatorUser,
   deleteEmulatorUser,
@@ -283,7 +283,7 @@ describe("POST /auth/login", () => {
     const email = `octo-${Date.now()}@example.com`;
     const { uid, response } = await gitHubLogin({ email, name: "Octo Cat", emailVerified: true });
     expect(response.status).toBe(404);
-    expect(response.body).toEqual({ error: ACCOUNT_MESSAGES.githubNoAccount });
+    expect(response.body).toEqual({ error: ERRORS.gitHub.noAccount });
     expect(await countRows("users", "firebase_uid", uid)).toBe(0);
     expect(await countRows("users", "email", email)).toBe(0);
   });
