@@ -4,7 +4,7 @@ import { useLocation } from "react-router";
 import type { SessionUser } from "../../../shared/contract.ts";
 import { useProductName } from "../../lib/root-data";
 import { usePageTitle } from "../../lib/route-handle";
-import { Drawer, IconButton } from "../ui";
+import { Drawer, IconButton, preloadDrawer } from "../ui";
 import { Sidebar } from "./sidebar";
 import { UserMenu } from "./user-menu";
 
@@ -52,6 +52,8 @@ export function AppShell({ user, children }: { user: SessionUser; children: Reac
             aria-expanded={navOpen}
             icon={<Menu className="size-5" />}
             onClick={() => setNavOpen(true)}
+            onPointerEnter={preloadDrawer}
+            onFocus={preloadDrawer}
           />
           <h1 className="min-w-0 flex-1 truncate font-semibold text-[15px] text-fg">{title}</h1>
           <UserMenu user={user} />

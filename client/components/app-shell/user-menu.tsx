@@ -12,6 +12,7 @@ export function UserMenu({ user }: { user: SessionUser }) {
 
   return (
     <Popover
+      label="Account"
       renderTrigger={(trigger) => (
         <Button variant="ghost" className="gap-2 pr-2 pl-1.5" {...trigger}>
           <Avatar name={displayName} />
