@@ -13,6 +13,7 @@ import { migrateToLatest } from "./db/migrations.ts";
 import { errorHandler, notFoundHandler } from "./http/errors.ts";
 import { strictRouting } from "./http/router.ts";
 import { createFirebaseIdentity, type IdentityVerifier } from "./identity/firebase.ts";
+import { accountRouter } from "./routes/account.ts";
 import { authRouter } from "./routes/auth.ts";
 import { healthRouter } from "./routes/health.ts";
 import { jwksRouter } from "./routes/jwks.ts";
@@ -65,6 +66,7 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
   app.use(authRouter({ db, identity, tokens }));
   app.use("/api", requireSession(db, tokens));
   app.use(projectsRouter(db));
+  app.use(accountRouter(db));
   app.use(notFoundHandler);
   app.use(errorHandler);
 

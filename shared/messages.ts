@@ -54,3 +54,13 @@ export function identityErrorMessage(code: string | undefined): string {
   const table: Record<string, string> = ERRORS.identity;
   return (code && table[code]) || ERRORS.identity.default;
 }
+
+/** The name edit dialogs of the signed-in layout (docs/product.md#signed-in-layout). */
+export const NAME_EDIT = {
+  userNameUpdated: "Name updated",
+  orgNameUpdated: "Organization name updated",
+  cancel: "Cancel",
+  saveChanges: "Save Changes",
+  /** The generic "Failed to update {label}. Please try again." (docs/product.md#messages). */
+  failed: (label: string) => `Failed to update ${label}. Please try again.`,
+} as const;
