@@ -91,3 +91,8 @@ export const matches =
   (other: string): Rule =>
   (value) =>
     value === other ? undefined : VALIDATION.passwordsDoNotMatch;
+
+/** The user and organisation name edit dialogs; the input itself stops at EDITABLE_NAME_MAX. */
+export const NAME_EDIT_RULES = {
+  name: [required],
+} as const satisfies Record<string, readonly Rule[]>;

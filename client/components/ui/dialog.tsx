@@ -1,6 +1,6 @@
 import { X } from "lucide-react";
 import { Dialog as Radix } from "radix-ui";
-import { type ReactNode, type RefObject, useRef } from "react";
+import { type ReactNode, useRef } from "react";
 import { cn } from "../../lib/cn";
 import { IconButton } from "./button";
 
@@ -9,7 +9,7 @@ import { IconButton } from "./button";
  * returns it to its own Trigger, which our dialogs do not use: they are loaded on demand and opened
  * by plain buttons (docs/decisions/007-ui-primitives-and-forms.md).
  */
-export function useReturnFocus(returnFocusTo?: RefObject<HTMLElement | null>) {
+export function useReturnFocus(returnFocusTo?: HTMLElement | null) {
   const opener = useRef<Element | null>(null);
   return {
     // Runs before Radix moves focus in, so the active element is still the opener.
@@ -18,7 +18,7 @@ export function useReturnFocus(returnFocusTo?: RefObject<HTMLElement | null>) {
     },
     onCloseAutoFocus: (event: Event) => {
       event.preventDefault();
-      const target = returnFocusTo?.current ?? opener.current;
+      const target = returnFocusTo ?? opener.current;
       if (target instanceof HTMLElement && target.isConnected) target.focus();
     },
   };
@@ -32,7 +32,7 @@ export interface DialogProps {
   /** The buttons at the bottom (Cancel, Save...). */
   actions?: ReactNode;
   /** Focus goes here on close; by default back to whatever was focused on open. */
-  returnFocusTo?: RefObject<HTMLElement | null>;
+  returnFocusTo?: HTMLElement | null;
   /** The close button's accessible name. */
   closeLabel?: string;
   children?: ReactNode;
@@ -70,17 +70,18 @@ export function Dialog({
             className,
           )}
         >
-          <div className="absolute top-3 right-3">
-            <Radix.Close asChild>
-              <IconButton label={closeLabel} size="sm" icon={<X className="size-4" />} />
-            </Radix.Close>
-          </div>
           <Radix.Title className="pr-8 font-semibold text-fg text-lg tracking-tight">{title}</Radix.Title>
           {description ? (
             <Radix.Description className="mt-1 text-fg-muted text-sm">{description}</Radix.Description>
           ) : null}
           {children ? <div className="mt-5">{children}</div> : null}
           {actions ? <div className="mt-6 flex flex-wrap justify-end gap-2">{actions}</div> : null}
+          {/* Last in order, so opening focuses the dialog's first field rather than this button. */}
+          <div className="absolute top-3 right-3">
+            <Radix.Close asChild>
+              <IconButton label={closeLabel} size="sm" icon={<X className="size-4" />} />
+            </Radix.Close>
+          </div>
         </Radix.Content>
       </Radix.Portal>
     </Radix.Root>

@@ -6,6 +6,7 @@ export { Card } from "./card";
 export { Dialog, type DialogProps } from "./dialog";
 export { Drawer, preloadDrawer } from "./drawer";
 export { EmptyState } from "./empty-state";
+export { type LazyPart, lazyPart, useLazyPart } from "./lazy-part";
 export { type ClosePopover, Popover } from "./popover";
 export { Select, type SelectOption } from "./select";
 export { Skeleton } from "./skeleton";

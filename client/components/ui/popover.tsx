@@ -32,7 +32,8 @@ export function Popover({
   /** The panel's accessible name. */
   label: string;
   renderTrigger: (props: PopoverTriggerProps) => ReactNode;
-  children: (close: ClosePopover) => ReactNode;
+  /** The panel's content; `trigger` is the button, for focus to come back to it later. */
+  children: (close: ClosePopover, trigger: RefObject<HTMLButtonElement | null>) => ReactNode;
   align?: "start" | "end";
   className?: string;
 }) {
@@ -72,7 +73,7 @@ export function Popover({
           align={align}
           className={className}
         >
-          {children(close)}
+          {children(close, triggerRef)}
         </Panel>
       ) : null}
     </>
