@@ -17,6 +17,7 @@ import { strictRouting } from "./http/router.ts";
 import { createFirebaseIdentity, type Identity } from "./identity/firebase.ts";
 import { accountMailSender } from "./mail/account-mail.ts";
 import { createMailer } from "./mail/mailer.ts";
+import { accountRouter } from "./routes/account.ts";
 import { type AuthDeps, authRouter } from "./routes/auth.ts";
 import { healthRouter } from "./routes/health.ts";
 import { jwksRouter } from "./routes/jwks.ts";
@@ -93,6 +94,7 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
   if (config.mail.transport.kind === "outbox") app.use(outboxRouter(db));
   app.use("/api", requireSession(db, tokens));
   app.use(projectsRouter(db));
+  app.use(accountRouter(db));
   app.use(notFoundHandler);
   app.use(errorHandler);
 

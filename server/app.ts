@@ -18,7 +18,7 @@ import { type PageModuleSource, pageHandler, productionPages, staticAssets } fro
 import { backendProxy } from "./proxy.ts";
 import { authRateLimit } from "./rate-limit.ts";
 import { rejectCrossSiteWrites, securityHeaders } from "./security.ts";
-import { sessionCookie, sessionMiddleware } from "./session.ts";
+import { createRefresher, sessionCookie, sessionMiddleware } from "./session.ts";
 import { createSessionStatusChecker } from "./session-status.ts";
 import { createTokenVerifier, type TokenVerifier } from "./session-token.ts";
 
@@ -43,6 +43,7 @@ export function createApp(config: GatewayConfig, deps: AppDependencies = {}) {
   const verify = deps.verifyToken ?? createTokenVerifier(config);
   const status = createSessionStatusChecker(config);
   const cookie = sessionCookie(config);
+  const session = { verify, status, cookie, refresh: createRefresher(config) };
 
   const app = express();
   app.disable("x-powered-by");
@@ -57,10 +58,10 @@ export function createApp(config: GatewayConfig, deps: AppDependencies = {}) {
   app.use(deps.assets ?? staticAssets(config));
 
   app.use(cookieParser());
-  app.use(sessionMiddleware(config, { verify, status, cookie }));
+  app.use(sessionMiddleware(session));
   app.use(rejectCrossSiteWrites(config));
   app.use("/auth", authRateLimit(config));
-  app.use(gatewayAuthRoutes(config, { status, cookie }));
+  app.use(gatewayAuthRoutes(config, session));
   app.use(backendProxy(config, { verify, cookie }));
 
   app.use(pageHandler(config, deps.pages ?? productionPages(config)));

@@ -1,25 +1,36 @@
 /**
- * The two /auth routes the gateway answers itself: who is signed in, and sign-out. Everything else
- * under /auth goes to the backend.
+ * The /auth routes the gateway answers itself: who is signed in, renewing the session, and
+ * sign-out. Everything else under /auth goes to the backend.
  */
 import { Router } from "express";
 import { API_PATHS } from "../shared/contract.ts";
 import type { GatewayConfig } from "./config.ts";
 import { GATEWAY_ERRORS, sendError } from "./errors.ts";
-import { type SessionCookie, sessionOf, sessionTokenOf, sessionUndecided } from "./session.ts";
-import type { SessionStatusChecker } from "./session-status.ts";
+import { type RenewDeps, renewSession, sessionOf, sessionTokenOf, sessionUndecided } from "./session.ts";
 
 const REVOKE_TIMEOUT_MS = 3000;
 
-export function gatewayAuthRoutes(
-  config: GatewayConfig,
-  deps: { status: SessionStatusChecker; cookie: SessionCookie },
-) {
+export function gatewayAuthRoutes(config: GatewayConfig, deps: RenewDeps) {
   const router = Router({ caseSensitive: true, strict: true });
 
   router.get(API_PATHS.session, (_req, res) => {
     if (sessionUndecided(res)) return sendError(res, 503, GATEWAY_ERRORS.sessionCheckUnavailable);
     res.set("Cache-Control", "no-store").json({ user: sessionOf(res)?.user ?? null });
+  });
+
+  // Renews the session now, so a token minted before a change (a new user or organisation name)
+  // gives way to one that carries it. Answers like GET, with the renewed user.
+  router.post(API_PATHS.session, async (req, res) => {
+    if (sessionUndecided(res)) return sendError(res, 503, GATEWAY_ERRORS.sessionCheckUnavailable);
+    const session = sessionOf(res);
+    if (!session) return sendError(res, 401, GATEWAY_ERRORS.noAuthToken);
+    const renewed = await renewSession(req, res, session, deps);
+    if (renewed === "refused") {
+      deps.cookie.clear(req, res);
+      return sendError(res, 401, GATEWAY_ERRORS.noAuthToken);
+    }
+    if (renewed === "unavailable") return sendError(res, 502, GATEWAY_ERRORS.upstreamUnavailable);
+    res.set("Cache-Control", "no-store").json({ user: renewed.user });
   });
 
   // The cookie is cleared whatever the backend says, so sign-out works even when it is down. This

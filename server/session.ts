@@ -95,10 +95,12 @@ export function sessionUndecided(res: Response): boolean {
 type RefreshOutcome = { kind: "refreshed"; token: string } | { kind: "refused" } | { kind: "unavailable" };
 
 /**
- * Sliding refresh. Parallel requests carrying the same old token share one upstream refresh, so a
- * page that fires several calls at once does not mint several sessions.
+ * Exchanges a token at the backend's refresh for a new one of the same session. Parallel requests
+ * carrying the same old token share one upstream refresh, so a page that fires several calls at
+ * once does not mint several sessions. One per gateway, shared by the sliding refresh and by
+ * `POST /auth/session`.
  */
-function createRefresher(config: GatewayConfig) {
+export function createRefresher(config: GatewayConfig) {
   const inFlight = new Map<string, Promise<RefreshOutcome>>();
 
   async function exchange(token: string, requestId: string): Promise<RefreshOutcome> {
@@ -127,35 +129,52 @@ function createRefresher(config: GatewayConfig) {
   };
 }
 
+export type Refresher = ReturnType<typeof createRefresher>;
+
+export interface RenewDeps {
+  refresh: Refresher;
+  verify: TokenVerifier;
+  status: SessionStatusChecker;
+  cookie: SessionCookie;
+}
+
+/**
+ * Renews a session now: refresh, verify the new token (same user and session), set it as the
+ * cookie. Answers the new session, or why there is none: the backend refused (the session is
+ * over) or could not give a usable token (the old one is still valid).
+ */
+export async function renewSession(
+  req: Request,
+  res: Response,
+  current: { token: string; claims: SessionClaims },
+  deps: RenewDeps,
+): Promise<Session | "refused" | "unavailable"> {
+  const outcome = await deps.refresh(current.token, String(req.id));
+  if (outcome.kind !== "refreshed") return outcome.kind;
+  const fresh = await deps.verify(outcome.token).catch(() => null);
+  if (!fresh || fresh.sid !== current.claims.sid || fresh.sub !== current.claims.sub) return "unavailable";
+  deps.status.live(fresh);
+  deps.cookie.set(req, res, outcome.token);
+  return { token: outcome.token, claims: fresh, user: sessionUserOf(fresh) };
+}
+
 /**
  * Puts the verified session (or null) on res.locals for everything after it. A cookie that does not
  * verify, a refused refresh and a session the backend says has ended all log out; a backend or key
  * set that cannot answer right now leaves the cookie alone.
  */
-export function sessionMiddleware(
-  config: GatewayConfig,
-  deps: { verify: TokenVerifier; status: SessionStatusChecker; cookie: SessionCookie },
-) {
+export function sessionMiddleware(deps: RenewDeps) {
   const { verify, status, cookie } = deps;
-  const refresh = createRefresher(config);
 
   async function resolve(req: Request, res: Response, token: string): Promise<Session | null> {
     const claims = await verify(token);
     if (!claims) return null;
-    const requestId = String(req.id);
     if (nowSeconds() - claims.iat >= SESSION_REFRESH_AFTER_SECONDS) {
-      const outcome = await refresh(token, requestId);
-      if (outcome.kind === "refused") return null;
-      if (outcome.kind === "refreshed") {
-        const fresh = await verify(outcome.token).catch(() => null);
-        if (fresh && fresh.sid === claims.sid && fresh.sub === claims.sub) {
-          status.live(fresh);
-          cookie.set(req, res, outcome.token);
-          return { token: outcome.token, claims: fresh, user: sessionUserOf(fresh) };
-        }
-      }
+      const renewed = await renewSession(req, res, { token, claims }, deps);
+      if (renewed === "refused") return null;
+      if (renewed !== "unavailable") return renewed;
     }
-    if ((await status.check(token, claims, requestId)) === "ended") return null;
+    if ((await status.check(token, claims, String(req.id))) === "ended") return null;
     return { token, claims, user: sessionUserOf(claims) };
   }
 

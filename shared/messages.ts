@@ -151,3 +151,13 @@ export const ACCOUNT_MESSAGES = {
   passwordReset: "Your password has been reset. Please sign in with your new password.",
   githubSignInUnavailable: "GitHub sign-in is not configured on this server.",
 } as const;
+
+/** The name edit dialogs of the signed-in layout (docs/product.md#signed-in-layout). */
+export const NAME_EDIT = {
+  userNameUpdated: "Name updated",
+  orgNameUpdated: "Organization name updated",
+  cancel: "Cancel",
+  saveChanges: "Save Changes",
+  /** The generic "Failed to update {label}. Please try again." (docs/product.md#messages). */
+  failed: (label: string) => `Failed to update ${label}. Please try again.`,
+} as const;

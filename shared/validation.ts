@@ -114,3 +114,8 @@ export const RESET_PASSWORD_RULES = {
   confirmPassword: (values: { password: string }) => [required, matches(values.password)],
 } as const;
 export type ResetPasswordValues = Record<keyof typeof RESET_PASSWORD_RULES, string>;
+
+/** The user and organisation name edit dialogs; the input itself stops at EDITABLE_NAME_MAX. */
+export const NAME_EDIT_RULES = {
+  name: [required],
+} as const satisfies Record<string, readonly Rule[]>;

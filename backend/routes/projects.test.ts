@@ -1,11 +1,9 @@
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_PATHS, projectsResponseSchema } from "../../shared/contract.ts";
+import { signedInAccount } from "../../tests/support/backend-sessions.ts";
 import { type FreshDatabase, freshDatabase, TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
 import { type Backend, createBackend } from "../app.ts";
-import { signInAccount } from "../auth/accounts.ts";
-import { epochSeconds } from "../auth/session-tokens.ts";
-import { sessionIdentity, startSession } from "../auth/sessions.ts";
 import { loadConfig } from "../config.ts";
 
 describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
@@ -22,26 +20,7 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
     await database?.drop();
   });
 
-  /** An account with a live session, without going through Firebase (routes/auth.test.ts does that). */
-  async function sessionToken(name: string) {
-    const account = await signInAccount(
-      backend.db,
-      {
-        firebaseUid: `uid-${name}`,
-        email: `${name}@example.com`,
-        emailVerified: true,
-        avatarUrl: null,
-        provider: "github",
-      },
-      { name, orgName: `${name}'s organization` },
-    );
-    const authTime = epochSeconds();
-    const sid = await startSession(backend.db, { userId: account.user.id, provider: "github", authTime });
-    const token = await backend.tokens.mint(
-      sessionIdentity({ ...account, sid, provider: "github", authTime }),
-    );
-    return { token, orgId: account.org.id };
-  }
+  const sessionToken = (name: string) => signedInAccount(backend, name, "github");
 
   function project(orgId: string, name: string, integrationName = "github") {
     return {

@@ -1,4 +1,4 @@
-import { render, screen } from "@testing-library/react";
+import { fireEvent, render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { createRoutesStub } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -126,6 +126,20 @@ describe("/login form", () => {
       "ada@example.com",
       "secret1",
     );
+  });
+
+  it("signs in once when the form is submitted twice in a row", async () => {
+    signIn.mockReturnValue(new Promise(() => {}));
+    renderLogin();
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText("Email"), "ada@example.com");
+    await user.type(screen.getByLabelText("Password"), "secret1");
+    const form = screen.getByRole("form", { name: "Sign in" });
+    fireEvent.submit(form);
+    fireEvent.submit(form);
+    await waitFor(() => expect(signIn).toHaveBeenCalled());
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(signIn).toHaveBeenCalledTimes(1);
   });
 
   it("posts the ID token to /auth/login, then goes to the safe redirect target", async () => {

@@ -1,10 +1,10 @@
 import { ArrowRight } from "lucide-react";
-import { type FormEvent, useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useNavigate, useSearchParams } from "react-router";
 import { DEFAULT_PRODUCT_NAME, LOGIN_SUCCESS_REDIRECT_MS } from "../../shared/constants.ts";
 import { ERRORS, identityErrorMessage, TEXT } from "../../shared/messages.ts";
 import { safeRedirectPath } from "../../shared/safe-redirect.ts";
-import { hasErrors, type LoginField, type LoginValues, validateLogin } from "../../shared/validation.ts";
+import { LOGIN_RULES, type LoginValues } from "../../shared/validation.ts";
 import { AuthHeader } from "../components/auth/auth-header";
 import { GitHubSignIn } from "../components/auth/github-sign-in";
 import { VerificationRequired } from "../components/auth/verification-required";
@@ -15,6 +15,7 @@ import {
   signInWithEmail,
   signOutOfFirebase,
 } from "../lib/firebase-auth";
+import { useRulesForm } from "../lib/forms";
 import { loadAuthApi } from "../lib/lazy-auth";
 import { useLoginNotice } from "../lib/login-notice";
 import { useRootData } from "../lib/root-data";
@@ -38,8 +39,6 @@ type Status =
   | { kind: "success" }
   | { kind: "unverified"; email: string };
 
-const FIELDS: LoginField[] = ["email", "password"];
-
 export default function Login() {
   const root = useRootData();
   const navigate = useNavigate();
@@ -47,10 +46,12 @@ export default function Login() {
   const notice = useLoginNotice();
   const [gitHubBusy, setGitHubBusy] = useState(false);
 
-  const [values, setValues] = useState<LoginValues>({ email: "", password: "" });
-  const [touched, setTouched] = useState<Partial<Record<LoginField, boolean>>>({});
+  // Errors show once a field is touched; a submit touches every field and focuses the first invalid.
+  const form = useRulesForm<LoginValues>(LOGIN_RULES, { email: "", password: "" });
+  const { errors } = form.formState;
   const [status, setStatus] = useState<Status>({ kind: "idle" });
-  const inputs = useRef<Partial<Record<LoginField, HTMLInputElement | null>>>({});
+  // Set at once, before the re-render that disables the button: a double click submits once.
+  const submitting = useRef(false);
   const redirectTimer = useRef<number | undefined>(undefined);
 
   useEffect(() => () => window.clearTimeout(redirectTimer.current), []);
@@ -63,24 +64,24 @@ export default function Login() {
     loadAuthApi().catch(() => {});
   }
 
-  const errors = validateLogin(values);
   const busy = status.kind === "submitting" || status.kind === "success" || gitHubBusy;
 
-  function update(field: LoginField, value: string) {
-    setValues((current) => ({ ...current, [field]: value }));
+  // Typing again clears a failed attempt's message.
+  const clearFailure = () => {
     if (status.kind === "error") setStatus({ kind: "idle" });
+  };
+
+  async function signIn(values: LoginValues) {
+    if (submitting.current) return;
+    submitting.current = true;
+    try {
+      await attemptSignIn(values);
+    } finally {
+      submitting.current = false;
+    }
   }
 
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (busy) return;
-    warmUp();
-    setTouched({ email: true, password: true });
-    if (hasErrors(errors)) {
-      const first = FIELDS.find((field) => errors[field]);
-      if (first) inputs.current[first]?.focus();
-      return;
-    }
+  async function attemptSignIn(values: LoginValues) {
     const firebase = root?.firebase;
     if (!firebase) {
       setStatus({ kind: "error", message: ERRORS.somethingWentWrong });
@@ -130,63 +131,56 @@ export default function Login() {
       <VerificationRequired
         email={status.email}
         onBack={() => {
-          setValues((current) => ({ ...current, password: "" }));
-          setTouched({});
+          form.reset({ email: form.getValues("email"), password: "" });
           setStatus({ kind: "idle" });
         }}
       />
     );
   }
 
-  const fieldError = (field: LoginField) => (touched[field] ? errors[field] : undefined);
-
   return (
     <>
       <AuthHeader title={TEXT.loginTitle} subtitle={TEXT.subtitle} />
       <Card className="p-6 sm:p-7">
-        <form noValidate onSubmit={onSubmit} aria-label="Sign in" className="space-y-5">
+        <form
+          noValidate
+          onSubmit={(event) => {
+            warmUp();
+            return form.handleSubmit(signIn)(event);
+          }}
+          aria-label="Sign in"
+          className="space-y-5"
+        >
           {notice && status.kind === "idle" ? <Alert tone="success">{notice}</Alert> : null}
           {status.kind === "error" ? <Alert tone="danger">{status.message}</Alert> : null}
           {status.kind === "success" ? <Alert tone="success">{UI_TEXT.loginSuccess}</Alert> : null}
 
           <TextField
-            ref={(element) => {
-              inputs.current.email = element;
-            }}
+            {...form.register("email", { onChange: clearFailure })}
             label="Email"
-            name="email"
             type="email"
             autoComplete="email"
             inputMode="email"
             placeholder="you@company.com"
             required
-            value={values.email}
             disabled={busy}
-            error={fieldError("email")}
-            onChange={(event) => update("email", event.target.value)}
+            error={errors.email?.message}
             onFocus={warmUp}
-            onBlur={() => setTouched((current) => ({ ...current, email: true }))}
           />
           <TextField
-            ref={(element) => {
-              inputs.current.password = element;
-            }}
+            {...form.register("password", { onChange: clearFailure })}
             label="Password"
-            name="password"
             type="password"
             autoComplete="current-password"
             required
-            value={values.password}
             disabled={busy}
-            error={fieldError("password")}
+            error={errors.password?.message}
             labelAside={
               <TextLink to="/forgot-password" className="text-sm">
                 {TEXT.forgotPassword}
               </TextLink>
             }
-            onChange={(event) => update("password", event.target.value)}
             onFocus={warmUp}
-            onBlur={() => setTouched((current) => ({ ...current, password: true }))}
           />
 
           <Button type="submit" size="lg" fullWidth loading={busy}>

@@ -178,6 +178,83 @@ describe("the session endpoint", () => {
   });
 });
 
+describe("renewing the session (POST /auth/session)", () => {
+  const claimsOf = (cookie: string | undefined) =>
+    JSON.parse(Buffer.from(cookie?.match(/^auth_token=[^.]+\.([^.]+)\./)?.[1] ?? "", "base64url").toString());
+
+  it("exchanges the token at the backend now and answers the renewed user, with the new names in the cookie", async () => {
+    const { app } = createTestGateway(backend.url);
+    const token = await backend.mint();
+    backend.refreshClaims = { name: "Ada King", orgName: "Difference Engines" };
+    const response = await request(app).post("/auth/session").set("Cookie", cookieHeader(token));
+    expect(response.status).toBe(200);
+    expect(response.body.user).toMatchObject({
+      id: TEST_USER.sub,
+      name: "Ada King",
+      orgName: "Difference Engines",
+    });
+    expect(response.headers["cache-control"]).toBe("no-store");
+    const cookie = sessionCookieOf(response.headers);
+    expect(cookie).toMatch(/^auth_token=ey.*HttpOnly/);
+    expect(cookie).not.toContain(token);
+    expect(claimsOf(cookie)).toMatchObject({
+      sid: TEST_USER.sid,
+      name: "Ada King",
+      orgName: "Difference Engines",
+    });
+    expect(response.text).not.toMatch(/eyJ/);
+    const refresh = backend.calls.filter((call) => call.path === "/auth/refresh");
+    expect(refresh).toHaveLength(1);
+    expect(refresh[0]?.headers.authorization).toBe(`Bearer ${token}`);
+
+    // The renewed cookie is the session from now on.
+    const after = await request(app)
+      .get("/auth/session")
+      .set("Cookie", cookie?.split(";")[0] ?? "");
+    expect(after.body.user.name).toBe("Ada King");
+  });
+
+  it("answers 401 without a session, without calling the backend", async () => {
+    const { app } = createTestGateway(backend.url);
+    const response = await request(app).post("/auth/session");
+    expect(response.status).toBe(401);
+    expect(response.body).toEqual({ error: "No authentication token found" });
+    expect(backend.calls.some((call) => call.path === "/auth/refresh")).toBe(false);
+  });
+
+  it("ends the session when the backend refuses the refresh", async () => {
+    backend.refreshRefused = true;
+    const { app } = createTestGateway(backend.url);
+    const response = await request(app)
+      .post("/auth/session")
+      .set("Cookie", cookieHeader(await backend.mint()));
+    expect(response.status).toBe(401);
+    expect(sessionCookieOf(response.headers)).toMatch(/^auth_token=;/);
+  });
+
+  it("keeps the still-valid cookie and answers 502 when the backend cannot be reached", async () => {
+    const { app } = createTestGateway("http://127.0.0.1:9", {
+      SESSION_JWKS_URL: `${backend.url}/.well-known/jwks.json`,
+    });
+    const response = await request(app)
+      .post("/auth/session")
+      .set("Cookie", cookieHeader(await backend.mint()));
+    expect(response.status).toBe(502);
+    expect(response.body.code).toBe("UPSTREAM_UNAVAILABLE");
+    expect(sessionCookieOf(response.headers)).toBeUndefined();
+  });
+
+  it("refuses a cross-site renewal", async () => {
+    const { app } = createTestGateway(backend.url);
+    const response = await request(app)
+      .post("/auth/session")
+      .set("Sec-Fetch-Site", "cross-site")
+      .set("Cookie", cookieHeader(await backend.mint()));
+    expect(response.status).toBe(403);
+    expect(backend.calls.some((call) => call.path === "/auth/refresh")).toBe(false);
+  });
+});
+
 describe("sliding refresh", () => {
   it("exchanges a token older than 55 minutes for a new one, exactly once for parallel requests", async () => {
     const { app } = createTestGateway(backend.url);

@@ -17,6 +17,7 @@ export function fakeBackendForFile(): () => FakeBackend {
     if (!backend) return;
     backend.calls.length = 0;
     backend.refreshRefused = false;
+    backend.refreshClaims = {};
     backend.refreshGate = undefined;
     backend.jwksDown = false;
     backend.projectsDelayMs = 0;

@@ -33,6 +33,8 @@ export interface FakeBackend {
   /** What the next sign-in answers with; tests swap it for hostile answers. */
   signInToken: () => Promise<string>;
   refreshRefused: boolean;
+  /** Claims the refreshed tokens carry besides the session's (a renamed user, say). */
+  refreshClaims: Partial<SessionClaims>;
   /** While set, refresh calls wait for it to resolve (to catch parallel requests in flight). */
   refreshGate: Promise<void> | undefined;
   /** The key set answers 503, as an unreachable or broken JWKS endpoint would. */
@@ -91,6 +93,7 @@ export async function startFakeBackend(): Promise<FakeBackend> {
     revokedSessions: new Set(),
     signInToken: () => mint(),
     refreshRefused: false,
+    refreshClaims: {},
     refreshGate: undefined,
     jwksDown: false,
     projectsDelayMs: 0,
@@ -156,7 +159,9 @@ export async function startFakeBackend(): Promise<FakeBackend> {
       await fake.refreshGate;
       if (fake.refreshRefused || fake.revokedSessions.has(sidOf(bearer)))
         return json(401, { error: "Invalid session" } satisfies ErrorBody);
-      return json(200, { token: await mint({ sid: sidOf(bearer) }) } satisfies RefreshResponse);
+      return json(200, {
+        token: await mint({ ...fake.refreshClaims, sid: sidOf(bearer) }),
+      } satisfies RefreshResponse);
     }
     if (req.method === "POST" && url.pathname === API_PATHS.logout) {
       fake.revokedSessions.add(sidOf(bearer));

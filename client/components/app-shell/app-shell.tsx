@@ -1,10 +1,11 @@
 import { Menu } from "lucide-react";
-import { type ReactNode, useEffect, useState } from "react";
+import { type ReactNode, useCallback, useEffect, useState } from "react";
 import { useLocation } from "react-router";
 import type { SessionUser } from "../../../shared/contract.ts";
 import { useProductName } from "../../lib/root-data";
 import { usePageTitle } from "../../lib/route-handle";
-import { Drawer, IconButton } from "../ui";
+import { Drawer, IconButton, preloadDrawer, useLazyPart } from "../ui";
+import { type EditName, editNameDialog } from "./edit-name";
 import { Sidebar } from "./sidebar";
 import { UserMenu } from "./user-menu";
 
@@ -17,6 +18,9 @@ export function AppShell({ user, children }: { user: SessionUser; children: Reac
   const productName = useProductName();
   const title = usePageTitle() ?? productName;
   const location = useLocation();
+  const [editing, setEditing] = useState<{ kind: "user" | "org"; returnFocusTo: HTMLElement | null }>();
+  const onEditName = useCallback<EditName>((kind, returnFocusTo) => setEditing({ kind, returnFocusTo }), []);
+  const EditNameDialog = useLazyPart(editNameDialog, editing !== undefined)?.EditNameDialog;
 
   // A navigation closes the drawer.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs on every location change on purpose
@@ -32,7 +36,7 @@ export function AppShell({ user, children }: { user: SessionUser; children: Reac
       </a>
 
       <aside className="fixed inset-y-0 left-0 hidden w-64 border-border border-r bg-surface-sunken/60 md:block">
-        <Sidebar user={user} />
+        <Sidebar user={user} onEditName={onEditName} />
       </aside>
 
       <Drawer
@@ -41,7 +45,7 @@ export function AppShell({ user, children }: { user: SessionUser; children: Reac
         label="Navigation"
         closeLabel="Close navigation"
       >
-        <Sidebar user={user} onNavigate={() => setNavOpen(false)} />
+        <Sidebar user={user} onNavigate={() => setNavOpen(false)} onEditName={onEditName} />
       </Drawer>
 
       <div className="flex min-h-dvh flex-col md:pl-64">
@@ -52,15 +56,27 @@ export function AppShell({ user, children }: { user: SessionUser; children: Reac
             aria-expanded={navOpen}
             icon={<Menu className="size-5" />}
             onClick={() => setNavOpen(true)}
+            onPointerEnter={preloadDrawer}
+            onFocus={preloadDrawer}
           />
           <h1 className="min-w-0 flex-1 truncate font-semibold text-[15px] text-fg">{title}</h1>
-          <UserMenu user={user} />
+          <UserMenu user={user} onEditName={onEditName} />
         </header>
 
         <main id="main" tabIndex={-1} className="flex-1 px-4 py-6 outline-none sm:px-6 lg:px-8 lg:py-8">
           <div className="mx-auto w-full max-w-6xl">{children}</div>
         </main>
       </div>
+
+      {editing && EditNameDialog ? (
+        <EditNameDialog
+          key={editing.kind}
+          kind={editing.kind}
+          current={editing.kind === "user" ? user.name : user.orgName}
+          returnFocusTo={editing.returnFocusTo}
+          onClose={() => setEditing(undefined)}
+        />
+      ) : null}
     </div>
   );
 }

@@ -4,12 +4,22 @@ import type { SessionUser } from "../../../shared/contract.ts";
 import { initialOf } from "../../../shared/format.ts";
 import { cn } from "../../lib/cn";
 import { useProductName } from "../../lib/root-data";
+import { NAME_EDIT_TEXT } from "../../lib/ui-text";
 import { BrandMark } from "../brand";
 import { IconButton } from "../ui";
+import { type EditName, editNameDialog } from "./edit-name";
 import { NAV_ITEMS } from "./nav-items";
 
 /** Organisation header and main navigation; the same content in the desktop rail and mobile drawer. */
-export function Sidebar({ user, onNavigate }: { user: SessionUser; onNavigate?: () => void }) {
+export function Sidebar({
+  user,
+  onNavigate,
+  onEditName,
+}: {
+  user: SessionUser;
+  onNavigate?: () => void;
+  onEditName: EditName;
+}) {
   const productName = useProductName();
   return (
     <div className="flex h-full flex-col">
@@ -32,12 +42,13 @@ export function Sidebar({ user, onNavigate }: { user: SessionUser; onNavigate?: 
             </p>
             <p className="text-fg-subtle text-xs">Organization</p>
           </div>
-          {/* The edit modal arrives with its own issue; until then the button is visibly unavailable. */}
           <IconButton
-            label="Edit organization name"
+            label={NAME_EDIT_TEXT.org.action}
             size="sm"
-            disabled
             icon={<Pencil className="size-3.5" />}
+            onPointerEnter={editNameDialog.preload}
+            onFocus={editNameDialog.preload}
+            onClick={(event) => onEditName("org", event.currentTarget)}
           />
         </div>
       </div>

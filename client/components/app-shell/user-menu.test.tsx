@@ -8,10 +8,11 @@ import { LoginProbe, NoFallback } from "../../../tests/support/client/stub-route
 import { UserMenu } from "./user-menu";
 
 const fetchMock = vi.fn<typeof fetch>();
+const onEditName = vi.fn();
 
 function MenuRoute() {
   const { user } = useLoaderData<{ user: SessionUser }>();
-  return <UserMenu user={user} />;
+  return <UserMenu user={user} onEditName={onEditName} />;
 }
 
 function renderMenu(user: SessionUser = USER) {
@@ -33,6 +34,7 @@ beforeEach(() => vi.stubGlobal("fetch", fetchMock));
 afterEach(() => {
   vi.unstubAllGlobals();
   fetchMock.mockReset();
+  onEditName.mockReset();
 });
 
 describe("UserMenu", () => {
@@ -60,12 +62,26 @@ describe("UserMenu", () => {
   it("moves focus into the panel, and Escape closes it and gives focus back", async () => {
     renderMenu();
     const { user, trigger } = await openMenu();
-    expect(screen.getByRole("button", { name: "Sign Out" })).toHaveFocus();
+    expect(screen.getByRole("button", { name: "Edit name" })).toHaveFocus();
     await user.keyboard("{Escape}");
     expect(trigger).toHaveAttribute("aria-expanded", "false");
     expect(screen.queryByRole("button", { name: "Sign Out" })).not.toBeInTheDocument();
     expect(trigger).toHaveFocus();
   });
+
+  it.each([
+    ["Edit name", "user"],
+    ["Edit organization name", "org"],
+  ])(
+    "%s closes the panel and asks for the %s name dialog, to give focus back to the menu's button",
+    async (name, kind) => {
+      renderMenu();
+      const { user, trigger } = await openMenu();
+      await user.click(screen.getByRole("button", { name }));
+      expect(onEditName).toHaveBeenCalledWith(kind, trigger);
+      expect(trigger).toHaveAttribute("aria-expanded", "false");
+    },
+  );
 
   it("signs out through /auth/logout, then goes to /login", async () => {
     fetchMock.mockResolvedValue(new Response(null, { status: 204 }));

@@ -1,17 +1,20 @@
-import { ChevronDown, LogOut } from "lucide-react";
+import { Building2, ChevronDown, LogOut, Pencil } from "lucide-react";
 import type { SessionUser } from "../../../shared/contract.ts";
 import { formatRole, initialOf, shortId } from "../../../shared/format.ts";
 import { TEXT } from "../../../shared/messages.ts";
+import { NAME_EDIT_TEXT } from "../../lib/ui-text";
 import { useSignOut } from "../../lib/use-sign-out";
 import { Badge, Button, Popover } from "../ui";
+import { type EditName, editNameDialog } from "./edit-name";
 
 /** The account panel in the top bar (docs/product.md#signed-in-layout). */
-export function UserMenu({ user }: { user: SessionUser }) {
+export function UserMenu({ user, onEditName }: { user: SessionUser; onEditName: EditName }) {
   const { signOut, pending } = useSignOut();
   const displayName = user.name || user.email;
 
   return (
     <Popover
+      label="Account"
       renderTrigger={(trigger) => (
         <Button variant="ghost" className="gap-2 pr-2 pl-1.5" {...trigger}>
           <Avatar name={displayName} />
@@ -20,7 +23,7 @@ export function UserMenu({ user }: { user: SessionUser }) {
         </Button>
       )}
     >
-      {() => (
+      {(close, trigger) => (
         <>
           <div className="flex items-start gap-3 px-2.5 pt-2.5 pb-3">
             <Avatar name={displayName} large />
@@ -49,6 +52,33 @@ export function UserMenu({ user }: { user: SessionUser }) {
             <span aria-hidden="true" className="size-2 rounded-full bg-current" />
             {TEXT.activeSession}
           </p>
+
+          <div className="border-border border-t py-1.5">
+            {(["user", "org"] as const).map((kind) => (
+              <Button
+                key={kind}
+                variant="ghost"
+                fullWidth
+                className="justify-start"
+                icon={
+                  kind === "user" ? (
+                    <Pencil aria-hidden="true" className="size-4" />
+                  ) : (
+                    <Building2 aria-hidden="true" className="size-4" />
+                  )
+                }
+                onPointerEnter={editNameDialog.preload}
+                onFocus={editNameDialog.preload}
+                onClick={() => {
+                  // The dialog takes focus, and gives it back to the menu's button when it closes.
+                  close({ restoreFocus: false });
+                  onEditName(kind, trigger.current);
+                }}
+              >
+                {NAME_EDIT_TEXT[kind].action}
+              </Button>
+            ))}
+          </div>
 
           <div className="border-border border-t pt-1.5">
             <Button

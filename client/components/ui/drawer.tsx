@@ -1,21 +1,7 @@
-import { X } from "lucide-react";
-import { type ReactNode, useEffect, useRef } from "react";
-import { cn } from "../../lib/cn";
-import { IconButton } from "./button";
+import type { ReactNode } from "react";
+import { lazyPart, useLazyPart } from "./lazy-part";
 
-/**
- * A side sheet on a native modal <dialog>: the browser traps focus, makes the page behind inert and
- * closes it on Escape. A click on the
- * backdrop closes it too.
- */
-export function Drawer({
-  open,
-  onClose,
-  label,
-  closeLabel = "Close",
-  side = "left",
-  children,
-}: {
+export interface DrawerProps {
   open: boolean;
   onClose: () => void;
   /** The dialog's accessible name. */
@@ -24,52 +10,20 @@ export function Drawer({
   closeLabel?: string;
   side?: "left" | "right";
   children: ReactNode;
-}) {
-  const ref = useRef<HTMLDialogElement>(null);
+}
 
-  // A click on the backdrop lands on the dialog element itself (its content fills the panel).
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    const onClick = (event: MouseEvent) => {
-      if (event.target === dialog) onClose();
-    };
-    dialog.addEventListener("click", onClick);
-    return () => dialog.removeEventListener("click", onClick);
-  }, [onClose]);
+// Radix's dialog loads when the drawer first opens, or earlier through `preloadDrawer`.
+const panel = lazyPart(() => import("./drawer-panel"));
 
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) {
-      if (typeof dialog.showModal === "function") dialog.showModal();
-      else dialog.setAttribute("open", "");
-    } else if (!open && dialog.open) {
-      if (typeof dialog.close === "function") dialog.close();
-      else dialog.removeAttribute("open");
-    }
-  }, [open]);
+/** Starts fetching the drawer; call it on pointerenter or focus of the button that opens one. */
+export const preloadDrawer = panel.preload;
 
-  return (
-    <dialog
-      ref={ref}
-      aria-label={label}
-      onClose={onClose}
-      onCancel={(event) => {
-        event.preventDefault();
-        onClose();
-      }}
-      className={cn(
-        "fixed inset-y-0 m-0 h-dvh max-h-none w-72 max-w-[85vw] border-border bg-surface p-0 text-fg shadow-popover",
-        side === "left" ? "left-0 border-r" : "right-0 left-auto border-l",
-      )}
-    >
-      <div className="relative flex h-full flex-col">
-        <div className="absolute top-3 right-3 z-10">
-          <IconButton label={closeLabel} size="sm" icon={<X className="size-4" />} onClick={onClose} />
-        </div>
-        {children}
-      </div>
-    </dialog>
-  );
+/**
+ * A side sheet: a modal dialog (Radix) along one edge. Focus is trapped inside, the page behind is
+ * inert, Escape, the close button or a click on the backdrop close it, and focus returns to where
+ * it was.
+ */
+export function Drawer(props: DrawerProps) {
+  const Panel = useLazyPart(panel, props.open)?.DrawerPanel;
+  return Panel ? <Panel {...props} /> : null;
 }

@@ -1,4 +1,3 @@
-import { CircleAlert, CircleCheck, Info, TriangleAlert, X } from "lucide-react";
 import {
   createContext,
   type ReactNode,
@@ -10,18 +9,13 @@ import {
   useState,
 } from "react";
 import { TOAST_DURATION_MS } from "../../../shared/constants.ts";
-import { cn } from "../../lib/cn";
+import { lazyPart, useLazyPart } from "./lazy-part";
 
 export type ToastTone = "info" | "success" | "warning" | "danger";
 
 export interface ToastInput {
   tone?: ToastTone;
   title: string;
-  description?: string;
-}
-
-interface ToastItem extends Required<Pick<ToastInput, "tone" | "title">> {
-  id: number;
   description?: string;
 }
 
@@ -40,13 +34,14 @@ export function useToast(): ToastApi {
   return useContext(ToastContext) ?? noop;
 }
 
-const TONES: Record<ToastTone, { Icon: typeof Info; icon: string }> = {
-  info: { Icon: Info, icon: "text-accent-text" },
-  success: { Icon: CircleCheck, icon: "text-success-text" },
-  warning: { Icon: TriangleAlert, icon: "text-warning-text" },
-  danger: { Icon: CircleAlert, icon: "text-danger-text" },
-};
+// sonner and the toast's look load with the first toast, not with the page.
+const toaster = lazyPart(() => import("./toaster"));
 
+/**
+ * Toasts through sonner (docs/decisions/007-ui-primitives-and-forms.md): a polite live region,
+ * stacked, dismissed after `duration`. The region is mounted before the first toast is handed to it,
+ * so screen readers announce that one too.
+ */
 export function ToastProvider({
   children,
   duration = TOAST_DURATION_MS,
@@ -54,75 +49,42 @@ export function ToastProvider({
   children: ReactNode;
   duration?: number;
 }) {
-  const [items, setItems] = useState<ToastItem[]>([]);
+  const [wanted, setWanted] = useState(false);
+  const [queued, setQueued] = useState(0);
+  const queue = useRef<{ id: number; input: ToastInput }[]>([]);
   const nextId = useRef(1);
+  const module = useLazyPart(toaster, wanted);
 
-  const dismiss = useCallback((id: number) => {
-    setItems((current) => current.filter((item) => item.id !== id));
-  }, []);
+  // Runs after the Toaster below is in the DOM (effects follow the commit).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `queued` is the signal to flush
+  useEffect(() => {
+    if (!module) return;
+    for (const { id, input } of queue.current.splice(0)) module.showToast(id, input, duration);
+  }, [module, queued, duration]);
 
   const toast = useCallback((input: ToastInput) => {
     const id = nextId.current++;
-    setItems((current) => [
-      ...current.slice(-3),
-      { id, tone: input.tone ?? "info", title: input.title, description: input.description },
-    ]);
+    queue.current.push({ id, input });
+    setWanted(true);
+    setQueued((count) => count + 1);
     return id;
   }, []);
 
+  const dismiss = useCallback(
+    (id: number) => {
+      queue.current = queue.current.filter((item) => item.id !== id);
+      module?.dismissToast(id);
+    },
+    [module],
+  );
+
   const api = useMemo(() => ({ toast, dismiss }), [toast, dismiss]);
+  const Toaster = module?.Toaster;
 
   return (
     <ToastContext.Provider value={api}>
       {children}
-      <section
-        aria-label="Notifications"
-        aria-live="polite"
-        className="pointer-events-none fixed inset-x-0 bottom-0 z-50 flex flex-col items-center gap-2 p-4 sm:items-end"
-      >
-        {items.map((item) => (
-          <ToastView key={item.id} item={item} duration={duration} onDismiss={dismiss} />
-        ))}
-      </section>
+      {Toaster ? <Toaster /> : null}
     </ToastContext.Provider>
-  );
-}
-
-function ToastView({
-  item,
-  duration,
-  onDismiss,
-}: {
-  item: ToastItem;
-  duration: number;
-  onDismiss: (id: number) => void;
-}) {
-  useEffect(() => {
-    const timer = window.setTimeout(() => onDismiss(item.id), duration);
-    return () => window.clearTimeout(timer);
-  }, [item.id, duration, onDismiss]);
-
-  const { Icon, icon } = TONES[item.tone];
-  return (
-    <div
-      className={cn(
-        "pointer-events-auto flex w-full max-w-sm animate-toast-in items-start gap-3 rounded-lg border",
-        "border-border bg-surface p-3.5 text-sm shadow-popover",
-      )}
-    >
-      <Icon aria-hidden="true" className={cn("mt-0.5 size-4 shrink-0", icon)} />
-      <div className="min-w-0 flex-1">
-        <p className="font-medium text-fg">{item.title}</p>
-        {item.description ? <p className="mt-0.5 text-fg-muted">{item.description}</p> : null}
-      </div>
-      <button
-        type="button"
-        onClick={() => onDismiss(item.id)}
-        aria-label="Dismiss notification"
-        className="focus-ring -m-1 rounded-sm p-1 text-fg-subtle hover:text-fg"
-      >
-        <X aria-hidden="true" className="size-4" />
-      </button>
-    </div>
   );
 }

@@ -1,0 +1,53 @@
+import { useEffect, useState } from "react";
+
+export interface LazyPart<T> {
+  /** Starts fetching the module; call it on pointerenter or focus of whatever opens the part. */
+  preload: () => void;
+  load: () => Promise<T>;
+  /** The module, once fetched. */
+  loaded: () => T | undefined;
+}
+
+/**
+ * A piece of the design system that stays off the first load (docs/decisions/006-page-weight.md):
+ * its module is fetched by `preload()` (so it is there by the click) or, at the latest, when
+ * `useLazyPart(part, true)` first renders. Fetched once and kept; a failed fetch is tried again the
+ * next time.
+ */
+export function lazyPart<T>(importModule: () => Promise<T>): LazyPart<T> {
+  let loaded: T | undefined;
+  let pending: Promise<T> | undefined;
+
+  function load(): Promise<T> {
+    pending ??= importModule().then(
+      (module) => {
+        loaded = module;
+        return module;
+      },
+      (error: unknown) => {
+        pending = undefined;
+        throw error;
+      },
+    );
+    return pending;
+  }
+
+  return { load, preload: () => void load().catch(() => {}), loaded: () => loaded };
+}
+
+/** The part's module once it is loaded; starts loading it when `wanted` is true. */
+export function useLazyPart<T>(part: LazyPart<T>, wanted: boolean): T | undefined {
+  const [, setReady] = useState(false);
+  useEffect(() => {
+    if (!wanted || part.loaded()) return;
+    let live = true;
+    part.load().then(
+      () => live && setReady(true),
+      () => {},
+    );
+    return () => {
+      live = false;
+    };
+  }, [part, wanted]);
+  return part.loaded();
+}

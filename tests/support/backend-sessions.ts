@@ -1,0 +1,28 @@
+/**
+ * An account with a live session on a test backend, made straight in its database (no Firebase):
+ * for the storage tests of /api routes. tests/integration/backend-auth.test.ts covers the real
+ * sign-in through the emulator.
+ */
+import type { Backend } from "../../backend/app.ts";
+import { signInAccount } from "../../backend/auth/accounts.ts";
+import { epochSeconds } from "../../backend/auth/session-tokens.ts";
+import { sessionIdentity, startSession } from "../../backend/auth/sessions.ts";
+import type { Provider } from "../../shared/contract.ts";
+
+export async function signedInAccount(backend: Backend, name: string, provider: Provider = "email") {
+  const account = await signInAccount(
+    backend.db,
+    {
+      firebaseUid: `uid-${name}`,
+      email: `${name}@example.com`,
+      emailVerified: true,
+      avatarUrl: null,
+      provider,
+    },
+    { name, orgName: `${name}'s organization` },
+  );
+  const authTime = epochSeconds();
+  const sid = await startSession(backend.db, { userId: account.user.id, provider, authTime });
+  const token = await backend.tokens.mint(sessionIdentity({ ...account, sid, provider, authTime }));
+  return { token, userId: account.user.id, orgId: account.org.id };
+}
