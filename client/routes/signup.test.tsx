@@ -181,9 +181,10 @@ describe("/signup by e-mail", () => {
       .mockResolvedValueOnce(jsonResponse({ error: "Boom" }, 500));
     renderSignup();
     const user = await fillAndSubmit();
-    const notifications = screen.getByRole("region", { name: "Notifications" });
 
     await user.click(await screen.findByRole("button", { name: "Resend Verification Email" }));
+    // The toaster loads with the first toast.
+    const notifications = await screen.findByRole("region", { name: "Notifications" });
     expect(await within(notifications).findByText("Verification email sent again!")).toBeInTheDocument();
     const [path, init] = fetchMock.mock.calls[1] ?? [];
     expect(path).toBe("/auth/resend-verification");
@@ -213,7 +214,7 @@ describe("/signup by e-mail", () => {
     );
     renderSignup();
     await fillAndSubmit();
-    const notifications = screen.getByRole("region", { name: "Notifications" });
+    const notifications = await screen.findByRole("region", { name: "Notifications" });
     expect(
       await within(notifications).findByText("Account created successfully! Welcome!"),
     ).toBeInTheDocument();
