@@ -86,10 +86,13 @@ export interface GitHubIdentity extends FirebaseIdentity {
  */
 export async function signInWithGitHub(config: PublicFirebaseConfig): Promise<GitHubIdentity> {
   const auth = await loadFirebaseAuth(config);
-  const { GithubAuthProvider, getAdditionalUserInfo, signInWithPopup } = await import("firebase/auth");
+  const { browserPopupRedirectResolver, GithubAuthProvider, getAdditionalUserInfo, signInWithPopup } =
+    await import("firebase/auth");
   const provider = new GithubAuthProvider();
   for (const scope of GITHUB_SIGN_IN_SCOPES) provider.addScope(scope);
-  const result = await signInWithPopup(auth, provider);
+  // initializeAuth (unlike getAuth) brings no popup support of its own: it is passed here, so only
+  // the GitHub buttons load it.
+  const result = await signInWithPopup(auth, provider, browserPopupRedirectResolver);
   const identity = await identityOf(result.user);
   // GitHub may keep the address on the provider profile only.
   const email = identity.email ?? result.user.providerData.find((profile) => profile.email)?.email ?? null;
