@@ -170,7 +170,8 @@ export const githubSignupRequestSchema = z.object({
     .optional(),
   screenName: z.string().max(ID_MAX).nullable().optional(),
   localId: z.string().min(1).max(ID_MAX),
-  oauthAccessToken: z.string().min(1).max(OAUTH_TOKEN_MAX),
+  /** Absent only for the emulator's fake GitHub provider (local mode), which has no tokens. */
+  oauthAccessToken: z.string().min(1).max(OAUTH_TOKEN_MAX).optional(),
   scopes: z.array(z.string().max(ID_MAX)).max(20),
   idToken: z.string().min(1).max(ID_TOKEN_MAX),
 });

@@ -5,6 +5,18 @@ export const UI_TEXT = {
   loginSuccess: "Signed in. Redirecting…",
 } as const;
 
+/** Local mode's stand-in for GitHub's sign-in popup (client/components/auth/local-github-dialog.tsx). */
+export const LOCAL_GITHUB_TEXT = {
+  title: "GitHub in local mode",
+  description:
+    "Local mode has no GitHub: the Firebase Auth emulator stands in for it. Enter the GitHub profile to continue as.",
+  email: "GitHub e-mail",
+  name: "Name",
+  login: "GitHub username",
+  continue: "Continue",
+  cancel: "Cancel",
+} as const;
+
 /** The name edit dialogs of the signed-in layout (docs/product.md#signed-in-layout). */
 export const NAME_EDIT_TEXT = {
   user: { action: "Edit name", title: "Edit name", field: "Name", noun: "name" },

@@ -1,12 +1,12 @@
 /** /login's GitHub sign-in and the notice other pages hand it (the form: login.test.tsx). */
-import { screen } from "@testing-library/react";
+import { screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { useEffect } from "react";
 import { useNavigate } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { jsonResponse } from "../../tests/support/client/fixtures";
 import { renderRoute } from "../../tests/support/client/render-route";
-import { signInWithGitHub, signOutOfFirebase } from "../lib/firebase-auth";
+import { signInWithEmulatorGitHub, signInWithGitHub, signOutOfFirebase } from "../lib/firebase-auth";
 import { loginNoticeState } from "../lib/login-notice";
 import Login from "./login";
 
@@ -14,6 +14,7 @@ vi.mock("../lib/firebase-auth", async (importOriginal) => ({
   ...(await importOriginal<typeof import("../lib/firebase-auth")>()),
   loadFirebaseAuth: vi.fn(async () => ({})),
   signInWithGitHub: vi.fn(),
+  signInWithEmulatorGitHub: vi.fn(),
   signOutOfFirebase: vi.fn(async () => {}),
 }));
 
@@ -150,5 +151,35 @@ describe("/login notices", () => {
     renderRoute("login", Login, "/login");
     await screen.findByRole("button", { name: "Sign in with Email" });
     expect(screen.queryByRole("status")).not.toBeInTheDocument();
+  });
+});
+
+describe("/login with GitHub in local mode", () => {
+  it("asks for the GitHub profile to continue as, then signs in through the emulator's fake GitHub", async () => {
+    const emulatorGitHub = vi.mocked(signInWithEmulatorGitHub);
+    emulatorGitHub.mockResolvedValue({ ...GITHUB_IDENTITY, oauthAccessToken: null });
+    fetchMock.mockResolvedValue(jsonResponse(SIGNED_IN));
+    const user = userEvent.setup();
+    renderRoute("login", Login, "/login", { localMode: true });
+    await user.click(await screen.findByRole("button", { name: "Sign in with GitHub" }));
+
+    const dialog = await screen.findByRole("dialog", { name: "GitHub in local mode" });
+    await user.click(within(dialog).getByRole("button", { name: "Continue" }));
+    expect(await within(dialog).findAllByText("This field is required")).toHaveLength(2);
+    await user.type(within(dialog).getByLabelText("GitHub e-mail"), "ada@example.com");
+    await user.type(within(dialog).getByLabelText("Name"), "Ada");
+    await user.type(within(dialog).getByLabelText("GitHub username"), "ada");
+    await user.click(within(dialog).getByRole("button", { name: "Continue" }));
+
+    expect(await screen.findByText("Signed in. Redirecting…")).toBeInTheDocument();
+    expect(gitHub).not.toHaveBeenCalled();
+    expect(emulatorGitHub.mock.calls[0]?.[1]).toEqual({
+      email: "ada@example.com",
+      name: "Ada",
+      login: "ada",
+    });
+    const [path, init] = fetchMock.mock.calls[0] ?? [];
+    expect(path).toBe("/auth/login");
+    expect(JSON.parse(String(init?.body))).not.toHaveProperty("oauthAccessToken");
   });
 });

@@ -158,4 +158,33 @@ describe("account screens", () => {
     await page.getByText("Dorothy Vaughan").first().waitFor();
     await page.close();
   });
+
+  it("signs up and signs in with GitHub through the emulator's fake GitHub provider", async () => {
+    const login = `grace-${Date.now()}`;
+    const email = `${login}@example.com`;
+    const continueAsGitHub = async (page: Page, button: string) => {
+      await page.getByRole("button", { name: button }).click();
+      const dialog = page.getByRole("dialog", { name: "GitHub in local mode" });
+      await dialog.getByLabel("GitHub e-mail").fill(email);
+      await dialog.getByLabel("Name", { exact: true }).fill("Grace Hopper");
+      await dialog.getByLabel("GitHub username").fill(login);
+      await dialog.getByRole("button", { name: "Continue" }).click();
+    };
+
+    const page = await browser.newPage();
+    await page.goto(`${baseUrl}/signup`, { waitUntil: "networkidle" });
+    await continueAsGitHub(page, "Sign up with GitHub");
+    await page.getByText("Account created successfully! Welcome!").first().waitFor();
+    await page.waitForURL(/\/home$/, { timeout: 20_000 });
+    await page.getByText("Grace Hopper").first().waitFor();
+
+    await page.getByRole("button", { name: /Grace Hopper/ }).click();
+    await page.getByRole("button", { name: "Sign Out" }).click();
+    await page.waitForURL(/\/login/, { timeout: 10_000 });
+    await page.waitForLoadState("networkidle");
+    await continueAsGitHub(page, "Sign in with GitHub");
+    await page.waitForURL(/\/home$/, { timeout: 20_000 });
+    await page.getByText("Grace Hopper").first().waitFor();
+    await page.close();
+  });
 });

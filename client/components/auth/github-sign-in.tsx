@@ -4,9 +4,12 @@ import { CODE_HOST_LOGIN_REDIRECT_MS, GITHUB_NO_ACCOUNT_REDIRECT_MS } from "../.
 import { ERRORS, identityErrorMessage, TEXT } from "../../../shared/messages.ts";
 import { safeRedirectPath } from "../../../shared/safe-redirect.ts";
 import {
+  type EmulatorGitHubProfile,
   firebaseErrorCode,
+  type GitHubIdentity,
   httpsUrlOrNull,
   loadFirebaseAuth,
+  signInWithEmulatorGitHub,
   signInWithGitHub,
   signOutOfFirebase,
 } from "../../lib/firebase-auth";
@@ -14,7 +17,9 @@ import { loadAuthApi } from "../../lib/lazy-auth";
 import { useRootData } from "../../lib/root-data";
 import { UI_TEXT } from "../../lib/ui-text";
 import { GitHubMark } from "../icons";
-import { Alert, Button } from "../ui";
+import { Alert, Button, lazyPart, useLazyPart } from "../ui";
+
+const localGitHubDialog = lazyPart(() => import("./local-github-dialog"));
 
 type State = { kind: "idle" | "busy" } | { kind: "done" | "error"; message: string };
 
@@ -41,6 +46,10 @@ export function GitHubSignIn({
   const [state, setState] = useState<State>({ kind: "idle" });
   const running = useRef(false);
   const timer = useRef<number | undefined>(undefined);
+  // Against the emulator (local mode) a dialog stands in for GitHub's popup.
+  const local = Boolean(root?.firebase.emulatorUrl);
+  const [askingProfile, setAskingProfile] = useState(false);
+  const LocalGitHubDialog = useLazyPart(localGitHubDialog, askingProfile)?.LocalGitHubDialog;
 
   useEffect(() => () => window.clearTimeout(timer.current), []);
 
@@ -54,19 +63,32 @@ export function GitHubSignIn({
   function warmUp() {
     if (root?.firebase) loadFirebaseAuth(root.firebase).catch(() => {});
     loadAuthApi().catch(() => {});
+    if (local) localGitHubDialog.preload();
   }
 
-  async function start() {
+  function onClick() {
+    if (local) setAskingProfile(true);
+    else void signIn((firebase) => signInWithGitHub(firebase));
+  }
+
+  function continueAs(profile: EmulatorGitHubProfile) {
+    setAskingProfile(false);
+    void signIn((firebase) => signInWithEmulatorGitHub(firebase, profile));
+  }
+
+  async function signIn(
+    gitHubIdentity: (firebase: NonNullable<typeof root>["firebase"]) => Promise<GitHubIdentity>,
+  ) {
     if (running.current) return;
     running.current = true;
     const firebase = root?.firebase;
     if (!firebase) return settle({ kind: "error", message: ERRORS.somethingWentWrong });
     settle({ kind: "busy" });
 
-    let identity: Awaited<ReturnType<typeof signInWithGitHub>>;
+    let identity: GitHubIdentity;
     let authApi: Awaited<ReturnType<typeof loadAuthApi>>;
     try {
-      [identity, authApi] = await Promise.all([signInWithGitHub(firebase), loadAuthApi()]);
+      [identity, authApi] = await Promise.all([gitHubIdentity(firebase), loadAuthApi()]);
     } catch (error) {
       return settle({ kind: "error", message: identityErrorMessage(firebaseErrorCode(error)) });
     }
@@ -85,8 +107,6 @@ export function GitHubSignIn({
         ...(avatarUrl ? { avatar_url: avatarUrl } : {}),
         ...(oauthAccessToken ? { oauthAccessToken } : {}),
       });
-    } else if (!oauthAccessToken) {
-      outcome = { kind: "error", message: ERRORS.gitHub.default };
     } else {
       outcome = await authApi.gitHubSignup({
         email,
@@ -94,7 +114,7 @@ export function GitHubSignIn({
         photoURL: httpsUrlOrNull(identity.avatarUrl),
         screenName: identity.screenName,
         localId: identity.uid,
-        oauthAccessToken,
+        ...(oauthAccessToken ? { oauthAccessToken } : {}),
         scopes: identity.scopes,
         idToken: identity.idToken,
       });
@@ -127,10 +147,13 @@ export function GitHubSignIn({
         loading={state.kind === "busy"}
         icon={<GitHubMark className="size-4" />}
         onFocus={warmUp}
-        onClick={start}
+        onClick={onClick}
       >
         {label}
       </Button>
+      {askingProfile && LocalGitHubDialog ? (
+        <LocalGitHubDialog onContinue={continueAs} onCancel={() => setAskingProfile(false)} />
+      ) : null}
       {state.kind === "error" ? <Alert tone="danger">{state.message}</Alert> : null}
       {state.kind === "done" ? <Alert tone="success">{state.message}</Alert> : null}
     </div>

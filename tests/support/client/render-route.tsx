@@ -4,7 +4,7 @@ import type { ComponentType } from "react";
 import { createRoutesStub, useLocation } from "react-router";
 import { ToastProvider } from "../../../client/components/ui";
 import { useLoginNotice } from "../../../client/lib/login-notice";
-import { gateway, rootData } from "./fixtures";
+import { FIREBASE, gateway, rootData } from "./fixtures";
 import { HomeProbe, IndexProbe, NoFallback, PassThrough } from "./stub-routes";
 
 /** /login as a probe: where a redirect went, and the notice its navigation state carried. */
@@ -43,7 +43,15 @@ export function renderRoute(
     {
       id: "root",
       path: "/",
-      loader: () => rootData(gateway({ session: null, localMode })),
+      // Local mode runs against the Firebase Auth emulator.
+      loader: () =>
+        rootData(
+          gateway({
+            session: null,
+            localMode,
+            firebase: localMode ? { ...FIREBASE, emulatorUrl: "http://127.0.0.1:9099" } : FIREBASE,
+          }),
+        ),
       HydrateFallback: NoFallback,
       Component: PassThrough,
       children: [{ path, Component }, ...probes, ...extra],
