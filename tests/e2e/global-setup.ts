@@ -1,6 +1,7 @@
 /**
- * Browser tests run against the real product: the production bundle, the Firebase Auth emulator,
- * the backend on a fresh PGlite folder and the gateway, each on a free port.
+ * Browser tests run against the real product as `npm start` runs it (production mode, local mode
+ * on): the production bundle, the Firebase Auth emulator, the backend on a fresh PGlite folder and
+ * the gateway, each on a free port.
  */
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -30,7 +31,7 @@ export default async function setup(project: TestProject) {
       emulatorPort: await claimPort(),
       dataDir: path.join(workDir, "data"),
       logFile,
-      env: { NODE_ENV: "test", LOG_LEVEL: "info" },
+      env: { LOG_LEVEL: "info" },
     });
   } catch (error) {
     console.error(readFileSync(logFile, "utf8").slice(-5000));
