@@ -75,6 +75,17 @@ describe("account screens", () => {
     await page.close();
   });
 
+  it("posts the callback's code and shows the outcome: here GitHub sign-in is not configured", async () => {
+    const page = await browser.newPage();
+    await page.goto(`${baseUrl}/oauth/callback/github?code=abc123`);
+    await page.getByRole("alert").filter({ hasText: "Something went wrong. Please try again." }).waitFor();
+    expect(await page.getByRole("link", { name: "Retry Login" }).getAttribute("href")).toBe("/login");
+    // An unknown provider is not signed in either.
+    await page.goto(`${baseUrl}/oauth/callback/gitlab?code=abc123`);
+    await page.getByRole("alert").filter({ hasText: "Something went wrong. Please try again." }).waitFor();
+    await page.close();
+  });
+
   it("says a verification link without a code is invalid", async () => {
     const page = await browser.newPage();
     await page.goto(`${baseUrl}/email-verified?mode=verifyEmail`);
