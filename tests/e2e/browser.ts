@@ -1,5 +1,6 @@
 /** Debian's Chromium driven by playwright-core, started the way this closed network needs. */
-import { type Browser, chromium } from "playwright-core";
+import AxeBuilder from "@axe-core/playwright";
+import { type Browser, chromium, type Page } from "playwright-core";
 
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
@@ -14,4 +15,14 @@ export function launchBrowser(): Promise<Browser> {
       "--no-first-run",
     ],
   });
+}
+
+/** axe's serious and critical findings on the page, one line each (empty when there are none). */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+    .map(
+      (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`,
+    );
 }

@@ -1,10 +1,9 @@
 /** The name edit dialogs of the signed-in layout, in a real browser against the whole stack. */
-import AxeBuilder from "@axe-core/playwright";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { EDITABLE_NAME_MAX } from "../../shared/constants.ts";
 import { createEmulatorUser } from "../support/firebase-emulator-users.ts";
-import { launchBrowser } from "./browser.ts";
+import { launchBrowser, seriousViolations } from "./browser.ts";
 
 const baseUrl = inject("gatewayUrl");
 let browser: Browser;
@@ -13,15 +12,6 @@ beforeAll(async () => {
   browser = await launchBrowser();
 });
 afterAll(() => browser?.close());
-
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map(
-      (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`,
-    );
-}
 
 async function openEditDialog(page: Page, menuName: RegExp, action: string) {
   await page.getByRole("button", { name: menuName }).click();

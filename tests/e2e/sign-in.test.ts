@@ -1,9 +1,8 @@
-import AxeBuilder from "@axe-core/playwright";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { FIREBASE_SDK_MARK, ZOD_MARK } from "../support/bundle-marks.ts";
 import { createEmulatorUser } from "../support/firebase-emulator-users.ts";
-import { launchBrowser } from "./browser.ts";
+import { launchBrowser, seriousViolations } from "./browser.ts";
 
 const baseUrl = inject("gatewayUrl");
 let browser: Browser;
@@ -12,15 +11,6 @@ beforeAll(async () => {
   browser = await launchBrowser();
 });
 afterAll(() => browser?.close());
-
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map(
-      (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`,
-    );
-}
 
 describe("signing in with email and password", () => {
   it("sends a guest to /login, signs in through the real page and shows /home with the user's name", async () => {
