@@ -151,6 +151,19 @@ export async function applyVerificationCode(config: PublicFirebaseConfig, oobCod
 }
 
 /** Forgets the Firebase user; the product session lives on in the gateway cookie. Never throws. */
+/**
+ * Deletes the Firebase user this page just created (a signup the backend then refused), so that
+ * trying again does not meet "email already in use". Best effort, like signing out.
+ */
+export async function discardNewFirebaseUser(config: PublicFirebaseConfig): Promise<void> {
+  try {
+    const auth = await loadFirebaseAuth(config);
+    await auth.currentUser?.delete();
+  } catch {
+    // Left behind: the address then signs up by signing in, once verified.
+  }
+}
+
 export async function signOutOfFirebase(config: PublicFirebaseConfig): Promise<void> {
   try {
     const auth = await loadFirebaseAuth(config);

@@ -6,6 +6,7 @@ import { jsonResponse } from "../../tests/support/client/fixtures";
 import { renderRoute } from "../../tests/support/client/render-route";
 import {
   createUserWithEmail,
+  discardNewFirebaseUser,
   loadFirebaseAuth,
   signInWithGitHub,
   signOutOfFirebase,
@@ -16,6 +17,7 @@ vi.mock("../lib/firebase-auth", async (importOriginal) => ({
   ...(await importOriginal<typeof import("../lib/firebase-auth")>()),
   loadFirebaseAuth: vi.fn(async () => ({})),
   createUserWithEmail: vi.fn(),
+  discardNewFirebaseUser: vi.fn(async () => {}),
   signInWithGitHub: vi.fn(),
   signOutOfFirebase: vi.fn(async () => {}),
 }));
@@ -272,6 +274,8 @@ describe("/signup by e-mail", () => {
     renderSignup();
     await fillAndSubmit();
     expect(await screen.findByRole("alert")).toHaveTextContent(message);
+    // The Firebase user the backend did not take is deleted, so a retry can create it again.
+    expect(discardNewFirebaseUser).toHaveBeenCalled();
     expect(signOutOfFirebase).toHaveBeenCalled();
   });
 });

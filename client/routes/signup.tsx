@@ -10,6 +10,7 @@ import { VerificationRequired } from "../components/auth/verification-required";
 import { Alert, Button, Card, SelectField, TextField, TextLink, useToast } from "../components/ui";
 import {
   createUserWithEmail,
+  discardNewFirebaseUser,
   firebaseErrorCode,
   loadFirebaseAuth,
   signOutOfFirebase,
@@ -109,6 +110,7 @@ export default function Signup() {
       type: "EMAIL",
       idToken: identity.idToken,
     });
+    if (outcome.kind === "error") await discardNewFirebaseUser(firebase);
     // The password only went to Firebase; the session, if any, is the gateway's cookie now.
     await signOutOfFirebase(firebase);
     inFlight.current = false;
