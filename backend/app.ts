@@ -15,11 +15,14 @@ import { createBackgroundTasks } from "./http/background.ts";
 import { errorHandler, notFoundHandler } from "./http/errors.ts";
 import { strictRouting } from "./http/router.ts";
 import { createFirebaseIdentity, type Identity } from "./identity/firebase.ts";
+import { createGitHubApp } from "./integrations/github-app.ts";
+import { createSandboxCodeHost } from "./integrations/sandbox.ts";
 import { accountMailSender } from "./mail/account-mail.ts";
 import { createMailer } from "./mail/mailer.ts";
 import { accountRouter } from "./routes/account.ts";
 import { type AuthDeps, authRouter } from "./routes/auth.ts";
 import { healthRouter } from "./routes/health.ts";
+import { integrationsRouter } from "./routes/integrations.ts";
 import { jwksRouter } from "./routes/jwks.ts";
 import { outboxRouter } from "./routes/outbox.ts";
 import { passwordRouter } from "./routes/password.ts";
@@ -64,6 +67,10 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
   const ownsIdentity = options.identity === undefined;
   const mailer = createMailer(config.mail, db, logger);
   const background = createBackgroundTasks();
+  // Without a GitHub App the sandbox stands in, so connecting works on one machine (decision 009).
+  const codeHost = config.github.app
+    ? createGitHubApp({ ...config.github.app, apiUrl: config.github.apiUrl })
+    : createSandboxCodeHost(config.publicOrigin);
   const auth: AuthDeps = {
     db,
     identity,
@@ -94,6 +101,7 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
   if (config.mail.transport.kind === "outbox") app.use(outboxRouter(db));
   app.use("/api", requireSession(db, tokens));
   app.use(projectsRouter(db));
+  app.use(integrationsRouter(db, codeHost));
   app.use(accountRouter(db));
   app.use(notFoundHandler);
   app.use(errorHandler);
