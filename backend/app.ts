@@ -28,6 +28,7 @@ import { outboxRouter } from "./routes/outbox.ts";
 import { passwordRouter } from "./routes/password.ts";
 import { projectsRouter } from "./routes/projects.ts";
 import { signupRouter } from "./routes/signup.ts";
+import { webhooksRouter } from "./routes/webhooks.ts";
 
 export interface Backend {
   app: Express;
@@ -93,6 +94,8 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
   app.use(requestLogger(logger, { trustIncomingId: true }));
   app.use(healthRouter(db));
   app.use(jwksRouter(tokens));
+  // Before express.json: the signature is checked over the raw body.
+  app.use(webhooksRouter(db, config.github));
   app.use(express.json({ limit: JSON_BODY_LIMIT }));
   app.use(authRouter(auth));
   app.use(signupRouter(auth));

@@ -136,6 +136,18 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  "0004_webhook_deliveries": {
+    async up(db: Kysely<unknown>) {
+      // GitHub may deliver an event again (redelivery, retries); its X-GitHub-Delivery id is kept so
+      // a delivery takes effect once.
+      await db.schema
+        .createTable("webhook_deliveries")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("event", "text", (c) => c.notNull())
+        .addColumn("received_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
+        .execute();
+    },
+  },
 };
 
 /** Applies every pending migration; safe to call on every start (applied ones are skipped). */

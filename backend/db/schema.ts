@@ -126,6 +126,13 @@ export interface OutboxMessagesTable {
   sent_at: CreatedAt;
 }
 
+/** Webhook deliveries already applied, by GitHub's X-GitHub-Delivery id. */
+export interface WebhookDeliveriesTable {
+  id: string;
+  event: string;
+  received_at: CreatedAt;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -133,6 +140,7 @@ export interface Database {
   signing_keys: SigningKeysTable;
   projects: ProjectsTable;
   integrations: IntegrationsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
   pending_signups: PendingSignupsTable;
   outbox_messages: OutboxMessagesTable;
 }

@@ -11,7 +11,8 @@ export interface Repository {
   full_name: string;
   private: boolean;
   description: string | null;
-  default_branch: string;
+  /** Unknown when only a webhook described the repository. */
+  default_branch?: string | undefined;
   fork: boolean;
   html_url: string;
 }

@@ -25,24 +25,30 @@ export interface GitHubAppSettings {
   apiUrl: string;
 }
 
-function repositoryOf(entry: unknown): Repository | undefined {
+function repositoryOf(entry: unknown, webUrl: string | undefined): Repository | undefined {
   if (!isObject(entry) || typeof entry.id !== "number" || typeof entry.name !== "string") return undefined;
-  if (typeof entry.full_name !== "string" || typeof entry.html_url !== "string") return undefined;
+  if (typeof entry.full_name !== "string") return undefined;
+  const htmlUrl =
+    typeof entry.html_url === "string" ? entry.html_url : webUrl && `${webUrl}/${entry.full_name}`;
+  if (!htmlUrl) return undefined;
   return {
     id: String(entry.id),
     name: entry.name,
     full_name: entry.full_name,
     private: entry.private === true,
     description: typeof entry.description === "string" ? entry.description : null,
-    default_branch: typeof entry.default_branch === "string" ? entry.default_branch : "main",
+    default_branch: typeof entry.default_branch === "string" ? entry.default_branch : undefined,
     fork: entry.fork === true,
-    html_url: entry.html_url,
+    html_url: htmlUrl,
   };
 }
 
-/** The repositories of a webhook payload or an API answer, those that have the fields we need. */
-export function repositoriesOf(entries: unknown): Repository[] {
-  return Array.isArray(entries) ? entries.flatMap((entry) => repositoryOf(entry) ?? []) : [];
+/**
+ * The repositories of an API answer or a webhook payload, those with the fields we need. Webhook
+ * payloads describe a repository briefly (no html_url): `webUrl`, GitHub's web host, makes its link.
+ */
+export function repositoriesOf(entries: unknown, webUrl?: string): Repository[] {
+  return Array.isArray(entries) ? entries.flatMap((entry) => repositoryOf(entry, webUrl) ?? []) : [];
 }
 
 export function createGitHubApp(settings: GitHubAppSettings): CodeHost {

@@ -75,7 +75,7 @@ function projectRow(orgId: string, installationId: string, repository: Repositor
     full_name: repository.full_name,
     private: repository.private,
     description: repository.description,
-    default_branch: repository.default_branch,
+    ...(repository.default_branch === undefined ? {} : { default_branch: repository.default_branch }),
     fork: repository.fork,
     ...(sandbox ? { sandbox: true } : {}),
   };
