@@ -15,16 +15,20 @@ import { createBackgroundTasks } from "./http/background.ts";
 import { errorHandler, notFoundHandler } from "./http/errors.ts";
 import { strictRouting } from "./http/router.ts";
 import { createFirebaseIdentity, type Identity } from "./identity/firebase.ts";
+import { createGitHubApp } from "./integrations/github-app.ts";
+import { createSandboxCodeHost } from "./integrations/sandbox.ts";
 import { accountMailSender } from "./mail/account-mail.ts";
 import { createMailer } from "./mail/mailer.ts";
 import { accountRouter } from "./routes/account.ts";
 import { type AuthDeps, authRouter } from "./routes/auth.ts";
 import { healthRouter } from "./routes/health.ts";
+import { integrationsRouter } from "./routes/integrations.ts";
 import { jwksRouter } from "./routes/jwks.ts";
 import { outboxRouter } from "./routes/outbox.ts";
 import { passwordRouter } from "./routes/password.ts";
 import { projectsRouter } from "./routes/projects.ts";
 import { signupRouter } from "./routes/signup.ts";
+import { webhooksRouter } from "./routes/webhooks.ts";
 
 export interface Backend {
   app: Express;
@@ -64,6 +68,10 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
   const ownsIdentity = options.identity === undefined;
   const mailer = createMailer(config.mail, db, logger);
   const background = createBackgroundTasks();
+  // Without a GitHub App the sandbox stands in, so connecting works on one machine (decision 009).
+  const codeHost = config.github.app
+    ? createGitHubApp({ ...config.github.app, apiUrl: config.github.apiUrl })
+    : createSandboxCodeHost(config.publicOrigin);
   const auth: AuthDeps = {
     db,
     identity,
@@ -86,6 +94,8 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
   app.use(requestLogger(logger, { trustIncomingId: true }));
   app.use(healthRouter(db));
   app.use(jwksRouter(tokens));
+  // Before express.json: the signature is checked over the raw body.
+  app.use(webhooksRouter(db, config.github));
   app.use(express.json({ limit: JSON_BODY_LIMIT }));
   app.use(authRouter(auth));
   app.use(signupRouter(auth));
@@ -94,6 +104,7 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
   if (config.mail.transport.kind === "outbox") app.use(outboxRouter(db));
   app.use("/api", requireSession(db, tokens));
   app.use(projectsRouter(db));
+  app.use(integrationsRouter(db, codeHost));
   app.use(accountRouter(db));
   app.use(notFoundHandler);
   app.use(errorHandler);

@@ -168,4 +168,20 @@ describe("loadConfig", () => {
     });
     expect(configError({ GITHUB_CLIENT_ID: "id" })).toContain("GITHUB_CLIENT_SECRET: GITHUB_CLIENT_ID and");
   });
+
+  it("takes a GitHub App as id and one-line PEM key together, else the sandbox code host", () => {
+    expect(loadConfig({}).github.app).toBeUndefined();
+    const key = "-----BEGIN RSA PRIVATE KEY-----\\nMIIabc\\n-----END RSA PRIVATE KEY-----";
+    expect(loadConfig({ GITHUB_APP_ID: "123", GITHUB_APP_PRIVATE_KEY: key }).github.app).toEqual({
+      id: "123",
+      privateKey: "-----BEGIN RSA PRIVATE KEY-----\nMIIabc\n-----END RSA PRIVATE KEY-----",
+    });
+    expect(configError({ GITHUB_APP_ID: "123" })).toContain("GITHUB_APP_PRIVATE_KEY: GITHUB_APP_ID and");
+    expect(configError({ GITHUB_APP_ID: "app", GITHUB_APP_PRIVATE_KEY: key })).toContain(
+      "GITHUB_APP_ID: must be the GitHub App's numeric id",
+    );
+    expect(configError({ GITHUB_APP_ID: "1", GITHUB_APP_PRIVATE_KEY: "secret" })).toContain(
+      "GITHUB_APP_PRIVATE_KEY: must be the GitHub App's PEM private key",
+    );
+  });
 });

@@ -63,6 +63,13 @@ export interface BackendConfig {
     clientSecret?: string | undefined;
     apiUrl: string;
     oauthUrl: string;
+    /**
+     * GITHUB_APP_ID and GITHUB_APP_PRIVATE_KEY: the GitHub App that code-host installations are
+     * made with. Unset: the sandbox code host stands in (docs/decisions/009-code-hosts.md).
+     */
+    app?: { id: string; privateKey: string } | undefined;
+    /** GITHUB_WEBHOOK_SECRET: checks the signature of GitHub's webhook deliveries. */
+    webhookSecret?: string | undefined;
   };
   session: {
     /** Set: tokens are HS256 with this secret. Unset: ES256 with a key pair kept in the database. */
@@ -96,6 +103,14 @@ const envSchema = z
     GITHUB_CLIENT_SECRET: z.string().min(1).optional(),
     GITHUB_API_URL: z.url({ protocol: /^https?$/ }).default("https://api.github.com"),
     GITHUB_OAUTH_URL: z.url({ protocol: /^https?$/ }).default("https://github.com"),
+    GITHUB_APP_ID: z.string().regex(/^\d+$/, "must be the GitHub App's numeric id").optional(),
+    GITHUB_APP_PRIVATE_KEY: z
+      .string()
+      // One line in .env files and container settings: "\n" stands for a line break.
+      .transform((key) => key.replaceAll("\\n", "\n").trim())
+      .refine((key) => key.startsWith("-----BEGIN"), "must be the GitHub App's PEM private key")
+      .optional(),
+    GITHUB_WEBHOOK_SECRET: z.string().min(1).optional(),
     SESSION_SECRET: sessionSecretSchema,
     SESSION_ISSUER: z.string().default(SESSION_ISSUER_DEFAULT),
     SESSION_AUDIENCE: z.string().default(SESSION_AUDIENCE_DEFAULT),
@@ -112,6 +127,13 @@ const envSchema = z
         code: "custom",
         path: [env.GITHUB_CLIENT_ID ? "GITHUB_CLIENT_SECRET" : "GITHUB_CLIENT_ID"],
         message: "GITHUB_CLIENT_ID and GITHUB_CLIENT_SECRET are set together or not at all",
+      });
+    }
+    if (Boolean(env.GITHUB_APP_ID) !== Boolean(env.GITHUB_APP_PRIVATE_KEY)) {
+      ctx.addIssue({
+        code: "custom",
+        path: [env.GITHUB_APP_ID ? "GITHUB_APP_PRIVATE_KEY" : "GITHUB_APP_ID"],
+        message: "GITHUB_APP_ID and GITHUB_APP_PRIVATE_KEY are set together or not at all",
       });
     }
     // Outside local mode, production has no place for local stand-ins: mail must really leave,
@@ -177,6 +199,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): BackendConfig 
       clientSecret: e.GITHUB_CLIENT_SECRET,
       apiUrl: e.GITHUB_API_URL.replace(/\/+$/, ""),
       oauthUrl: e.GITHUB_OAUTH_URL.replace(/\/+$/, ""),
+      app:
+        e.GITHUB_APP_ID && e.GITHUB_APP_PRIVATE_KEY
+          ? { id: e.GITHUB_APP_ID, privateKey: e.GITHUB_APP_PRIVATE_KEY }
+          : undefined,
+      webhookSecret: e.GITHUB_WEBHOOK_SECRET,
     },
     session: {
       secret: e.SESSION_SECRET,

@@ -12,7 +12,9 @@ import {
 } from "./constants.ts";
 import {
   emailRequestSchema,
+  githubSetupRequestSchema,
   githubSignupRequestSchema,
+  integrationSetupRequestSchema,
   loginRequestSchema,
   nameUpdateRequestSchema,
   providerLoginRequestSchema,
@@ -44,6 +46,15 @@ function unboundedStrings(schema: z.ZodType, at = "$"): string[] {
       : [`${at}[]`];
     return [...unboundedArray, ...unboundedStrings(def.element as z.ZodType, `${at}[]`)];
   }
+  if (schema instanceof z.ZodRecord) {
+    return [
+      ...unboundedStrings(schema.def.keyType as z.ZodType, `${at}<key>`),
+      ...unboundedStrings(schema.def.valueType as z.ZodType, `${at}<value>`),
+    ];
+  }
+  if (def.type === "union") {
+    return (schema as z.ZodUnion).def.options.flatMap((option) => unboundedStrings(option as z.ZodType, at));
+  }
   if (schema instanceof z.ZodObject) {
     return Object.entries(schema.shape).flatMap(([key, value]) =>
       unboundedStrings(value as z.ZodType, `${at}.${key}`),
@@ -72,8 +83,15 @@ describe("contract bounds", () => {
     ["resend and forgot", emailRequestSchema],
     ["reset password", resetPasswordRequestSchema],
     ["name update", nameUpdateRequestSchema],
+    ["integration setup", integrationSetupRequestSchema],
+    ["GitHub installation setup", githubSetupRequestSchema],
   ])("bounds every string of the %s request, nested ones too", (_name, schema) => {
     expect(unboundedStrings(schema)).toEqual([]);
+  });
+
+  it("finds an unbounded string inside a record or a union", () => {
+    expect(unboundedStrings(z.record(z.string(), z.string().max(1)))).toEqual(["$<key>"]);
+    expect(unboundedStrings(z.object({ a: z.union([z.number(), z.string()]) }))).toEqual(["$.a"]);
   });
 
   it("bounds every string claim of a session token", () => {

@@ -50,12 +50,16 @@ describe.each(TEST_DATABASE_KINDS)("migrations on %s", (kind) => {
         "projects",
         "pending_signups",
         "outbox_messages",
+        "integrations",
+        "webhook_deliveries",
       ]),
     );
     const applied = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
     expect(applied.rows.map((row) => row.name)).toEqual([
       "0001_identity_and_sessions",
       "0002_pending_signups_and_outbox",
+      "0003_integrations",
+      "0004_webhook_deliveries",
     ]);
     const orgs = await db.selectFrom("organizations").select(["id", "name"]).execute();
     expect(orgs).toEqual([{ id: org.id, name: "Acme" }]);

@@ -61,6 +61,7 @@ export interface ProjectProperties {
   description?: string | null;
   default_branch?: string;
   fork?: boolean;
+  sandbox?: boolean;
 }
 
 /** Repositories of an organisation, as seen through one integration. */
@@ -76,7 +77,28 @@ export interface ProjectsTable {
   webhook_active: ColumnType<boolean, boolean | undefined, boolean>;
   /** jsonb; written as JSON text. */
   properties: ColumnType<ProjectProperties, string | undefined, string>;
+  /** The code host's id of the repository (null for rows made before imports existed). */
+  external_id: ColumnType<string | null, string | undefined, string>;
   created_at: CreatedAt;
+}
+
+/**
+ * An organisation's set-up integration. `integration_key` names the connection at the code host
+ * (GitHub: the installation id). `properties` holds the non-secret setup values, `secrets` the
+ * secret ones (never sent in an answer).
+ */
+export interface IntegrationsTable {
+  id: Generated<string>;
+  org_id: string;
+  name: string;
+  integration_key: string;
+  is_active: ColumnType<boolean, boolean | undefined, boolean>;
+  /** jsonb; written as JSON text. */
+  properties: ColumnType<Record<string, string>, string | undefined, string>;
+  /** jsonb; written as JSON text. Secret. */
+  secrets: ColumnType<Record<string, string>, string | undefined, string>;
+  created_at: CreatedAt;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
 }
 
 /**
@@ -104,12 +126,21 @@ export interface OutboxMessagesTable {
   sent_at: CreatedAt;
 }
 
+/** Webhook deliveries already applied, by GitHub's X-GitHub-Delivery id. */
+export interface WebhookDeliveriesTable {
+  id: string;
+  event: string;
+  received_at: CreatedAt;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   users: UsersTable;
   sessions: SessionsTable;
   signing_keys: SigningKeysTable;
   projects: ProjectsTable;
+  integrations: IntegrationsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
   pending_signups: PendingSignupsTable;
   outbox_messages: OutboxMessagesTable;
 }

@@ -8,7 +8,7 @@ import type { BackendConfig } from "../config.ts";
 
 /** How long one call to GitHub may take. */
 const GITHUB_TIMEOUT_MS = 10_000;
-const API_HEADERS = {
+export const API_HEADERS = {
   accept: "application/vnd.github+json",
   "x-github-api-version": "2022-11-28",
   // GitHub refuses API requests without a User-Agent.
@@ -31,10 +31,11 @@ export class GitHubError extends Error {
   override name = "GitHubError";
   /**
    * "bad-code": the OAuth code is wrong, expired or used; "unauthorized": GitHub refused the access
-   * token; "unavailable": GitHub could not be reached; "bad-answer": it answered with an error or
-   * an unexpected body.
+   * token; "not-found": GitHub answered 404 (for an app: an installation that is unknown or
+   * revoked); "unavailable": GitHub could not be reached; "bad-answer": it answered with an error
+   * or an unexpected body.
    */
-  readonly reason: "bad-code" | "unauthorized" | "unavailable" | "bad-answer";
+  readonly reason: "bad-code" | "unauthorized" | "not-found" | "unavailable" | "bad-answer";
 
   constructor(reason: GitHubError["reason"], message: string, options?: ErrorOptions) {
     super(message, options);
@@ -53,7 +54,7 @@ export interface GitHubClient {
   emails(accessToken: string): Promise<GitHubEmail[]>;
 }
 
-async function call(url: string, init: RequestInit): Promise<Response> {
+export async function call(url: string, init: RequestInit): Promise<Response> {
   try {
     return await fetch(url, { ...init, signal: AbortSignal.timeout(GITHUB_TIMEOUT_MS) });
   } catch (error) {
@@ -63,9 +64,10 @@ async function call(url: string, init: RequestInit): Promise<Response> {
   }
 }
 
-async function json(response: Response, what: string): Promise<unknown> {
+export async function json(response: Response, what: string): Promise<unknown> {
   if (response.status === 401)
     throw new GitHubError("unauthorized", `GitHub refused the access token (${what})`);
+  if (response.status === 404) throw new GitHubError("not-found", `GitHub answered 404 (${what})`);
   if (!response.ok) throw new GitHubError("bad-answer", `GitHub answered ${response.status} (${what})`);
   try {
     return await response.json();
@@ -76,7 +78,7 @@ async function json(response: Response, what: string): Promise<unknown> {
   }
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
+export const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null;
 
 export function createGitHubClient(github: BackendConfig["github"]): GitHubClient {

@@ -4,11 +4,18 @@
  * ({access_token, token_type, scope}, or 200 {error: "bad_verification_code", ...} for a wrong or
  * used code), GET /user and GET /user/emails (401 {message: "Bad credentials"} for an unknown
  * token). Point GITHUB_OAUTH_URL and GITHUB_API_URL at `url`.
+ *
+ * It is also the GitHub App of code-host installations (GITHUB_APP_ID = `appId`,
+ * GITHUB_APP_PRIVATE_KEY = `appPrivateKey`): GET /app, GET /app/installations/{id} and
+ * POST /app/installations/{id}/access_tokens take only an RS256 JWT of the app that expires within
+ * 10 minutes (401 otherwise), GET /installation/repositories only an installation token, paged
+ * with per_page and page. An unknown or removed installation answers 404, as GitHub does.
  */
-import { randomBytes } from "node:crypto";
+import { generateKeyPairSync, type KeyObject, randomBytes } from "node:crypto";
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { jwtVerify } from "jose";
 
 export interface FakeGitHubEmail {
   email: string;
@@ -24,6 +31,36 @@ export interface FakeGitHubUser {
   emails: FakeGitHubEmail[];
 }
 
+/** A repository in the shape of GitHub's "repository" object (the fields Argus reads, and a few more). */
+export interface FakeGitHubRepository {
+  id: number;
+  name: string;
+  full_name: string;
+  private: boolean;
+  description: string | null;
+  default_branch: string;
+  fork: boolean;
+  html_url: string;
+}
+
+export interface FakeGitHubInstallation {
+  id: number;
+  account: string;
+  repositories: FakeGitHubRepository[];
+  suspended?: boolean;
+}
+
+export const fakeRepository = (owner: string, name: string, id: number): FakeGitHubRepository => ({
+  id,
+  name,
+  full_name: `${owner}/${name}`,
+  private: id % 2 === 0,
+  description: `The ${name} repository`,
+  default_branch: "main",
+  fork: false,
+  html_url: `https://github.com/${owner}/${name}`,
+});
+
 export interface FakeGitHub {
   url: string;
   clientId: string;
@@ -32,6 +69,14 @@ export interface FakeGitHub {
   addUser(user: FakeGitHubUser): string;
   /** A one-time OAuth code that the code exchange turns into this access token. */
   issueCode(accessToken: string): string;
+  /** The GitHub App: its id and its PKCS#1 private key, as GitHub hands it out. */
+  appId: string;
+  appPrivateKey: string;
+  /** The app's page, as GET /app answers `html_url`. */
+  appHtmlUrl: string;
+  /** Installs the app on an account; `removeInstallation` uninstalls it. */
+  addInstallation(installation: FakeGitHubInstallation): void;
+  removeInstallation(id: number): void;
   /** While set, every call answers this status (GitHub having a bad day). */
   failWith: number | undefined;
   /** Method and path of every call, in order. */
@@ -55,9 +100,112 @@ function send(res: ServerResponse, status: number, body: unknown): void {
   res.end(JSON.stringify(body));
 }
 
+const NOT_FOUND = { message: "Not Found", documentation_url: "https://docs.github.com/rest", status: "404" };
+
+/** The JWT of GitHub's app authentication: RS256, the app's key, `iss` = app id, at most 10 minutes. */
+async function isAppJwt(authorization: string | undefined, appId: string, publicKey: KeyObject) {
+  const match = /^Bearer (\S+)$/.exec(authorization ?? "");
+  if (!match) return false;
+  try {
+    const { payload } = await jwtVerify(match[1] as string, publicKey, {
+      algorithms: ["RS256"],
+      issuer: appId,
+    });
+    return (
+      typeof payload.iat === "number" && typeof payload.exp === "number" && payload.exp - payload.iat <= 600
+    );
+  } catch {
+    return false;
+  }
+}
+
 export async function startFakeGitHub(): Promise<FakeGitHub> {
   const users = new Map<string, FakeGitHubUser>();
   const codes = new Map<string, string>();
+  const installations = new Map<number, FakeGitHubInstallation>();
+  /** Installation access token → installation id. */
+  const installationTokens = new Map<string, number>();
+  const appKeys = generateKeyPairSync("rsa", { modulusLength: 2048 });
+  const appId = String(100_000 + Math.floor(Math.random() * 100_000));
+
+  /** The app's REST calls; true when one answered. */
+  async function appCall(req: IncomingMessage, res: ServerResponse, path: string): Promise<boolean> {
+    const installationPath = /^\/app\/installations\/(\d+)(\/access_tokens)?$/.exec(path);
+    if (path === "/app" || installationPath) {
+      if (!(await isAppJwt(req.headers.authorization, appId, appKeys.publicKey))) {
+        send(res, 401, {
+          message: "A JSON web token could not be decoded",
+          documentation_url: "https://docs.github.com/rest",
+          status: "401",
+        });
+        return true;
+      }
+      if (path === "/app" && req.method === "GET") {
+        send(res, 200, {
+          id: Number(appId),
+          slug: "argus-test",
+          name: "Argus Test",
+          html_url: fake.appHtmlUrl,
+        });
+        return true;
+      }
+      const installation = installations.get(Number(installationPath?.[1]));
+      if (!installation) {
+        send(res, 404, NOT_FOUND);
+        return true;
+      }
+      const suspended_at = installation.suspended ? "2026-11-01T00:00:00Z" : null;
+      if (req.method === "GET" && !installationPath?.[2]) {
+        send(res, 200, {
+          id: installation.id,
+          account: { login: installation.account, id: installation.id * 10, type: "Organization" },
+          app_id: Number(appId),
+          target_type: "Organization",
+          repository_selection: "selected",
+          suspended_at,
+        });
+        return true;
+      }
+      if (req.method === "POST" && installationPath?.[2]) {
+        if (suspended_at) {
+          send(res, 403, { message: "This installation has been suspended", status: "403" });
+          return true;
+        }
+        const installationToken = token("ghs");
+        installationTokens.set(installationToken, installation.id);
+        send(res, 201, {
+          token: installationToken,
+          expires_at: new Date(Date.now() + 3_600_000).toISOString(),
+          permissions: { metadata: "read", pull_requests: "write" },
+          repository_selection: "selected",
+        });
+        return true;
+      }
+      return false;
+    }
+    if (req.method === "GET" && path === "/installation/repositories") {
+      const match = /^(?:Bearer|token) (\S+)$/i.exec(req.headers.authorization ?? "");
+      const installation = installations.get(installationTokens.get(match?.[1] ?? "") ?? -1);
+      if (!installation) {
+        send(res, 401, {
+          message: "Bad credentials",
+          documentation_url: "https://docs.github.com/rest",
+          status: "401",
+        });
+        return true;
+      }
+      const query = new URL(req.url ?? "/", "http://localhost").searchParams;
+      const perPage = Math.min(Number(query.get("per_page") ?? 30), 100);
+      const page = Number(query.get("page") ?? 1);
+      send(res, 200, {
+        total_count: installation.repositories.length,
+        repository_selection: "selected",
+        repositories: installation.repositories.slice((page - 1) * perPage, page * perPage),
+      });
+      return true;
+    }
+    return false;
+  }
 
   const server = createServer(async (req, res) => {
     const path = new URL(req.url ?? "/", "http://localhost").pathname;
@@ -93,6 +241,8 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
       return;
     }
 
+    if (await appCall(req, res, path)) return;
+
     const match = /^(?:Bearer|token) (\S+)$/i.exec(req.headers.authorization ?? "");
     const user = match ? users.get(match[1] as string) : undefined;
     if (req.method === "GET" && (path === "/user" || path === "/user/emails")) {
@@ -124,11 +274,7 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
       );
       return;
     }
-    send(res, 404, {
-      message: "Not Found",
-      documentation_url: "https://docs.github.com/rest",
-      status: "404",
-    });
+    send(res, 404, NOT_FOUND);
   });
   server.listen(0, "127.0.0.1");
   await once(server, "listening");
@@ -140,6 +286,16 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
     clientSecret: token("secret"),
     failWith: undefined,
     calls: [],
+    appId,
+    appPrivateKey: appKeys.privateKey.export({ type: "pkcs1", format: "pem" }).toString(),
+    appHtmlUrl: "https://github.com/apps/argus-test",
+    addInstallation(installation) {
+      installations.set(installation.id, installation);
+    },
+    removeInstallation(id) {
+      installations.delete(id);
+      for (const [key, owner] of installationTokens) if (owner === id) installationTokens.delete(key);
+    },
     addUser(user) {
       const accessToken = token("gho");
       users.set(accessToken, user);

@@ -1,0 +1,136 @@
+/**
+ * The integrations an organisation can set up (docs/product.md#integrations), and how each looks
+ * to one organisation: whether it is active, and its stored setup, secrets reduced to "set".
+ */
+import type { Integration, IntegrationField } from "../../shared/contract.ts";
+import type { Db } from "../db/database.ts";
+import { GitHubError } from "../github/client.ts";
+import type { CodeHost } from "./code-host.ts";
+
+export const GITHUB_INTEGRATION = "github";
+export const AZURE_DEVOPS_INTEGRATION = "azure-devops";
+/** What every repository of a code host is, in `projects.integration_type`. */
+export const GIT_INTEGRATION_TYPE = "git";
+
+export interface CatalogueEntry {
+  name: string;
+  key: string;
+  display_name: string;
+  sub_title: string;
+  description: string;
+  icon: string;
+  /** The setup form; empty for an integration set up by an app installation instead. */
+  fields: IntegrationField[];
+}
+
+export const CATALOGUE: readonly CatalogueEntry[] = [
+  {
+    name: GITHUB_INTEGRATION,
+    key: GITHUB_INTEGRATION,
+    display_name: "GitHub",
+    sub_title: "Code host",
+    description: "Install the GitHub App on your account or organisation to review its pull requests.",
+    icon: "/icons/github.svg",
+    fields: [],
+  },
+  {
+    name: AZURE_DEVOPS_INTEGRATION,
+    key: AZURE_DEVOPS_INTEGRATION,
+    display_name: "Azure DevOps",
+    sub_title: "Code host",
+    description: "Connect an Azure DevOps project with a personal access token to review its pull requests.",
+    icon: "/icons/azure-devops.svg",
+    fields: [
+      {
+        key: "organization_url",
+        label: "Organization URL",
+        type: "url",
+        hint: "https://dev.azure.com/your-organization",
+      },
+      { key: "project", label: "Project", type: "text", hint: "The name of the Azure DevOps project" },
+      {
+        key: "personal_access_token",
+        label: "Personal Access Token",
+        type: "password",
+        hint: "A token with the Code (Read) and Pull Request Threads (Read & write) scopes",
+      },
+    ],
+  },
+];
+
+export const catalogueEntry = (name: string) => CATALOGUE.find((entry) => entry.name === name);
+
+export const isSecret = (field: IntegrationField) => field.type === "password";
+
+interface StoredIntegration {
+  name: string;
+  integration_key: string;
+  is_active: boolean;
+  properties: Record<string, string>;
+  secrets: Record<string, string>;
+}
+
+function present(
+  entry: CatalogueEntry,
+  stored: StoredIntegration | undefined,
+  oauthUrl: string | undefined,
+): Integration {
+  const { icon, ...described } = entry;
+  const properties: NonNullable<Integration["activeIntegration"]>["properties"] = {};
+  if (stored) {
+    for (const field of entry.fields) {
+      if (isSecret(field)) properties[field.key] = { set: Boolean(stored.secrets[field.key]) };
+      else {
+        const value = stored.properties[field.key];
+        if (value !== undefined) properties[field.key] = value;
+      }
+    }
+  }
+  return {
+    ...described,
+    isActive: stored?.is_active ?? false,
+    links: oauthUrl === undefined ? { icon } : { icon, oauth_url: oauthUrl },
+    activeIntegration: stored
+      ? { integration_key: stored.integration_key, is_active: stored.is_active, properties }
+      : null,
+  };
+}
+
+/** Connect's address; none while GitHub cannot say it, so a GitHub outage does not hide the list. */
+async function installationUrl(codeHost: CodeHost): Promise<string | undefined> {
+  try {
+    return await codeHost.installationUrl();
+  } catch (error) {
+    if (error instanceof GitHubError) return undefined;
+    throw error;
+  }
+}
+
+/** The catalogue as `orgId` has it; `only` narrows it to one entry. */
+export async function integrationsOf(
+  db: Db,
+  codeHost: CodeHost,
+  orgId: string,
+  only?: CatalogueEntry,
+): Promise<Integration[]> {
+  const entries = only ? [only] : CATALOGUE;
+  const rows = await db
+    .selectFrom("integrations")
+    .select(["name", "integration_key", "is_active", "properties", "secrets"])
+    .where("org_id", "=", orgId)
+    .where(
+      "name",
+      "in",
+      entries.map((entry) => entry.name),
+    )
+    .execute();
+  const needsInstallationUrl = entries.some((entry) => entry.name === GITHUB_INTEGRATION);
+  const oauthUrl = needsInstallationUrl ? await installationUrl(codeHost) : undefined;
+  return entries.map((entry) =>
+    present(
+      entry,
+      rows.find((row) => row.name === entry.name),
+      entry.name === GITHUB_INTEGRATION ? oauthUrl : undefined,
+    ),
+  );
+}

@@ -1,0 +1,33 @@
+/**
+ * The code host behind the GitHub integration: the GitHub App (github-app.ts) when one is
+ * configured, else the sandbox (sandbox.ts), so a local install connects and shows repositories
+ * without GitHub (docs/decisions/009-code-hosts.md). app.ts chooses.
+ */
+/** A repository as the code host describes it, in GitHub's field names. */
+export interface Repository {
+  /** The code host's id of the repository. */
+  id: string;
+  name: string;
+  full_name: string;
+  private: boolean;
+  description: string | null;
+  /** Unknown when only a webhook described the repository. */
+  default_branch?: string | undefined;
+  fork: boolean;
+  html_url: string;
+}
+
+export interface CodeHost {
+  readonly kind: "sandbox" | "github-app";
+  /** Where Connect sends the browser; the code host sends it back to /installation. */
+  installationUrl(): Promise<string>;
+  /**
+   * The repositories an installation gives access to. Throws UnknownInstallationError for an
+   * installation that does not exist, was revoked or suspended, or is not this host's.
+   */
+  repositories(installationId: string): Promise<Repository[]>;
+}
+
+export class UnknownInstallationError extends Error {
+  override name = "UnknownInstallationError";
+}

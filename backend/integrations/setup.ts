@@ -1,0 +1,167 @@
+/**
+ * Setting an integration up for an organisation: a form's values (Azure DevOps), or a code-host
+ * installation whose repositories become the organisation's projects (GitHub, or the sandbox).
+ */
+import { sql } from "kysely";
+import { z } from "zod";
+import { URL_MAX } from "../../shared/constants.ts";
+import type { IntegrationSetupRequest } from "../../shared/contract.ts";
+import type { Db } from "../db/database.ts";
+import type { ProjectProperties } from "../db/schema.ts";
+import { HttpError } from "../http/errors.ts";
+import { parseRequest } from "../http/validate.ts";
+import { type CatalogueEntry, GIT_INTEGRATION_TYPE, GITHUB_INTEGRATION, isSecret } from "./catalogue.ts";
+import type { Repository } from "./code-host.ts";
+
+type Executor = Pick<Db, "insertInto" | "selectFrom" | "updateTable" | "deleteFrom">;
+
+async function storeIntegration(
+  db: Executor,
+  orgId: string,
+  values: {
+    name: string;
+    integration_key: string;
+    properties: Record<string, string>;
+    secrets: Record<string, string>;
+  },
+): Promise<void> {
+  const row = {
+    integration_key: values.integration_key,
+    is_active: true,
+    properties: JSON.stringify(values.properties),
+    secrets: JSON.stringify(values.secrets),
+  };
+  await db
+    .insertInto("integrations")
+    .values({ org_id: orgId, name: values.name, ...row })
+    .onConflict((conflict) =>
+      conflict.columns(["org_id", "name"]).doUpdateSet({ ...row, updated_at: sql<Date>`now()` }),
+    )
+    .execute();
+}
+
+/** The body an entry's form sends: exactly its fields, each a value its input type accepts. */
+function formSchema(entry: CatalogueEntry) {
+  return z.strictObject(
+    Object.fromEntries(
+      entry.fields.map((field) => [
+        field.key,
+        field.type === "url"
+          ? z.url({ protocol: /^https$/, error: "must be an https URL" }).max(URL_MAX)
+          : z.string().trim().min(1).max(URL_MAX),
+      ]),
+    ),
+  );
+}
+
+/** Stores a form's values; secret fields go to `secrets`, which no answer carries. */
+export async function saveFormSetup(
+  db: Db,
+  orgId: string,
+  entry: CatalogueEntry,
+  body: IntegrationSetupRequest,
+): Promise<void> {
+  const values = parseRequest(formSchema(entry), body);
+  const properties: Record<string, string> = {};
+  const secrets: Record<string, string> = {};
+  for (const field of entry.fields) {
+    (isSecret(field) ? secrets : properties)[field.key] = values[field.key] as string;
+  }
+  await storeIntegration(db, orgId, { name: entry.name, integration_key: entry.key, properties, secrets });
+}
+
+function projectRow(orgId: string, installationId: string, repository: Repository, sandbox: boolean) {
+  const properties: ProjectProperties = {
+    full_name: repository.full_name,
+    private: repository.private,
+    description: repository.description,
+    ...(repository.default_branch === undefined ? {} : { default_branch: repository.default_branch }),
+    fork: repository.fork,
+    ...(sandbox ? { sandbox: true } : {}),
+  };
+  return {
+    org_id: orgId,
+    name: repository.name,
+    integration_key: installationId,
+    integration_name: GITHUB_INTEGRATION,
+    integration_type: GIT_INTEGRATION_TYPE,
+    external_link: repository.html_url,
+    external_id: repository.id,
+    properties: JSON.stringify(properties),
+  };
+}
+
+/** Adds or updates repositories of an installation as projects of the organisation. */
+export async function importRepositories(
+  db: Executor,
+  orgId: string,
+  installationId: string,
+  repositories: readonly Repository[],
+  sandbox: boolean,
+): Promise<void> {
+  if (repositories.length === 0) return;
+  await db
+    .insertInto("projects")
+    .values(repositories.map((repository) => projectRow(orgId, installationId, repository, sandbox)))
+    .onConflict((conflict) =>
+      conflict.columns(["org_id", "integration_name", "external_id"]).doUpdateSet((eb) => ({
+        name: eb.ref("excluded.name"),
+        integration_key: eb.ref("excluded.integration_key"),
+        external_link: eb.ref("excluded.external_link"),
+        properties: eb.ref("excluded.properties"),
+        active: true,
+      })),
+    )
+    .execute();
+}
+
+/**
+ * Connects an installation to the organisation: the GitHub integration becomes active with it,
+ * and the organisation's GitHub projects become exactly its repositories. An installation serves
+ * one organisation; another's claim to it answers 409.
+ */
+export async function connectInstallation(
+  db: Db,
+  orgId: string,
+  installationId: string,
+  repositories: readonly Repository[],
+  sandbox: boolean,
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const claimed = await trx
+      .selectFrom("integrations")
+      .select("org_id")
+      .where("name", "=", GITHUB_INTEGRATION)
+      .where("integration_key", "=", installationId)
+      .where("org_id", "!=", orgId)
+      .where("is_active", "=", true)
+      .executeTakeFirst();
+    if (claimed) {
+      throw new HttpError(409, { error: "This installation is connected to another organization." });
+    }
+    await storeIntegration(trx, orgId, {
+      name: GITHUB_INTEGRATION,
+      integration_key: installationId,
+      properties: {},
+      secrets: {},
+    });
+    let stale = trx
+      .deleteFrom("projects")
+      .where("org_id", "=", orgId)
+      .where("integration_name", "=", GITHUB_INTEGRATION);
+    if (repositories.length > 0) {
+      stale = stale.where((eb) =>
+        eb.or([
+          eb("external_id", "is", null),
+          eb(
+            "external_id",
+            "not in",
+            repositories.map((repository) => repository.id),
+          ),
+        ]),
+      );
+    }
+    await stale.execute();
+    await importRepositories(trx, orgId, installationId, repositories, sandbox);
+  });
+}

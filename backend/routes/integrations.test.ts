@@ -1,0 +1,346 @@
+import request from "supertest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  API_PATHS,
+  type Integration,
+  integrationResponseSchema,
+  integrationSetupResponseSchema,
+  integrationsResponseSchema,
+  projectsResponseSchema,
+} from "../../shared/contract.ts";
+import { signedInAccount } from "../../tests/support/backend-sessions.ts";
+import { type FreshDatabase, freshDatabase, TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
+import { type FakeGitHub, fakeRepository, startFakeGitHub } from "../../tests/support/fake-github.ts";
+import { type Backend, createBackend } from "../app.ts";
+import { loadConfig } from "../config.ts";
+import { SANDBOX_REPOSITORIES } from "../integrations/sandbox.ts";
+
+const PUBLIC_ORIGIN = "http://127.0.0.1:3000";
+const PAT = "azure-pat-that-must-never-come-back-0123456789";
+const BASE_ENV = { LOG_LEVEL: "silent", SESSION_SECRET: "s".repeat(32), PUBLIC_ORIGIN };
+
+describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
+  let database: FreshDatabase;
+  let backend: Backend;
+
+  async function start(env: Record<string, string>) {
+    database = await freshDatabase(kind);
+    backend = await createBackend(loadConfig({ ...BASE_ENV, ...database.env, ...env }));
+  }
+  async function stop() {
+    await backend?.close();
+    await database?.drop();
+  }
+
+  const get = (token: string, path: string) =>
+    request(backend.app).get(path).set("Authorization", `Bearer ${token}`);
+  const post = (token: string, path: string, body: unknown) =>
+    request(backend.app)
+      .post(path)
+      .set("Authorization", `Bearer ${token}`)
+      .send(body as object);
+
+  async function integration(token: string, name: string): Promise<Integration> {
+    const response = await get(token, API_PATHS.integration(name));
+    expect(response.status).toBe(200);
+    return integrationResponseSchema.parse(response.body).data;
+  }
+  async function projectNames(token: string): Promise<string[]> {
+    const response = await get(token, API_PATHS.projects);
+    return projectsResponseSchema.parse(response.body).data.projects.map((project) => project.name);
+  }
+  const sandboxInstallationId = (integration: Integration) =>
+    new URL(integration.links.oauth_url ?? "").searchParams.get("installation_id") ?? "";
+
+  describe("the catalogue and form setup (sandbox code host)", () => {
+    beforeAll(() => start({}));
+    afterAll(stop);
+
+    it("lists GitHub and Azure DevOps, neither active, each with what its screen needs", async () => {
+      const { token } = await signedInAccount(backend, "catalogue");
+      const response = await get(token, API_PATHS.integrations);
+      expect(response.status).toBe(200);
+      const { success, data } = integrationsResponseSchema.parse(response.body);
+      expect(success).toBe(true);
+      expect(data.map((entry) => [entry.name, entry.isActive, entry.activeIntegration])).toEqual([
+        ["github", false, null],
+        ["azure-devops", false, null],
+      ]);
+      const [github, azure] = data as [Integration, Integration];
+      expect(github.fields).toEqual([]);
+      expect(github.links.icon).toMatch(/\.svg$/);
+      const install = new URL(github.links.oauth_url ?? "");
+      expect(install.origin + install.pathname).toBe(`${PUBLIC_ORIGIN}/installation`);
+      expect(install.searchParams.get("setup_action")).toBe("install");
+      expect(install.searchParams.get("code")).toBe("sandbox");
+      expect(install.searchParams.get("installation_id")).toMatch(/^sandbox-[0-9a-f]+$/);
+      expect(azure.links.oauth_url).toBeUndefined();
+      expect(azure.fields.map((field) => [field.key, field.type])).toEqual([
+        ["organization_url", "url"],
+        ["project", "text"],
+        ["personal_access_token", "password"],
+      ]);
+      for (const field of azure.fields) expect(field.label && field.hint).toBeTruthy();
+    });
+
+    it("answers one integration by name, and 404 for an unknown one", async () => {
+      const { token } = await signedInAccount(backend, "by-name");
+      expect((await integration(token, "azure-devops")).display_name).toBe("Azure DevOps");
+      const unknown = await get(token, API_PATHS.integration("gitlab"));
+      expect(unknown.status).toBe(404);
+      expect(unknown.body).toEqual({ error: "Integration not found" });
+    });
+
+    it("stores a form setup for the caller's organisation only, and never answers the secret", async () => {
+      const mine = await signedInAccount(backend, "azure-mine");
+      const theirs = await signedInAccount(backend, "azure-theirs");
+      const values = {
+        organization_url: "https://dev.azure.com/acme",
+        project: "Platform",
+        personal_access_token: PAT,
+      };
+      const saved = await post(mine.token, API_PATHS.integrationSetup("azure-devops"), values);
+      expect(saved.status).toBe(200);
+      expect(integrationSetupResponseSchema.parse(saved.body)).toEqual({
+        success: true,
+        message: "Settings saved successfully!",
+      });
+
+      const azure = await integration(mine.token, "azure-devops");
+      expect(azure.isActive).toBe(true);
+      expect(azure.activeIntegration).toEqual({
+        integration_key: "azure-devops",
+        is_active: true,
+        properties: {
+          organization_url: "https://dev.azure.com/acme",
+          project: "Platform",
+          personal_access_token: { set: true },
+        },
+      });
+      const list = await get(mine.token, API_PATHS.integrations);
+      const detail = await get(mine.token, API_PATHS.integration("azure-devops"));
+      expect(list.text).not.toContain(PAT);
+      expect(detail.text).not.toContain(PAT);
+
+      expect(await integration(theirs.token, "azure-devops")).toMatchObject({
+        isActive: false,
+        activeIntegration: null,
+      });
+    });
+
+    it("refuses a setup with a missing, unknown or malformed field, storing nothing", async () => {
+      const { token } = await signedInAccount(backend, "azure-bad");
+      const good = {
+        organization_url: "https://dev.azure.com/acme",
+        project: "P",
+        personal_access_token: "t",
+      };
+      for (const body of [
+        { organization_url: good.organization_url, project: "P" },
+        { ...good, extra: "x" },
+        { ...good, organization_url: "http://dev.azure.com/acme" },
+        { ...good, project: "   " },
+        { ...good, project: "p".repeat(3000) },
+        [good],
+      ]) {
+        const response = await post(token, API_PATHS.integrationSetup("azure-devops"), body);
+        expect(response.status, JSON.stringify(body).slice(0, 80)).toBe(400);
+        expect(response.body.code).toBe("INVALID_REQUEST");
+      }
+      expect((await integration(token, "azure-devops")).isActive).toBe(false);
+      expect((await post(token, API_PATHS.integrationSetup("gitlab"), good)).status).toBe(404);
+    });
+
+    it("connects the sandbox: imports the sample repositories as sandbox projects of the caller's organisation", async () => {
+      const mine = await signedInAccount(backend, "sandbox-mine");
+      const theirs = await signedInAccount(backend, "sandbox-theirs");
+      const installationId = sandboxInstallationId(await integration(mine.token, "github"));
+
+      const response = await post(mine.token, API_PATHS.githubSetup, { org_id: mine.orgId, installationId });
+      expect(response.status).toBe(200);
+      expect(integrationSetupResponseSchema.parse(response.body).success).toBe(true);
+
+      const github = await integration(mine.token, "github");
+      expect(github.isActive).toBe(true);
+      expect(github.activeIntegration).toEqual({
+        integration_key: installationId,
+        is_active: true,
+        properties: {},
+      });
+      const projects = projectsResponseSchema.parse(
+        (await get(mine.token, `${API_PATHS.projects}?integrationType=git&integrationName=github`)).body,
+      ).data.projects;
+      expect(projects.map((project) => project.name).sort()).toEqual(
+        SANDBOX_REPOSITORIES.map((repository) => repository.name).sort(),
+      );
+      const webApp = projects.find((project) => project.name === "web-app");
+      expect(webApp).toEqual({
+        id: expect.any(String),
+        name: "web-app",
+        integration_key: installationId,
+        integration_name: "github",
+        integration_type: "git",
+        external_link: "https://github.com/argus-sandbox/web-app",
+        active: true,
+        webhook_active: false,
+        properties: {
+          full_name: "argus-sandbox/web-app",
+          private: true,
+          description: "The customer-facing web application",
+          default_branch: "main",
+          fork: false,
+          sandbox: true,
+        },
+      });
+
+      expect(await projectNames(theirs.token)).toEqual([]);
+      expect((await integration(theirs.token, "github")).isActive).toBe(false);
+    });
+
+    it("is idempotent: connecting the sandbox again duplicates no repository", async () => {
+      const { token, orgId } = await signedInAccount(backend, "sandbox-twice");
+      const first = sandboxInstallationId(await integration(token, "github"));
+      const second = sandboxInstallationId(await integration(token, "github"));
+      expect(second).not.toBe(first);
+      for (const installationId of [first, first, second]) {
+        const response = await post(token, API_PATHS.githubSetup, { org_id: orgId, installationId });
+        expect(response.status).toBe(200);
+      }
+      const projects = projectsResponseSchema.parse((await get(token, API_PATHS.projects)).body).data
+        .projects;
+      expect(projects).toHaveLength(SANDBOX_REPOSITORIES.length);
+      expect(new Set(projects.map((project) => project.integration_key))).toEqual(new Set([second]));
+    });
+
+    it("refuses another organisation's id, a non-sandbox installation and one already taken", async () => {
+      const mine = await signedInAccount(backend, "sandbox-refused");
+      const theirs = await signedInAccount(backend, "sandbox-owner");
+      const installationId = sandboxInstallationId(await integration(mine.token, "github"));
+
+      const foreign = await post(mine.token, API_PATHS.githubSetup, { org_id: theirs.orgId, installationId });
+      expect(foreign.status).toBe(403);
+      const real = await post(mine.token, API_PATHS.githubSetup, {
+        org_id: mine.orgId,
+        installationId: 12345,
+      });
+      expect(real.status).toBe(400);
+      expect(real.body.error).toBe("This is not a sandbox installation.");
+      expect(await projectNames(theirs.token)).toEqual([]);
+      expect(await projectNames(mine.token)).toEqual([]);
+
+      expect(
+        (await post(theirs.token, API_PATHS.githubSetup, { org_id: theirs.orgId, installationId })).status,
+      ).toBe(200);
+      const taken = await post(mine.token, API_PATHS.githubSetup, { org_id: mine.orgId, installationId });
+      expect(taken.status).toBe(409);
+      expect(await projectNames(mine.token)).toEqual([]);
+    });
+
+    it("refuses a malformed installation body", async () => {
+      const { token, orgId } = await signedInAccount(backend, "sandbox-body");
+      for (const body of [{ org_id: orgId }, { org_id: orgId, installationId: "x".repeat(200) }, {}]) {
+        const response = await post(token, API_PATHS.githubSetup, body);
+        expect(response.status).toBe(400);
+        expect(response.body.code).toBe("INVALID_REQUEST");
+      }
+    });
+  });
+
+  describe("the GitHub App code host", () => {
+    let github: FakeGitHub;
+    beforeAll(async () => {
+      github = await startFakeGitHub();
+      await start({
+        GITHUB_API_URL: github.url,
+        GITHUB_APP_ID: github.appId,
+        // As operators set it: one line, "\n" for each line break.
+        GITHUB_APP_PRIVATE_KEY: github.appPrivateKey.replaceAll("\n", "\\n"),
+      });
+    });
+    afterAll(async () => {
+      await stop();
+      await github?.close();
+    });
+
+    it("sends Connect to the app's installation page", async () => {
+      const { token } = await signedInAccount(backend, "app-link");
+      expect((await integration(token, "github")).links.oauth_url).toBe(
+        `${github.appHtmlUrl}/installations/new`,
+      );
+    });
+
+    it("imports every repository of a good installation, page by page, for the caller's organisation only", async () => {
+      const mine = await signedInAccount(backend, "app-mine");
+      const theirs = await signedInAccount(backend, "app-theirs");
+      const repositories = Array.from({ length: 130 }, (_, i) =>
+        fakeRepository("acme", `repo-${i}`, 5000 + i),
+      );
+      github.addInstallation({ id: 4242, account: "acme", repositories });
+      github.calls.length = 0;
+
+      const response = await post(mine.token, API_PATHS.githubSetup, {
+        org_id: mine.orgId,
+        installationId: "4242",
+      });
+      expect(response.status).toBe(200);
+      expect(github.calls).toEqual([
+        "GET /app/installations/4242",
+        "POST /app/installations/4242/access_tokens",
+        "GET /installation/repositories",
+        "GET /installation/repositories",
+      ]);
+      const projects = projectsResponseSchema.parse((await get(mine.token, API_PATHS.projects)).body).data
+        .projects;
+      expect(projects).toHaveLength(130);
+      expect(projects.find((project) => project.name === "repo-2")).toMatchObject({
+        integration_key: "4242",
+        external_link: "https://github.com/acme/repo-2",
+        properties: {
+          full_name: "acme/repo-2",
+          private: true,
+          description: "The repo-2 repository",
+          default_branch: "main",
+          fork: false,
+        },
+      });
+      expect(projects.some((project) => project.properties.sandbox)).toBe(false);
+      expect(await projectNames(theirs.token)).toEqual([]);
+
+      // Setting up again follows the installation: a repository no longer in it goes.
+      github.addInstallation({ id: 4242, account: "acme", repositories: repositories.slice(0, 3) });
+      expect(
+        (await post(mine.token, API_PATHS.githubSetup, { org_id: mine.orgId, installationId: 4242 })).status,
+      ).toBe(200);
+      expect(await projectNames(mine.token)).toEqual(["repo-0", "repo-1", "repo-2"]);
+    });
+
+    it("answers 400 with a clear message for an unknown, revoked or suspended installation, storing nothing", async () => {
+      const { token, orgId } = await signedInAccount(backend, "app-unknown");
+      github.addInstallation({ id: 77, account: "gone", repositories: [fakeRepository("gone", "r", 1)] });
+      github.removeInstallation(77);
+      github.addInstallation({ id: 78, account: "frozen", repositories: [], suspended: true });
+      for (const installationId of ["999999", "77", "sandbox-abc"]) {
+        const response = await post(token, API_PATHS.githubSetup, { org_id: orgId, installationId });
+        expect(response.status, installationId).toBe(400);
+        expect(response.body.error).toMatch(/installation/);
+      }
+      const suspended = await post(token, API_PATHS.githubSetup, { org_id: orgId, installationId: "78" });
+      expect(suspended.status).toBe(400);
+      expect(suspended.body.error).toBe("This GitHub App installation is suspended.");
+      expect((await integration(token, "github")).isActive).toBe(false);
+      expect(await projectNames(token)).toEqual([]);
+    });
+
+    it("answers 502 when GitHub fails", async () => {
+      const { token, orgId } = await signedInAccount(backend, "app-down");
+      github.addInstallation({ id: 90, account: "acme", repositories: [] });
+      github.failWith = 500;
+      try {
+        const response = await post(token, API_PATHS.githubSetup, { org_id: orgId, installationId: "90" });
+        expect(response.status).toBe(502);
+      } finally {
+        github.failWith = undefined;
+      }
+    });
+  });
+});

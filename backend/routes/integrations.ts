@@ -1,0 +1,86 @@
+/**
+ * The integration catalogue of the caller's organisation and its setup
+ * (docs/product.md#integrations, #integrationsname, #installation).
+ */
+import type { Router } from "express";
+import {
+  API_PATHS,
+  githubSetupRequestSchema,
+  type IntegrationResponse,
+  type IntegrationSetupResponse,
+  type IntegrationsResponse,
+  integrationSetupRequestSchema,
+} from "../../shared/contract.ts";
+import { sessionOf } from "../auth/require-session.ts";
+import type { Db } from "../db/database.ts";
+import { GitHubError } from "../github/client.ts";
+import { HttpError } from "../http/errors.ts";
+import { strictRouter } from "../http/router.ts";
+import { parseRequest } from "../http/validate.ts";
+import { catalogueEntry, integrationsOf } from "../integrations/catalogue.ts";
+import { type CodeHost, UnknownInstallationError } from "../integrations/code-host.ts";
+import { connectInstallation, saveFormSetup } from "../integrations/setup.ts";
+
+/** Express patterns of API_PATHS.integration(name) and API_PATHS.integrationSetup(name). */
+const INTEGRATION_PATH = `${API_PATHS.integrations}/:name` as const;
+const INTEGRATION_SETUP_PATH = `${INTEGRATION_PATH}/setup` as const;
+
+function knownEntry(name: string | undefined) {
+  const entry = catalogueEntry(name ?? "");
+  if (!entry) throw new HttpError(404, { error: "Integration not found" });
+  return entry;
+}
+
+/** The code host's failure as an answer; never 401, which the gateway would read as a dead session. */
+function codeHostFailure(error: unknown): unknown {
+  if (error instanceof UnknownInstallationError) return new HttpError(400, { error: error.message });
+  if (error instanceof GitHubError && error.reason === "unavailable") {
+    return new HttpError(503, { error: "GitHub could not be reached. Please try again." });
+  }
+  if (error instanceof GitHubError) {
+    return new HttpError(502, { error: "GitHub answered with an error. Please try again." });
+  }
+  return error;
+}
+
+export function integrationsRouter(db: Db, codeHost: CodeHost): Router {
+  const router = strictRouter();
+
+  router.get(API_PATHS.integrations, async (_req, res) => {
+    const data = await integrationsOf(db, codeHost, sessionOf(res).org.id);
+    res.json({ success: true, data } satisfies IntegrationsResponse);
+  });
+
+  router.get(INTEGRATION_PATH, async (req, res) => {
+    const entry = knownEntry(req.params.name);
+    const [data] = await integrationsOf(db, codeHost, sessionOf(res).org.id, entry);
+    if (!data) throw new Error("integrationsOf answers one integration per entry");
+    res.json({ success: true, data } satisfies IntegrationResponse);
+  });
+
+  // Before INTEGRATION_SETUP_PATH, which it is a case of: GitHub is set up by its installation.
+  router.post(API_PATHS.githubSetup, async (req, res) => {
+    const { org_id, installationId } = parseRequest(githubSetupRequestSchema, req.body);
+    const { org } = sessionOf(res);
+    if (org_id !== org.id) {
+      throw new HttpError(403, { error: "You can only set up integrations of your own organization." });
+    }
+    const repositories = await codeHost.repositories(installationId).catch((error: unknown) => {
+      throw codeHostFailure(error);
+    });
+    await connectInstallation(db, org.id, installationId, repositories, codeHost.kind === "sandbox");
+    res.json({
+      success: true,
+      message: `GitHub connected with ${repositories.length} repositories`,
+    } satisfies IntegrationSetupResponse);
+  });
+
+  router.post(INTEGRATION_SETUP_PATH, async (req, res) => {
+    const entry = knownEntry(req.params.name);
+    const body = parseRequest(integrationSetupRequestSchema, req.body);
+    await saveFormSetup(db, sessionOf(res).org.id, entry, body);
+    res.json({ success: true, message: "Settings saved successfully!" } satisfies IntegrationSetupResponse);
+  });
+
+  return router;
+}

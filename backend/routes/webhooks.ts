@@ -1,0 +1,121 @@
+/**
+ * POST /webhooks/github: GitHub's deliveries for the App. Only a delivery signed with
+ * GITHUB_WEBHOOK_SECRET (X-Hub-Signature-256) is read, each delivery (X-GitHub-Delivery) takes
+ * effect once, and only what keeps integrations and projects true is handled: an uninstalled or
+ * suspended installation makes its integration inactive, added and removed repositories become
+ * projects or stop being ones.
+ */
+import { verify } from "@octokit/webhooks-methods";
+import express, { type Router } from "express";
+import { API_PATHS } from "../../shared/contract.ts";
+import type { BackendConfig } from "../config.ts";
+import type { Db } from "../db/database.ts";
+import { isObject } from "../github/client.ts";
+import { HttpError } from "../http/errors.ts";
+import { strictRouter } from "../http/router.ts";
+import { GITHUB_INTEGRATION } from "../integrations/catalogue.ts";
+import { repositoriesOf } from "../integrations/github-app.ts";
+import { importRepositories } from "../integrations/setup.ts";
+
+/** GitHub caps payloads at 25 MB; ours (installation events) are small. */
+const WEBHOOK_BODY_LIMIT = "1mb";
+const DELIVERY_ID_MAX = 128;
+
+type Transaction = Parameters<Parameters<ReturnType<Db["transaction"]>["execute"]>[0]>[0];
+
+async function signedBody(secret: string, body: unknown, signature: string | undefined): Promise<string> {
+  const payload = Buffer.isBuffer(body) ? body.toString("utf8") : "";
+  const valid = signature ? await verify(secret, payload, signature).catch(() => false) : false;
+  if (!valid) throw new HttpError(401, { error: "Invalid webhook signature" });
+  return payload;
+}
+
+/** The organisations whose GitHub integration is this installation. */
+async function organisationsOf(trx: Transaction, installationId: string): Promise<string[]> {
+  const rows = await trx
+    .selectFrom("integrations")
+    .select("org_id")
+    .where("name", "=", GITHUB_INTEGRATION)
+    .where("integration_key", "=", installationId)
+    .execute();
+  return rows.map((row) => row.org_id);
+}
+
+async function apply(trx: Transaction, event: string, payload: Record<string, unknown>, webUrl: string) {
+  const installation = isObject(payload.installation) ? payload.installation : undefined;
+  if (typeof installation?.id !== "number") return;
+  const installationId = String(installation.id);
+
+  if (event === "installation" && (payload.action === "deleted" || payload.action === "suspend")) {
+    await trx
+      .updateTable("integrations")
+      .set({ is_active: false, updated_at: new Date() })
+      .where("name", "=", GITHUB_INTEGRATION)
+      .where("integration_key", "=", installationId)
+      .execute();
+    await trx
+      .updateTable("projects")
+      .set({ active: false })
+      .where("integration_name", "=", GITHUB_INTEGRATION)
+      .where("integration_key", "=", installationId)
+      .execute();
+    return;
+  }
+  if (event !== "installation_repositories") return;
+  const added = repositoriesOf(payload.repositories_added, webUrl);
+  const removed = repositoriesOf(payload.repositories_removed, webUrl).map((repository) => repository.id);
+  for (const orgId of await organisationsOf(trx, installationId)) {
+    await importRepositories(trx, orgId, installationId, added, false);
+    if (removed.length > 0) {
+      await trx
+        .deleteFrom("projects")
+        .where("org_id", "=", orgId)
+        .where("integration_name", "=", GITHUB_INTEGRATION)
+        .where("external_id", "in", removed)
+        .execute();
+    }
+  }
+}
+
+export function webhooksRouter(db: Db, github: BackendConfig["github"]): Router {
+  const router = strictRouter();
+
+  // The signature covers the exact bytes, so this route reads the raw body, not parsed JSON.
+  router.post(
+    API_PATHS.githubWebhook,
+    express.raw({ type: () => true, limit: WEBHOOK_BODY_LIMIT }),
+    async (req, res) => {
+      if (!github.webhookSecret) {
+        throw new HttpError(503, { error: "GitHub webhooks are not configured (GITHUB_WEBHOOK_SECRET)" });
+      }
+      const text = await signedBody(github.webhookSecret, req.body, req.get("x-hub-signature-256"));
+      const delivery = req.get("x-github-delivery");
+      const event = req.get("x-github-event");
+      if (!delivery || delivery.length > DELIVERY_ID_MAX || !event) {
+        throw new HttpError(400, { error: "X-GitHub-Delivery and X-GitHub-Event are required" });
+      }
+      let payload: unknown;
+      try {
+        payload = JSON.parse(text);
+      } catch {
+        throw new HttpError(400, { error: "Invalid JSON body" });
+      }
+      if (!isObject(payload)) throw new HttpError(400, { error: "Invalid JSON body" });
+
+      const applied = await db.transaction().execute(async (trx) => {
+        const first = await trx
+          .insertInto("webhook_deliveries")
+          .values({ id: delivery, event })
+          .onConflict((conflict) => conflict.column("id").doNothing())
+          .returning("id")
+          .executeTakeFirst();
+        if (!first) return false;
+        await apply(trx, event, payload, github.oauthUrl);
+        return true;
+      });
+      res.json({ received: true, duplicate: !applied });
+    },
+  );
+
+  return router;
+}
