@@ -21,6 +21,8 @@ import { KeysUnavailableError, type TokenVerifier } from "./session-token.ts";
 
 const isApi = (path: string) => path === "/api" || path.startsWith("/api/");
 const isAuth = (path: string) => path === "/auth" || path.startsWith("/auth/");
+/** Code hosts' webhooks: public, authenticated by their signature, which the backend checks. */
+const isWebhook = (path: string) => path.startsWith("/webhooks/");
 
 /**
  * The path as a lenient router would see it (decoded, lower-case, no trailing slash), so that no
@@ -54,6 +56,8 @@ const FORWARDED_HEADERS = new Set([
   "if-none-match",
   "if-modified-since",
 ]);
+/** What a webhook needs besides: its event, delivery id and signature (GitHub's names). */
+const WEBHOOK_HEADERS = new Set(["x-github-event", "x-github-delivery", "x-hub-signature-256"]);
 
 function prepareUpstreamRequest(config: GatewayConfig) {
   const publicOrigin = new URL(config.publicOrigin);
@@ -62,8 +66,10 @@ function prepareUpstreamRequest(config: GatewayConfig) {
   return (proxyReq: ClientRequest, rawReq: IncomingMessage, rawRes: ServerResponse) => {
     const req = rawReq as Request;
     const res = rawRes as Response;
+    const webhook = isWebhook(req.path);
     for (const name of proxyReq.getHeaderNames()) {
-      if (!FORWARDED_HEADERS.has(name)) proxyReq.removeHeader(name);
+      if (!FORWARDED_HEADERS.has(name) && !(webhook && WEBHOOK_HEADERS.has(name)))
+        proxyReq.removeHeader(name);
     }
     const session = sessionOf(res);
     if (session && isApi(req.path)) proxyReq.setHeader("authorization", `Bearer ${session.token}`);
@@ -204,7 +210,7 @@ export function backendProxy(
   const readBodyWithinLimit = express.raw({ type: () => true, limit: config.bodyLimitBytes });
 
   router.use((req: Request, res: Response, next: NextFunction) => {
-    if (!isApi(req.path) && !isAuth(req.path)) return next("router");
+    if (!isApi(req.path) && !isAuth(req.path) && !isWebhook(req.path)) return next("router");
     if (UNSAFE_PATH.test(pathOf(req.originalUrl))) return sendError(res, 400, GATEWAY_ERRORS.invalidPath);
     if (isApi(req.path) && !sessionOf(res) && !PUBLIC_API_PATTERN.test(req.path)) {
       if (sessionUndecided(res)) return sendError(res, 503, GATEWAY_ERRORS.sessionCheckUnavailable);

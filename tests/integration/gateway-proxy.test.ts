@@ -341,6 +341,46 @@ describe("headers toward the backend", () => {
   });
 });
 
+describe("code-host webhooks", () => {
+  it("reach the backend without a session, with their signature headers and the body's exact bytes", async () => {
+    const upstream = await rawUpstream();
+    const { app } = createTestGateway(upstream.url, { SESSION_JWKS_URL: `${backend.url}${API_PATHS.jwks}` });
+    const body = '{"action":"created","installation":{"id":1}}';
+    const response = await request(app)
+      .post(API_PATHS.githubWebhook)
+      .set("Cookie", cookieHeader(token))
+      .set("Content-Type", "application/json")
+      .set("X-GitHub-Event", "installation")
+      .set("X-GitHub-Delivery", "72d3162e-cc78-11e3-81ab-4c9367dc0958")
+      .set("X-Hub-Signature-256", "sha256=abc")
+      .set("X-Custom", "dropped")
+      .send(body);
+    upstream.close();
+    expect(response.status).toBe(200);
+    const head = upstream.heads.find((line) => line.startsWith(`POST ${API_PATHS.githubWebhook}`)) ?? "";
+    expect(upstream.headerValue(head, "x-github-event")).toBe("installation");
+    expect(upstream.headerValue(head, "x-github-delivery")).toBe("72d3162e-cc78-11e3-81ab-4c9367dc0958");
+    expect(upstream.headerValue(head, "x-hub-signature-256")).toBe("sha256=abc");
+    expect(upstream.headerValue(head, "content-length")).toBe(String(body.length));
+    const names = upstream.headerNames(head);
+    expect(names).not.toContain("authorization");
+    expect(names).not.toContain("x-custom");
+  });
+
+  it("keep their signature headers to webhook paths: an /api call does not forward them", async () => {
+    const upstream = await rawUpstream();
+    const { app } = createTestGateway(upstream.url, { SESSION_JWKS_URL: `${backend.url}${API_PATHS.jwks}` });
+    await request(app)
+      .post("/api/projects")
+      .set("Cookie", cookieHeader(token))
+      .set("X-Hub-Signature-256", "sha256=abc")
+      .send({});
+    upstream.close();
+    const head = upstream.heads.find((line) => line.startsWith("POST /api/projects")) ?? "";
+    expect(upstream.headerNames(head)).not.toContain("x-hub-signature-256");
+  });
+});
+
 /** Sends a request line exactly as written: fetch and supertest would normalise the path first. */
 async function rawRequest(port: number, path: string): Promise<string> {
   const socket = net.connect(port, "127.0.0.1");

@@ -186,7 +186,7 @@ export async function startFakeBackend(): Promise<FakeBackend> {
     }
     if (url.pathname === "/api/set-cookie")
       return json(200, { ok: true }, { "set-cookie": "upstream=1; Path=/" });
-    if (url.pathname.startsWith("/api/") || url.pathname.startsWith("/auth/")) {
+    if (["/api/", "/auth/", "/webhooks/"].some((prefix) => url.pathname.startsWith(prefix))) {
       return json(200, { method: req.method, path: url.pathname, query: url.search, body });
     }
     json(404, { error: "Not found" } satisfies ErrorBody);
