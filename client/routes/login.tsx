@@ -7,8 +7,8 @@ import { safeRedirectPath } from "../../shared/safe-redirect.ts";
 import { LOGIN_RULES, type LoginValues } from "../../shared/validation.ts";
 import { AuthHeader } from "../components/auth/auth-header";
 import { GitHubSignIn } from "../components/auth/github-sign-in";
-import { VerificationRequired } from "../components/auth/verification-required";
-import { Alert, Button, Card, TextField, TextLink } from "../components/ui";
+import { verificationRequiredPart } from "../components/auth/lazy-panels";
+import { Alert, Button, Card, TextField, TextLink, useLazyPart } from "../components/ui";
 import {
   firebaseErrorCode,
   loadFirebaseAuth,
@@ -62,7 +62,12 @@ export default function Login() {
   function warmUp() {
     if (root?.firebase) loadFirebaseAuth(root.firebase).catch(() => {});
     loadAuthApi().catch(() => {});
+    verificationRequiredPart.preload();
   }
+  const VerificationRequired = useLazyPart(
+    verificationRequiredPart,
+    status.kind === "unverified",
+  )?.VerificationRequired;
 
   const busy = status.kind === "submitting" || status.kind === "success" || gitHubBusy;
 
@@ -127,6 +132,7 @@ export default function Login() {
   }
 
   if (status.kind === "unverified") {
+    if (!VerificationRequired) return null;
     return (
       <VerificationRequired
         email={status.email}

@@ -4,10 +4,18 @@ import { SIGNUP_HOME_REDIRECT_MS } from "../../shared/constants.ts";
 import { ERRORS, identityErrorMessage, TEXT } from "../../shared/messages.ts";
 import { SIGNUP_RULES, type SignupValues } from "../../shared/validation.ts";
 import { AuthHeader } from "../components/auth/auth-header";
-import { CheckYourEmail } from "../components/auth/check-your-email";
 import { GitHubSignIn } from "../components/auth/github-sign-in";
-import { VerificationRequired } from "../components/auth/verification-required";
-import { Alert, Button, Card, SelectField, TextField, TextLink, useToast } from "../components/ui";
+import { checkYourEmailPart, verificationRequiredPart } from "../components/auth/lazy-panels";
+import {
+  Alert,
+  Button,
+  Card,
+  SelectField,
+  TextField,
+  TextLink,
+  useLazyPart,
+  useToast,
+} from "../components/ui";
 import {
   createUserWithEmail,
   discardNewFirebaseUser,
@@ -71,7 +79,14 @@ export default function Signup() {
   function warmUp() {
     if (root?.firebase) loadFirebaseAuth(root.firebase).catch(() => {});
     loadAuthApi().catch(() => {});
+    checkYourEmailPart.preload();
+    verificationRequiredPart.preload();
   }
+  const CheckYourEmail = useLazyPart(checkYourEmailPart, status.kind === "verify")?.CheckYourEmail;
+  const VerificationRequired = useLazyPart(
+    verificationRequiredPart,
+    status.kind === "unverified",
+  )?.VerificationRequired;
 
   const busy = status.kind === "submitting" || status.kind === "success" || gitHubBusy;
 
@@ -131,9 +146,13 @@ export default function Signup() {
     }
   }
 
-  if (status.kind === "verify")
-    return <CheckYourEmail email={status.email} message={TEXT.accountCreatedVerify} />;
+  if (status.kind === "verify") {
+    return CheckYourEmail ? (
+      <CheckYourEmail email={status.email} message={TEXT.accountCreatedVerify} />
+    ) : null;
+  }
   if (status.kind === "unverified") {
+    if (!VerificationRequired) return null;
     return (
       <VerificationRequired
         email={status.email}
