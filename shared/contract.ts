@@ -278,6 +278,8 @@ export const projectSchema = z.object({
     description: z.string().nullable().optional(),
     default_branch: z.string().optional(),
     fork: z.boolean().optional(),
+    /** Imported from the sandbox code host (local mode without a GitHub App), not from GitHub. */
+    sandbox: z.boolean().optional(),
   }),
 });
 export type Project = z.infer<typeof projectSchema>;
@@ -288,6 +290,89 @@ export const projectsResponseSchema = z.object({
   data: z.object({ projects: z.array(projectSchema) }),
 });
 export type ProjectsResponse = z.infer<typeof projectsResponseSchema>;
+
+/** How an integration's setup form asks for one value (docs/product.md#integrationsname). */
+export const integrationFieldSchema = z.object({
+  key: z.string(),
+  label: z.string(),
+  /** The input's type; a `password` field holds a secret, never sent back. */
+  type: z.enum(["text", "url", "password"]),
+  hint: z.string(),
+});
+export type IntegrationField = z.infer<typeof integrationFieldSchema>;
+
+/**
+ * A stored setup value as answers carry it: the value itself, or for a secret field only whether
+ * it is set, so no answer ever holds a secret.
+ */
+export const integrationPropertySchema = z.union([z.string(), z.object({ set: z.boolean() })]);
+
+/** One integration of the catalogue, as the caller's organisation has it (docs/product.md#entities). */
+export const integrationSchema = z.object({
+  name: z.string(),
+  key: z.string(),
+  display_name: z.string(),
+  sub_title: z.string(),
+  description: z.string(),
+  isActive: z.boolean(),
+  links: z.object({ icon: z.string(), oauth_url: z.string().optional() }),
+  fields: z.array(integrationFieldSchema),
+  /** Null until the organisation has set the integration up. */
+  activeIntegration: z
+    .object({
+      integration_key: z.string(),
+      is_active: z.boolean(),
+      properties: z.record(z.string(), integrationPropertySchema),
+    })
+    .nullable(),
+});
+export type Integration = z.infer<typeof integrationSchema>;
+
+/** GET /api/integrations */
+export const integrationsResponseSchema = z.object({
+  success: z.boolean(),
+  data: z.array(integrationSchema),
+});
+export type IntegrationsResponse = z.infer<typeof integrationsResponseSchema>;
+
+/** GET /api/integrations/{name} */
+export const integrationResponseSchema = z.object({ success: z.boolean(), data: integrationSchema });
+export type IntegrationResponse = z.infer<typeof integrationResponseSchema>;
+
+/** The most fields an integration's setup form has; a longer body is not a setup. */
+export const INTEGRATION_FIELDS_MAX = 20;
+
+/**
+ * POST /api/integrations/{name}/setup: the form's values keyed by field key. Which keys an
+ * integration takes is the backend's catalogue's business; this only bounds the body.
+ */
+export const integrationSetupRequestSchema = z
+  .record(z.string().min(1).max(ID_MAX), z.string().trim().min(1).max(URL_MAX))
+  .refine((values) => Object.keys(values).length <= INTEGRATION_FIELDS_MAX, {
+    message: `at most ${INTEGRATION_FIELDS_MAX} fields`,
+  });
+export type IntegrationSetupRequest = z.infer<typeof integrationSetupRequestSchema>;
+
+/**
+ * POST /api/integrations/github/setup, from /installation after the app installation. GitHub's
+ * `installation_id` is a number; the page reads it from the query, so either form is taken.
+ */
+export const githubSetupRequestSchema = z.object({
+  org_id: z.string().min(1).max(ID_MAX),
+  installationId: z.union([
+    z.string().trim().min(1).max(ID_MAX),
+    z
+      .number()
+      .int()
+      .positive()
+      .transform((id) => String(id)),
+  ]),
+});
+export type GithubSetupRequest = z.infer<typeof githubSetupRequestSchema>;
+
+/** The answer of both setup calls. */
+export const integrationSetupResponseSchema = z.object({ success: z.boolean(), message: z.string() });
+export type IntegrationSetupResponse = z.infer<typeof integrationSetupResponseSchema>;
 
 /** Paths, written once. */
 export const API_PATHS = {
@@ -312,6 +397,11 @@ export const API_PATHS = {
   /** Backend: 204 while the bearer's session is live, 401 once revoked or expired. */
   sessionStatus: "/auth/session-status",
   projects: "/api/projects",
+  integrations: "/api/integrations",
+  integration: (name: string) => `/api/integrations/${encodeURIComponent(name)}`,
+  integrationSetup: (name: string) => `/api/integrations/${encodeURIComponent(name)}/setup`,
+  /** Answers /installation: the GitHub App installation (or the sandbox's) of `{org_id, installationId}`. */
+  githubSetup: "/api/integrations/github/setup",
   jwks: "/.well-known/jwks.json",
 } as const;
 
