@@ -16,10 +16,13 @@ function SetupProbe() {
 }
 
 function renderIntegrations(value = gateway()) {
-  renderPage({ path: "integrations", loader, Component: Integrations }, "/integrations", value, [
-    { path: "settings", Component: SettingsProbe },
-    { path: "integrations/:integrationName", Component: SetupProbe },
-  ]);
+  renderPage({ path: "integrations", loader, Component: Integrations }, "/integrations", {
+    value,
+    extra: [
+      { path: "settings", Component: SettingsProbe },
+      { path: "integrations/:integrationName", Component: SetupProbe },
+    ],
+  });
 }
 
 /** The backend answers the list calls in turn (the last one again); the gateway answers logout. */

@@ -19,12 +19,20 @@ export interface PageRoute {
   Component: ComponentType<any>;
 }
 
-/** `/` and /login are probes; `extra` adds more routes beside the page (where it links to). */
+export interface PageOptions {
+  /** The gateway context; a signed-in user by default. */
+  value?: GatewayContext;
+  /** More routes beside the page (where it links to). */
+  extra?: { path: string; Component: ComponentType }[];
+  /** Under React's StrictMode, which runs effects twice. */
+  strict?: boolean;
+}
+
+/** `/` and /login are probes. */
 export function renderPage(
   page: PageRoute,
   url: string,
-  value: GatewayContext = gateway(),
-  extra: { path: string; Component: ComponentType }[] = [],
+  { value = gateway(), extra = [], strict = false }: PageOptions = {},
 ) {
   const Stub = createRoutesStub(
     [
@@ -48,5 +56,6 @@ export function renderPage(
     <ToastProvider>
       <Stub initialEntries={[url]} />
     </ToastProvider>,
+    { reactStrictMode: strict },
   );
 }
