@@ -1,4 +1,4 @@
-import { CircleCheck, Clock, House, RotateCw, TriangleAlert } from "lucide-react";
+import { CircleCheck, Clock, RotateCw, TriangleAlert } from "lucide-react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { redirect, useNavigate } from "react-router";
 import { INSTALLATION_COUNTDOWN_SECONDS } from "../../shared/constants.ts";
@@ -160,9 +160,5 @@ function Installed() {
 }
 
 function BackToHome() {
-  return (
-    <ButtonLink to="/" icon={<House aria-hidden="true" className="size-4" />}>
-      {INSTALLATION.backToHome}
-    </ButtonLink>
-  );
+  return <ButtonLink to="/">{INSTALLATION.backToHome}</ButtonLink>;
 }

@@ -1,12 +1,10 @@
-import { Blocks } from "lucide-react";
 import type { Integration } from "../../../shared/contract.ts";
 import { cn } from "../../lib/cn";
-import { GitHubMark } from "../icons";
 
 /**
- * An integration's mark, drawn here: the app serves no image files and the CSP loads none from
- * elsewhere, so the catalogue's `links.icon` only picks between the marks we ship. Decorative: the
- * display name beside it names the integration.
+ * An integration's mark: the first letter of its name on a tile. The app serves no image files
+ * and the CSP loads none from elsewhere, so the catalogue's `links.icon` is not drawn. Decorative:
+ * the display name beside it names the integration.
  */
 export function IntegrationIcon({
   integration,
@@ -15,16 +13,15 @@ export function IntegrationIcon({
   integration: Integration;
   className?: string;
 }) {
-  const Mark = integration.name === "github" ? GitHubMark : Blocks;
   return (
     <span
       aria-hidden="true"
       className={cn(
-        "flex size-10 shrink-0 items-center justify-center rounded-md border border-border bg-surface-muted text-fg",
+        "flex size-10 shrink-0 items-center justify-center rounded-md bg-accent-soft font-semibold text-accent-text",
         className,
       )}
     >
-      <Mark className="size-5" />
+      {integration.display_name.charAt(0).toUpperCase()}
     </span>
   );
 }
