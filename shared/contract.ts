@@ -402,6 +402,8 @@ export const API_PATHS = {
   integrationSetup: (name: string) => `/api/integrations/${encodeURIComponent(name)}/setup`,
   /** Answers /installation: the GitHub App installation (or the sandbox's) of `{org_id, installationId}`. */
   githubSetup: "/api/integrations/github/setup",
+  /** GitHub's webhook deliveries (backend; the gateway does not forward it yet). */
+  githubWebhook: "/webhooks/github",
   jwks: "/.well-known/jwks.json",
 } as const;
 
