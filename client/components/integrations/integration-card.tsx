@@ -5,7 +5,7 @@ import { Badge, ButtonLink, Card, Skeleton } from "../ui";
 import { IntegrationIcon } from "./integration-icon";
 
 /** Where a card leads: the settings of an active integration, else its setup page. */
-export function integrationHref(integration: Integration): string {
+function integrationHref(integration: Integration): string {
   return integration.isActive
     ? `/settings?${new URLSearchParams({ integrationName: integration.name })}`
     : `/integrations/${encodeURIComponent(integration.name)}`;
