@@ -25,7 +25,12 @@ export default [
   route("outbox", "routes/outbox.tsx"),
 
   // Sign-in needed: a guest is sent to /login?redirectTo=<path and query>.
-  layout("routes/app-layout.tsx", [route("home", "routes/home.tsx")]),
+  layout("routes/app-layout.tsx", [
+    route("home", "routes/home.tsx"),
+    route("integrations", "routes/integrations.tsx"),
+    route("integrations/:integrationName", "routes/integration.tsx"),
+    route("installation", "routes/installation.tsx"),
+  ]),
 
   route("*", "routes/catch-all.tsx"),
 ] satisfies RouteConfig;

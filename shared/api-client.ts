@@ -9,7 +9,12 @@ import {
   browserSignupResponseSchema,
   type ErrorBody,
   errorBodySchema,
+  type GithubSetupRequest,
   type GithubSignupRequest,
+  type IntegrationSetupRequest,
+  integrationResponseSchema,
+  integrationSetupResponseSchema,
+  integrationsResponseSchema,
   type LoginRequest,
   messageResponseSchema,
   outboxResponseSchema,
@@ -90,6 +95,19 @@ export function createApiClient(options: ApiClientOptions) {
     request,
     getProjects: () =>
       request(projectsResponseSchema, `${API_PATHS.projects}?integrationType=git&integrationName=github`),
+    /** The integration catalogue as the caller's organisation has it. */
+    getIntegrations: () => request(integrationsResponseSchema, API_PATHS.integrations),
+    /** One integration; 404 for a name the catalogue does not hold. */
+    getIntegration: (name: string) => request(integrationResponseSchema, API_PATHS.integration(name)),
+    /** Saves an integration's setup form, the values keyed by field key. */
+    setupIntegration: (name: string, values: IntegrationSetupRequest) =>
+      request(integrationSetupResponseSchema, API_PATHS.integrationSetup(name), {
+        method: "POST",
+        body: values,
+      }),
+    /** Completes the app installation /installation was sent back with. */
+    setupGitHub: (body: GithubSetupRequest) =>
+      request(integrationSetupResponseSchema, API_PATHS.githubSetup, { method: "POST", body }),
     /** Browser sign-in with a Firebase ID token; the gateway turns the answer's token into the cookie. */
     login: (body: LoginRequest) =>
       request(browserSignInResponseSchema, API_PATHS.login, { method: "POST", body }),

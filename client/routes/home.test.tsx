@@ -1,32 +1,15 @@
-import { render, screen, waitFor, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { createRoutesStub } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Project } from "../../shared/contract.ts";
-import { contextWith, gateway, jsonResponse, project, rootData } from "../../tests/support/client/fixtures";
-import { LoginProbe, NoFallback, PassThrough } from "../../tests/support/client/stub-routes";
+import { gateway, jsonResponse, project } from "../../tests/support/client/fixtures";
+import { renderPage } from "../../tests/support/client/render-page";
 import Home, { loader } from "./home";
 
 const fetchMock = vi.fn<typeof fetch>();
 
 function renderHome(value = gateway()) {
-  const Stub = createRoutesStub(
-    [
-      {
-        id: "root",
-        path: "/",
-        loader: () => rootData(value),
-        HydrateFallback: NoFallback,
-        Component: PassThrough,
-        children: [
-          { path: "home", loader, Component: Home },
-          { path: "login", Component: LoginProbe },
-        ],
-      },
-    ],
-    contextWith(value),
-  );
-  render(<Stub initialEntries={["/home"]} />);
+  renderPage({ path: "home", loader, Component: Home }, "/home", { value });
 }
 
 function backendAnswers(...responses: (() => Response | Promise<Response>)[]) {

@@ -1,17 +1,13 @@
-import { FolderGit2, MessageSquareText, Plug, RotateCw, TriangleAlert, Zap } from "lucide-react";
-import { Suspense, useEffect } from "react";
-import { Await, useLocation, useRevalidator } from "react-router";
-import { createApiClient } from "../../shared/api-client.ts";
+import { FolderGit2, MessageSquareText, Plug, Zap } from "lucide-react";
 import type { Project } from "../../shared/contract.ts";
 import { ERRORS, TEXT } from "../../shared/messages.ts";
 import { ProjectCard, ProjectCardSkeleton } from "../components/projects/project-card";
-import { Alert, Button, ButtonLink, Card, EmptyState, Spinner, TextLink } from "../components/ui";
-import { gatewayContext } from "../lib/gateway-context";
-import { requireSession } from "../lib/guards.server";
-import { loadProjects, type ProjectsResult } from "../lib/projects.server";
+import { Streamed } from "../components/streamed";
+import { ButtonLink, Card, EmptyState, TextLink } from "../components/ui";
+import { backendFor } from "../lib/backend.server";
+import { loadProjects } from "../lib/projects.server";
 import { useProductName } from "../lib/root-data";
 import { documentTitle, productNameOf, type RouteHandle } from "../lib/route-handle";
-import { useSignOut } from "../lib/use-sign-out";
 import type { Route } from "./+types/home";
 
 export const handle: RouteHandle = { title: "Home" };
@@ -25,14 +21,7 @@ export function meta({ matches }: Route.MetaArgs) {
  * returned un-awaited and resolves to a ProjectsResult, never rejects.
  */
 export function loader({ context, request }: Route.LoaderArgs) {
-  const session = requireSession(context, request);
-  const { backendUrl, requestId } = context.get(gatewayContext);
-  const api = createApiClient({
-    baseUrl: backendUrl,
-    token: session.token,
-    requestId,
-    signal: request.signal,
-  });
+  const { session, api } = backendFor(context, request);
   return { user: session.user, projects: loadProjects(api) };
 }
 
@@ -58,11 +47,14 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         <h2 id="repositories" className="font-semibold text-base text-fg">
           Repositories
         </h2>
-        <Suspense key={keyOf(projects)} fallback={<ProjectGridSkeleton />}>
-          <Await resolve={projects} errorElement={<ProjectsError />}>
-            {(result) => <ProjectsView result={result} />}
-          </Await>
-        </Suspense>
+        <Streamed
+          result={projects}
+          skeleton={<ProjectGridSkeleton />}
+          errorTitle={ERRORS.loadProjects}
+          errorDescription="The repository list could not be fetched. Check your connection and try again."
+        >
+          {(list) => <ProjectsView projects={list} />}
+        </Streamed>
       </section>
     </div>
   );
@@ -120,10 +112,8 @@ function IntroIcon({ children }: { children: React.ReactNode }) {
   );
 }
 
-function ProjectsView({ result }: { result: ProjectsResult }) {
-  if (result.status === "unauthorized") return <SessionEnded />;
-  if (result.status === "error") return <ProjectsError message={result.message} />;
-  if (result.projects.length === 0) {
+function ProjectsView({ projects }: { projects: Project[] }) {
+  if (projects.length === 0) {
     return (
       <EmptyState
         icon={<FolderGit2 />}
@@ -141,7 +131,7 @@ function ProjectsView({ result }: { result: ProjectsResult }) {
       />
     );
   }
-  return <ProjectGrid projects={result.projects} />;
+  return <ProjectGrid projects={projects} />;
 }
 
 function ProjectGrid({ projects }: { projects: Project[] }) {
@@ -176,57 +166,4 @@ function ProjectGridSkeleton() {
       </ul>
     </div>
   );
-}
-
-function ProjectsError({ message = ERRORS.loadProjects }: { message?: string }) {
-  const revalidator = useRevalidator();
-  return (
-    <div role="alert">
-      <EmptyState
-        tone="danger"
-        icon={<TriangleAlert />}
-        title={message}
-        description="The repository list could not be fetched. Check your connection and try again."
-        action={
-          <Button
-            variant="secondary"
-            loading={revalidator.state === "loading"}
-            icon={<RotateCw aria-hidden="true" className="size-4" />}
-            onClick={() => revalidator.revalidate()}
-          >
-            Retry
-          </Button>
-        }
-      />
-    </div>
-  );
-}
-
-/** The backend no longer accepts the session: end it (clears the cookie) and go to /login. */
-function SessionEnded() {
-  const { signOut } = useSignOut();
-  const location = useLocation();
-  const returnTo = `${location.pathname}${location.search}`;
-  useEffect(() => {
-    void signOut(returnTo);
-  }, [signOut, returnTo]);
-  return (
-    <Alert tone="warning" title="Your session has ended">
-      <span className="inline-flex items-center gap-2">
-        <Spinner size="sm" /> Taking you to sign in…
-      </span>
-    </Alert>
-  );
-}
-
-/** A fresh key per loader promise, so Retry shows skeletons again instead of the old error. */
-const promiseKeys = new WeakMap<object, number>();
-let lastKey = 0;
-function keyOf(promise: object): number {
-  let key = promiseKeys.get(promise);
-  if (key === undefined) {
-    key = ++lastKey;
-    promiseKeys.set(promise, key);
-  }
-  return key;
 }

@@ -25,6 +25,11 @@ const BUDGETS_KB: Record<string, number> = {
   "/email-verified": 130,
   "/oauth/callback/github": 130,
   "/outbox": 125,
+  // The code-host screens: the setup calls (zod) load on demand; the setup form brings react-hook-form,
+  // as on /signup.
+  "/integrations": 135,
+  "/integrations/azure-devops": 145,
+  "/installation": 135,
 };
 
 const CLIENT_DIR = path.resolve("build/client");

@@ -20,6 +20,12 @@ describe("ProjectCard", () => {
     expect(within(card).getByText("Source")).toBeInTheDocument();
     expect(within(card).getByText("Active")).toBeInTheDocument();
     expect(within(card).getByText("Webhook")).toBeInTheDocument();
+    expect(within(card).queryByText("Sandbox")).not.toBeInTheDocument();
+  });
+
+  it("marks a sample repository of the sandbox code host", () => {
+    const card = renderCard(project({ properties: { full_name: "argus-sandbox/web-app", sandbox: true } }));
+    expect(within(card).getByText("Sandbox")).toBeVisible();
   });
 
   it("falls back to the name, Public, Fork, the fallback description text and inactive badges", () => {

@@ -1,4 +1,14 @@
-import { CircleCheck, ExternalLink, GitBranch, GitFork, Globe, Lock, Settings, Webhook } from "lucide-react";
+import {
+  CircleCheck,
+  ExternalLink,
+  FlaskConical,
+  GitBranch,
+  GitFork,
+  Globe,
+  Lock,
+  Settings,
+  Webhook,
+} from "lucide-react";
 import { Link } from "react-router";
 import type { Project } from "../../../shared/contract.ts";
 import { TEXT } from "../../../shared/messages.ts";
@@ -73,6 +83,15 @@ export function ProjectCard({ project }: { project: Project }) {
               Webhook off
             </Badge>
           )}
+          {properties.sandbox ? (
+            <Badge
+              tone="accent"
+              icon={<FlaskConical aria-hidden="true" />}
+              title="A sample repository of the sandbox code host"
+            >
+              Sandbox
+            </Badge>
+          ) : null}
         </div>
       </div>
 

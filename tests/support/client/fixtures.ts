@@ -1,7 +1,7 @@
 /** Shared test data for the jsdom tests (not imported by the app). */
 import { RouterContextProvider } from "react-router";
 import { type GatewayContext, gatewayContext } from "../../../client/lib/gateway-context";
-import type { Project, SessionUser } from "../../../shared/contract.ts";
+import type { Integration, Project, SessionUser } from "../../../shared/contract.ts";
 
 export const USER: SessionUser = {
   id: "user-0123456789abcdef",
@@ -70,3 +70,35 @@ export function project(overrides: Partial<Project> = {}): Project {
 export function jsonResponse(body: unknown, status = 200): Response {
   return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 }
+
+export function integration(overrides: Partial<Integration> = {}): Integration {
+  return {
+    name: "azure-devops",
+    key: "azure-devops",
+    display_name: "Azure DevOps",
+    sub_title: "Code host",
+    description: "Connect an Azure DevOps project with a personal access token.",
+    isActive: false,
+    links: { icon: "/icons/azure-devops.svg" },
+    fields: [
+      {
+        key: "organization_url",
+        label: "Organization URL",
+        type: "url",
+        hint: "https://dev.azure.com/your-organization",
+      },
+      { key: "personal_access_token", label: "Personal Access Token", type: "password", hint: "A token" },
+    ],
+    activeIntegration: null,
+    ...overrides,
+  };
+}
+
+export const GITHUB_INTEGRATION = integration({
+  name: "github",
+  key: "github",
+  display_name: "GitHub",
+  description: "Install the GitHub App on your account or organisation.",
+  links: { icon: "/icons/github.svg", oauth_url: "https://github.com/apps/argus/installations/new" },
+  fields: [],
+});

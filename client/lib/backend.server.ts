@@ -1,0 +1,20 @@
+/**
+ * The typed API client a loader calls the backend with (docs/architecture.md#rendering): the
+ * backend's URL, the bearer from the verified session and the request id; aborted with the request.
+ */
+import type { RouterContextProvider } from "react-router";
+import { createApiClient } from "../../shared/api-client.ts";
+import { gatewayContext } from "./gateway-context";
+import { requireSession } from "./guards.server";
+
+export function backendFor(context: Readonly<RouterContextProvider>, request: Request) {
+  const session = requireSession(context, request);
+  const { backendUrl, requestId } = context.get(gatewayContext);
+  const api = createApiClient({
+    baseUrl: backendUrl,
+    token: session.token,
+    requestId,
+    signal: request.signal,
+  });
+  return { session, api };
+}

@@ -1,0 +1,36 @@
+/**
+ * The integration setup calls, from the browser to the gateway (same origin, the session cookie).
+ *
+ * Brings zod and the contract's schemas, so pages load it on demand (`integrationsApi`), never
+ * statically (docs/decisions/006-page-weight.md).
+ */
+import { ApiError, createApiClient } from "../../shared/api-client.ts";
+import type { GithubSetupRequest, IntegrationSetupRequest } from "../../shared/contract.ts";
+import { INSTALLATION, INTEGRATIONS } from "../../shared/messages.ts";
+
+const api = createApiClient({ baseUrl: "" });
+
+export interface Outcome {
+  ok: boolean;
+  /** On failure, the server's message when it gave one, else the fallback. */
+  message?: string;
+}
+
+async function outcomeOf(call: Promise<{ success: boolean; message: string }>, fallback: string) {
+  try {
+    const answer = await call;
+    return answer.success ? { ok: true } : { ok: false, message: answer.message || fallback };
+  } catch (error) {
+    return { ok: false, message: error instanceof ApiError && error.body ? error.message : fallback };
+  }
+}
+
+/** Saves an integration's setup form (docs/product.md#integrationsname). */
+export function saveIntegrationSetup(name: string, values: IntegrationSetupRequest): Promise<Outcome> {
+  return outcomeOf(api.setupIntegration(name, values), INTEGRATIONS.saveFailed);
+}
+
+/** Completes an app installation (docs/product.md#installation). */
+export function completeInstallation(body: GithubSetupRequest): Promise<Outcome> {
+  return outcomeOf(api.setupGitHub(body), INSTALLATION.failed);
+}

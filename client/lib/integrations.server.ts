@@ -1,0 +1,31 @@
+/** The integrations of /integrations and /integrations/{name}, loaded on the server. */
+import { type ApiClient, ApiError } from "../../shared/api-client.ts";
+import type { Integration } from "../../shared/contract.ts";
+import { INTEGRATIONS } from "../../shared/messages.ts";
+import { type LoadResult, settle } from "./load-result.server";
+
+export function loadIntegrations(
+  api: Pick<ApiClient, "getIntegrations">,
+): Promise<LoadResult<Integration[]>> {
+  return settle(
+    api.getIntegrations().then((response) => response.data),
+    INTEGRATIONS.loadFailed,
+  );
+}
+
+/** One integration; null when the backend does not know the name (404). */
+export function loadIntegration(
+  api: Pick<ApiClient, "getIntegration">,
+  name: string,
+): Promise<LoadResult<Integration | null>> {
+  return settle(
+    api.getIntegration(name).then(
+      (response) => response.data,
+      (error: unknown) => {
+        if (error instanceof ApiError && error.status === 404) return null;
+        throw error;
+      },
+    ),
+    INTEGRATIONS.loadFailed,
+  );
+}
