@@ -104,7 +104,7 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
   if (config.mail.transport.kind === "outbox") app.use(outboxRouter(db));
   app.use("/api", requireSession(db, tokens));
   app.use(projectsRouter(db));
-  app.use(integrationsRouter(db, codeHost));
+  app.use(integrationsRouter(db, codeHost, { azureDevOpsAllowHttp: config.azureDevOps.allowHttp }));
   app.use(accountRouter(db));
   app.use(notFoundHandler);
   app.use(errorHandler);

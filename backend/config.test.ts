@@ -184,4 +184,13 @@ describe("loadConfig", () => {
       "GITHUB_APP_PRIVATE_KEY: must be the GitHub App's PEM private key",
     );
   });
+
+  it("takes AZURE_DEVOPS_ALLOW_HTTP off by default, and refuses it in production outside local mode", () => {
+    expect(loadConfig({}).azureDevOps).toEqual({ allowHttp: false });
+    expect(loadConfig({ AZURE_DEVOPS_ALLOW_HTTP: "true" }).azureDevOps).toEqual({ allowHttp: true });
+    expect(configError({ AZURE_DEVOPS_ALLOW_HTTP: "yes" })).toContain("AZURE_DEVOPS_ALLOW_HTTP: must be");
+    const production = { ...DEPLOYED, FIREBASE_PROJECT_ID: "argus-prod", AZURE_DEVOPS_ALLOW_HTTP: "true" };
+    expect(configError(production)).toContain("AZURE_DEVOPS_ALLOW_HTTP: is refused in production");
+    expect(loadConfig({ ...production, LOCAL_MODE: "true" }).azureDevOps.allowHttp).toBe(true);
+  });
 });

@@ -71,6 +71,11 @@ export interface BackendConfig {
     /** GITHUB_WEBHOOK_SECRET: checks the signature of GitHub's webhook deliveries. */
     webhookSecret?: string | undefined;
   };
+  /**
+   * AZURE_DEVOPS_ALLOW_HTTP: an Azure DevOps setup may name an http organisation URL (the local
+   * fake of the tests); refused in production outside local mode.
+   */
+  azureDevOps: { allowHttp: boolean };
   session: {
     /** Set: tokens are HS256 with this secret. Unset: ES256 with a key pair kept in the database. */
     secret: string | undefined;
@@ -111,6 +116,7 @@ const envSchema = z
       .refine((key) => key.startsWith("-----BEGIN"), "must be the GitHub App's PEM private key")
       .optional(),
     GITHUB_WEBHOOK_SECRET: z.string().min(1).optional(),
+    AZURE_DEVOPS_ALLOW_HTTP: booleanFlagSchema,
     SESSION_SECRET: sessionSecretSchema,
     SESSION_ISSUER: z.string().default(SESSION_ISSUER_DEFAULT),
     SESSION_AUDIENCE: z.string().default(SESSION_AUDIENCE_DEFAULT),
@@ -139,6 +145,14 @@ const envSchema = z
     // Outside local mode, production has no place for local stand-ins: mail must really leave,
     // and password resets go to the real Identity Toolkit API, which needs the project's key.
     if (env.NODE_ENV === "production" && !env.LOCAL_MODE) {
+      // A personal access token would cross the network in the clear.
+      if (env.AZURE_DEVOPS_ALLOW_HTTP) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["AZURE_DEVOPS_ALLOW_HTTP"],
+          message: "is refused in production unless LOCAL_MODE=true (tokens would travel unencrypted)",
+        });
+      }
       if (!env.SMTP_URL) {
         ctx.addIssue({
           code: "custom",
@@ -205,6 +219,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): BackendConfig 
           : undefined,
       webhookSecret: e.GITHUB_WEBHOOK_SECRET,
     },
+    azureDevOps: { allowHttp: e.AZURE_DEVOPS_ALLOW_HTTP },
     session: {
       secret: e.SESSION_SECRET,
       issuer: e.SESSION_ISSUER,

@@ -9,6 +9,12 @@ import type { CodeHost } from "./code-host.ts";
 
 export const GITHUB_INTEGRATION = "github";
 export const AZURE_DEVOPS_INTEGRATION = "azure-devops";
+/** The keys of Azure DevOps' setup form. */
+export const AZURE_DEVOPS_FIELDS = {
+  organizationUrl: "organization_url",
+  project: "project",
+  personalAccessToken: "personal_access_token",
+} as const;
 /** What every repository of a code host is, in `projects.integration_type`. */
 export const GIT_INTEGRATION_TYPE = "git";
 
@@ -42,14 +48,19 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     icon: "/icons/azure-devops.svg",
     fields: [
       {
-        key: "organization_url",
+        key: AZURE_DEVOPS_FIELDS.organizationUrl,
         label: "Organization URL",
         type: "url",
         hint: "https://dev.azure.com/your-organization",
       },
-      { key: "project", label: "Project", type: "text", hint: "The name of the Azure DevOps project" },
       {
-        key: "personal_access_token",
+        key: AZURE_DEVOPS_FIELDS.project,
+        label: "Project",
+        type: "text",
+        hint: "The name of the Azure DevOps project",
+      },
+      {
+        key: AZURE_DEVOPS_FIELDS.personalAccessToken,
         label: "Personal Access Token",
         type: "password",
         hint: "A token with the Code (Read) and Pull Request Threads (Read & write) scopes",

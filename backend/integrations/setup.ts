@@ -1,6 +1,7 @@
 /**
  * Setting an integration up for an organisation: a form's values (Azure DevOps), or a code-host
- * installation whose repositories become the organisation's projects (GitHub, or the sandbox).
+ * installation (GitHub, or the sandbox); either way the code host's repositories become the
+ * organisation's projects.
  */
 import { sql } from "kysely";
 import { z } from "zod";
@@ -40,37 +41,66 @@ async function storeIntegration(
     .execute();
 }
 
-/** The body an entry's form sends: exactly its fields, each a value its input type accepts. */
-function formSchema(entry: CatalogueEntry) {
+/**
+ * The body an entry's form sends: exactly its fields, each a value its input type accepts. URLs are
+ * https (`allowHttp`: http too, for a local fake) and carry no credentials, which belong in fields.
+ */
+function formSchema(entry: CatalogueEntry, allowHttp: boolean) {
+  const url = allowHttp
+    ? z.url({ protocol: /^https?$/, error: "must be an http or https URL" })
+    : z.url({ protocol: /^https$/, error: "must be an https URL" });
   return z.strictObject(
     Object.fromEntries(
       entry.fields.map((field) => [
         field.key,
         field.type === "url"
-          ? z.url({ protocol: /^https$/, error: "must be an https URL" }).max(URL_MAX)
+          ? url
+              .max(URL_MAX)
+              .refine((value) => !URL.parse(value)?.username, "must not contain a user name or password")
           : z.string().trim().min(1).max(URL_MAX),
       ]),
     ),
   );
 }
 
-/** Stores a form's values; secret fields go to `secrets`, which no answer carries. */
-export async function saveFormSetup(
+/** A form's values, keyed by field key; 400 for a missing, unknown or malformed field. */
+export function parseFormSetup(
+  entry: CatalogueEntry,
+  body: IntegrationSetupRequest,
+  options: { allowHttp: boolean },
+): Record<string, string> {
+  return parseRequest(formSchema(entry, options.allowHttp), body) as Record<string, string>;
+}
+
+/**
+ * Connects a form setup: the integration becomes active with its values, secret fields in
+ * `secrets`, which no answer carries, and its projects become exactly `repositories`.
+ */
+export async function connectFormSetup(
   db: Db,
   orgId: string,
   entry: CatalogueEntry,
-  body: IntegrationSetupRequest,
+  values: Record<string, string>,
+  repositories: readonly Repository[],
 ): Promise<void> {
-  const values = parseRequest(formSchema(entry), body);
   const properties: Record<string, string> = {};
   const secrets: Record<string, string> = {};
   for (const field of entry.fields) {
-    (isSecret(field) ? secrets : properties)[field.key] = values[field.key] as string;
+    (isSecret(field) ? secrets : properties)[field.key] = values[field.key] ?? "";
   }
-  await storeIntegration(db, orgId, { name: entry.name, integration_key: entry.key, properties, secrets });
+  await db.transaction().execute(async (trx) => {
+    await storeIntegration(trx, orgId, { name: entry.name, integration_key: entry.key, properties, secrets });
+    await replaceProjects(trx, orgId, { name: entry.name, key: entry.key }, repositories, false);
+  });
 }
 
-function projectRow(orgId: string, installationId: string, repository: Repository, sandbox: boolean) {
+/** Where a project comes from: the integration's name and the key of its connection. */
+export interface ProjectSource {
+  name: string;
+  key: string;
+}
+
+function projectRow(orgId: string, source: ProjectSource, repository: Repository, sandbox: boolean) {
   const properties: ProjectProperties = {
     full_name: repository.full_name,
     private: repository.private,
@@ -82,8 +112,8 @@ function projectRow(orgId: string, installationId: string, repository: Repositor
   return {
     org_id: orgId,
     name: repository.name,
-    integration_key: installationId,
-    integration_name: GITHUB_INTEGRATION,
+    integration_key: source.key,
+    integration_name: source.name,
     integration_type: GIT_INTEGRATION_TYPE,
     external_link: repository.html_url,
     external_id: repository.id,
@@ -91,18 +121,18 @@ function projectRow(orgId: string, installationId: string, repository: Repositor
   };
 }
 
-/** Adds or updates repositories of an installation as projects of the organisation. */
+/** Adds or updates repositories of a code-host connection as projects of the organisation. */
 export async function importRepositories(
   db: Executor,
   orgId: string,
-  installationId: string,
+  source: ProjectSource,
   repositories: readonly Repository[],
   sandbox: boolean,
 ): Promise<void> {
   if (repositories.length === 0) return;
   await db
     .insertInto("projects")
-    .values(repositories.map((repository) => projectRow(orgId, installationId, repository, sandbox)))
+    .values(repositories.map((repository) => projectRow(orgId, source, repository, sandbox)))
     .onConflict((conflict) =>
       conflict.columns(["org_id", "integration_name", "external_id"]).doUpdateSet((eb) => ({
         name: eb.ref("excluded.name"),
@@ -145,23 +175,40 @@ export async function connectInstallation(
       properties: {},
       secrets: {},
     });
-    let stale = trx
-      .deleteFrom("projects")
-      .where("org_id", "=", orgId)
-      .where("integration_name", "=", GITHUB_INTEGRATION);
-    if (repositories.length > 0) {
-      stale = stale.where((eb) =>
-        eb.or([
-          eb("external_id", "is", null),
-          eb(
-            "external_id",
-            "not in",
-            repositories.map((repository) => repository.id),
-          ),
-        ]),
-      );
-    }
-    await stale.execute();
-    await importRepositories(trx, orgId, installationId, repositories, sandbox);
+    await replaceProjects(
+      trx,
+      orgId,
+      { name: GITHUB_INTEGRATION, key: installationId },
+      repositories,
+      sandbox,
+    );
   });
+}
+
+/** The organisation's projects of `source.name` become exactly `repositories`, matched by external id. */
+async function replaceProjects(
+  trx: Executor,
+  orgId: string,
+  source: ProjectSource,
+  repositories: readonly Repository[],
+  sandbox: boolean,
+): Promise<void> {
+  let stale = trx
+    .deleteFrom("projects")
+    .where("org_id", "=", orgId)
+    .where("integration_name", "=", source.name);
+  if (repositories.length > 0) {
+    stale = stale.where((eb) =>
+      eb.or([
+        eb("external_id", "is", null),
+        eb(
+          "external_id",
+          "not in",
+          repositories.map((repository) => repository.id),
+        ),
+      ]),
+    );
+  }
+  await stale.execute();
+  await importRepositories(trx, orgId, source, repositories, sandbox);
 }

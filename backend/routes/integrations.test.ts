@@ -1,3 +1,6 @@
+import { once } from "node:events";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -10,13 +13,14 @@ import {
 } from "../../shared/contract.ts";
 import { signedInAccount } from "../../tests/support/backend-sessions.ts";
 import { type FreshDatabase, freshDatabase, TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
+import { type FakeAzureDevOps, startFakeAzureDevOps } from "../../tests/support/fake-azure-devops.ts";
 import { type FakeGitHub, fakeRepository, startFakeGitHub } from "../../tests/support/fake-github.ts";
 import { type Backend, createBackend } from "../app.ts";
 import { loadConfig } from "../config.ts";
 import { SANDBOX_REPOSITORIES } from "../integrations/sandbox.ts";
 
 const PUBLIC_ORIGIN = "http://127.0.0.1:3000";
-const PAT = "azure-pat-that-must-never-come-back-0123456789";
+const WRONG_PAT = "azure-pat-that-must-never-come-back-0123456789";
 const BASE_ENV = { LOG_LEVEL: "silent", SESSION_SECRET: "s".repeat(32), PUBLIC_ORIGIN };
 
 describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
@@ -89,43 +93,6 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
       const unknown = await get(token, API_PATHS.integration("gitlab"));
       expect(unknown.status).toBe(404);
       expect(unknown.body).toEqual({ error: "Integration not found" });
-    });
-
-    it("stores a form setup for the caller's organisation only, and never answers the secret", async () => {
-      const mine = await signedInAccount(backend, "azure-mine");
-      const theirs = await signedInAccount(backend, "azure-theirs");
-      const values = {
-        organization_url: "https://dev.azure.com/acme",
-        project: "Platform",
-        personal_access_token: PAT,
-      };
-      const saved = await post(mine.token, API_PATHS.integrationSetup("azure-devops"), values);
-      expect(saved.status).toBe(200);
-      expect(integrationSetupResponseSchema.parse(saved.body)).toEqual({
-        success: true,
-        message: "Settings saved successfully!",
-      });
-
-      const azure = await integration(mine.token, "azure-devops");
-      expect(azure.isActive).toBe(true);
-      expect(azure.activeIntegration).toEqual({
-        integration_key: "azure-devops",
-        is_active: true,
-        properties: {
-          organization_url: "https://dev.azure.com/acme",
-          project: "Platform",
-          personal_access_token: { set: true },
-        },
-      });
-      const list = await get(mine.token, API_PATHS.integrations);
-      const detail = await get(mine.token, API_PATHS.integration("azure-devops"));
-      expect(list.text).not.toContain(PAT);
-      expect(detail.text).not.toContain(PAT);
-
-      expect(await integration(theirs.token, "azure-devops")).toMatchObject({
-        isActive: false,
-        activeIntegration: null,
-      });
     });
 
     it("refuses a setup with a missing, unknown or malformed field, storing nothing", async () => {
@@ -243,6 +210,164 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
         expect(response.status).toBe(400);
         expect(response.body.code).toBe("INVALID_REQUEST");
       }
+    });
+  });
+
+  describe("the Azure DevOps code host", () => {
+    let azure: FakeAzureDevOps;
+    beforeAll(async () => {
+      azure = await startFakeAzureDevOps();
+      // The fake is http on loopback.
+      await start({ AZURE_DEVOPS_ALLOW_HTTP: "true" });
+    });
+    afterAll(async () => {
+      await stop();
+      await azure?.close();
+    });
+
+    const setup = (token: string, values: Partial<Record<string, string>> = {}) =>
+      post(token, API_PATHS.integrationSetup("azure-devops"), {
+        organization_url: azure.organizationUrl,
+        project: azure.project,
+        personal_access_token: azure.personalAccessToken,
+        ...values,
+      });
+    const projectsOf = async (token: string) =>
+      projectsResponseSchema.parse((await get(token, API_PATHS.projects)).body).data.projects;
+
+    it("imports the project's Git repositories for the caller's organisation only, and never answers the token", async () => {
+      const mine = await signedInAccount(backend, "azure-mine");
+      const theirs = await signedInAccount(backend, "azure-theirs");
+      azure.calls.length = 0;
+      const saved = await setup(mine.token);
+      expect(saved.status).toBe(200);
+      expect(integrationSetupResponseSchema.parse(saved.body)).toEqual({
+        success: true,
+        message: "Azure DevOps connected with 3 repositories",
+      });
+      expect(azure.calls).toEqual([
+        `GET /fabrikam/_apis/projects/${azure.project}`,
+        `GET /fabrikam/${azure.project}/_apis/git/repositories`,
+      ]);
+
+      const detail = await get(mine.token, API_PATHS.integration("azure-devops"));
+      expect(integrationResponseSchema.parse(detail.body).data.activeIntegration).toEqual({
+        integration_key: "azure-devops",
+        is_active: true,
+        properties: {
+          organization_url: azure.organizationUrl,
+          project: azure.project,
+          personal_access_token: { set: true },
+        },
+      });
+      const projects = await projectsOf(mine.token);
+      for (const answer of [saved, detail, await get(mine.token, API_PATHS.integrations)]) {
+        expect(answer.text).not.toContain(azure.personalAccessToken);
+      }
+      expect(JSON.stringify(projects)).not.toContain(azure.personalAccessToken);
+
+      expect(projects.map((project) => project.name).sort()).toEqual([...azure.repositoryNames].sort());
+      const web = `${azure.organizationUrl}/${encodeURIComponent(azure.project)}/_git/fabrikam-web`;
+      expect(projects.find((project) => project.name === "fabrikam-web")).toEqual({
+        id: expect.any(String),
+        name: "fabrikam-web",
+        integration_key: "azure-devops",
+        integration_name: "azure-devops",
+        integration_type: "git",
+        external_link: web,
+        active: true,
+        webhook_active: false,
+        properties: {
+          full_name: `${azure.project}/fabrikam-web`,
+          private: true,
+          description: null,
+          default_branch: "main",
+          fork: false,
+        },
+      });
+      // A repository with no commits has no default branch yet.
+      expect(projects.find((project) => project.name === "empty-repo")?.properties).not.toHaveProperty(
+        "default_branch",
+      );
+
+      expect(await projectNames(theirs.token)).toEqual([]);
+      expect((await integration(theirs.token, "azure-devops")).isActive).toBe(false);
+    });
+
+    it("is idempotent: setting up again duplicates no repository", async () => {
+      const { token } = await signedInAccount(backend, "azure-twice");
+      expect((await setup(token)).status).toBe(200);
+      const first = await projectsOf(token);
+      expect((await setup(token)).status).toBe(200);
+      const second = await projectsOf(token);
+      expect(second).toHaveLength(azure.repositoryNames.length);
+      expect(second.map((project) => project.id).sort()).toEqual(first.map((project) => project.id).sort());
+    });
+
+    it("marks the repositories of a public project as not private", async () => {
+      const open = await startFakeAzureDevOps({ visibility: "public", repositoryNames: ["oss"] });
+      try {
+        const { token } = await signedInAccount(backend, "azure-public");
+        const saved = await setup(token, {
+          organization_url: open.organizationUrl,
+          personal_access_token: open.personalAccessToken,
+        });
+        expect(saved.status).toBe(200);
+        expect((await projectsOf(token)).map((project) => project.properties.private)).toEqual([false]);
+      } finally {
+        await open.close();
+      }
+    });
+
+    it("answers 400 with the refusal for a wrong token or an unknown project, storing nothing", async () => {
+      const { token } = await signedInAccount(backend, "azure-refused");
+      const wrong = await setup(token, { personal_access_token: WRONG_PAT });
+      expect(wrong.status).toBe(400);
+      expect(wrong.body).toEqual({ error: "The personal access token was refused" });
+      expect(wrong.text).not.toContain(WRONG_PAT);
+
+      const unknown = await setup(token, { project: "No Such Project" });
+      expect(unknown.status).toBe(400);
+      expect(unknown.body).toEqual({ error: "Project not found" });
+
+      expect(await integration(token, "azure-devops")).toMatchObject({
+        isActive: false,
+        activeIntegration: null,
+      });
+      expect(await projectNames(token)).toEqual([]);
+    });
+
+    it("never follows a redirect: the organisation URL is the only address called", async () => {
+      const redirecting = createServer((_req, res) => {
+        res.writeHead(302, { location: `${azure.organizationUrl}/_apis/projects/${azure.project}` });
+        res.end();
+      });
+      redirecting.listen(0, "127.0.0.1");
+      await once(redirecting, "listening");
+      try {
+        const { token } = await signedInAccount(backend, "azure-redirect");
+        azure.calls.length = 0;
+        const { port } = redirecting.address() as AddressInfo;
+        const response = await setup(token, { organization_url: `http://127.0.0.1:${port}/fabrikam` });
+        expect(response.status).toBe(400);
+        expect(response.body).toEqual({ error: "The personal access token was refused" });
+        expect(azure.calls).toEqual([]);
+      } finally {
+        redirecting.close();
+      }
+    });
+
+    it("answers 503 when Azure DevOps cannot be reached, storing nothing", async () => {
+      const closed = createServer().listen(0, "127.0.0.1");
+      await once(closed, "listening");
+      const { port } = closed.address() as AddressInfo;
+      closed.close();
+      await once(closed, "close");
+      const { token } = await signedInAccount(backend, "azure-down");
+      const response = await setup(token, { organization_url: `http://127.0.0.1:${port}/fabrikam` });
+      expect(response.status).toBe(503);
+      expect(response.body.error).toBe("Azure DevOps could not be reached. Please try again.");
+      expect((await integration(token, "azure-devops")).isActive).toBe(false);
     });
   });
 

@@ -17,9 +17,15 @@ import { GitHubError } from "../github/client.ts";
 import { HttpError } from "../http/errors.ts";
 import { strictRouter } from "../http/router.ts";
 import { parseRequest } from "../http/validate.ts";
-import { catalogueEntry, integrationsOf } from "../integrations/catalogue.ts";
-import { type CodeHost, UnknownInstallationError } from "../integrations/code-host.ts";
-import { connectInstallation, saveFormSetup } from "../integrations/setup.ts";
+import { AzureDevOpsError, azureDevOpsRepositories } from "../integrations/azure-devops.ts";
+import {
+  AZURE_DEVOPS_FIELDS,
+  AZURE_DEVOPS_INTEGRATION,
+  catalogueEntry,
+  integrationsOf,
+} from "../integrations/catalogue.ts";
+import { type CodeHost, type Repository, UnknownInstallationError } from "../integrations/code-host.ts";
+import { connectFormSetup, connectInstallation, parseFormSetup } from "../integrations/setup.ts";
 
 /** Express patterns of API_PATHS.integration(name) and API_PATHS.integrationSetup(name). */
 const INTEGRATION_PATH = `${API_PATHS.integrations}/:name` as const;
@@ -31,9 +37,28 @@ function knownEntry(name: string | undefined) {
   return entry;
 }
 
+/** The code hosts set up by a form: the repositories its values give access to. */
+const FORM_CODE_HOSTS: Record<string, (values: Record<string, string>) => Promise<Repository[]>> = {
+  [AZURE_DEVOPS_INTEGRATION]: (values) =>
+    azureDevOpsRepositories({
+      organizationUrl: values[AZURE_DEVOPS_FIELDS.organizationUrl] ?? "",
+      project: values[AZURE_DEVOPS_FIELDS.project] ?? "",
+      personalAccessToken: values[AZURE_DEVOPS_FIELDS.personalAccessToken] ?? "",
+    }),
+};
+
 /** The code host's failure as an answer; never 401, which the gateway would read as a dead session. */
 function codeHostFailure(error: unknown): unknown {
   if (error instanceof UnknownInstallationError) return new HttpError(400, { error: error.message });
+  if (error instanceof AzureDevOpsError) {
+    if (error.reason === "refused" || error.reason === "not-found") {
+      return new HttpError(400, { error: error.message });
+    }
+    if (error.reason === "unavailable") {
+      return new HttpError(503, { error: "Azure DevOps could not be reached. Please try again." });
+    }
+    return new HttpError(502, { error: "Azure DevOps answered with an error. Please try again." });
+  }
   if (error instanceof GitHubError && error.reason === "unavailable") {
     return new HttpError(503, { error: "GitHub could not be reached. Please try again." });
   }
@@ -43,7 +68,12 @@ function codeHostFailure(error: unknown): unknown {
   return error;
 }
 
-export function integrationsRouter(db: Db, codeHost: CodeHost): Router {
+export interface IntegrationsOptions {
+  /** AZURE_DEVOPS_ALLOW_HTTP: an http organisation URL is accepted (a local fake). */
+  azureDevOpsAllowHttp: boolean;
+}
+
+export function integrationsRouter(db: Db, codeHost: CodeHost, options: IntegrationsOptions): Router {
   const router = strictRouter();
 
   router.get(API_PATHS.integrations, async (_req, res) => {
@@ -77,9 +107,19 @@ export function integrationsRouter(db: Db, codeHost: CodeHost): Router {
 
   router.post(INTEGRATION_SETUP_PATH, async (req, res) => {
     const entry = knownEntry(req.params.name);
+    const repositoriesOf = FORM_CODE_HOSTS[entry.name];
+    if (!repositoriesOf) throw new HttpError(404, { error: "Integration not found" });
     const body = parseRequest(integrationSetupRequestSchema, req.body);
-    await saveFormSetup(db, sessionOf(res).org.id, entry, body);
-    res.json({ success: true, message: "Settings saved successfully!" } satisfies IntegrationSetupResponse);
+    const values = parseFormSetup(entry, body, { allowHttp: options.azureDevOpsAllowHttp });
+    // Checked with the code host before anything is stored: a refused setup leaves no trace.
+    const repositories = await repositoriesOf(values).catch((error: unknown) => {
+      throw codeHostFailure(error);
+    });
+    await connectFormSetup(db, sessionOf(res).org.id, entry, values, repositories);
+    res.json({
+      success: true,
+      message: `${entry.display_name} connected with ${repositories.length} repositories`,
+    } satisfies IntegrationSetupResponse);
   });
 
   return router;

@@ -65,7 +65,7 @@ async function apply(trx: Transaction, event: string, payload: Record<string, un
   const added = repositoriesOf(payload.repositories_added, webUrl);
   const removed = repositoriesOf(payload.repositories_removed, webUrl).map((repository) => repository.id);
   for (const orgId of await organisationsOf(trx, installationId)) {
-    await importRepositories(trx, orgId, installationId, added, false);
+    await importRepositories(trx, orgId, { name: GITHUB_INTEGRATION, key: installationId }, added, false);
     if (removed.length > 0) {
       await trx
         .deleteFrom("projects")

@@ -1,0 +1,122 @@
+/**
+ * Azure DevOps as code host, with plain fetch in its documented REST shapes (api-version 7.1, no
+ * SDK; docs/decisions/009-code-hosts.md): the personal access token is checked against the project
+ * (`GET {org}/_apis/projects/{project}`), then the project's Git repositories are listed
+ * (`GET {org}/{project}/_apis/git/repositories`). The organisation URL is the operator's or the
+ * user's (a company's Azure DevOps Server too), so nothing else is ever called: redirects are not
+ * followed. The token goes only into the Authorization header, never into a message or the log.
+ */
+import { isObject } from "../github/client.ts";
+import type { Repository } from "./code-host.ts";
+
+/** How long one call to Azure DevOps may take. */
+const AZURE_DEVOPS_TIMEOUT_MS = 10_000;
+const API_VERSION = "7.1";
+const BRANCH_PREFIX = "refs/heads/";
+
+export interface AzureDevOpsProject {
+  organizationUrl: string;
+  project: string;
+  personalAccessToken: string;
+}
+
+export class AzureDevOpsError extends Error {
+  override name = "AzureDevOpsError";
+  /**
+   * "refused": the token was not accepted; "not-found": no such project; "unavailable": Azure
+   * DevOps could not be reached; "bad-answer": it answered with an error or an unexpected body.
+   */
+  readonly reason: "refused" | "not-found" | "unavailable" | "bad-answer";
+
+  constructor(reason: AzureDevOpsError["reason"], message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.reason = reason;
+  }
+}
+
+const refused = () => new AzureDevOpsError("refused", "The personal access token was refused");
+
+/** `{organizationUrl}/{...segments}?api-version=7.1`, keeping the organisation's own path. */
+function endpoint(organizationUrl: string, segments: string[]): URL {
+  const url = new URL(organizationUrl);
+  url.search = "";
+  url.hash = "";
+  url.pathname = [url.pathname.replace(/\/+$/, ""), ...segments.map(encodeURIComponent)].join("/");
+  url.searchParams.set("api-version", API_VERSION);
+  return url;
+}
+
+async function get(target: AzureDevOpsProject, url: URL, what: string): Promise<unknown> {
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      headers: {
+        accept: "application/json",
+        authorization: `Basic ${Buffer.from(`:${target.personalAccessToken}`).toString("base64")}`,
+      },
+      redirect: "manual",
+      signal: AbortSignal.timeout(AZURE_DEVOPS_TIMEOUT_MS),
+    });
+  } catch (error) {
+    throw new AzureDevOpsError("unavailable", `Azure DevOps could not be reached (${what})`, {
+      cause: error,
+    });
+  }
+  // A refused token may also answer 203 with an HTML sign-in page, or a redirect to one.
+  if ([401, 403, 203].includes(response.status) || (response.status >= 300 && response.status < 400)) {
+    throw refused();
+  }
+  if (response.status === 404) throw new AzureDevOpsError("not-found", "Project not found");
+  if (!response.ok) {
+    throw new AzureDevOpsError("bad-answer", `Azure DevOps answered ${response.status} (${what})`);
+  }
+  try {
+    return await response.json();
+  } catch (error) {
+    throw new AzureDevOpsError("bad-answer", `Azure DevOps answered something other than JSON (${what})`, {
+      cause: error,
+    });
+  }
+}
+
+/** Only http(s) links are kept: the web address becomes a link on the dashboard. */
+const webLink = (value: unknown) =>
+  typeof value === "string" && /^https?:$/.test(URL.parse(value)?.protocol ?? "") ? value : undefined;
+
+function repositoryOf(entry: unknown, projectName: string, isPrivate: boolean): Repository | undefined {
+  if (!isObject(entry) || typeof entry.id !== "string" || typeof entry.name !== "string") return undefined;
+  const htmlUrl = webLink(entry.webUrl);
+  if (!htmlUrl) return undefined;
+  const branch = typeof entry.defaultBranch === "string" ? entry.defaultBranch : undefined;
+  return {
+    id: entry.id,
+    name: entry.name,
+    full_name: `${projectName}/${entry.name}`,
+    private: isPrivate,
+    description: null,
+    // An empty repository has no default branch yet.
+    default_branch: branch?.startsWith(BRANCH_PREFIX) ? branch.slice(BRANCH_PREFIX.length) : branch,
+    fork: false,
+    html_url: htmlUrl,
+  };
+}
+
+/** The project's Git repositories; throws AzureDevOpsError for a refused token or an unknown project. */
+export async function azureDevOpsRepositories(target: AzureDevOpsProject): Promise<Repository[]> {
+  const { organizationUrl, project } = target;
+  const found = await get(target, endpoint(organizationUrl, ["_apis", "projects", project]), "project");
+  if (!isObject(found) || typeof found.name !== "string") {
+    throw new AzureDevOpsError("bad-answer", "Azure DevOps' project answer has no name");
+  }
+  const isPrivate = found.visibility !== "public";
+  const list = await get(
+    target,
+    endpoint(organizationUrl, [project, "_apis", "git", "repositories"]),
+    "repositories",
+  );
+  if (!isObject(list) || !Array.isArray(list.value)) {
+    throw new AzureDevOpsError("bad-answer", "Azure DevOps' repository list has no value");
+  }
+  const projectName = found.name;
+  return list.value.flatMap((entry) => repositoryOf(entry, projectName, isPrivate) ?? []);
+}
