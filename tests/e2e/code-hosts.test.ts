@@ -1,13 +1,37 @@
-/** Connecting the sandbox code host in a real browser against the whole stack (local mode). */
-import type { Browser } from "playwright-core";
+/**
+ * Connecting code hosts in a real browser against the whole stack (local mode): the sandbox GitHub,
+ * and Azure DevOps through the fake the global setup runs.
+ */
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { API_PATHS, projectsResponseSchema } from "../../shared/contract.ts";
 import { createEmulatorUser } from "../support/firebase-emulator-users.ts";
 import { launchBrowser, seriousViolations } from "./browser.ts";
 
 const baseUrl = inject("gatewayUrl");
 const emulatorHost = inject("emulatorHost");
 const projectId = inject("projectId");
+const azureDevOps = inject("azureDevOps");
 let browser: Browser;
+
+/** A new verified user, signed in through the form; the browser then sits on `path`. */
+async function signedInPage(name: string, path: string): Promise<Page> {
+  const email = `${name.split(" ")[0]?.toLowerCase()}-${Date.now()}@example.com`;
+  const password = "Sandbox-Pass-1!";
+  await createEmulatorUser(emulatorHost, projectId, {
+    email,
+    password,
+    displayName: name,
+    emailVerified: true,
+  });
+  const page = await (await browser.newContext()).newPage();
+  await page.goto(`${baseUrl}${path}`, { waitUntil: "networkidle" });
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Sign in with Email" }).click();
+  await page.waitForURL(`${baseUrl}${path}`, { timeout: 20_000 });
+  return page;
+}
 
 beforeAll(async () => {
   browser = await launchBrowser();
@@ -16,21 +40,7 @@ afterAll(() => browser?.close());
 
 describe("code hosts", () => {
   it("connects the sandbox GitHub, shows its repositories on /home and links to their settings", async () => {
-    const email = `mary-${Date.now()}@example.com`;
-    const password = "Sandbox-Pass-1!";
-    await createEmulatorUser(emulatorHost, projectId, {
-      email,
-      password,
-      displayName: "Mary Jackson",
-      emailVerified: true,
-    });
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    await page.goto(`${baseUrl}/integrations`, { waitUntil: "networkidle" });
-    await page.getByLabel("Email").fill(email);
-    await page.getByLabel("Password", { exact: true }).fill(password);
-    await page.getByRole("button", { name: "Sign in with Email" }).click();
-    await page.waitForURL(`${baseUrl}/integrations`, { timeout: 20_000 });
+    const page = await signedInPage("Mary Jackson", "/integrations");
     await page.getByText("Not Connected").first().waitFor();
     expect(await seriousViolations(page)).toEqual([]);
 
@@ -68,6 +78,39 @@ describe("code hosts", () => {
     // The integration shows as connected now.
     await page.goto(`${baseUrl}/integrations`);
     await page.getByText("Connected", { exact: true }).first().waitFor();
-    await context.close();
+    await page.context().close();
+  });
+
+  it("sets Azure DevOps up: required fields, a refused token's message, then its repositories imported", async () => {
+    const page = await signedInPage("Katherine Johnson", "/integrations/azure-devops");
+    const form = page.getByRole("form", { name: "Azure DevOps settings" });
+    await form.waitFor();
+    const save = page.getByRole("button", { name: "Save Settings" });
+
+    await save.click();
+    await expect.poll(() => page.getByText("This field is required").count()).toBe(3);
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await page.getByLabel("Organization URL").fill(azureDevOps.organizationUrl);
+    await page.getByLabel("Project").fill(azureDevOps.project);
+    await page.getByLabel("Personal Access Token").fill("not-the-token");
+    await save.click();
+    // The server's refusal is the toast.
+    await page.getByText("The personal access token was refused").waitFor();
+    expect(await form.isVisible()).toBe(true);
+
+    await page.getByLabel("Personal Access Token").fill(azureDevOps.personalAccessToken);
+    await save.click();
+    await page.getByText("is set up for your organization").waitFor({ timeout: 20_000 });
+
+    // /home lists GitHub's projects only (docs/product.md#home), so the import is read from the
+    // API, through the gateway with the browser's session.
+    const answer = await page.request.get(
+      `${baseUrl}${API_PATHS.projects}?integrationType=git&integrationName=azure-devops`,
+    );
+    expect(answer.status()).toBe(200);
+    const { projects } = projectsResponseSchema.parse(await answer.json()).data;
+    expect(projects.map((project) => project.name).sort()).toEqual([...azureDevOps.repositoryNames].sort());
+    await page.context().close();
   });
 });
