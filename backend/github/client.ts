@@ -1,19 +1,19 @@
 /**
  * GitHub, for sign-in: the OAuth code exchange and the two REST calls that say who the user is and
- * which of their addresses GitHub verified (Firebase does not vouch for GitHub addresses). Plain
- * fetch against GITHUB_OAUTH_URL and GITHUB_API_URL, in GitHub's documented shapes; tests point
- * both at tests/support/fake-github.ts.
+ * which of their addresses GitHub verified (Firebase does not vouch for GitHub addresses). The REST
+ * calls go through Octokit (`octokitAt`, shared with the GitHub App); the code exchange is a plain
+ * POST to GITHUB_OAUTH_URL, GitHub's web host, which Octokit's REST client does not cover. Tests
+ * point both at tests/support/fake-github.ts.
  */
+import { Octokit } from "@octokit/rest";
 import type { BackendConfig } from "../config.ts";
 
 /** How long one call to GitHub may take. */
 const GITHUB_TIMEOUT_MS = 10_000;
-export const API_HEADERS = {
-  accept: "application/vnd.github+json",
-  "x-github-api-version": "2022-11-28",
-  // GitHub refuses API requests without a User-Agent.
-  "user-agent": "argus-backend",
-};
+/** Pinned so that GitHub's answers keep the shapes this code and the fake were written for. */
+const GITHUB_API_VERSION = "2022-11-28";
+/** Octokit appends its own; GitHub refuses API requests without a User-Agent. */
+const USER_AGENT = "argus-backend";
 
 export interface GitHubUser {
   id: number;
@@ -54,7 +54,7 @@ export interface GitHubClient {
   emails(accessToken: string): Promise<GitHubEmail[]>;
 }
 
-export async function call(url: string, init: RequestInit): Promise<Response> {
+async function call(url: string, init: RequestInit): Promise<Response> {
   try {
     return await fetch(url, { ...init, signal: AbortSignal.timeout(GITHUB_TIMEOUT_MS) });
   } catch (error) {
@@ -64,7 +64,7 @@ export async function call(url: string, init: RequestInit): Promise<Response> {
   }
 }
 
-export async function json(response: Response, what: string): Promise<unknown> {
+async function json(response: Response, what: string): Promise<unknown> {
   if (response.status === 401)
     throw new GitHubError("unauthorized", `GitHub refused the access token (${what})`);
   if (response.status === 404) throw new GitHubError("not-found", `GitHub answered 404 (${what})`);
@@ -81,15 +81,46 @@ export async function json(response: Response, what: string): Promise<unknown> {
 export const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null;
 
+/**
+ * Octokit against GITHUB_API_URL (GitHub, GitHub Enterprise or the tests' fake), with our timeout
+ * and API version. Map its failures with `gitHubErrorOf`.
+ */
+export function octokitAt(apiUrl: string) {
+  return Octokit.plugin((octokit) => {
+    octokit.hook.before("request", (options) => {
+      options.headers["x-github-api-version"] = GITHUB_API_VERSION;
+    });
+  }).defaults({
+    baseUrl: apiUrl,
+    userAgent: USER_AGENT,
+    // Octokit would print each failed request to the console; callers map and report failures.
+    // Its warnings (a deprecated endpoint) stay.
+    log: { debug: () => {}, info: () => {}, warn: console.warn, error: () => {} },
+    request: {
+      fetch: (url: string, init: RequestInit) =>
+        fetch(url, { ...init, signal: AbortSignal.timeout(GITHUB_TIMEOUT_MS) }),
+    },
+  });
+}
+
+/**
+ * Octokit's failure as a GitHubError. Octokit throws an "HttpError" with GitHub's status, or
+ * without a response when GitHub was not reached or too slow (its fetch failed).
+ */
+export function gitHubErrorOf(error: unknown, what: string): unknown {
+  if (!(error instanceof Error) || error.name !== "HttpError") return error;
+  const status = "status" in error ? error.status : undefined;
+  if (!("response" in error) || error.response === undefined) {
+    return new GitHubError("unavailable", `GitHub could not be reached (${what})`, { cause: error });
+  }
+  if (status === 401) return new GitHubError("unauthorized", `GitHub refused the access token (${what})`);
+  if (status === 404) return new GitHubError("not-found", `GitHub answered 404 (${what})`);
+  return new GitHubError("bad-answer", `GitHub answered ${String(status)} (${what})`, { cause: error });
+}
+
 export function createGitHubClient(github: BackendConfig["github"]): GitHubClient {
   const { clientId, clientSecret } = github;
-  const api = async (accessToken: string, path: string) =>
-    json(
-      await call(`${github.apiUrl}${path}`, {
-        headers: { ...API_HEADERS, authorization: `Bearer ${accessToken}` },
-      }),
-      path,
-    );
+  const GitHubOctokit = octokitAt(github.apiUrl);
 
   return {
     canExchangeCodes: Boolean(clientId && clientSecret),
@@ -112,7 +143,13 @@ export function createGitHubClient(github: BackendConfig["github"]): GitHubClien
     },
 
     async user(accessToken) {
-      const body = await api(accessToken, "/user");
+      const body: unknown = await new GitHubOctokit({ auth: accessToken }).rest.users.getAuthenticated().then(
+        ({ data }) => data,
+        (error: unknown) => {
+          throw gitHubErrorOf(error, "/user");
+        },
+      );
+      // Octokit's types say what GitHub documents, not what answered: a proxy or an outage can differ.
       if (!isObject(body) || typeof body.id !== "number" || typeof body.login !== "string") {
         throw new GitHubError("bad-answer", "GitHub's /user answer has no id");
       }
@@ -120,7 +157,14 @@ export function createGitHubClient(github: BackendConfig["github"]): GitHubClien
     },
 
     async emails(accessToken) {
-      const body = await api(accessToken, "/user/emails");
+      const body: unknown = await new GitHubOctokit({ auth: accessToken }).rest.users
+        .listEmailsForAuthenticatedUser()
+        .then(
+          ({ data }) => data,
+          (error: unknown) => {
+            throw gitHubErrorOf(error, "/user/emails");
+          },
+        );
       if (!Array.isArray(body))
         throw new GitHubError("bad-answer", "GitHub's /user/emails answer is not a list");
       return body

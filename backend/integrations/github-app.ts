@@ -1,18 +1,14 @@
 /**
- * The GitHub App as code host, with plain fetch in GitHub's documented shapes (no SDK; decision
- * 009). The app authenticates with a short-lived JWT signed with its private key, checks the
- * installation, takes an installation access token and lists the repositories it may see.
- * Tokens are used for one setup and never kept or logged.
+ * The GitHub App as code host, through Octokit (`@octokit/app`; decision 009). The app
+ * authenticates with a short-lived JWT signed with its private key, checks the installation, takes
+ * an installation access token and lists the repositories it may see. Tokens are used for one setup
+ * and never kept or logged.
  */
-import { createPrivateKey, type KeyObject } from "node:crypto";
-import { SignJWT } from "jose";
-import { API_HEADERS, call, GitHubError, isObject, json } from "../github/client.ts";
+import { createPrivateKey } from "node:crypto";
+import { App } from "@octokit/app";
+import { GitHubError, gitHubErrorOf, isObject, octokitAt } from "../github/client.ts";
 import { type CodeHost, type Repository, UnknownInstallationError } from "./code-host.ts";
 
-/** GitHub accepts app JWTs that expire at most 10 minutes after they were issued. */
-const APP_JWT_LIFETIME_SECONDS = 9 * 60;
-/** Issued a minute in the past, so a clock running ahead of GitHub's does not void the JWT. */
-const CLOCK_DRIFT_SECONDS = 60;
 const REPOSITORIES_PER_PAGE = 100;
 /** 100 pages of 100: an installation larger than this is cut, not looped over forever. */
 const REPOSITORY_PAGES_MAX = 100;
@@ -52,35 +48,30 @@ export function repositoriesOf(entries: unknown, webUrl?: string): Repository[] 
 }
 
 export function createGitHubApp(settings: GitHubAppSettings): CodeHost {
-  // createPrivateKey reads both PEM forms; jose's importPKCS8 would refuse GitHub's PKCS#1 keys.
-  const privateKey: KeyObject = createPrivateKey(settings.privateKey);
+  // Octokit signs the app's JWT with WebCrypto, which reads PKCS#8 only, and GitHub hands out
+  // PKCS#1 keys: Node reads both. Converting here also refuses a broken key when the backend starts.
+  const privateKey = createPrivateKey(settings.privateKey)
+    .export({ type: "pkcs8", format: "pem" })
+    .toString();
+  const GitHubOctokit = octokitAt(settings.apiUrl);
+  // Authenticated as the app: every request carries a fresh JWT (iss = app id, under 10 minutes).
+  const app = new App({ appId: settings.id, privateKey, Octokit: GitHubOctokit });
   let installationUrl: Promise<string> | undefined;
 
-  const appJwt = () => {
-    const now = Math.floor(Date.now() / 1000);
-    return new SignJWT({})
-      .setProtectedHeader({ alg: "RS256" })
-      .setIssuer(settings.id)
-      .setIssuedAt(now - CLOCK_DRIFT_SECONDS)
-      .setExpirationTime(now - CLOCK_DRIFT_SECONDS + APP_JWT_LIFETIME_SECONDS)
-      .sign(privateKey);
-  };
-
-  async function api(path: string, authorization: string, method = "GET"): Promise<unknown> {
-    const response = await call(`${settings.apiUrl}${path}`, {
-      method,
-      headers: { ...API_HEADERS, authorization },
+  /**
+   * A token of the installation, taken for this setup only: asked for directly rather than through
+   * `app.getInstallationOctokit`, whose cache would keep it for an hour.
+   */
+  async function installationToken(installationId: number): Promise<string> {
+    const { data: installation } = await app.octokit.rest.apps.getInstallation({
+      installation_id: installationId,
     });
-    return json(response, new URL(path, "http://x").pathname);
-  }
-
-  async function installationToken(installationId: string): Promise<string> {
-    const app = `Bearer ${await appJwt()}`;
-    const installation = await api(`/app/installations/${installationId}`, app);
     if (!isObject(installation) || installation.suspended_at) {
       throw new UnknownInstallationError("This GitHub App installation is suspended.");
     }
-    const token = await api(`/app/installations/${installationId}/access_tokens`, app, "POST");
+    const { data: token } = await app.octokit.rest.apps.createInstallationAccessToken({
+      installation_id: installationId,
+    });
     if (!isObject(token) || typeof token.token !== "string") {
       throw new GitHubError("bad-answer", "GitHub's access token answer has no token");
     }
@@ -93,11 +84,13 @@ export function createGitHubApp(settings: GitHubAppSettings): CodeHost {
     installationUrl() {
       // GET /app names the app's page; its installations/new is where an installation starts.
       installationUrl ??= (async () => {
-        const app = await api("/app", `Bearer ${await appJwt()}`);
-        if (!isObject(app) || typeof app.html_url !== "string") {
+        const { data } = await app.octokit.rest.apps.getAuthenticated().catch((error: unknown) => {
+          throw gitHubErrorOf(error, "/app");
+        });
+        if (!isObject(data) || typeof data.html_url !== "string") {
           throw new GitHubError("bad-answer", "GitHub's /app answer has no html_url");
         }
-        return `${app.html_url.replace(/\/+$/, "")}/installations/new`;
+        return `${data.html_url.replace(/\/+$/, "")}/installations/new`;
       })();
       installationUrl.catch(() => {
         installationUrl = undefined;
@@ -106,32 +99,33 @@ export function createGitHubApp(settings: GitHubAppSettings): CodeHost {
     },
 
     async repositories(installationId) {
-      if (!INSTALLATION_ID.test(installationId)) {
+      const id = Number(installationId);
+      if (!INSTALLATION_ID.test(installationId) || !Number.isSafeInteger(id)) {
         throw new UnknownInstallationError("This is not a GitHub App installation id.");
       }
       try {
-        const token = `token ${await installationToken(installationId)}`;
+        const installation = new GitHubOctokit({ auth: await installationToken(id) });
         const repositories: Repository[] = [];
-        for (let page = 1; page <= REPOSITORY_PAGES_MAX; page++) {
-          const body = await api(
-            `/installation/repositories?per_page=${REPOSITORIES_PER_PAGE}&page=${page}`,
-            token,
-          );
-          if (!isObject(body) || !Array.isArray(body.repositories)) {
+        // Octokit follows GitHub's Link headers and unwraps {total_count, repositories} to the list.
+        let pages = 0;
+        for await (const { data } of installation.paginate.iterator(
+          installation.rest.apps.listReposAccessibleToInstallation,
+          { per_page: REPOSITORIES_PER_PAGE },
+        )) {
+          if (!Array.isArray(data)) {
             throw new GitHubError("bad-answer", "GitHub's repository list has no repositories");
           }
-          repositories.push(...repositoriesOf(body.repositories));
-          const total = typeof body.total_count === "number" ? body.total_count : 0;
-          if (body.repositories.length < REPOSITORIES_PER_PAGE || page * REPOSITORIES_PER_PAGE >= total)
-            break;
+          repositories.push(...repositoriesOf(data));
+          if (++pages >= REPOSITORY_PAGES_MAX) break;
         }
         return repositories;
       } catch (error) {
+        const failure = gitHubErrorOf(error, "installation");
         // 404: unknown, or uninstalled since (GitHub forgets revoked installations).
-        if (error instanceof GitHubError && error.reason === "not-found") {
+        if (failure instanceof GitHubError && failure.reason === "not-found") {
           throw new UnknownInstallationError("GitHub does not know this installation, or it was removed.");
         }
-        throw error;
+        throw failure;
       }
     },
   };

@@ -9,7 +9,7 @@
  * GITHUB_APP_PRIVATE_KEY = `appPrivateKey`): GET /app, GET /app/installations/{id} and
  * POST /app/installations/{id}/access_tokens take only an RS256 JWT of the app that expires within
  * 10 minutes (401 otherwise), GET /installation/repositories only an installation token, paged
- * with per_page and page. An unknown or removed installation answers 404, as GitHub does.
+ * with per_page and page and GitHub's Link header. An unknown or removed installation answers 404, as GitHub does.
  */
 import { generateKeyPairSync, type KeyObject, randomBytes } from "node:crypto";
 import { once } from "node:events";
@@ -95,16 +95,33 @@ async function readBody(req: IncomingMessage): Promise<Record<string, string>> {
   return Object.fromEntries(new URLSearchParams(text));
 }
 
-function send(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { "content-type": "application/json; charset=utf-8" });
+function send(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  res.writeHead(status, { "content-type": "application/json; charset=utf-8", ...headers });
   res.end(JSON.stringify(body));
+}
+
+/** GitHub's Link header of a paged list: where the next, last, first and previous pages are. */
+function pageLinks(url: string, perPage: number, page: number, total: number): Record<string, string> {
+  const last = Math.max(1, Math.ceil(total / perPage));
+  const at = (n: number) => `<${url}?per_page=${perPage}&page=${n}>`;
+  const links = [
+    ...(page < last ? [`${at(page + 1)}; rel="next"`, `${at(last)}; rel="last"`] : []),
+    ...(page > 1 ? [`${at(1)}; rel="first"`, `${at(page - 1)}; rel="prev"`] : []),
+  ];
+  return links.length ? { link: links.join(", ") } : {};
 }
 
 const NOT_FOUND = { message: "Not Found", documentation_url: "https://docs.github.com/rest", status: "404" };
 
 /** The JWT of GitHub's app authentication: RS256, the app's key, `iss` = app id, at most 10 minutes. */
 async function isAppJwt(authorization: string | undefined, appId: string, publicKey: KeyObject) {
-  const match = /^Bearer (\S+)$/.exec(authorization ?? "");
+  // The scheme is case-insensitive (RFC 9110); Octokit sends "bearer".
+  const match = /^Bearer (\S+)$/i.exec(authorization ?? "");
   if (!match) return false;
   try {
     const { payload } = await jwtVerify(match[1] as string, publicKey, {
@@ -197,11 +214,16 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
       const query = new URL(req.url ?? "/", "http://localhost").searchParams;
       const perPage = Math.min(Number(query.get("per_page") ?? 30), 100);
       const page = Number(query.get("page") ?? 1);
-      send(res, 200, {
-        total_count: installation.repositories.length,
-        repository_selection: "selected",
-        repositories: installation.repositories.slice((page - 1) * perPage, page * perPage),
-      });
+      send(
+        res,
+        200,
+        {
+          total_count: installation.repositories.length,
+          repository_selection: "selected",
+          repositories: installation.repositories.slice((page - 1) * perPage, page * perPage),
+        },
+        pageLinks(`${fake.url}${path}`, perPage, page, installation.repositories.length),
+      );
       return true;
     }
     return false;
