@@ -9,7 +9,9 @@
  * GITHUB_APP_PRIVATE_KEY = `appPrivateKey`): GET /app, GET /app/installations/{id} and
  * POST /app/installations/{id}/access_tokens take only an RS256 JWT of the app that expires within
  * 10 minutes (401 otherwise), GET /installation/repositories only an installation token, paged
- * with per_page and page and GitHub's Link header. An unknown or removed installation answers 404, as GitHub does.
+ * with per_page and page and GitHub's Link header. An unknown or removed installation answers 404,
+ * as GitHub does. Its answers are checked against GitHub's OpenAPI description
+ * (tests/integration/fake-github-fidelity.test.ts).
  */
 import { generateKeyPairSync, type KeyObject, randomBytes } from "node:crypto";
 import { once } from "node:events";
@@ -31,7 +33,7 @@ export interface FakeGitHubUser {
   emails: FakeGitHubEmail[];
 }
 
-/** A repository in the shape of GitHub's "repository" object (the fields Argus reads, and a few more). */
+/** A repository: the fields Argus reads of GitHub's "repository" object; answers add the rest. */
 export interface FakeGitHubRepository {
   id: number;
   name: string;
@@ -116,6 +118,112 @@ function pageLinks(url: string, perPage: number, page: number, total: number): R
   return links.length ? { link: links.join(", ") } : {};
 }
 
+/** When the fake's objects say they were created and last changed. */
+const CREATED_AT = "2026-01-15T09:30:00Z";
+const UPDATED_AT = "2026-11-01T12:00:00Z";
+
+/** GitHub's "simple-user": an account as other objects name it (owner, installation account). */
+function simpleUser(api: string, login: string, id: number, type: "User" | "Organization" | "Bot") {
+  const url = `${api}/users/${login}`;
+  return {
+    login,
+    id,
+    node_id: `${type === "Organization" ? "O" : "U"}_${id}`,
+    avatar_url: `https://avatars.githubusercontent.com/u/${id}?v=4`,
+    gravatar_id: "",
+    url,
+    html_url: `https://github.com/${login}`,
+    followers_url: `${url}/followers`,
+    following_url: `${url}/following{/other_user}`,
+    gists_url: `${url}/gists{/gist_id}`,
+    starred_url: `${url}/starred{/owner}{/repo}`,
+    subscriptions_url: `${url}/subscriptions`,
+    organizations_url: `${url}/orgs`,
+    repos_url: `${url}/repos`,
+    events_url: `${url}/events{/privacy}`,
+    received_events_url: `${url}/received_events`,
+    type,
+    user_view_type: "public",
+    site_admin: false,
+  };
+}
+
+/** A repository in the full shape of GitHub's "repository" object, its API links under `api`. */
+function repositoryAnswer(api: string, repository: FakeGitHubRepository) {
+  const owner = repository.full_name.split("/")[0] ?? repository.full_name;
+  const url = `${api}/repos/${repository.full_name}`;
+  const web = repository.html_url;
+  return {
+    ...repository,
+    node_id: `R_${repository.id}`,
+    owner: simpleUser(api, owner, repository.id * 7, "Organization"),
+    url,
+    archive_url: `${url}/{archive_format}{/ref}`,
+    assignees_url: `${url}/assignees{/user}`,
+    blobs_url: `${url}/git/blobs{/sha}`,
+    branches_url: `${url}/branches{/branch}`,
+    collaborators_url: `${url}/collaborators{/collaborator}`,
+    comments_url: `${url}/comments{/number}`,
+    commits_url: `${url}/commits{/sha}`,
+    compare_url: `${url}/compare/{base}...{head}`,
+    contents_url: `${url}/contents/{+path}`,
+    contributors_url: `${url}/contributors`,
+    deployments_url: `${url}/deployments`,
+    downloads_url: `${url}/downloads`,
+    events_url: `${url}/events`,
+    forks_url: `${url}/forks`,
+    git_commits_url: `${url}/git/commits{/sha}`,
+    git_refs_url: `${url}/git/refs{/sha}`,
+    git_tags_url: `${url}/git/tags{/sha}`,
+    hooks_url: `${url}/hooks`,
+    issue_comment_url: `${url}/issues/comments{/number}`,
+    issue_events_url: `${url}/issues/events{/number}`,
+    issues_url: `${url}/issues{/number}`,
+    keys_url: `${url}/keys{/key_id}`,
+    labels_url: `${url}/labels{/name}`,
+    languages_url: `${url}/languages`,
+    merges_url: `${url}/merges`,
+    milestones_url: `${url}/milestones{/number}`,
+    notifications_url: `${url}/notifications{?since,all,participating}`,
+    pulls_url: `${url}/pulls{/number}`,
+    releases_url: `${url}/releases{/id}`,
+    stargazers_url: `${url}/stargazers`,
+    statuses_url: `${url}/statuses/{sha}`,
+    subscribers_url: `${url}/subscribers`,
+    subscription_url: `${url}/subscription`,
+    tags_url: `${url}/tags`,
+    teams_url: `${url}/teams`,
+    trees_url: `${url}/git/trees{/sha}`,
+    clone_url: `${web}.git`,
+    git_url: `${web.replace(/^https?:/, "git:")}.git`,
+    ssh_url: `git@${new URL(web).host}:${repository.full_name}.git`,
+    svn_url: web,
+    mirror_url: null,
+    homepage: null,
+    language: "TypeScript",
+    forks: 0,
+    forks_count: 0,
+    stargazers_count: 0,
+    watchers: 0,
+    watchers_count: 0,
+    open_issues: 0,
+    open_issues_count: 0,
+    size: 120,
+    has_issues: true,
+    has_projects: true,
+    has_wiki: false,
+    has_pages: false,
+    has_downloads: true,
+    archived: false,
+    disabled: false,
+    visibility: repository.private ? "private" : "public",
+    license: null,
+    pushed_at: UPDATED_AT,
+    created_at: CREATED_AT,
+    updated_at: UPDATED_AT,
+  };
+}
+
 const NOT_FOUND = { message: "Not Found", documentation_url: "https://docs.github.com/rest", status: "404" };
 
 /** The JWT of GitHub's app authentication: RS256, the app's key, `iss` = app id, at most 10 minutes. */
@@ -161,8 +269,18 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
         send(res, 200, {
           id: Number(appId),
           slug: "argus-test",
+          node_id: `A_${appId}`,
+          client_id: fake.clientId,
+          owner: simpleUser(fake.url, "argus-dev", 1, "Organization"),
           name: "Argus Test",
+          description: "Argus code review (test app)",
+          external_url: "https://argus.example.com",
           html_url: fake.appHtmlUrl,
+          created_at: CREATED_AT,
+          updated_at: UPDATED_AT,
+          permissions: { metadata: "read", pull_requests: "write" },
+          events: ["pull_request"],
+          installations_count: installations.size,
         });
         return true;
       }
@@ -175,10 +293,23 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
       if (req.method === "GET" && !installationPath?.[2]) {
         send(res, 200, {
           id: installation.id,
-          account: { login: installation.account, id: installation.id * 10, type: "Organization" },
-          app_id: Number(appId),
-          target_type: "Organization",
+          account: simpleUser(fake.url, installation.account, installation.id * 10, "Organization"),
           repository_selection: "selected",
+          access_tokens_url: `${fake.url}/app/installations/${installation.id}/access_tokens`,
+          repositories_url: `${fake.url}/installation/repositories`,
+          html_url: `https://github.com/organizations/${installation.account}/settings/installations/${installation.id}`,
+          app_id: Number(appId),
+          app_slug: "argus-test",
+          target_id: installation.id * 10,
+          target_type: "Organization",
+          permissions: { metadata: "read", pull_requests: "write" },
+          events: ["pull_request"],
+          created_at: CREATED_AT,
+          updated_at: UPDATED_AT,
+          single_file_name: null,
+          has_multiple_single_files: false,
+          single_file_paths: [],
+          suspended_by: installation.suspended ? simpleUser(fake.url, "site-admin", 2, "User") : null,
           suspended_at,
         });
         return true;
@@ -220,7 +351,9 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
         {
           total_count: installation.repositories.length,
           repository_selection: "selected",
-          repositories: installation.repositories.slice((page - 1) * perPage, page * perPage),
+          repositories: installation.repositories
+            .slice((page - 1) * perPage, page * perPage)
+            .map((repository) => repositoryAnswer(fake.url, repository)),
         },
         pageLinks(`${fake.url}${path}`, perPage, page, installation.repositories.length),
       );
@@ -278,14 +411,29 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
       }
       if (path === "/user") {
         const primary = user.emails.find((entry) => entry.primary && entry.visibility === "public");
+        // The account's own token sees the private view (private-user).
         send(res, 200, {
-          login: user.login,
-          id: user.id,
-          node_id: `U_${user.id}`,
-          avatar_url: `https://avatars.githubusercontent.com/u/${user.id}?v=4`,
-          type: "User",
+          ...simpleUser(fake.url, user.login, user.id, "User"),
+          user_view_type: "private",
           name: user.name,
+          company: null,
+          blog: "",
+          location: null,
           email: primary?.email ?? null,
+          hireable: null,
+          bio: null,
+          public_repos: 0,
+          public_gists: 0,
+          followers: 0,
+          following: 0,
+          created_at: CREATED_AT,
+          updated_at: UPDATED_AT,
+          private_gists: 0,
+          total_private_repos: 0,
+          owned_private_repos: 0,
+          disk_usage: 0,
+          collaborators: 0,
+          two_factor_authentication: true,
         });
         return;
       }

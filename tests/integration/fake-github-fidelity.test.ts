@@ -1,0 +1,169 @@
+/**
+ * The fake GitHub (tests/support/fake-github.ts) stands in for GitHub in every test of sign-in and
+ * of the GitHub App, so its answers must be GitHub's: each answer to a call Argus makes is checked
+ * against the response schema of GitHub's own OpenAPI description of api.github.com
+ * (`@octokit/openapi`). A field the fake leaves out, or gives the wrong type, fails here rather than
+ * against GitHub.
+ */
+import { createPrivateKey } from "node:crypto";
+import { createRequire } from "node:module";
+import { Ajv, type ValidateFunction } from "ajv";
+import { SignJWT } from "jose";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type FakeGitHub, fakeRepository, startFakeGitHub } from "../support/fake-github.ts";
+
+const DESCRIPTION = "api.github.com";
+const require = createRequire(import.meta.url);
+// One description only: the package's index loads all ten (GitHub Enterprise's too), over 100 MB.
+const description = require(`@octokit/openapi/generated/${DESCRIPTION}.json`) as object;
+
+/**
+ * OpenAPI 3.0 puts `nullable: true` beside `allOf` or `$ref` too; Ajv knows `nullable` only beside
+ * `type`, so there it becomes "this, or null".
+ */
+function withNullsAsJsonSchema(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withNullsAsJsonSchema);
+  if (typeof node !== "object" || node === null) return node;
+  const entries = Object.entries(node).map(([key, value]) => [key, withNullsAsJsonSchema(value)] as const);
+  const { nullable, ...schema } = Object.fromEntries(entries);
+  if (nullable !== true || "type" in schema) return Object.fromEntries(entries);
+  return { anyOf: [schema, { type: "null" }] };
+}
+
+// Keywords that are not JSON Schema (`example`, `discriminator`) are ignored (strict: false).
+// Formats (date-time, uri) are not checked: Ajv needs another package for them.
+const ajv = new Ajv({ strict: false, allErrors: true, validateSchema: false, validateFormats: false });
+ajv.addSchema(withNullsAsJsonSchema(description) as object, DESCRIPTION);
+
+/** The validator of GitHub's documented answer to `method path` with `status`. */
+function schemaOf(method: string, path: string, status: number): ValidateFunction {
+  const pointer = [
+    "paths",
+    path,
+    method,
+    "responses",
+    String(status),
+    "content",
+    "application/json",
+    "schema",
+  ]
+    .map((part) => part.replaceAll("~", "~0").replaceAll("/", "~1"))
+    .join("/");
+  const validate = ajv.getSchema(`${DESCRIPTION}#/${pointer}`);
+  if (!validate) throw new Error(`GitHub documents no ${status} answer of ${method} ${path}`);
+  return validate;
+}
+
+const ENDPOINTS = {
+  app: schemaOf("get", "/app", 200),
+  installation: schemaOf("get", "/app/installations/{installation_id}", 200),
+  accessToken: schemaOf("post", "/app/installations/{installation_id}/access_tokens", 201),
+  repositories: schemaOf("get", "/installation/repositories", 200),
+  user: schemaOf("get", "/user", 200),
+  emails: schemaOf("get", "/user/emails", 200),
+};
+
+/** Ajv's complaints, readable in a failed expectation; [] when the answer is GitHub's. */
+function complaints(validate: ValidateFunction, body: unknown): string[] {
+  if (validate(body)) return [];
+  return (validate.errors ?? []).map((error) => `${error.instancePath || "/"} ${error.message ?? ""}`);
+}
+
+describe("the fake GitHub answers in the shapes of GitHub's OpenAPI description", () => {
+  let github: FakeGitHub;
+  let appJwt: string;
+  const INSTALLATION_ID = 4711;
+
+  async function answer(path: string, authorization: string, method = "GET") {
+    const response = await fetch(`${github.url}${path}`, { method, headers: { authorization } });
+    return { status: response.status, body: (await response.json()) as unknown };
+  }
+
+  beforeAll(async () => {
+    github = await startFakeGitHub();
+    const now = Math.floor(Date.now() / 1000);
+    appJwt = await new SignJWT({})
+      .setProtectedHeader({ alg: "RS256" })
+      .setIssuer(github.appId)
+      .setIssuedAt(now - 60)
+      .setExpirationTime(now + 480)
+      .sign(createPrivateKey(github.appPrivateKey));
+    github.addInstallation({
+      id: INSTALLATION_ID,
+      account: "acme",
+      repositories: [fakeRepository("acme", "api", 1), fakeRepository("acme", "web", 2)],
+    });
+  });
+  afterAll(async () => {
+    await github?.close();
+  });
+
+  it("GET /app", async () => {
+    const { status, body } = await answer("/app", `Bearer ${appJwt}`);
+    expect(status).toBe(200);
+    expect(complaints(ENDPOINTS.app, body)).toEqual([]);
+  });
+
+  it("GET /app/installations/{installation_id}", async () => {
+    const { status, body } = await answer(`/app/installations/${INSTALLATION_ID}`, `Bearer ${appJwt}`);
+    expect(status).toBe(200);
+    expect(complaints(ENDPOINTS.installation, body)).toEqual([]);
+  });
+
+  it("POST /app/installations/{installation_id}/access_tokens and GET /installation/repositories", async () => {
+    const token = await answer(
+      `/app/installations/${INSTALLATION_ID}/access_tokens`,
+      `Bearer ${appJwt}`,
+      "POST",
+    );
+    expect(token.status).toBe(201);
+    expect(complaints(ENDPOINTS.accessToken, token.body)).toEqual([]);
+
+    const installationToken = (token.body as { token: string }).token;
+    const list = await answer("/installation/repositories?per_page=1&page=2", `token ${installationToken}`);
+    expect(list.status).toBe(200);
+    expect((list.body as { repositories: unknown[] }).repositories).toHaveLength(1);
+    expect(complaints(ENDPOINTS.repositories, list.body)).toEqual([]);
+  });
+
+  it("GET /user and GET /user/emails", async () => {
+    const accessToken = github.addUser({
+      id: 31_337,
+      login: "octo-dev",
+      name: null,
+      emails: [
+        { email: "octo@example.com", primary: true, verified: true, visibility: "public" },
+        { email: "octo@users.noreply.github.com", primary: false, verified: true },
+      ],
+    });
+    const user = await answer("/user", `token ${accessToken}`);
+    expect(user.status).toBe(200);
+    expect(complaints(ENDPOINTS.user, user.body)).toEqual([]);
+
+    const emails = await answer("/user/emails", `token ${accessToken}`);
+    expect(emails.status).toBe(200);
+    expect(complaints(ENDPOINTS.emails, emails.body)).toEqual([]);
+  });
+
+  it("would catch a fake that drops a required field or gives it the wrong type", async () => {
+    const app = (await answer("/app", `Bearer ${appJwt}`)).body as Record<string, unknown>;
+    const { html_url: _dropped, ...withoutHtmlUrl } = app;
+    expect(complaints(ENDPOINTS.app, withoutHtmlUrl)).toContain("/ must have required property 'html_url'");
+    expect(complaints(ENDPOINTS.app, { ...app, id: String(app.id) })).not.toEqual([]);
+
+    const token = await answer(
+      `/app/installations/${INSTALLATION_ID}/access_tokens`,
+      `Bearer ${appJwt}`,
+      "POST",
+    );
+    const installationToken = (token.body as { token: string }).token;
+    const list = (await answer("/installation/repositories", `token ${installationToken}`)).body as {
+      repositories: Record<string, unknown>[];
+    };
+    const [first, ...others] = list.repositories;
+    const { full_name: _name, ...withoutFullName } = first ?? {};
+    expect(
+      complaints(ENDPOINTS.repositories, { ...list, repositories: [withoutFullName, ...others] }),
+    ).not.toEqual([]);
+  });
+});
