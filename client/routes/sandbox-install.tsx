@@ -11,7 +11,8 @@ import { documentTitle, productNameOf, type RouteHandle } from "../lib/route-han
 import { SANDBOX_TEXT } from "../lib/ui-text";
 import type { Route } from "./+types/sandbox-install";
 
-export const handle: RouteHandle = { title: SANDBOX_TEXT.title };
+// Under Integrations in the top bar, as /integrations/{name}; the page names itself.
+export const handle: RouteHandle = { title: "Integrations" };
 
 export function meta({ matches }: Route.MetaArgs) {
   return [{ title: documentTitle(SANDBOX_TEXT.title, productNameOf(matches)) }];
