@@ -30,6 +30,9 @@ export default [
     route("integrations", "routes/integrations.tsx"),
     route("integrations/:integrationName", "routes/integration.tsx"),
     route("installation", "routes/installation.tsx"),
+    // Only while the backend's code host is the sandbox (404 otherwise): its stand-in for GitHub's
+    // "Install the app" page.
+    route("sandbox/install", "routes/sandbox-install.tsx"),
   ]),
 
   route("*", "routes/catch-all.tsx"),

@@ -11,13 +11,13 @@ import {
   integrationsResponseSchema,
   projectsResponseSchema,
 } from "../../shared/contract.ts";
+import { SANDBOX_REPOSITORIES, sandboxInstallationOf } from "../../shared/sandbox.ts";
 import { signedInAccount } from "../../tests/support/backend-sessions.ts";
 import { type FreshDatabase, freshDatabase, TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
 import { type FakeAzureDevOps, startFakeAzureDevOps } from "../../tests/support/fake-azure-devops.ts";
 import { type FakeGitHub, fakeRepository, startFakeGitHub } from "../../tests/support/fake-github.ts";
 import { type Backend, createBackend } from "../app.ts";
 import { loadConfig } from "../config.ts";
-import { SANDBOX_REPOSITORIES } from "../integrations/sandbox.ts";
 
 const PUBLIC_ORIGIN = "http://127.0.0.1:3000";
 const WRONG_PAT = "azure-pat-that-must-never-come-back-0123456789";
@@ -54,7 +54,7 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
     return projectsResponseSchema.parse(response.body).data.projects.map((project) => project.name);
   }
   const sandboxInstallationId = (integration: Integration) =>
-    new URL(integration.links.oauth_url ?? "").searchParams.get("installation_id") ?? "";
+    sandboxInstallationOf(integration.links.oauth_url) ?? "";
 
   describe("the catalogue and form setup (sandbox code host)", () => {
     beforeAll(() => start({}));
@@ -73,11 +73,12 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
       const [github, azure] = data as [Integration, Integration];
       expect(github.fields).toEqual([]);
       expect(github.links.icon).toMatch(/\.svg$/);
+      // Connect leads to the sandbox's own install page, with a new sandbox installation id.
       const install = new URL(github.links.oauth_url ?? "");
-      expect(install.origin + install.pathname).toBe(`${PUBLIC_ORIGIN}/installation`);
-      expect(install.searchParams.get("setup_action")).toBe("install");
-      expect(install.searchParams.get("code")).toBe("sandbox");
+      expect(install.origin + install.pathname).toBe(`${PUBLIC_ORIGIN}/sandbox/install`);
+      expect([...install.searchParams.keys()]).toEqual(["installation_id"]);
       expect(install.searchParams.get("installation_id")).toMatch(/^sandbox-[0-9a-f]+$/);
+      expect(sandboxInstallationOf(github.links.oauth_url)).toBe(install.searchParams.get("installation_id"));
       expect(azure.links.oauth_url).toBeUndefined();
       expect(azure.fields.map((field) => [field.key, field.type])).toEqual([
         ["organization_url", "url"],

@@ -1,7 +1,9 @@
 /** The integrations of /integrations and /integrations/{name}, loaded on the server. */
+import { data } from "react-router";
 import { type ApiClient, ApiError } from "../../shared/api-client.ts";
 import type { Integration } from "../../shared/contract.ts";
 import { INTEGRATIONS } from "../../shared/messages.ts";
+import { isSandboxInstallationId, SANDBOX_INTEGRATION, sandboxInstallationOf } from "../../shared/sandbox.ts";
 import { type LoadResult, settle } from "./load-result.server";
 
 export function loadIntegrations(
@@ -28,4 +30,19 @@ export function loadIntegration(
     ),
     INTEGRATIONS.loadFailed,
   );
+}
+
+/**
+ * The installation id /sandbox/install offers. A 404 unless the backend's code host is the sandbox
+ * (its Connect link is a sandbox one) and the query names a sandbox installation.
+ */
+export async function loadSandboxInstallation(
+  api: Pick<ApiClient, "getIntegration">,
+  installationId: string | null,
+): Promise<string> {
+  const { data: integration } = await api.getIntegration(SANDBOX_INTEGRATION);
+  if (!sandboxInstallationOf(integration.links.oauth_url) || !isSandboxInstallationId(installationId)) {
+    throw data(null, { status: 404 });
+  }
+  return installationId;
 }

@@ -2,7 +2,12 @@ import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Integration } from "../../shared/contract.ts";
-import { GITHUB_INTEGRATION, integration, jsonResponse } from "../../tests/support/client/fixtures";
+import {
+  GITHUB_INTEGRATION,
+  integration,
+  jsonResponse,
+  SANDBOX_GITHUB_INTEGRATION,
+} from "../../tests/support/client/fixtures";
 import { renderPage } from "../../tests/support/client/render-page";
 import IntegrationPage, { loader } from "./integration";
 
@@ -147,6 +152,17 @@ describe("/integrations/{name}", () => {
       "https://github.com/apps/argus/installations/new",
     );
     expect(screen.queryByText("Connected")).not.toBeInTheDocument();
+    expect(screen.queryByText("Sandbox")).not.toBeInTheDocument();
+  });
+
+  it("shows a Sandbox badge while the code host is the sandbox, and Connect leads to its install page", async () => {
+    stored = SANDBOX_GITHUB_INTEGRATION;
+    renderIntegration("github");
+    expect(await screen.findByRole("link", { name: "Connect GitHub" })).toHaveAttribute(
+      "href",
+      SANDBOX_GITHUB_INTEGRATION.links.oauth_url,
+    );
+    expect(screen.getByText("Sandbox")).toBeVisible();
   });
 
   it("shows a Connected badge, not Connect, once such an integration is active", async () => {

@@ -1,7 +1,7 @@
 import { ArrowLeft, Plug, SearchX } from "lucide-react";
 import type { Integration } from "../../shared/contract.ts";
 import { INTEGRATIONS } from "../../shared/messages.ts";
-import { ConnectionBadge } from "../components/integrations/integration-card";
+import { ConnectionBadge, SandboxMark } from "../components/integrations/integration-card";
 import { IntegrationIcon } from "../components/integrations/integration-icon";
 import { IntegrationSetupForm } from "../components/integrations/integration-setup-form";
 import { Streamed } from "../components/streamed";
@@ -65,6 +65,7 @@ function IntegrationDetail({ integration }: { integration: Integration }) {
           </h2>
           <p className="text-fg-muted text-sm">{integration.sub_title}</p>
         </div>
+        <SandboxMark integration={integration} />
       </div>
       <div className="space-y-5 px-6 py-5">
         <p className="text-fg-muted text-sm">{integration.description}</p>
@@ -92,7 +93,7 @@ function IntegrationSetup({ integration }: { integration: Integration }) {
       <Alert tone="warning">{integration.display_name} cannot be connected from this server right now.</Alert>
     );
   }
-  // A full navigation: the installation page is the code host's (or, for the sandbox, /installation).
+  // A full navigation: the installation page is the code host's (or the sandbox's /sandbox/install).
   return (
     <a
       href={oauthUrl}

@@ -2,7 +2,13 @@ import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Integration } from "../../shared/contract.ts";
-import { GITHUB_INTEGRATION, gateway, integration, jsonResponse } from "../../tests/support/client/fixtures";
+import {
+  GITHUB_INTEGRATION,
+  gateway,
+  integration,
+  jsonResponse,
+  SANDBOX_GITHUB_INTEGRATION,
+} from "../../tests/support/client/fixtures";
 import { renderPage } from "../../tests/support/client/render-page";
 import Integrations, { loader } from "./integrations";
 
@@ -16,7 +22,7 @@ function SetupProbe() {
 }
 
 function renderIntegrations(value = gateway()) {
-  renderPage({ path: "integrations", loader, Component: Integrations }, "/integrations", {
+  return renderPage({ path: "integrations", loader, Component: Integrations }, "/integrations", {
     value,
     extra: [
       { path: "settings", Component: SettingsProbe },
@@ -58,6 +64,8 @@ describe("/integrations", () => {
       "/settings?integrationName=github",
     );
 
+    expect(within(github).queryByText("Sandbox")).not.toBeInTheDocument();
+
     const azure = screen.getByRole("article", { name: "Azure DevOps" });
     expect(within(azure).getByText("Not Connected")).toBeVisible();
     expect(within(azure).getByRole("link", { name: "Connect Azure DevOps" })).toHaveAttribute(
@@ -68,6 +76,17 @@ describe("/integrations", () => {
     const [url, init] = fetchMock.mock.calls[0] ?? [];
     expect(String(url)).toBe("http://backend.test/api/integrations");
     expect(new Headers(init?.headers).get("authorization")).toBe("Bearer secret-token");
+  });
+
+  it("marks GitHub with a Sandbox badge while the code host is the sandbox, connected or not", async () => {
+    for (const isActive of [false, true]) {
+      backendAnswers(() => listBody([{ ...SANDBOX_GITHUB_INTEGRATION, isActive }, integration()]));
+      const { unmount } = renderIntegrations();
+      const github = await screen.findByRole("article", { name: "GitHub" });
+      expect(within(github).getByText("Sandbox")).toBeVisible();
+      expect(within(screen.getByRole("article", { name: "Azure DevOps" })).queryByText("Sandbox")).toBeNull();
+      unmount();
+    }
   });
 
   it("goes to the setup page of an integration that is not connected", async () => {

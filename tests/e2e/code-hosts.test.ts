@@ -1,6 +1,6 @@
 /**
- * Connecting code hosts in a real browser against the whole stack (local mode): the sandbox GitHub,
- * and Azure DevOps through the fake the global setup runs.
+ * Connecting code hosts in a real browser against the whole stack (local mode): the sandbox GitHub
+ * (through its install page), and Azure DevOps through the fake the global setup runs.
  */
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -46,11 +46,19 @@ describe("code hosts", () => {
 
     await page.getByRole("link", { name: /Connect GitHub/ }).click();
     await page.waitForURL(`${baseUrl}/integrations/github`);
+    await page.getByText("Sandbox", { exact: true }).waitFor();
     await page
       .getByRole("link", { name: /Connect/ })
       .first()
       .click();
-    await page.waitForURL(/\/installation\?/);
+    // The sandbox's stand-in for GitHub's install page, then back to /installation as from GitHub.
+    await page.waitForURL(/\/sandbox\/install\?installation_id=sandbox-/);
+    await page.getByRole("heading", { name: "Sandbox code host" }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole("link", { name: "Install", exact: true }).click();
+    await page.waitForURL(
+      /\/installation\?setup_action=install&installation_id=sandbox-[0-9a-f]+&code=sandbox$/,
+    );
     await page
       .getByRole("button", { name: "Back to Home" })
       .or(page.getByRole("link", { name: "Back to Home" }))

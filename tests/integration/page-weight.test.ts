@@ -30,6 +30,7 @@ const BUDGETS_KB: Record<string, number> = {
   "/integrations": 135,
   "/integrations/azure-devops": 145,
   "/installation": 135,
+  "/sandbox/install": 135,
 };
 
 const CLIENT_DIR = path.resolve("build/client");

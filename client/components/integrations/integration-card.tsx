@@ -1,6 +1,8 @@
-import { CircleCheck } from "lucide-react";
+import { CircleCheck, FlaskRound } from "lucide-react";
 import type { Integration } from "../../../shared/contract.ts";
 import { INTEGRATIONS } from "../../../shared/messages.ts";
+import { sandboxInstallationOf } from "../../../shared/sandbox.ts";
+import { SANDBOX_TEXT } from "../../lib/ui-text";
 import { Badge, ButtonLink, Card, Skeleton } from "../ui";
 import { IntegrationIcon } from "./integration-icon";
 
@@ -22,6 +24,15 @@ export function ConnectionBadge({ active }: { active: boolean }) {
   );
 }
 
+/** The Sandbox badge while the integration's Connect link is the sandbox code host's. */
+export function SandboxMark({ integration }: { integration: Integration }) {
+  return sandboxInstallationOf(integration.links.oauth_url) ? (
+    <Badge tone="accent" icon={<FlaskRound aria-hidden="true" />} title={SANDBOX_TEXT.title}>
+      {SANDBOX_TEXT.badge}
+    </Badge>
+  ) : null;
+}
+
 /** One integration on /integrations (docs/product.md#integrations). */
 export function IntegrationCard({ integration }: { integration: Integration }) {
   const headingId = `integration-${integration.name}`;
@@ -37,7 +48,10 @@ export function IntegrationCard({ integration }: { integration: Integration }) {
             </h3>
             <p className="text-fg-muted text-xs">{integration.sub_title}</p>
           </div>
-          <ConnectionBadge active={integration.isActive} />
+          <div className="flex flex-col items-end gap-1.5">
+            <ConnectionBadge active={integration.isActive} />
+            <SandboxMark integration={integration} />
+          </div>
         </div>
         <p className="text-fg-muted text-sm">{integration.description}</p>
       </div>

@@ -102,3 +102,13 @@ export const GITHUB_INTEGRATION = integration({
   links: { icon: "/icons/github.svg", oauth_url: "https://github.com/apps/argus/installations/new" },
   fields: [],
 });
+
+/** A sandbox installation id, and GitHub as the backend offers it without a GitHub App. */
+export const SANDBOX_INSTALLATION_ID = "sandbox-0a1b2c3d";
+export const SANDBOX_GITHUB_INTEGRATION = integration({
+  ...GITHUB_INTEGRATION,
+  links: {
+    icon: "/icons/github.svg",
+    oauth_url: `http://gateway.test/sandbox/install?installation_id=${SANDBOX_INSTALLATION_ID}`,
+  },
+});
