@@ -161,28 +161,3 @@ export const NAME_EDIT = {
   /** The generic "Failed to update {label}. Please try again." (docs/product.md#messages). */
   failed: (label: string) => `Failed to update ${label}. Please try again.`,
 } as const;
-
-/** The integration screens (docs/product.md#integrations, #integrationsname). */
-export const INTEGRATIONS = {
-  noIntegrations: "No integrations found",
-  notFound: "Integration not found",
-  loadFailed: "Failed to load integration data",
-  connected: "Connected",
-  notConnected: "Not Connected",
-  connect: "Connect",
-  settings: "Settings",
-  saveSettings: "Save Settings",
-  saving: "Saving...",
-  saved: "Settings saved successfully!",
-  saveFailed: "Failed to save settings",
-} as const;
-
-/** The app-installation callback (docs/product.md#installation, #installation-messages). */
-export const INSTALLATION = {
-  pendingTitle: "Installation Pending",
-  pending: "Please wait for request approval...",
-  missingParameters: "Missing required parameters",
-  failed: "Failed to complete installation",
-  retry: "Retry Installation",
-  backToHome: "Back to Home",
-} as const;

@@ -5,8 +5,8 @@
  * statically (docs/decisions/006-page-weight.md).
  */
 import { ApiError, createApiClient } from "../../shared/api-client.ts";
+import { INSTALLATION, INTEGRATIONS } from "../../shared/code-host-messages.ts";
 import type { GithubSetupRequest, IntegrationSetupRequest } from "../../shared/contract.ts";
-import { INSTALLATION, INTEGRATIONS } from "../../shared/messages.ts";
 
 const api = createApiClient({ baseUrl: "" });
 

@@ -1,8 +1,8 @@
 /** The integrations of /integrations and /integrations/{name}, loaded on the server. */
 import { data } from "react-router";
 import { type ApiClient, ApiError } from "../../shared/api-client.ts";
+import { INTEGRATIONS } from "../../shared/code-host-messages.ts";
 import type { Integration } from "../../shared/contract.ts";
-import { INTEGRATIONS } from "../../shared/messages.ts";
 import { isSandboxInstallationId, SANDBOX_INTEGRATION, sandboxInstallationOf } from "../../shared/sandbox.ts";
 import { type LoadResult, settle } from "./load-result.server";
 

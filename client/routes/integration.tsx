@@ -1,6 +1,6 @@
 import { ArrowLeft, Plug, SearchX } from "lucide-react";
+import { INTEGRATIONS } from "../../shared/code-host-messages.ts";
 import type { Integration } from "../../shared/contract.ts";
-import { INTEGRATIONS } from "../../shared/messages.ts";
 import { ConnectionBadge, SandboxMark } from "../components/integrations/integration-card";
 import { IntegrationIcon } from "../components/integrations/integration-icon";
 import { IntegrationSetupForm } from "../components/integrations/integration-setup-form";

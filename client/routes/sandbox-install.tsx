@@ -8,7 +8,7 @@ import { ButtonLink, Card } from "../components/ui";
 import { backendFor } from "../lib/backend.server";
 import { loadSandboxInstallation } from "../lib/integrations.server";
 import { documentTitle, productNameOf, type RouteHandle } from "../lib/route-handle";
-import { SANDBOX_TEXT } from "../lib/ui-text";
+import { SANDBOX_TEXT } from "../lib/sandbox-text";
 import type { Route } from "./+types/sandbox-install";
 
 // Under Integrations in the top bar, as /integrations/{name}; the page names itself.

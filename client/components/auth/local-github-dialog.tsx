@@ -5,8 +5,19 @@
 import { email, required } from "../../../shared/validation.ts";
 import type { EmulatorGitHubProfile } from "../../lib/firebase-auth";
 import { useRulesForm } from "../../lib/forms";
-import { LOCAL_GITHUB_TEXT } from "../../lib/ui-text";
 import { Button, Dialog, TextField } from "../ui";
+
+/** Local mode's stand-in for GitHub's sign-in popup (client/components/auth/local-github-dialog.tsx). */
+const LOCAL_GITHUB_TEXT = {
+  title: "GitHub in local mode",
+  description:
+    "Local mode has no GitHub: the Firebase Auth emulator stands in for it. Enter the GitHub profile to continue as.",
+  email: "GitHub e-mail",
+  name: "Name",
+  login: "GitHub username",
+  continue: "Continue",
+  cancel: "Cancel",
+} as const;
 
 const RULES = { email: [required, email], name: [], login: [required] };
 

@@ -1,8 +1,8 @@
 import { CircleCheck, FlaskRound } from "lucide-react";
+import { INTEGRATIONS } from "../../../shared/code-host-messages.ts";
 import type { Integration } from "../../../shared/contract.ts";
-import { INTEGRATIONS } from "../../../shared/messages.ts";
 import { sandboxInstallationOf } from "../../../shared/sandbox.ts";
-import { SANDBOX_TEXT } from "../../lib/ui-text";
+import { SANDBOX_TEXT } from "../../lib/sandbox-text";
 import { Badge, ButtonLink, Card, Skeleton } from "../ui";
 import { IntegrationIcon } from "./integration-icon";
 
