@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { sign } from "@octokit/webhooks-methods";
+import { Webhooks } from "@octokit/webhooks";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_PATHS, integrationResponseSchema, projectsResponseSchema } from "../../shared/contract.ts";
@@ -8,6 +8,9 @@ import { type FreshDatabase, freshDatabase, TEST_DATABASE_KINDS } from "../../te
 import { type FakeGitHub, fakeRepository, startFakeGitHub } from "../../tests/support/fake-github.ts";
 import { type Backend, createBackend } from "../app.ts";
 import { loadConfig } from "../config.ts";
+
+/** Signs a payload the way GitHub does (X-Hub-Signature-256). */
+const sign = (secret: string, payload: string) => new Webhooks({ secret }).sign(payload);
 
 const SECRET = "webhook-secret-for-tests";
 

@@ -5,7 +5,7 @@
  * suspended installation makes its integration inactive, added and removed repositories become
  * projects or stop being ones.
  */
-import { verify } from "@octokit/webhooks-methods";
+import { Webhooks } from "@octokit/webhooks";
 import express, { type Router } from "express";
 import { API_PATHS } from "../../shared/contract.ts";
 import type { BackendConfig } from "../config.ts";
@@ -23,9 +23,9 @@ const DELIVERY_ID_MAX = 128;
 
 type Transaction = Parameters<Parameters<ReturnType<Db["transaction"]>["execute"]>[0]>[0];
 
-async function signedBody(secret: string, body: unknown, signature: string | undefined): Promise<string> {
+async function signedBody(webhooks: Webhooks, body: unknown, signature: string | undefined): Promise<string> {
   const payload = Buffer.isBuffer(body) ? body.toString("utf8") : "";
-  const valid = signature ? await verify(secret, payload, signature).catch(() => false) : false;
+  const valid = signature ? await webhooks.verify(payload, signature).catch(() => false) : false;
   if (!valid) throw new HttpError(401, { error: "Invalid webhook signature" });
   return payload;
 }
@@ -79,16 +79,17 @@ async function apply(trx: Transaction, event: string, payload: Record<string, un
 
 export function webhooksRouter(db: Db, github: BackendConfig["github"]): Router {
   const router = strictRouter();
+  const webhooks = github.webhookSecret ? new Webhooks({ secret: github.webhookSecret }) : undefined;
 
   // The signature covers the exact bytes, so this route reads the raw body, not parsed JSON.
   router.post(
     API_PATHS.githubWebhook,
     express.raw({ type: () => true, limit: WEBHOOK_BODY_LIMIT }),
     async (req, res) => {
-      if (!github.webhookSecret) {
+      if (!webhooks) {
         throw new HttpError(503, { error: "GitHub webhooks are not configured (GITHUB_WEBHOOK_SECRET)" });
       }
-      const text = await signedBody(github.webhookSecret, req.body, req.get("x-hub-signature-256"));
+      const text = await signedBody(webhooks, req.body, req.get("x-hub-signature-256"));
       const delivery = req.get("x-github-delivery");
       const event = req.get("x-github-event");
       if (!delivery || delivery.length > DELIVERY_ID_MAX || !event) {
