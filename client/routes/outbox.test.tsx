@@ -1,7 +1,13 @@
 import { render, screen, within } from "@testing-library/react";
 import { createRoutesStub } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { contextWith, gateway, jsonResponse, rootData } from "../../tests/support/client/fixtures";
+import {
+  contextWith,
+  gateway,
+  jsonResponse,
+  rootData,
+  thrownStatusOf,
+} from "../../tests/support/client/fixtures";
 import { NoFallback, PassThrough } from "../../tests/support/client/stub-routes";
 import Outbox, { loader } from "./outbox";
 
@@ -27,25 +33,15 @@ async function load(localMode: boolean) {
   return loader({ context, request, params: {}, url: new URL(request.url) } as never);
 }
 
-/** The status of what the loader throws (`data(null, { status })`). */
-async function statusOf(promise: Promise<unknown>): Promise<number | undefined> {
-  try {
-    await promise;
-  } catch (error) {
-    return (error as { init?: ResponseInit }).init?.status;
-  }
-  return undefined;
-}
-
 describe("/outbox loader", () => {
   it("is a 404 when local mode is off, without asking the backend", async () => {
-    expect(await statusOf(load(false))).toBe(404);
+    expect(await thrownStatusOf(load(false))).toBe(404);
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
   it("is a 404 when the backend has no outbox", async () => {
     fetchMock.mockResolvedValue(jsonResponse({ error: "Not found" }, 404));
-    expect(await statusOf(load(true))).toBe(404);
+    expect(await thrownStatusOf(load(true))).toBe(404);
   });
 
   it("reads the backend's outbox in local mode", async () => {

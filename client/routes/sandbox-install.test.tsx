@@ -11,6 +11,7 @@ import {
   jsonResponse,
   SANDBOX_GITHUB_INTEGRATION,
   SANDBOX_INSTALLATION_ID,
+  thrownStatusOf,
 } from "../../tests/support/client/fixtures";
 import { renderPage } from "../../tests/support/client/render-page";
 import SandboxInstall, { loader } from "./sandbox-install";
@@ -41,16 +42,6 @@ async function load(url: string) {
   return loader({ context: contextWith(gateway()), request, params: {}, url: new URL(request.url) } as never);
 }
 
-/** The status of what the loader throws (`data(null, { status })`). */
-async function statusOf(promise: Promise<unknown>): Promise<number | undefined> {
-  try {
-    await promise;
-  } catch (error) {
-    return (error as { init?: ResponseInit }).init?.status;
-  }
-  return undefined;
-}
-
 describe("/sandbox/install loader", () => {
   it("offers the query's installation while the backend's code host is the sandbox", async () => {
     await expect(load(PAGE_URL)).resolves.toEqual({ installationId: SANDBOX_INSTALLATION_ID });
@@ -58,12 +49,12 @@ describe("/sandbox/install loader", () => {
 
   it("is a 404 when the code host is a GitHub App", async () => {
     github = GITHUB_INTEGRATION;
-    expect(await statusOf(load(PAGE_URL))).toBe(404);
+    expect(await thrownStatusOf(load(PAGE_URL))).toBe(404);
   });
 
   it("is a 404 without a sandbox installation id", async () => {
     for (const url of ["/sandbox/install", "/sandbox/install?installation_id=4242"]) {
-      expect(await statusOf(load(url)), url).toBe(404);
+      expect(await thrownStatusOf(load(url)), url).toBe(404);
     }
   });
 });

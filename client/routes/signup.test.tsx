@@ -2,7 +2,7 @@ import { screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ERROR_CODES } from "../../shared/contract.ts";
-import { jsonResponse } from "../../tests/support/client/fixtures";
+import { GITHUB_IDENTITY, jsonResponse, SIGNED_IN } from "../../tests/support/client/fixtures";
 import { renderRoute } from "../../tests/support/client/render-route";
 import {
   createUserWithEmail,
@@ -32,20 +32,6 @@ const IDENTITY = {
   email: "ada@example.com",
   name: null,
   avatarUrl: null,
-};
-const GITHUB_IDENTITY = {
-  idToken: "gh-id-token",
-  uid: "gh-uid",
-  email: "ada@example.com",
-  name: "Ada",
-  avatarUrl: "https://avatars.example/ada.png",
-  oauthAccessToken: "gho_token",
-  screenName: "ada",
-  scopes: ["user:email", "read:user"],
-};
-const SIGNED_IN = {
-  user: { id: "user-1", email: "ada@example.com", name: "Ada", role: "owner" },
-  org: { org_id: "org-1", name: "Engines" },
 };
 const NEEDS_VERIFICATION = { requiresEmailVerification: true, message: "Verification email sent" };
 

@@ -112,3 +112,31 @@ export const SANDBOX_GITHUB_INTEGRATION = integration({
     oauth_url: `http://gateway.test/sandbox/install?installation_id=${SANDBOX_INSTALLATION_ID}`,
   },
 });
+
+/** A GitHub identity as the Firebase popup hands it over (client/lib/firebase-auth.ts). */
+export const GITHUB_IDENTITY = {
+  idToken: "gh-id-token",
+  uid: "gh-uid",
+  email: "ada@example.com",
+  name: "Ada",
+  avatarUrl: "https://avatars.example/ada.png",
+  oauthAccessToken: "gho_token",
+  screenName: "ada",
+  scopes: ["user:email", "read:user"],
+};
+
+/** A sign-in answer as the browser gets it (the gateway keeps the token). */
+export const SIGNED_IN = {
+  user: { id: "user-1", email: "ada@example.com", name: "Ada", role: "owner" },
+  org: { org_id: "org-1", name: "Engines" },
+};
+
+/** The status of what a loader throws (`data(null, { status })`), or undefined when it resolves. */
+export async function thrownStatusOf(promise: Promise<unknown>): Promise<number | undefined> {
+  try {
+    await promise;
+  } catch (error) {
+    return (error as { init?: ResponseInit }).init?.status;
+  }
+  return undefined;
+}
