@@ -66,6 +66,8 @@ export const CONTRIBUTOR_PAGE_SIZES = [10, 20, 30] as const;
 export const DEFAULT_CONTRIBUTOR_PAGE_SIZE = 10;
 
 export const PRO_PLAN_MIN_SEATS = 1;
+/** The most seats one subscription holds; a larger request is not a seat count. */
+export const SEATS_MAX = 10_000;
 export const TRIAL_ENDING_SOON_DAYS = 3;
 export const DEFAULT_CURRENCY = "USD";
 export const TOOLTIP_MAX_WIDTH_PX = 320;

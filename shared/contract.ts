@@ -405,6 +405,36 @@ export const API_PATHS = {
   /** GitHub's webhook deliveries (backend; the gateway does not forward it yet). */
   githubWebhook: "/webhooks/github",
   jwks: "/.well-known/jwks.json",
+  /** GET: the setting templates (`?includeInactive=false`). */
+  settingsTemplates: "/api/settings/templates",
+  /** GET: the values of an organisation, or of a repository with `?repositoryId`. */
+  settings: "/api/settings",
+  /** PUT: save one category's values. */
+  settingsCategory: (category: string) => `/api/settings/${encodeURIComponent(category)}`,
+  subscription: "/api/subscription",
+  subscriptionCredit: "/api/subscription/credit",
+  checkoutSession: "/api/subscription/stripe/create-checkout-session",
+  updateSubscription: "/api/subscription/stripe/update-subscription",
+  cancelSubscription: "/api/subscription/stripe/cancel-subscription",
+  resumeSubscription: "/api/subscription/stripe/resume-subscription",
+  customerPortal: "/api/subscription/stripe/customer-portal",
+  /** Public (PUBLIC_API_PATTERN). */
+  validateSession: (sessionId: string) =>
+    `/api/subscription/stripe/validate-session/${encodeURIComponent(sessionId)}`,
+  /** Sandbox billing only (404 with Stripe): one open payment session, and its two outcomes. */
+  sandboxCheckout: (sessionId: string) =>
+    `/api/subscription/sandbox/sessions/${encodeURIComponent(sessionId)}`,
+  sandboxCheckoutComplete: (sessionId: string) =>
+    `/api/subscription/sandbox/sessions/${encodeURIComponent(sessionId)}/complete`,
+  sandboxCheckoutCancel: (sessionId: string) =>
+    `/api/subscription/sandbox/sessions/${encodeURIComponent(sessionId)}/cancel`,
+  /** Stripe's webhook deliveries: public, authenticated by their Stripe-Signature. */
+  stripeWebhook: "/webhooks/stripe",
+  contributors: "/api/contributors",
+  addContributor: "/api/contributors/add",
+  assignSeat: "/api/seats/assign",
+  unassignSeat: "/api/seats/unassign",
+  seatStatus: "/api/seats/status",
 } as const;
 
 /** The one /api call that needs no session (docs/product.md#calls). */

@@ -52,6 +52,10 @@ describe.each(TEST_DATABASE_KINDS)("migrations on %s", (kind) => {
         "outbox_messages",
         "integrations",
         "webhook_deliveries",
+        "subscriptions",
+        "payment_sessions",
+        "billing_events",
+        "contributors",
       ]),
     );
     const applied = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
@@ -60,6 +64,7 @@ describe.each(TEST_DATABASE_KINDS)("migrations on %s", (kind) => {
       "0002_pending_signups_and_outbox",
       "0003_integrations",
       "0004_webhook_deliveries",
+      "0005_billing_and_seats",
     ]);
     const orgs = await db.selectFrom("organizations").select(["id", "name"]).execute();
     expect(orgs).toEqual([{ id: org.id, name: "Acme" }]);
@@ -98,5 +103,29 @@ describe.each(TEST_DATABASE_KINDS)("migrations on %s", (kind) => {
     ).rejects.toMatchObject({
       code: "23505",
     });
+  });
+
+  it("keep a subscription's allocated seats between 0 and its total", async () => {
+    const fresh = await openFresh(kind);
+    db = fresh;
+    await migrateToLatest(fresh);
+    const org = await fresh
+      .insertInto("organizations")
+      .values({ name: "Acme" })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    await fresh
+      .insertInto("subscriptions")
+      .values({ org_id: org.id, plan_code: "paid_m", status: "active", seats_total: 1 })
+      .execute();
+    const allocate = (seats: number) =>
+      fresh
+        .updateTable("subscriptions")
+        .set({ seats_allocated: seats })
+        .where("org_id", "=", org.id)
+        .execute();
+    await allocate(1);
+    await expect(allocate(2)).rejects.toMatchObject({ code: "23514" });
+    await expect(allocate(-1)).rejects.toMatchObject({ code: "23514" });
   });
 });

@@ -3,6 +3,7 @@
  * a new table means a migration plus an interface here plus an entry in `Database`.
  */
 import type { ColumnType, Generated } from "kysely";
+import type { PlanCode, SubscriptionStatus } from "../../shared/billing-contract.ts";
 import type { Provider } from "../../shared/contract.ts";
 
 /** Set by the database on insert, never updated. */
@@ -133,6 +134,77 @@ export interface WebhookDeliveriesTable {
   received_at: CreatedAt;
 }
 
+type Timestamp = ColumnType<Date, Date | undefined, Date>;
+type NullableTimestamp = ColumnType<Date | null, Date | null | undefined, Date | null>;
+
+/**
+ * An organisation's plan. `seats_allocated` counts the contributors holding a seat; the database
+ * keeps it within 0..seats_total.
+ */
+export interface SubscriptionsTable {
+  org_id: string;
+  plan_code: PlanCode;
+  status: SubscriptionStatus;
+  seats_total: ColumnType<number, number | undefined, number>;
+  seats_allocated: ColumnType<number, number | undefined, number>;
+  trial_ends_at: NullableTimestamp;
+  current_period_end: NullableTimestamp;
+  converted_to_active: ColumnType<boolean, boolean | undefined, boolean>;
+  /** A cancellation scheduled for this date (period end); null when none. */
+  cancel_at: NullableTimestamp;
+  /** A seat or plan change paid for at checkout and not yet confirmed. */
+  pending_quantity: ColumnType<number | null, number | null | undefined, number | null>;
+  pending_plan_code: ColumnType<PlanCode | null, PlanCode | null | undefined, PlanCode | null>;
+  credit_balance_cents: ColumnType<number, number | undefined, number>;
+  stripe_customer_id: ColumnType<string | null, string | null | undefined, string | null>;
+  stripe_subscription_id: ColumnType<string | null, string | null | undefined, string | null>;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+/** A checkout (`kind` checkout) or seat change (`kind` update), at Stripe or in the sandbox. */
+export interface PaymentSessionsTable {
+  /** Stripe's checkout session id, or the sandbox's. */
+  id: string;
+  org_id: string;
+  kind: "checkout" | "update";
+  plan_code: PlanCode;
+  quantity: number;
+  /** Per seat and month, minor units. */
+  unit_amount: number;
+  currency: string;
+  customer_email: string;
+  status: "open" | "complete" | "expired";
+  /** Set by the one validation that applied the session. */
+  processed_at: NullableTimestamp;
+  created_at: CreatedAt;
+}
+
+/** Stripe webhook events already applied, by event id. */
+export interface BillingEventsTable {
+  id: string;
+  type: string;
+  received_at: CreatedAt;
+}
+
+/** Someone active on the organisation's repositories; holds a seat while `seat_id` is set. */
+export interface ContributorsTable {
+  id: Generated<string>;
+  org_id: string;
+  platform_type: string;
+  /** The code host's username. */
+  platform_id: string;
+  name: string;
+  email: ColumnType<string | null, string | null | undefined, string | null>;
+  avatar_url: ColumnType<string | null, string | null | undefined, string | null>;
+  role: ColumnType<string | null, string | null | undefined, string | null>;
+  last_git_activity: NullableTimestamp;
+  seat_id: ColumnType<string | null, string | null | undefined, string | null>;
+  seat_assigned_at: NullableTimestamp;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -143,4 +215,8 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   pending_signups: PendingSignupsTable;
   outbox_messages: OutboxMessagesTable;
+  subscriptions: SubscriptionsTable;
+  payment_sessions: PaymentSessionsTable;
+  billing_events: BillingEventsTable;
+  contributors: ContributorsTable;
 }

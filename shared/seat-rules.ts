@@ -1,0 +1,43 @@
+/**
+ * Who may hold a seat, decided once for the switch in the contributors table (its tooltip) and for
+ * the backend's assign call (its refusal), so both say the same thing (docs/product.md#seats).
+ */
+import type { SeatStatus, Subscription } from "./billing-contract.ts";
+import { PLAN_VALUES } from "./constants.ts";
+
+export const SEAT_MESSAGES = {
+  allSeatsInUse: "All seats are in use. Free up seats or upgrade your plan.",
+  expired: "Seat management is disabled for expired subscriptions",
+  notPro: "Seat management is only available for Pro plan",
+  belowAllocated: "You can't reduce seats below the number already allocated. Please free up seats first.",
+} as const;
+
+/** The Pro trial counts as Pro: a team tries seat management before it pays. */
+export function isProPlan(subscription: Pick<Subscription, "plan"> | null): boolean {
+  const code = subscription?.plan.plan_code;
+  return code === PLAN_VALUES.paid || code === PLAN_VALUES.proTrial;
+}
+
+/** Why seats cannot be managed at all right now, or null when they can. */
+export function seatManagementBlock(
+  subscription: Pick<Subscription, "plan" | "isExpired"> | null,
+): string | null {
+  if (!isProPlan(subscription)) return SEAT_MESSAGES.notPro;
+  if (subscription?.isExpired) return SEAT_MESSAGES.expired;
+  return null;
+}
+
+/**
+ * Why a contributor's seat switch is disabled, or null. Taking a seat away stays possible while
+ * all seats are in use; giving one needs a free seat.
+ */
+export function seatToggleBlock(
+  subscription: Pick<Subscription, "plan" | "isExpired"> | null,
+  seats: Pick<SeatStatus, "total_seats" | "allocated_seats">,
+  hasSeat: boolean,
+): string | null {
+  const block = seatManagementBlock(subscription);
+  if (block) return block;
+  if (!hasSeat && seats.allocated_seats >= seats.total_seats) return SEAT_MESSAGES.allSeatsInUse;
+  return null;
+}
