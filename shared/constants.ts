@@ -69,6 +69,9 @@ export const PRO_PLAN_MIN_SEATS = 1;
 /** The most seats one subscription holds; a larger request is not a seat count. */
 export const SEATS_MAX = 10_000;
 export const TRIAL_ENDING_SOON_DAYS = 3;
+/** A new organisation's Pro trial: its length by default (configurable) and its seats. */
+export const DEFAULT_TRIAL_DAYS = 14;
+export const TRIAL_SEATS = 5;
 export const DEFAULT_CURRENCY = "USD";
 export const TOOLTIP_MAX_WIDTH_PX = 320;
 export const POPUP_WIDTH = 500;

@@ -428,6 +428,8 @@ export const API_PATHS = {
     `/api/subscription/sandbox/sessions/${encodeURIComponent(sessionId)}/complete`,
   sandboxCheckoutCancel: (sessionId: string) =>
     `/api/subscription/sandbox/sessions/${encodeURIComponent(sessionId)}/cancel`,
+  /** Sandbox billing only (404 with Stripe): the local stand-in for Stripe's customer portal. */
+  sandboxPortal: "/api/subscription/sandbox/portal",
   /** Stripe's webhook deliveries: public, authenticated by their Stripe-Signature. */
   stripeWebhook: "/webhooks/stripe",
   contributors: "/api/contributors",
