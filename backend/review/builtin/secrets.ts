@@ -1,6 +1,6 @@
 /**
  * Secrets on added lines, found by secretlint with its recommended rules (AWS access key ids
- * included). Each file's added lines are linted together, a blank line between separate runs, so a
+ * included). Each file's added lines are linted together, a "@@" line between separate runs, so a
  * private key spanning several added lines is still seen.
  *
  * A secret never travels further than the diff already took it: the message names only the kind of
@@ -48,7 +48,8 @@ function sourceOf(file: DiffFile): Source {
       previous = line.newLine;
     }
   }
-  return { content: lines.map((entry) => entry?.text ?? "").join("\n"), lines };
+  // "@@" (as in a hunk header) is no part of any secret, so no match spans two runs.
+  return { content: lines.map((entry) => entry?.text ?? "@@").join("\n"), lines };
 }
 
 function ruleName(ruleId: string): string {
