@@ -58,12 +58,17 @@ export function createFinding(input: FindingInput): Finding {
   };
 }
 
+/** Code-unit order, not the locale's, so every machine posts findings in the same order. */
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 function compareFindings(a: Finding, b: Finding): number {
   return (
     FINDING_SEVERITY_ORDER.indexOf(a.severity) - FINDING_SEVERITY_ORDER.indexOf(b.severity) ||
-    (a.path ?? "").localeCompare(b.path ?? "") ||
+    compareText(a.path ?? "", b.path ?? "") ||
     (a.line ?? 0) - (b.line ?? 0) ||
-    a.ruleId.localeCompare(b.ruleId)
+    compareText(a.ruleId, b.ruleId)
   );
 }
 

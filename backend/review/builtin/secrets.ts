@@ -52,8 +52,9 @@ function sourceOf(file: DiffFile): Source {
   return { content: lines.map((entry) => entry?.text ?? "@@").join("\n"), lines };
 }
 
+/** `@secretlint/secretlint-rule-github` → `github`, in the characters a finding's rule id allows. */
 function ruleName(ruleId: string): string {
-  return ruleId.replace(/^@secretlint\/secretlint-rule-/, "");
+  return ruleId.replace(/^@secretlint\/secretlint-rule-/, "").replace(/[^A-Za-z0-9._-]+/g, "-");
 }
 
 /** The matched text: secretlint's data holds it for most rules; the range for the rest. */
