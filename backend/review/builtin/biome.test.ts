@@ -1,4 +1,5 @@
-import { describe, expect, it } from "vitest";
+import { Workspace } from "@biomejs/wasm-nodejs";
+import { describe, expect, it, vi } from "vitest";
 import { addedFile, changedFile, hunk, runAnalyzer } from "../../../tests/support/review-files.ts";
 import { biomeAnalyzer } from "./biome.ts";
 
@@ -58,6 +59,25 @@ describe("biomeAnalyzer", () => {
       addedFile("src/d.py", ["if a == b: pass"]),
     ]);
     expect(findings).toEqual([]);
+  });
+
+  it("answers a file Biome cannot lint with a note and still lints the others", async () => {
+    const failOnce = vi.spyOn(Workspace.prototype, "pullDiagnostics").mockImplementationOnce(() => {
+      throw new Error("unreachable executed");
+    });
+    try {
+      const { findings, notes } = await runAnalyzer(biomeAnalyzer, [
+        addedFile("src/broken.ts", ["a == b;"]),
+        addedFile("src/new.ts", CONTENT.split("\n")),
+      ]);
+      expect(findings.map((finding) => [finding.path, finding.line])).toEqual([
+        ["src/new.ts", 3],
+        ["src/new.ts", 6],
+      ]);
+      expect(notes).toEqual(["Biome could not lint src/broken.ts: unreachable executed"]);
+    } finally {
+      failOnce.mockRestore();
+    }
   });
 
   it("reuses its workspace: a second review gives the same findings", async () => {

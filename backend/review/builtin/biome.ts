@@ -45,6 +45,16 @@ export function loadBiome(): Linter {
   return linter;
 }
 
+function discardBiome(): void {
+  const discarded = linter;
+  linter = undefined;
+  try {
+    discarded?.workspace.free();
+  } catch {
+    // Already unusable; the garbage collector takes what is left.
+  }
+}
+
 /** Why a rule group matters, after Biome's own description of the problem. */
 const GROUP_REASONS: Readonly<Record<string, string>> = {
   a11y: "It makes the page harder to use with a keyboard or assistive technology.",
@@ -111,9 +121,24 @@ export const biomeAnalyzer: Analyzer = {
         skipped.push(file.path);
         return [];
       }
+      let diagnostics: ReturnType<typeof lintFile>;
+      try {
+        diagnostics = lintFile(file, content);
+      } catch (error) {
+        // One file Biome cannot handle costs that file only; a fresh workspace serves the next one,
+        // in case the failure left this one in a bad state.
+        discardBiome();
+        note(
+          `Biome could not lint ${file.path}: ${error instanceof Error ? error.message : String(error)}`.slice(
+            0,
+            300,
+          ),
+        );
+        return [];
+      }
       const added = new Map(addedLines(file).map((line) => [line.line, line]));
       const lineAt = lineAtByte(content);
-      return lintFile(file, content).flatMap((diagnostic) => {
+      return diagnostics.flatMap((diagnostic) => {
         const [, group, rule] = diagnostic.category?.split("/") ?? [];
         const span = diagnostic.location.span;
         const at = span && added.get(lineAt(span[0]));
