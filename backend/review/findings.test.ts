@@ -1,0 +1,125 @@
+import { describe, expect, it } from "vitest";
+import { FINDING_QUOTE_MAX, findingSchema } from "../../shared/review-contract.ts";
+import { createFinding, fingerprint, sortAndDedupe } from "./findings.ts";
+
+describe("fingerprint", () => {
+  it("is the same when the line moves or is re-indented, since the line number is not part of it", () => {
+    const before = createFinding({
+      ruleId: "markers/debugger",
+      severity: "major",
+      path: "src/a.ts",
+      at: { line: 10, text: "  debugger;" },
+      message: "m",
+    });
+    const after = createFinding({
+      ruleId: "markers/debugger",
+      severity: "major",
+      path: "src/a.ts",
+      at: { line: 42, text: "\tdebugger;  " },
+      message: "m",
+    });
+    expect(after.line).not.toBe(before.line);
+    expect(after.fingerprint).toBe(before.fingerprint);
+  });
+
+  it("differs by rule, path and line content", () => {
+    const base = fingerprint("markers/debugger", "a.ts", "debugger;");
+    expect(fingerprint("markers/conflict", "a.ts", "debugger;")).not.toBe(base);
+    expect(fingerprint("markers/debugger", "b.ts", "debugger;")).not.toBe(base);
+    expect(fingerprint("markers/debugger", "a.ts", "debugger; // later")).not.toBe(base);
+    // The separator keeps "a" + "b/c" apart from "a/b" + "c".
+    expect(fingerprint("a", "b/c", null)).not.toBe(fingerprint("a/b", "c", null));
+  });
+
+  it("uses the line as the diff has it, not a masked quote", () => {
+    const one = createFinding({
+      ruleId: "secrets/x",
+      severity: "critical",
+      path: "a.ts",
+      at: { line: 1, text: 'k = "secret-one"', quote: 'k = "*****"' },
+      message: "m",
+    });
+    const two = createFinding({
+      ruleId: "secrets/x",
+      severity: "critical",
+      path: "a.ts",
+      at: { line: 2, text: 'k = "secret-two"', quote: 'k = "*****"' },
+      message: "m",
+    });
+    expect(one.quote).toBe(two.quote);
+    expect(one.fingerprint).not.toBe(two.fingerprint);
+  });
+});
+
+describe("createFinding", () => {
+  it("makes findings the shared schema accepts: on a line, on a file, on the pull request", () => {
+    const onLine = createFinding({
+      ruleId: "r/a",
+      severity: "minor",
+      path: "a.ts",
+      at: { line: 3, text: "x" },
+      message: "m",
+    });
+    const onFile = createFinding({ ruleId: "r/b", severity: "major", path: ".env", message: "m" });
+    const onPullRequest = createFinding({ ruleId: "r/c", severity: "info", message: "m" });
+    for (const finding of [onLine, onFile, onPullRequest])
+      expect(findingSchema.parse(finding)).toEqual(finding);
+    expect(onLine).toMatchObject({ path: "a.ts", line: 3, quote: "x", source: "builtin" });
+    expect(onFile).toMatchObject({ path: ".env", line: null, quote: null });
+    expect(onPullRequest).toMatchObject({ path: null, line: null, quote: null });
+  });
+
+  it("cuts a long line in the quote but fingerprints the whole line", () => {
+    const long = "x".repeat(FINDING_QUOTE_MAX * 3);
+    const finding = createFinding({
+      ruleId: "r/a",
+      severity: "minor",
+      path: "a.js",
+      at: { line: 1, text: long },
+      message: "m",
+    });
+    expect(finding.quote).toHaveLength(FINDING_QUOTE_MAX);
+    expect(finding.quote?.endsWith("…")).toBe(true);
+    expect(finding.fingerprint).toBe(fingerprint("r/a", "a.js", long));
+    expect(findingSchema.safeParse(finding).success).toBe(true);
+  });
+});
+
+describe("findingSchema", () => {
+  it("refuses a line without a quote and a line without a path", () => {
+    const finding = createFinding({
+      ruleId: "r/a",
+      severity: "minor",
+      path: "a.ts",
+      at: { line: 3, text: "x" },
+      message: "m",
+    });
+    expect(findingSchema.safeParse({ ...finding, quote: null }).success).toBe(false);
+    expect(findingSchema.safeParse({ ...finding, path: null }).success).toBe(false);
+    expect(findingSchema.safeParse({ ...finding, severity: "blocker" }).success).toBe(false);
+    expect(findingSchema.safeParse({ ...finding, fingerprint: "abc" }).success).toBe(false);
+  });
+});
+
+describe("sortAndDedupe", () => {
+  const make = (
+    ruleId: string,
+    severity: "critical" | "major" | "minor" | "info",
+    line: number,
+    text: string,
+  ) => createFinding({ ruleId, severity, path: "a.ts", at: { line, text }, message: "m" });
+
+  it("keeps one finding per fingerprint, the earliest line, and lists the most severe first", () => {
+    const findings = sortAndDedupe([
+      make("markers/lint-disable", "minor", 9, "// eslint-disable-line"),
+      make("markers/debugger", "major", 30, "debugger;"),
+      make("markers/debugger", "major", 12, "debugger;"),
+      make("secrets/github", "critical", 50, "token"),
+    ]);
+    expect(findings.map((finding) => [finding.ruleId, finding.line])).toEqual([
+      ["secrets/github", 50],
+      ["markers/debugger", 12],
+      ["markers/lint-disable", 9],
+    ]);
+  });
+});

@@ -1,0 +1,86 @@
+/**
+ * Making findings (shared/review-contract.ts) the same way for every reviewer: the bounded quote,
+ * the fingerprint, and the final order with duplicates removed.
+ */
+import { createHash } from "node:crypto";
+import {
+  FINDING_QUOTE_MAX,
+  FINDING_SEVERITY_ORDER,
+  type Finding,
+  type FindingSeverity,
+  type FindingSource,
+} from "../../shared/review-contract.ts";
+
+/** Re-indenting a line or changing its spacing is not a new finding. */
+function normaliseLine(text: string): string {
+  return text.trim().replace(/\s+/g, " ");
+}
+
+/**
+ * The finding's identity across runs: rule id, path and the normalised text of the line it is on
+ * (empty for a file or pull-request finding). The line number is deliberately left out, so a push
+ * that shifts the line does not produce a second comment. Always computed from the line as the diff
+ * has it, even when the quote is masked, so two different secrets on look-alike lines stay apart.
+ */
+export function fingerprint(ruleId: string, path: string | null, lineText: string | null): string {
+  return createHash("sha256")
+    .update([ruleId, path ?? "", normaliseLine(lineText ?? "")].join("\0"))
+    .digest("hex");
+}
+
+export function boundQuote(text: string): string {
+  return text.length <= FINDING_QUOTE_MAX ? text : `${text.slice(0, FINDING_QUOTE_MAX - 1)}…`;
+}
+
+export interface FindingInput {
+  ruleId: string;
+  severity: FindingSeverity;
+  message: string;
+  source?: FindingSource;
+  /** Omitted for a finding about the whole pull request. */
+  path?: string;
+  /** A right-side line of `path` inside the diff, with its text. Omitted for a whole-file finding. */
+  at?: { line: number; text: string; quote?: string };
+}
+
+/** `at.quote` replaces the line in the quote (masked secrets); the fingerprint still uses the line. */
+export function createFinding(input: FindingInput): Finding {
+  const path = input.path ?? null;
+  return {
+    ruleId: input.ruleId,
+    severity: input.severity,
+    path,
+    line: input.at?.line ?? null,
+    quote: input.at ? boundQuote(input.at.quote ?? input.at.text) : null,
+    message: input.message,
+    fingerprint: fingerprint(input.ruleId, path, input.at?.text ?? null),
+    source: input.source ?? "builtin",
+  };
+}
+
+/** Code-unit order, not the locale's, so every machine posts findings in the same order. */
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function compareFindings(a: Finding, b: Finding): number {
+  return (
+    FINDING_SEVERITY_ORDER.indexOf(a.severity) - FINDING_SEVERITY_ORDER.indexOf(b.severity) ||
+    compareText(a.path ?? "", b.path ?? "") ||
+    (a.line ?? 0) - (b.line ?? 0) ||
+    compareText(a.ruleId, b.ruleId)
+  );
+}
+
+/**
+ * One finding per fingerprint (the first in severity, path and line order, so the earliest
+ * occurrence of a repeated line is the one posted), most severe first.
+ */
+export function sortAndDedupe(findings: readonly Finding[]): Finding[] {
+  const seen = new Set<string>();
+  return [...findings].sort(compareFindings).filter((finding) => {
+    if (seen.has(finding.fingerprint)) return false;
+    seen.add(finding.fingerprint);
+    return true;
+  });
+}

@@ -1,0 +1,53 @@
+/**
+ * A review finding, as the built-in reviewer and the AI reviewer produce it, the posting stage
+ * posts it and the run pages show it (docs/review-engine.md). One schema for every producer.
+ *
+ * Where a finding points:
+ * - a line: `path`, `line` (right-side, 1-based, inside the diff) and `quote` (that line's text);
+ * - a whole file (for example a committed `.env`): `path` only, `line` and `quote` null;
+ * - the whole pull request (for example its size): `path`, `line` and `quote` all null.
+ */
+import { z } from "zod";
+
+export const FINDING_RULE_ID_MAX = 100;
+export const FINDING_PATH_MAX = 1024;
+/** Longer lines (minified code) are cut at this length, with an ellipsis, in `quote`. */
+export const FINDING_QUOTE_MAX = 400;
+export const FINDING_MESSAGE_MAX = 1000;
+
+export const findingSeveritySchema = z.enum(["critical", "major", "minor", "info"]);
+export type FindingSeverity = z.infer<typeof findingSeveritySchema>;
+
+/** Most severe first: the order findings are listed and posted in. */
+export const FINDING_SEVERITY_ORDER: readonly FindingSeverity[] = findingSeveritySchema.options;
+
+export const findingSourceSchema = z.enum(["builtin", "ai"]);
+export type FindingSource = z.infer<typeof findingSourceSchema>;
+
+export const findingSchema = z
+  .object({
+    /** Namespaced, e.g. `secrets/github`, `biome/suspicious/noDebugger`, `markers/debugger`. */
+    ruleId: z
+      .string()
+      .min(1)
+      .max(FINDING_RULE_ID_MAX)
+      .regex(/^[A-Za-z0-9][A-Za-z0-9/._-]*$/),
+    severity: findingSeveritySchema,
+    path: z.string().min(1).max(FINDING_PATH_MAX).nullable(),
+    line: z.number().int().positive().nullable(),
+    /** The line as the diff shows it, except that a secret on it is masked. */
+    quote: z.string().max(FINDING_QUOTE_MAX).nullable(),
+    /** Why it matters, for a developer, in a sentence or two. */
+    message: z.string().min(1).max(FINDING_MESSAGE_MAX),
+    /**
+     * sha256 (hex) of rule id, path and the whitespace-normalised line text, not the line number,
+     * so the same finding keeps its fingerprint when unrelated pushes shift lines.
+     */
+    fingerprint: z.string().regex(/^[0-9a-f]{64}$/),
+    source: findingSourceSchema,
+  })
+  .refine((f) => (f.line === null) === (f.quote === null), {
+    message: "A finding has a line and a quote, or neither.",
+  })
+  .refine((f) => f.line === null || f.path !== null, { message: "A finding on a line names its file." });
+export type Finding = z.infer<typeof findingSchema>;
