@@ -249,6 +249,31 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
     expect(row.stripe_customer_id).toBe(session?.customer);
   });
 
+  it("activates Pro from checkout.session.completed when the browser never comes back, once", async () => {
+    const account = await signedInAccount(backend, "stripe-hook-checkout");
+    const started = await post(API_PATHS.checkoutSession, account.token, {
+      orgId: account.orgId,
+      quantity: 3,
+      email: "buyer@example.com",
+    });
+    const session = [...stripe.checkoutSessions.values()].find(
+      (candidate) => candidate.url === started.body.url,
+    );
+    const sessionId = session?.id ?? "";
+    stripe.payCheckout(sessionId);
+    const { line: _line, ...completed } = stripe.checkoutSessions.get(sessionId) ?? {};
+    const first = await deliver(event("evt_checkout_1", "checkout.session.completed", completed));
+    expect(first.body).toEqual({ received: true, duplicate: false });
+    expect(await subscription(account.token)).toMatchObject({
+      plan: { plan_code: PLAN_VALUES.paid },
+      status: "active",
+    });
+    expect(
+      (await deliver(event("evt_checkout_1", "checkout.session.completed", completed))).body.duplicate,
+    ).toBe(true);
+    expect(await validate(sessionId)).toMatchObject({ isValid: true, alreadyProcessed: true });
+  });
+
   it("refuses a webhook with a missing or wrong signature and changes nothing", async () => {
     const account = await subscribed("stripe-hook-signature", 2);
     const payload = event("evt_forged", "customer.subscription.deleted", account.stripeSubscription);
