@@ -15,14 +15,13 @@ import type {
 import { PAYMENT_MESSAGES } from "../../shared/billing-messages.ts";
 import { API_PATHS } from "../../shared/contract.ts";
 import { sessionOf } from "../auth/require-session.ts";
-import { type BillingDeps, idPattern } from "../billing/billing-deps.ts";
+import { atProvider, type BillingDeps, idPattern } from "../billing/billing-deps.ts";
 import type { PaymentSessionRow } from "../billing/provider.ts";
 import { type Settlement, settleSession } from "../billing/settle.ts";
 import { planOf, subscriptionView } from "../billing/subscription-view.ts";
 import { currentSubscription } from "../billing/subscriptions.ts";
 import { HttpError } from "../http/errors.ts";
 import { strictRouter } from "../http/router.ts";
-import { atProvider } from "./subscription.ts";
 
 const sessionNotFound = () => new HttpError(404, { error: "Payment session not found" });
 

@@ -274,6 +274,18 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
     expect(await validate(sessionId)).toMatchObject({ isValid: true, alreadyProcessed: true });
   });
 
+  it("answers 502 with the page's wording when Stripe refuses, and keeps Stripe's message out of it", async () => {
+    const account = await signedInAccount(backend, "stripe-refusal");
+    await backend.db
+      .updateTable("subscriptions")
+      .set({ stripe_customer_id: "cus_gone" })
+      .where("org_id", "=", account.orgId)
+      .execute();
+    const portal = await post(API_PATHS.customerPortal, account.token, { orgId: account.orgId });
+    expect(portal.status).toBe(502);
+    expect(portal.body).toEqual({ error: SUBSCRIPTION_MESSAGES.portalCreateError });
+  });
+
   it("refuses a webhook with a missing or wrong signature and changes nothing", async () => {
     const account = await subscribed("stripe-hook-signature", 2);
     const payload = event("evt_forged", "customer.subscription.deleted", account.stripeSubscription);

@@ -10,13 +10,12 @@ import { sql } from "kysely";
 import type Stripe from "stripe";
 import type { SubscriptionStatus } from "../../shared/billing-contract.ts";
 import { API_PATHS } from "../../shared/contract.ts";
-import type { BillingDeps } from "../billing/billing-deps.ts";
+import { atProvider, type BillingDeps } from "../billing/billing-deps.ts";
 import { settleSession } from "../billing/settle.ts";
 import { releaseSeats } from "../billing/subscriptions.ts";
 import type { Db } from "../db/database.ts";
 import { HttpError } from "../http/errors.ts";
 import { strictRouter } from "../http/router.ts";
-import { atProvider } from "./subscription.ts";
 
 /** Stripe caps event payloads well below this. */
 const WEBHOOK_BODY_LIMIT = "1mb";
