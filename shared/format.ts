@@ -2,7 +2,6 @@
  * Display formatters shared by screens (docs/product.md#display-rules). Pure and locale-stable, so the
  * server render and the browser render agree.
  */
-import { DEFAULT_CURRENCY } from "./constants.ts";
 
 /** "org_admin" → "Org Admin": split on underscores, capitalise each word, drop empty parts. */
 export function formatSnakeWords(value: string): string {
@@ -28,26 +27,4 @@ export function shortId(id: string, length = 8): string {
 export function initialOf(name: string | null | undefined): string {
   const first = Array.from((name ?? "").trim())[0];
   return first ? first.toUpperCase() : "?";
-}
-
-const DATE_FORMAT = new Intl.DateTimeFormat("en-GB", {
-  day: "numeric",
-  month: "short",
-  year: "numeric",
-  // One zone for server and browser renders, so both print the same day.
-  timeZone: "UTC",
-});
-
-/** "23 Nov 2026": day, short month, year; empty → "N/A", not a date → "-". */
-export function formatDate(value: string | null | undefined): string {
-  if (!value) return "N/A";
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? "-" : DATE_FORMAT.format(date);
-}
-
-/** Minor units (cents) as US English currency: 1999 → "$19.99". The default currency unless one is named. */
-export function formatMoney(minorUnits: number, currency = DEFAULT_CURRENCY): string {
-  return new Intl.NumberFormat("en-US", { style: "currency", currency: currency.toUpperCase() }).format(
-    minorUnits / 100,
-  );
 }

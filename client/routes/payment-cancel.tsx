@@ -1,4 +1,4 @@
-import { CircleX, RotateCw } from "lucide-react";
+import { CircleX } from "lucide-react";
 import { PAYMENT_MESSAGES } from "../../shared/billing-messages.ts";
 import { PAYMENT_TEXT as T } from "../components/billing/billing-text";
 import { ButtonLink, Card } from "../components/ui";
@@ -47,11 +47,7 @@ export default function PaymentCancel({ loaderData }: Route.ComponentProps) {
         </ul>
       </div>
       <div className="flex flex-wrap justify-center gap-2">
-        <ButtonLink
-          to="/subscriptions"
-          variant="primary"
-          icon={<RotateCw aria-hidden="true" className="size-4" />}
-        >
+        <ButtonLink to="/subscriptions" variant="primary">
           {T.tryAgain}
         </ButtonLink>
         <ButtonLink to="/home">{T.goToDashboard}</ButtonLink>

@@ -1,6 +1,6 @@
-import { CircleCheck, Clock, RotateCw, TriangleAlert } from "lucide-react";
+import { CircleCheck, Clock, RefreshCw, TriangleAlert } from "lucide-react";
 import { PAYMENT_MESSAGES } from "../../shared/billing-messages.ts";
-import { formatDate, formatMoney } from "../../shared/format.ts";
+import { formatDate, formatMoney } from "../../shared/format-billing.ts";
 import { PAYMENT_TEXT as T } from "../components/billing/billing-text";
 import { type PaymentReturn, usePaymentValidation } from "../components/billing/use-payment-validation";
 import { Button, ButtonLink, Card, EmptyState, Spinner } from "../components/ui";
@@ -54,7 +54,7 @@ export default function PaymentSuccess({ loaderData }: Route.ComponentProps) {
               <ButtonLink to="/subscriptions">{T.backToSubscriptions}</ButtonLink>
               <Button
                 variant="secondary"
-                icon={<RotateCw aria-hidden="true" className="size-4" />}
+                icon={<RefreshCw aria-hidden="true" className="size-4" />}
                 onClick={retry}
               >
                 {T.tryAgain}

@@ -1,7 +1,7 @@
 import { useRef, useState } from "react";
 import type { SandboxCheckout as Checkout } from "../../shared/billing-contract.ts";
 import { SUBSCRIPTION_MESSAGES } from "../../shared/billing-messages.ts";
-import { formatMoney } from "../../shared/format.ts";
+import { formatMoney } from "../../shared/format-billing.ts";
 import { SANDBOX_BILLING_TEXT as T } from "../components/billing/billing-text";
 import { Detail, SandboxCard } from "../components/billing/sandbox-card";
 import { Alert, Button, ButtonLink, useToast } from "../components/ui";

@@ -1,5 +1,5 @@
-import { formatDate, formatSnakeWords } from "../../shared/format.ts";
-import { SANDBOX_BILLING_TEXT as T } from "../components/billing/billing-text";
+import { formatDate } from "../../shared/format-billing.ts";
+import { STATUS_LABELS, SANDBOX_BILLING_TEXT as T } from "../components/billing/billing-text";
 import { Detail, SandboxCard } from "../components/billing/sandbox-card";
 import { ButtonLink } from "../components/ui";
 import { backendFor } from "../lib/backend.server";
@@ -40,7 +40,7 @@ export default function SandboxPortal({ loaderData }: Route.ComponentProps) {
       {subscription ? (
         <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
           <Detail term={T.plan}>{subscription.plan.name}</Detail>
-          <Detail term={T.status}>{formatSnakeWords(subscription.status)}</Detail>
+          <Detail term={T.status}>{STATUS_LABELS[subscription.status]}</Detail>
           <Detail term={T.periodEnd}>{formatDate(subscription.end)}</Detail>
           {subscription.meta.cancellation_request ? (
             <Detail term={T.cancelAt}>

@@ -2,16 +2,25 @@
  * The wording of the billing screens that is theirs alone (the shared messages are in
  * shared/billing-messages.ts). Only these pages import it.
  */
+import type { PlanCode, SubscriptionStatus } from "../../../shared/billing-contract.ts";
 import { PLAN_VALUES } from "../../../shared/constants.ts";
-import { formatDate, formatMoney } from "../../../shared/format.ts";
+import { formatDate, formatMoney } from "../../../shared/format-billing.ts";
 
 const seats = (n: number) => `${n} ${n === 1 ? "seat" : "seats"}`;
 const days = (n: number) => `${n} ${Math.abs(n) === 1 ? "day" : "days"}`;
 
-export const PLAN_NAMES: Record<string, string> = {
+export const PLAN_NAMES: Record<PlanCode, string> = {
   [PLAN_VALUES.free]: "Free",
   [PLAN_VALUES.proTrial]: "Pro Trial",
   [PLAN_VALUES.paid]: "Pro",
+};
+
+export const STATUS_LABELS: Record<SubscriptionStatus, string> = {
+  active: "Active",
+  trialing: "Trialing",
+  paused: "Paused",
+  past_due: "Past Due",
+  canceled: "Canceled",
 };
 
 export const SUBSCRIPTIONS_TEXT = {

@@ -4,7 +4,7 @@
  * and react-hook-form.
  */
 import { PRO_PLAN_MIN_SEATS, SEATS_MAX } from "../../../shared/constants.ts";
-import { formatMoney } from "../../../shared/format.ts";
+import { formatMoney } from "../../../shared/format-billing.ts";
 import { SEAT_MESSAGES } from "../../../shared/seat-rules.ts";
 import { type Rule, required } from "../../../shared/validation.ts";
 import { useRulesForm } from "../../lib/forms";

@@ -2,11 +2,11 @@
  * /subscriptions once its data is in (docs/product.md#subscriptions): the header buttons, the
  * banners, the plan card and the billing-period card, and the dialogs they open.
  */
-import { CalendarClock, CreditCard, Receipt, RotateCcw, Sparkles, Users, XCircle } from "lucide-react";
+import { CalendarClock, Receipt, RotateCcw, Sparkles, Users, Wallet, XCircle } from "lucide-react";
 import { type ReactNode, useState } from "react";
 import type { SeatStatus, Subscription } from "../../../shared/billing-contract.ts";
 import { PLAN_VALUES, PRO_PLAN_MIN_SEATS } from "../../../shared/constants.ts";
-import { formatDate, formatMoney } from "../../../shared/format.ts";
+import { formatDate, formatMoney } from "../../../shared/format-billing.ts";
 import type { Billing } from "../../lib/billing.server";
 import { cn } from "../../lib/cn";
 import { billingApi } from "../../lib/lazy-billing";
@@ -57,7 +57,7 @@ export function SubscriptionOverview({
   const portalButton = (
     <Button
       variant="secondary"
-      icon={<CreditCard aria-hidden="true" className="size-4" />}
+      icon={<Wallet aria-hidden="true" className="size-4" />}
       loading={actions.busy === "portal"}
       disabled={actions.busy !== null}
       onClick={() => void actions.openPortal()}

@@ -2,10 +2,9 @@
  * What /subscriptions shows for a subscription (docs/product.md#subscriptions), decided apart from
  * the markup so each rule is one small function.
  */
-import type { Subscription } from "../../../shared/billing-contract.ts";
+import type { PlanCode, Subscription } from "../../../shared/billing-contract.ts";
 import { PLAN_VALUES, TRIAL_ENDING_SOON_DAYS } from "../../../shared/constants.ts";
-import { formatSnakeWords } from "../../../shared/format.ts";
-import { PLAN_NAMES, SUBSCRIPTIONS_TEXT as T } from "./billing-text";
+import { PLAN_NAMES, STATUS_LABELS, SUBSCRIPTIONS_TEXT as T } from "./billing-text";
 
 export type Tone = "info" | "success" | "warning" | "danger";
 
@@ -18,8 +17,8 @@ export function isFree(subscription: Subscription): boolean {
   return subscription.plan.plan_code === PLAN_VALUES.free;
 }
 
-export function planNameOf(code: string): string {
-  return PLAN_NAMES[code] ?? formatSnakeWords(code);
+export function planNameOf(code: PlanCode): string {
+  return PLAN_NAMES[code];
 }
 
 export function headerButtons(subscription: Subscription) {
@@ -50,7 +49,7 @@ export function statusOf(subscription: Subscription): {
   tone: "success" | "warning" | "danger";
 } {
   if (subscription.isExpired) return { label: T.expired, tone: "danger" };
-  const label = formatSnakeWords(subscription.status);
+  const label = STATUS_LABELS[subscription.status];
   switch (subscription.status) {
     case "active":
     case "trialing":
