@@ -75,7 +75,16 @@ export interface BackendConfig {
    * AZURE_DEVOPS_ALLOW_HTTP: an Azure DevOps setup may name an http organisation URL (the local
    * fake of the tests); refused in production outside local mode.
    */
-  azureDevOps: { allowHttp: boolean };
+  azureDevOps: {
+    allowHttp: boolean;
+    /**
+     * AZURE_DEVOPS_WEBHOOK_SECRET: the Basic-auth password Azure DevOps service hooks send to
+     * /webhooks/azure-devops. Unset: that path answers 503.
+     */
+    webhookSecret?: string | undefined;
+  };
+  /** REVIEW_WORKERS: review jobs run at once by this backend on Postgres (embedded PGlite runs one). */
+  review: { workers: number };
   session: {
     /** Set: tokens are HS256 with this secret. Unset: ES256 with a key pair kept in the database. */
     secret: string | undefined;
@@ -117,6 +126,13 @@ const envSchema = z
       .optional(),
     GITHUB_WEBHOOK_SECRET: z.string().min(1).optional(),
     AZURE_DEVOPS_ALLOW_HTTP: booleanFlagSchema,
+    AZURE_DEVOPS_WEBHOOK_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
+    REVIEW_WORKERS: z.coerce
+      .number({ error: "must be a whole number from 0 to 32" })
+      .int("must be a whole number from 0 to 32")
+      .min(0, "must be a whole number from 0 to 32")
+      .max(32, "must be a whole number from 0 to 32")
+      .default(2),
     SESSION_SECRET: sessionSecretSchema,
     SESSION_ISSUER: z.string().default(SESSION_ISSUER_DEFAULT),
     SESSION_AUDIENCE: z.string().default(SESSION_AUDIENCE_DEFAULT),
@@ -219,7 +235,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): BackendConfig 
           : undefined,
       webhookSecret: e.GITHUB_WEBHOOK_SECRET,
     },
-    azureDevOps: { allowHttp: e.AZURE_DEVOPS_ALLOW_HTTP },
+    azureDevOps: { allowHttp: e.AZURE_DEVOPS_ALLOW_HTTP, webhookSecret: e.AZURE_DEVOPS_WEBHOOK_SECRET },
+    review: { workers: e.REVIEW_WORKERS },
     session: {
       secret: e.SESSION_SECRET,
       issuer: e.SESSION_ISSUER,
