@@ -56,8 +56,16 @@ const FORWARDED_HEADERS = new Set([
   "if-none-match",
   "if-modified-since",
 ]);
-/** What a webhook needs besides: its event, delivery id and signature (GitHub's names). */
-const WEBHOOK_HEADERS = new Set(["x-github-event", "x-github-delivery", "x-hub-signature-256"]);
+/**
+ * What a webhook needs besides: GitHub's event, delivery id and signature, and the Basic auth that
+ * Azure DevOps service hooks prove themselves with (the gateway never makes one from a session here).
+ */
+const WEBHOOK_HEADERS = new Set([
+  "x-github-event",
+  "x-github-delivery",
+  "x-hub-signature-256",
+  "authorization",
+]);
 
 function prepareUpstreamRequest(config: GatewayConfig) {
   const publicOrigin = new URL(config.publicOrigin);
