@@ -2,28 +2,20 @@ import { sql } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
 import { createLogger } from "../../shared/logging.ts";
 import { type FreshDatabase, freshDatabase, TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
-import { type Db, openDatabase } from "../db/database.ts";
-import { migrateToLatest } from "../db/migrations.ts";
-import type { ReviewRunOutcome } from "./model.ts";
-import { DEFAULT_QUEUE_OPTIONS, openReviewQueue, type QueueOptions, type ReviewQueue } from "./queue.ts";
-import { type PullRequestEvent, queueRun, type ReviewJob } from "./runs.ts";
-import { type ReviewPipeline, reviewWorker } from "./worker.ts";
+import {
+  gatedPipeline,
+  type OpenQueue,
+  openQueue,
+  push,
+  seedProject,
+} from "../../tests/support/review-queue.ts";
+import type { Db } from "../db/database.ts";
+import type { PullRequestEvent } from "./runs.ts";
+import { reviewWorker } from "./worker.ts";
 
 const silent = createLogger({ name: "test", level: "silent" });
-/** Short enough for a test to see a dead worker's job come back (pg-boss's heartbeat floor is 10 s). */
-const FAST: QueueOptions = {
-  ...DEFAULT_QUEUE_OPTIONS,
-  heartbeatSeconds: 10,
-  pollingIntervalSeconds: 0.5,
-  superviseIntervalSeconds: 1,
-  stopTimeoutSeconds: 1,
-};
 
-interface Open {
-  db: Db;
-  queue: ReviewQueue;
-}
-let opened: Open[] = [];
+let opened: OpenQueue[] = [];
 let fresh: FreshDatabase | undefined;
 afterEach(async () => {
   for (const { db, queue } of opened.reverse()) {
@@ -35,62 +27,10 @@ afterEach(async () => {
   fresh = undefined;
 });
 
-async function open(database: FreshDatabase): Promise<Open> {
-  const db = await openDatabase(database.target);
-  await migrateToLatest(db);
-  const queue = await openReviewQueue(db, database.target, FAST);
-  const handle = { db, queue };
+async function open(database: FreshDatabase): Promise<OpenQueue> {
+  const handle = await openQueue(database.target);
   opened.push(handle);
   return handle;
-}
-
-async function project(db: Db) {
-  const org = await db
-    .insertInto("organizations")
-    .values({ name: "Acme" })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  const row = await db
-    .insertInto("projects")
-    .values({
-      org_id: org.id,
-      name: "web",
-      integration_key: "1",
-      integration_name: "github",
-      integration_type: "git",
-      external_link: "https://github.com/acme/web",
-      external_id: "100",
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  return { orgId: org.id, projectId: row.id };
-}
-
-/** What ingest does for one event: queue or coalesce the run, and send its job when it is new. */
-async function push(db: Db, queue: ReviewQueue, event: PullRequestEvent) {
-  return db.transaction().execute(async (trx) => {
-    const run = await queueRun(trx, event);
-    if (run.created)
-      await queue.enqueue(trx, {
-        runId: run.runId,
-        projectId: event.projectId,
-        pullRequest: event.pullRequest,
-      });
-    return run;
-  });
-}
-
-/** A pipeline that holds each run until released, and remembers what it was given. */
-function gatedPipeline() {
-  const seen: ReviewJob[] = [];
-  const waiting: Array<() => void> = [];
-  const pipeline: ReviewPipeline = async (job, log) => {
-    seen.push(job);
-    await new Promise<void>((resolve) => waiting.push(resolve));
-    await log("pipeline", "test stage");
-    return { status: "succeeded", findingsTotal: 2, findingsPosted: 1 } satisfies ReviewRunOutcome;
-  };
-  return { seen, pipeline, releaseNext: () => waiting.shift()?.() };
 }
 
 async function until(condition: () => Promise<boolean> | boolean, timeoutMs = 30_000): Promise<void> {
@@ -127,7 +67,7 @@ describe.each(TEST_DATABASE_KINDS)("review queue on %s", (kind) => {
   it("keeps one queued and one running run per pull request; the queued one reviews the latest head", async () => {
     fresh = await freshDatabase(kind);
     const { db, queue } = await open(fresh);
-    const { orgId, projectId } = await project(db);
+    const { orgId, projectId } = await seedProject(db);
     const gated = gatedPipeline();
     await queue.start(reviewWorker(db, gated.pipeline, silent), { workers: 4 });
     const event = (n: number): PullRequestEvent => ({
@@ -186,7 +126,7 @@ describe.each(TEST_DATABASE_KINDS)("review queue on %s", (kind) => {
     async () => {
       fresh = await freshDatabase(kind);
       const { db, queue } = await open(fresh);
-      const { orgId, projectId } = await project(db);
+      const { orgId, projectId } = await seedProject(db);
       const gated = gatedPipeline();
       await queue.start(reviewWorker(db, gated.pipeline, silent), { workers: 3 });
       for (const pullRequest of [1, 2, 3]) {
@@ -209,7 +149,7 @@ describe.each(TEST_DATABASE_KINDS)("review queue on %s", (kind) => {
   it("ends a run whose pipeline throws as failed with the reason, and does not run it again", async () => {
     fresh = await freshDatabase(kind);
     const { db, queue } = await open(fresh);
-    const { orgId, projectId } = await project(db);
+    const { orgId, projectId } = await seedProject(db);
     let calls = 0;
     await queue.start(
       reviewWorker(
@@ -252,7 +192,7 @@ describe.each(TEST_DATABASE_KINDS)("review queue on %s", (kind) => {
   it("runs a job again after its backend stopped mid-run, on the same data, without a second run", async () => {
     fresh = await freshDatabase(kind, { survivesRestart: true });
     const before = await open(fresh);
-    const { orgId, projectId } = await project(before.db);
+    const { orgId, projectId } = await seedProject(before.db);
     const stuck = gatedPipeline();
     await before.queue.start(reviewWorker(before.db, stuck.pipeline, silent), { workers: 1 });
     const { runId } = await push(before.db, before.queue, {
