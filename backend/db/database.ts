@@ -18,9 +18,12 @@ const embedded = new WeakMap<Db, PGlite>();
 
 export async function openDatabase(target: DatabaseTarget): Promise<Db> {
   if (target.kind === "postgres") {
-    return new Kysely<Database>({
-      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: target.url }) }),
-    });
+    const pool = new pg.Pool({ connectionString: target.url });
+    // An idle connection the server ends (a restart, a failover, a dropped database; also one still
+    // closing after destroy()) is dropped by the pool, which then emits the error: without a
+    // listener that would crash the process. Queries in flight still fail with their own error.
+    pool.on("error", () => {});
+    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
   if (target.dataDir) await mkdir(target.dataDir, { recursive: true });
   const client = await PGlite.create(target.dataDir ? { dataDir: target.dataDir } : {});

@@ -71,7 +71,7 @@ async function takeIn(
   return { outcome: "queued", runId };
 }
 
-const describe = (result: IngestOutcome) =>
+const outcomeText = (result: IngestOutcome) =>
   result.outcome === "ignored" ? `ignored: ${result.reason}` : result.outcome;
 
 /** Records a delivery by its id; false when it was recorded before (a redelivery). */
@@ -99,7 +99,7 @@ export async function ingestDelivery(
   const result = await takeIn(trx, queue, delivery.id, event);
   await trx
     .updateTable("webhook_deliveries")
-    .set({ outcome: describe(result) })
+    .set({ outcome: outcomeText(result) })
     .where("id", "=", delivery.id)
     .execute();
   return result;

@@ -43,7 +43,11 @@ export interface QueueOptions {
   pollingIntervalSeconds: number;
   /** How often jobs whose worker went quiet or ran too long are looked for. */
   superviseIntervalSeconds: number;
-  /** How long stop() waits for running handlers. */
+  /**
+   * How long stop() waits for running handlers; then their jobs are failed and so retried at once
+   * by the next start. Short: the process manager kills a backend that takes long to stop (Docker
+   * after 10 s), and then the job waits for its heartbeat to lapse instead.
+   */
   stopTimeoutSeconds: number;
 }
 
@@ -52,7 +56,7 @@ export const DEFAULT_QUEUE_OPTIONS: QueueOptions = {
   expireInSeconds: 30 * 60,
   pollingIntervalSeconds: 1,
   superviseIntervalSeconds: 10,
-  stopTimeoutSeconds: 30,
+  stopTimeoutSeconds: 5,
 };
 
 const QUEUE_NAME = "review";
@@ -66,9 +70,9 @@ const singletonKey = (job: QueuedReview) => `${job.projectId}#${job.pullRequest}
  * adapter, which runs multi-statement blocks with exec), but each one holds our driver's single
  * connection first, like any Kysely query, so none slips into a transaction another holder has open.
  */
-function embeddedDatabase(db: Db): BossDatabase | undefined {
+function embeddedDatabase(db: Db): BossDatabase {
   const client = embeddedClient(db);
-  if (!client) return undefined;
+  if (!client) throw new Error("The database is not embedded PGlite");
   const direct = fromPglite(client);
   return {
     executeSql: (text, values) => db.connection().execute(() => direct.executeSql(text, values)),
@@ -81,11 +85,11 @@ export async function openReviewQueue(
   options: QueueOptions = DEFAULT_QUEUE_OPTIONS,
   onError: (error: Error) => void = () => {},
 ): Promise<ReviewQueue> {
-  const embedded = embeddedDatabase(db);
+  const embedded = target.kind === "pglite";
   const boss = new PgBoss({
-    ...(embedded
-      ? { db: embedded, backend: "pglite" as const }
-      : { connectionString: target.kind === "postgres" ? target.url : "" }),
+    ...(target.kind === "postgres"
+      ? { connectionString: target.url }
+      : { db: embeddedDatabase(db), backend: "pglite" as const }),
     schedule: false,
     superviseIntervalSeconds: options.superviseIntervalSeconds,
     monitorIntervalSeconds: options.superviseIntervalSeconds,
@@ -93,16 +97,21 @@ export async function openReviewQueue(
     registerInstance: false,
   });
   boss.on("error", onError);
-  await boss.start();
   const settings = {
     retryLimit: RETRY_LIMIT,
     retryBackoff: true,
     heartbeatSeconds: options.heartbeatSeconds,
     expireInSeconds: options.expireInSeconds,
   };
-  // createQueue leaves an existing queue as it is; updateQueue applies today's settings to it.
-  await boss.createQueue(QUEUE_NAME, { policy: "stately", ...settings });
-  await boss.updateQueue(QUEUE_NAME, settings);
+  try {
+    await boss.start();
+    // createQueue leaves an existing queue as it is; updateQueue applies today's settings to it.
+    await boss.createQueue(QUEUE_NAME, { policy: "stately", ...settings });
+    await boss.updateQueue(QUEUE_NAME, settings);
+  } catch (error) {
+    await boss.stop({ graceful: false }).catch(() => {});
+    throw error;
+  }
   return {
     async enqueue(trx, job) {
       const id = await boss.send(
