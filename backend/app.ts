@@ -24,8 +24,16 @@ import { createGitHubApp } from "./integrations/github-app.ts";
 import { createSandboxCodeHost } from "./integrations/sandbox.ts";
 import { accountMailSender } from "./mail/account-mail.ts";
 import { createMailer } from "./mail/mailer.ts";
+import {
+  DEFAULT_QUEUE_OPTIONS,
+  openReviewQueue,
+  type QueueOptions,
+  type ReviewQueue,
+} from "./review/queue.ts";
+import { pipelineNotConnected, type ReviewPipeline, reviewWorker } from "./review/worker.ts";
 import { accountRouter } from "./routes/account.ts";
 import { type AuthDeps, authRouter } from "./routes/auth.ts";
+import { azureDevOpsWebhooksRouter } from "./routes/azure-devops-webhooks.ts";
 import { healthRouter } from "./routes/health.ts";
 import { integrationsRouter } from "./routes/integrations.ts";
 import { jwksRouter } from "./routes/jwks.ts";
@@ -45,9 +53,15 @@ export interface Backend {
   tokens: SessionTokens;
   /** The terms new organisations start their Pro trial on (tests create accounts with them). */
   trial: TrialTerms;
+  /** The review queue: ingest sends to it, its workers run the review pipeline. */
+  queue: ReviewQueue;
   /** Resolves once the work requests left running after their answer (e-mails) is done. */
   settled(): Promise<void>;
-  /** Waits for that work, then releases the database and the clients; call after the server stopped. */
+  /**
+   * Waits for that work, stops the review workers (a review still running past their stop timeout
+   * is taken again by the next start), then releases the database and the clients; call after the
+   * server stopped.
+   */
   close(): Promise<void>;
 }
 
@@ -63,18 +77,38 @@ export interface BackendOptions {
   identity?: Identity;
   /** The billing clock (trials, periods, cancellations); the real time by default. Tests set it. */
   clock?: Clock;
+  /**
+   * What a review run does once started. Default: `pipelineNotConnected`, which reviews nothing
+   * and says so; the review pipeline (triage, diff, reviewers, posting) plugs in here.
+   */
+  pipeline?: ReviewPipeline;
+  /** Queue timings (tests shorten the heartbeat to see a dead worker's job come back). */
+  queue?: Partial<QueueOptions>;
 }
 
 export async function createBackend(config: BackendConfig, options: BackendOptions = {}): Promise<Backend> {
   const logger = options.logger ?? createLogger({ name: "backend", level: config.logLevel });
   const db = await openDatabase(config.database);
   let tokens: SessionTokens;
+  let queue: ReviewQueue;
   try {
     await migrateToLatest(db);
     tokens = createSessionTokens(await loadSessionKey(config.session, db), config.session);
+    queue = await openReviewQueue(
+      db,
+      config.database,
+      { ...DEFAULT_QUEUE_OPTIONS, ...options.queue },
+      (error) => logger.error({ err: error }, "review queue failed"),
+    );
   } catch (error) {
     await db.destroy();
     throw error;
+  }
+  // REVIEW_WORKERS=0: this backend takes webhooks in and leaves the reviews to other processes.
+  if (config.review.workers > 0) {
+    await queue.start(reviewWorker(db, options.pipeline ?? pipelineNotConnected, logger), {
+      workers: config.review.workers,
+    });
   }
   const identity = options.identity ?? createFirebaseIdentity(config.firebase);
   const ownsIdentity = options.identity === undefined;
@@ -123,7 +157,7 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
   app.use(healthRouter(db));
   app.use(jwksRouter(tokens));
   // Before express.json: the signature is checked over the raw body.
-  app.use(webhooksRouter(db, config.github));
+  app.use(webhooksRouter({ db, github: config.github, queue, productName: config.productName }));
   app.use(
     stripeWebhooksRouter(
       billing,
@@ -131,6 +165,14 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
         ? { client: stripe, webhookSecret: stripeSettings.webhookSecret }
         : undefined,
     ),
+  );
+  app.use(
+    azureDevOpsWebhooksRouter({
+      db,
+      webhookSecret: config.azureDevOps.webhookSecret,
+      queue,
+      productName: config.productName,
+    }),
   );
   app.use(express.json({ limit: JSON_BODY_LIMIT }));
   app.use(authRouter(auth));
@@ -154,9 +196,11 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
     db,
     tokens,
     trial,
+    queue,
     settled: () => background.settled(),
     async close() {
       await background.settled();
+      await queue.stop();
       mailer.close();
       if (ownsIdentity) await identity.close();
       await db.destroy();

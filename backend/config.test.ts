@@ -227,4 +227,24 @@ describe("loadConfig", () => {
     expect(configError(production)).toContain("AZURE_DEVOPS_ALLOW_HTTP: is refused in production");
     expect(loadConfig({ ...production, LOCAL_MODE: "true" }).azureDevOps.allowHttp).toBe(true);
   });
+
+  it("reads the Azure DevOps hook secret, refusing a short one", () => {
+    expect(loadConfig({}).azureDevOps.webhookSecret).toBeUndefined();
+    const secret = "a-service-hook-secret";
+    expect(loadConfig({ AZURE_DEVOPS_WEBHOOK_SECRET: secret }).azureDevOps.webhookSecret).toBe(secret);
+    expect(configError({ AZURE_DEVOPS_WEBHOOK_SECRET: "short" })).toContain(
+      "AZURE_DEVOPS_WEBHOOK_SECRET: must be at least 16 characters",
+    );
+  });
+
+  it("runs two review workers by default, from 0 to 32", () => {
+    expect(loadConfig({}).review).toEqual({ workers: 2 });
+    expect(loadConfig({ REVIEW_WORKERS: "0" }).review).toEqual({ workers: 0 });
+    expect(loadConfig({ REVIEW_WORKERS: "8" }).review).toEqual({ workers: 8 });
+    for (const value of ["-1", "33", "1.5", "many"]) {
+      expect(configError({ REVIEW_WORKERS: value }), value).toContain(
+        "REVIEW_WORKERS: must be a whole number from 0 to 32",
+      );
+    }
+  });
 });

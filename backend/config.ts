@@ -84,7 +84,16 @@ export interface BackendConfig {
    * AZURE_DEVOPS_ALLOW_HTTP: an Azure DevOps setup may name an http organisation URL (the local
    * fake of the tests); refused in production outside local mode.
    */
-  azureDevOps: { allowHttp: boolean };
+  azureDevOps: {
+    allowHttp: boolean;
+    /**
+     * AZURE_DEVOPS_WEBHOOK_SECRET: the Basic-auth password Azure DevOps service hooks send to
+     * /webhooks/azure-devops. Unset: that path answers 503.
+     */
+    webhookSecret?: string | undefined;
+  };
+  /** REVIEW_WORKERS: review jobs run at once by this backend on Postgres (embedded PGlite runs one). */
+  review: { workers: number };
   billing: {
     /** TRIAL_DAYS: how long a new organisation's Pro trial lasts. */
     trialDays: number;
@@ -162,6 +171,13 @@ const envSchema = z
       .regex(/^whsec_/, "must be a webhook signing secret (whsec_...)")
       .optional(),
     STRIPE_API_URL: z.url({ protocol: /^https?$/ }).optional(),
+    AZURE_DEVOPS_WEBHOOK_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
+    REVIEW_WORKERS: z.coerce
+      .number({ error: "must be a whole number from 0 to 32" })
+      .int("must be a whole number from 0 to 32")
+      .min(0, "must be a whole number from 0 to 32")
+      .max(32, "must be a whole number from 0 to 32")
+      .default(2),
     SESSION_SECRET: sessionSecretSchema,
     SESSION_ISSUER: z.string().default(SESSION_ISSUER_DEFAULT),
     SESSION_AUDIENCE: z.string().default(SESSION_AUDIENCE_DEFAULT),
@@ -271,7 +287,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): BackendConfig 
           : undefined,
       webhookSecret: e.GITHUB_WEBHOOK_SECRET,
     },
-    azureDevOps: { allowHttp: e.AZURE_DEVOPS_ALLOW_HTTP },
+    azureDevOps: { allowHttp: e.AZURE_DEVOPS_ALLOW_HTTP, webhookSecret: e.AZURE_DEVOPS_WEBHOOK_SECRET },
     billing: {
       trialDays: e.TRIAL_DAYS,
       seatPriceCents: e.PRO_SEAT_PRICE_CENTS,
@@ -286,6 +302,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): BackendConfig 
             }
           : undefined,
     },
+    review: { workers: e.REVIEW_WORKERS },
     session: {
       secret: e.SESSION_SECRET,
       issuer: e.SESSION_ISSUER,

@@ -56,12 +56,17 @@ const FORWARDED_HEADERS = new Set([
   "if-none-match",
   "if-modified-since",
 ]);
-/** What a webhook needs besides: GitHub's event, delivery id and signature; Stripe's signature. */
+/**
+ * What a webhook needs besides: GitHub's event, delivery id and signature, Stripe's signature,
+ * and the Basic auth that Azure DevOps service hooks prove themselves with (the gateway never
+ * makes one from a session here).
+ */
 const WEBHOOK_HEADERS = new Set([
   "x-github-event",
   "x-github-delivery",
   "x-hub-signature-256",
   "stripe-signature",
+  "authorization",
 ]);
 
 function prepareUpstreamRequest(config: GatewayConfig) {

@@ -402,8 +402,10 @@ export const API_PATHS = {
   integrationSetup: (name: string) => `/api/integrations/${encodeURIComponent(name)}/setup`,
   /** Answers /installation: the GitHub App installation (or the sandbox's) of `{org_id, installationId}`. */
   githubSetup: "/api/integrations/github/setup",
-  /** GitHub's webhook deliveries (backend; the gateway does not forward it yet). */
+  /** GitHub's webhook deliveries: public, authenticated by their X-Hub-Signature-256. */
   githubWebhook: "/webhooks/github",
+  /** Azure DevOps service hooks: public, authenticated by Basic auth (AZURE_DEVOPS_WEBHOOK_SECRET). */
+  azureDevOpsWebhook: "/webhooks/azure-devops",
   jwks: "/.well-known/jwks.json",
   /** GET: the setting templates (`?includeInactive=false`). */
   settingsTemplates: "/api/settings/templates",

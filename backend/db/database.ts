@@ -13,15 +13,32 @@ import type { Database } from "./schema.ts";
 
 export type Db = Kysely<Database>;
 
+/** The PGlite instance under each embedded database, for what must speak to it directly. */
+const embedded = new WeakMap<Db, PGlite>();
+
 export async function openDatabase(target: DatabaseTarget): Promise<Db> {
   if (target.kind === "postgres") {
-    return new Kysely<Database>({
-      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: target.url }) }),
-    });
+    const pool = new pg.Pool({ connectionString: target.url });
+    // An idle connection the server ends (a restart, a failover, a dropped database; also one still
+    // closing after destroy()) is dropped by the pool, which then emits the error: without a
+    // listener that would crash the process. Queries in flight still fail with their own error.
+    pool.on("error", () => {});
+    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
   if (target.dataDir) await mkdir(target.dataDir, { recursive: true });
   const client = await PGlite.create(target.dataDir ? { dataDir: target.dataDir } : {});
-  return new Kysely<Database>({ dialect: new PGliteDialect(client) });
+  const db = new Kysely<Database>({ dialect: new PGliteDialect(client) });
+  embedded.set(db, client);
+  return db;
+}
+
+/**
+ * The PGlite instance of an embedded database; undefined on Postgres. Whoever uses it must hold
+ * the connection (`db.connection().execute(...)`), as every Kysely query does, so its statements
+ * never land inside another holder's transaction on PGlite's single session.
+ */
+export function embeddedClient(db: Db): PGlite | undefined {
+  return embedded.get(db);
 }
 
 /** Postgres' code for a unique-constraint violation (pg and PGlite both expose `code`). */

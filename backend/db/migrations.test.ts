@@ -57,6 +57,8 @@ describe.each(TEST_DATABASE_KINDS)("migrations on %s", (kind) => {
         "payment_sessions",
         "billing_events",
         "contributors",
+        "review_runs",
+        "review_decisions",
       ]),
     );
     const applied = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
@@ -66,6 +68,7 @@ describe.each(TEST_DATABASE_KINDS)("migrations on %s", (kind) => {
       "0003_integrations",
       "0004_webhook_deliveries",
       "0005_billing_and_seats",
+      "0007_review_engine",
     ]);
     const orgs = await db.selectFrom("organizations").select(["id", "name"]).execute();
     expect(orgs).toEqual([{ id: org.id, name: "Acme" }]);

@@ -5,6 +5,7 @@
 import type { ColumnType, Generated } from "kysely";
 import type { PlanCode, SubscriptionStatus } from "../../shared/billing-contract.ts";
 import type { Provider } from "../../shared/contract.ts";
+import type { BotCommand, ReviewRunStatus, ReviewTrigger } from "../review/model.ts";
 
 /** Set by the database on insert, never updated. */
 type CreatedAt = ColumnType<Date, never, never>;
@@ -127,10 +128,15 @@ export interface OutboxMessagesTable {
   sent_at: CreatedAt;
 }
 
-/** Webhook deliveries already applied, by GitHub's X-GitHub-Delivery id. */
+/**
+ * Webhook deliveries already applied: GitHub's by their X-GitHub-Delivery id, Azure DevOps' by
+ * `ado:` and the event id.
+ */
 export interface WebhookDeliveriesTable {
   id: string;
   event: string;
+  /** What the delivery did: queued, coalesced, or ignored and why. */
+  outcome: ColumnType<string | null, string | null | undefined, string | null>;
   received_at: CreatedAt;
 }
 
@@ -205,6 +211,43 @@ export interface ContributorsTable {
   updated_at: Timestamp;
 }
 
+/**
+ * One review of a pull request. At most one run per pull request is queued and one running (partial
+ * unique indexes); events arriving while a run is queued update it (coalescing), so the head it
+ * reviews is the latest one known when it starts.
+ */
+export interface ReviewRunsTable {
+  id: Generated<string>;
+  org_id: string;
+  project_id: string;
+  pull_request: number;
+  status: ColumnType<ReviewRunStatus, ReviewRunStatus | undefined, ReviewRunStatus>;
+  trigger: ReviewTrigger;
+  command: ColumnType<BotCommand | null, BotCommand | null | undefined, BotCommand | null>;
+  /** Null when the event did not say (a comment command): the pipeline reads it from the code host. */
+  head_sha: ColumnType<string | null, string | null | undefined, string | null>;
+  base_sha: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The delivery that queued the run, or the latest one coalesced into it. */
+  delivery_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Why the run failed or was skipped. */
+  reason: ColumnType<string | null, string | null | undefined, string | null>;
+  findings_total: ColumnType<number | null, number | null | undefined, number | null>;
+  findings_posted: ColumnType<number | null, number | null | undefined, number | null>;
+  queued_at: ColumnType<Date, Date | undefined, Date>;
+  started_at: NullableTimestamp;
+  finished_at: NullableTimestamp;
+}
+
+/** A run's decision log; `id` orders it. `detail` is jsonb, written as JSON text. */
+export interface ReviewDecisionsTable {
+  id: Generated<number>;
+  run_id: string;
+  step: string;
+  outcome: string;
+  detail: ColumnType<Record<string, unknown>, string | undefined, never>;
+  created_at: CreatedAt;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -219,4 +262,6 @@ export interface Database {
   payment_sessions: PaymentSessionsTable;
   billing_events: BillingEventsTable;
   contributors: ContributorsTable;
+  review_runs: ReviewRunsTable;
+  review_decisions: ReviewDecisionsTable;
 }

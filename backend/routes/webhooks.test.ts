@@ -1,11 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { Webhooks } from "@octokit/webhooks";
+import { sql } from "kysely";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_PATHS, integrationResponseSchema, projectsResponseSchema } from "../../shared/contract.ts";
 import { signedInAccount } from "../../tests/support/backend-sessions.ts";
 import { type FreshDatabase, freshDatabase, TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
 import { type FakeGitHub, fakeRepository, startFakeGitHub } from "../../tests/support/fake-github.ts";
+import { type WebhookExample, webhookExample } from "../../tests/support/github-webhook-examples.ts";
 import { type Backend, createBackend } from "../app.ts";
 import { loadConfig } from "../config.ts";
 
@@ -38,6 +40,8 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
         GITHUB_APP_ID: github.appId,
         GITHUB_APP_PRIVATE_KEY: github.appPrivateKey,
         GITHUB_WEBHOOK_SECRET: SECRET,
+        // No workers: what ingest queued stays queued for the tests to see (backend/review/queue.test.ts runs jobs).
+        REVIEW_WORKERS: "0",
         ...database.env,
       }),
     );
@@ -168,6 +172,167 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
     expect(again.status).toBe(200);
     expect(again.body).toEqual({ received: true, duplicate: true });
     expect((await projects(token)).map((project) => project.name)).toEqual(["alpha", "beta"]);
+  });
+
+  /** GitHub's example of the event, pointed at a connected repository (installation `id`, repository `id * 10`). */
+  function example<E extends "pull_request" | "issue_comment">(
+    event: E,
+    action: string,
+    installationId: number,
+    changes: (payload: WebhookExample<E>) => void = () => {},
+  ): WebhookExample<E> {
+    const payload = webhookExample(event, action);
+    payload.installation = { id: installationId, node_id: `I_${installationId}` };
+    payload.repository = { ...payload.repository, id: installationId * 10 };
+    changes(payload);
+    return payload;
+  }
+  async function reviewRuns(installationId: number) {
+    return backend.db
+      .selectFrom("review_runs")
+      .innerJoin("projects", "projects.id", "review_runs.project_id")
+      .select(["review_runs.id", "status", "trigger", "command", "head_sha", "base_sha", "pull_request"])
+      .where("projects.integration_key", "=", String(installationId))
+      .orderBy("queued_at")
+      .execute();
+  }
+  async function queuedJobs(runIds: string[]) {
+    const { rows } = await sql<{ state: string; data: { runId: string } }>`
+      select state, data from pgboss.job where name = 'review'`.execute(backend.db);
+    return rows.filter((row) => runIds.includes(row.data.runId));
+  }
+  async function deliveryOutcome(id: string) {
+    const row = await backend.db
+      .selectFrom("webhook_deliveries")
+      .select(["event", "outcome"])
+      .where("id", "=", id)
+      .executeTakeFirst();
+    return row;
+  }
+
+  it("queues a review of an opened pull request at its head, once per delivery", async () => {
+    await connected("hook-review", 21);
+    const delivery = randomUUID();
+    const payload = example("pull_request", "opened", 21);
+    const first = await deliver("pull_request", payload, { delivery });
+    const again = await deliver("pull_request", payload, { delivery });
+
+    expect(first.status).toBe(202);
+    expect(first.body).toEqual({ received: true, duplicate: false, outcome: "queued" });
+    expect(again.status).toBe(202);
+    expect(again.body).toEqual({ received: true, duplicate: true, outcome: "duplicate" });
+    const runs = await reviewRuns(21);
+    expect(runs).toEqual([
+      expect.objectContaining({
+        status: "queued",
+        trigger: "opened",
+        command: null,
+        pull_request: payload.pull_request.number,
+        head_sha: payload.pull_request.head.sha,
+        base_sha: payload.pull_request.base.sha,
+      }),
+    ]);
+    expect(await queuedJobs(runs.map((run) => run.id))).toHaveLength(1);
+    expect(await deliveryOutcome(delivery)).toEqual({ event: "pull_request.opened", outcome: "queued" });
+  });
+
+  it("refuses a pull-request delivery with a missing or wrong signature and queues nothing", async () => {
+    await connected("hook-review-signature", 22);
+    const payload = example("pull_request", "opened", 22);
+    for (const signature of [null, "sha256=00", await sign("another-secret", JSON.stringify(payload))]) {
+      expect((await deliver("pull_request", payload, { signature })).status).toBe(401);
+    }
+    expect(await reviewRuns(22)).toEqual([]);
+  });
+
+  it("coalesces ten rapid pushes into one queued review of the latest head", async () => {
+    await connected("hook-review-pushes", 23);
+    const heads = Array.from({ length: 10 }, (_, n) => `${String(n).padStart(2, "0")}${"f".repeat(38)}`);
+    const responses = await Promise.all(
+      heads.map((sha) =>
+        deliver(
+          "pull_request",
+          example("pull_request", "synchronize", 23, (payload) => {
+            payload.pull_request.head.sha = sha;
+          }),
+        ),
+      ),
+    );
+    expect(responses.map((response) => response.status)).toEqual(Array(10).fill(202));
+    expect(responses.filter((response) => response.body.outcome === "queued")).toHaveLength(1);
+    expect(responses.filter((response) => response.body.outcome === "coalesced")).toHaveLength(9);
+    const runs = await reviewRuns(23);
+    expect(runs).toHaveLength(1);
+    expect(await queuedJobs(runs.map((run) => run.id))).toHaveLength(1);
+    // Deliveries that arrive together may commit in any order: the run carries one of their heads,
+    // and after the last one committed, a further push decides it.
+    expect(heads).toContain(runs[0]?.head_sha);
+    await deliver(
+      "pull_request",
+      example("pull_request", "synchronize", 23, (payload) => {
+        payload.pull_request.head.sha = "latest";
+      }),
+    );
+    expect((await reviewRuns(23)).map((run) => run.head_sha)).toEqual(["latest"]);
+  });
+
+  it("queues a bot command from a pull-request comment, and ignores other comments and actions", async () => {
+    await connected("hook-review-comments", 24);
+    const comment = (body: string, changes: (payload: WebhookExample<"issue_comment">) => void = () => {}) =>
+      example("issue_comment", "created", 24, (payload) => {
+        const pull = "https://github.com/o/r/pull/1";
+        payload.issue.pull_request = {
+          url: "https://api.github.com/repos/o/r/pulls/1",
+          html_url: pull,
+          diff_url: `${pull}.diff`,
+          patch_url: `${pull}.patch`,
+        };
+        payload.comment.body = body;
+        changes(payload);
+      });
+    const ignored: Array<[string, unknown, string]> = [
+      ["issue_comment", comment("Looks good to me"), "ignored: no command"],
+      [
+        "issue_comment",
+        comment("@argus review", (payload) => delete payload.issue.pull_request),
+        "ignored: comment on an issue",
+      ],
+      [
+        "issue_comment",
+        comment("@argus review", (payload) => (payload.comment.user.type = "Bot")),
+        "ignored: comment by a bot",
+      ],
+      ["pull_request", example("pull_request", "closed", 24), "ignored: action closed is not reviewed"],
+    ];
+    for (const [event, payload, outcome] of ignored) {
+      const delivery = randomUUID();
+      const response = await deliver(event, payload, { delivery });
+      expect(response.status).toBe(202);
+      expect((await deliveryOutcome(delivery))?.outcome).toBe(outcome);
+    }
+    expect(await reviewRuns(24)).toEqual([]);
+
+    const payload = comment("Please have a look\n@argus full review");
+    expect((await deliver("issue_comment", payload)).body.outcome).toBe("queued");
+    expect(await reviewRuns(24)).toEqual([
+      expect.objectContaining({
+        trigger: "command",
+        command: "full review",
+        pull_request: payload.issue.number,
+        head_sha: null,
+      }),
+    ]);
+  });
+
+  it("acknowledges and records an event of a repository it does not know", async () => {
+    const delivery = randomUUID();
+    const response = await deliver("pull_request", example("pull_request", "opened", 9_999), { delivery });
+    expect(response.status).toBe(202);
+    expect(response.body.outcome).toBe("ignored");
+    expect(await deliveryOutcome(delivery)).toEqual({
+      event: "pull_request.opened",
+      outcome: "ignored: unknown repository",
+    });
   });
 
   it("answers 503 without a webhook secret configured", async () => {

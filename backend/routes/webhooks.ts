@@ -1,9 +1,10 @@
 /**
  * POST /webhooks/github: GitHub's deliveries for the App. Only a delivery signed with
- * GITHUB_WEBHOOK_SECRET (X-Hub-Signature-256) is read, each delivery (X-GitHub-Delivery) takes
- * effect once, and only what keeps integrations and projects true is handled: an uninstalled or
+ * GITHUB_WEBHOOK_SECRET (X-Hub-Signature-256) is read, and each delivery (X-GitHub-Delivery) takes
+ * effect once. Installation events keep integrations and projects true: an uninstalled or
  * suspended installation makes its integration inactive, added and removed repositories become
- * projects or stop being ones.
+ * projects or stop being ones (200). Pull-request and comment events go to the review engine's
+ * ingest, which queues a review run (202: accepted, reviewed later).
  */
 import { Webhooks } from "@octokit/webhooks";
 import express, { type Router } from "express";
@@ -16,8 +17,14 @@ import { strictRouter } from "../http/router.ts";
 import { GITHUB_INTEGRATION } from "../integrations/catalogue.ts";
 import { repositoriesOf } from "../integrations/github-app.ts";
 import { importRepositories } from "../integrations/setup.ts";
+import { GITHUB_REVIEW_EVENTS, githubReviewEvent } from "../review/github-events.ts";
+import { ingestDelivery, recordDelivery } from "../review/ingest.ts";
+import type { ReviewQueue } from "../review/queue.ts";
 
-/** GitHub caps payloads at 25 MB; ours (installation events) are small. */
+/**
+ * GitHub caps payloads at 25 MB; ours are small (installation events, pull requests and comments,
+ * whose texts GitHub caps at 65,536 characters).
+ */
 const WEBHOOK_BODY_LIMIT = "1mb";
 const DELIVERY_ID_MAX = 128;
 
@@ -77,7 +84,14 @@ async function apply(trx: Transaction, event: string, payload: Record<string, un
   }
 }
 
-export function webhooksRouter(db: Db, github: BackendConfig["github"]): Router {
+export interface WebhookDeps {
+  db: Db;
+  github: BackendConfig["github"];
+  queue: ReviewQueue;
+  productName: string;
+}
+
+export function webhooksRouter({ db, github, queue, productName }: WebhookDeps): Router {
   const router = strictRouter();
   const webhooks = github.webhookSecret ? new Webhooks({ secret: github.webhookSecret }) : undefined;
 
@@ -103,14 +117,19 @@ export function webhooksRouter(db: Db, github: BackendConfig["github"]): Router 
       }
       if (!isObject(payload)) throw new HttpError(400, { error: "Invalid JSON body" });
 
+      if (GITHUB_REVIEW_EVENTS.has(event)) {
+        const review = githubReviewEvent(event, payload, productName);
+        const action = typeof payload.action === "string" ? `.${payload.action}` : "";
+        const result = await db
+          .transaction()
+          .execute((trx) => ingestDelivery(trx, queue, { id: delivery, event: `${event}${action}` }, review));
+        res
+          .status(202)
+          .json({ received: true, duplicate: result.outcome === "duplicate", outcome: result.outcome });
+        return;
+      }
       const applied = await db.transaction().execute(async (trx) => {
-        const first = await trx
-          .insertInto("webhook_deliveries")
-          .values({ id: delivery, event })
-          .onConflict((conflict) => conflict.column("id").doNothing())
-          .returning("id")
-          .executeTakeFirst();
-        if (!first) return false;
+        if (!(await recordDelivery(trx, { id: delivery, event }))) return false;
         await apply(trx, event, payload, github.oauthUrl);
         return true;
       });

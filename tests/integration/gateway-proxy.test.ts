@@ -386,6 +386,22 @@ describe("webhooks of code hosts and Stripe", () => {
     expect(upstream.headerNames(head)).not.toContain("x-custom");
   });
 
+  it("forward an Azure DevOps hook's own Basic auth to the backend", async () => {
+    const upstream = await rawUpstream();
+    const { app } = createTestGateway(upstream.url, { SESSION_JWKS_URL: `${backend.url}${API_PATHS.jwks}` });
+    const authorization = `Basic ${Buffer.from("argus:hook-secret").toString("base64")}`;
+    const response = await request(app)
+      .post(API_PATHS.azureDevOpsWebhook)
+      .set("Cookie", cookieHeader(token))
+      .set("Authorization", authorization)
+      .set("Content-Type", "application/json")
+      .send('{"eventType":"git.pullrequest.created"}');
+    upstream.close();
+    expect(response.status).toBe(200);
+    const head = upstream.heads.find((line) => line.startsWith(`POST ${API_PATHS.azureDevOpsWebhook}`)) ?? "";
+    expect(upstream.headerValue(head, "authorization")).toBe(authorization);
+  });
+
   it("keep their signature headers to webhook paths: an /api call does not forward them", async () => {
     const upstream = await rawUpstream();
     const { app } = createTestGateway(upstream.url, { SESSION_JWKS_URL: `${backend.url}${API_PATHS.jwks}` });

@@ -1,0 +1,80 @@
+/**
+ * GitHub's events for the review engine, read from their payloads: `pull_request` (opened,
+ * reopened, ready_for_review, synchronize) and `issue_comment` (created, on a pull request, with a
+ * bot command). Everything else is acknowledged and ignored, with the reason.
+ */
+import { z } from "zod";
+import { GITHUB_INTEGRATION } from "../integrations/catalogue.ts";
+import { parseBotCommand } from "./commands.ts";
+import type { ReviewEvent } from "./ingest.ts";
+import type { ReviewTrigger } from "./model.ts";
+
+export const GITHUB_REVIEW_EVENTS = new Set(["pull_request", "issue_comment"]);
+
+const REVIEWED_ACTIONS = new Set<string>(["opened", "reopened", "ready_for_review", "synchronize"]);
+
+const source = {
+  installation: z.object({ id: z.number().int() }),
+  repository: z.object({ id: z.number().int() }),
+};
+
+const pullRequestSchema = z.object({
+  action: z.string(),
+  ...source,
+  pull_request: z.object({
+    number: z.number().int().positive(),
+    head: z.object({ sha: z.string() }),
+    base: z.object({ sha: z.string() }),
+  }),
+});
+
+const issueCommentSchema = z.object({
+  action: z.string(),
+  ...source,
+  issue: z.object({
+    number: z.number().int().positive(),
+    // Present only when the issue is a pull request.
+    pull_request: z.object({}).optional(),
+  }),
+  comment: z.object({ body: z.string().nullable(), user: z.object({ type: z.string() }) }),
+});
+
+const repositoryOf = (payload: z.infer<typeof pullRequestSchema> | z.infer<typeof issueCommentSchema>) => ({
+  integration: GITHUB_INTEGRATION,
+  key: String(payload.installation.id),
+  externalId: String(payload.repository.id),
+});
+
+/** What a `pull_request` or `issue_comment` delivery asks of the review engine. */
+export function githubReviewEvent(event: string, payload: unknown, productName: string): ReviewEvent {
+  if (event === "pull_request") {
+    const parsed = pullRequestSchema.safeParse(payload);
+    if (!parsed.success) return { kind: "ignored", reason: "not a pull request event of an installation" };
+    const { action, pull_request } = parsed.data;
+    if (!REVIEWED_ACTIONS.has(action)) return { kind: "ignored", reason: `action ${action} is not reviewed` };
+    return {
+      kind: "review",
+      repository: repositoryOf(parsed.data),
+      pullRequest: pull_request.number,
+      trigger: action as ReviewTrigger,
+      headSha: pull_request.head.sha,
+      baseSha: pull_request.base.sha,
+    };
+  }
+  const parsed = issueCommentSchema.safeParse(payload);
+  if (!parsed.success) return { kind: "ignored", reason: "not a comment event of an installation" };
+  const { action, issue, comment } = parsed.data;
+  if (action !== "created") return { kind: "ignored", reason: `comment ${action}` };
+  if (!issue.pull_request) return { kind: "ignored", reason: "comment on an issue" };
+  // Bots (ours included, whose help text names the commands) do not command reviews.
+  if (comment.user.type === "Bot") return { kind: "ignored", reason: "comment by a bot" };
+  const command = parseBotCommand(comment.body ?? "", productName);
+  if (!command) return { kind: "ignored", reason: "no command" };
+  return {
+    kind: "review",
+    repository: repositoryOf(parsed.data),
+    pullRequest: issue.number,
+    trigger: "command",
+    command,
+  };
+}

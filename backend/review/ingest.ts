@@ -1,0 +1,116 @@
+/**
+ * Ingest: a verified webhook delivery becomes a queued review run, once. In one transaction the
+ * delivery id is recorded (a redelivery changes nothing), the repository is mapped to its project
+ * and organisation, the run is queued or the event folded into the pull request's queued run, and
+ * the job is sent. Events for repositories we do not know are acknowledged and recorded as ignored.
+ */
+import type { Db } from "../db/database.ts";
+import type { BotCommand, ReviewTrigger } from "./model.ts";
+import type { ReviewQueue } from "./queue.ts";
+import { type DbExecutor, queueRun } from "./runs.ts";
+
+/** A repository as an event names it: the integration, its connection key when it has one, the id. */
+export interface RepositoryRef {
+  integration: string;
+  /** GitHub: the installation id. Azure DevOps connections share one key, so it is not matched. */
+  key?: string | undefined;
+  externalId: string;
+}
+
+/** What a code host's event asks of the review engine, read from its payload. */
+export type ReviewEvent =
+  | {
+      kind: "review";
+      repository: RepositoryRef;
+      pullRequest: number;
+      trigger: ReviewTrigger;
+      command?: BotCommand | undefined;
+      headSha?: string | undefined;
+      baseSha?: string | undefined;
+    }
+  | { kind: "ignored"; reason: string };
+
+export type IngestOutcome =
+  | { outcome: "duplicate" }
+  | { outcome: "ignored"; reason: string }
+  | { outcome: "queued" | "coalesced"; runId: string };
+
+/** The active project of the repository; the oldest if several organisations imported it. */
+async function projectOf(trx: DbExecutor, repository: RepositoryRef) {
+  let query = trx
+    .selectFrom("projects")
+    .select(["id", "org_id"])
+    .where("integration_name", "=", repository.integration)
+    .where("external_id", "=", repository.externalId)
+    .where("active", "=", true);
+  if (repository.key !== undefined) query = query.where("integration_key", "=", repository.key);
+  return query.orderBy("created_at").orderBy("id").limit(1).executeTakeFirst();
+}
+
+async function takeIn(
+  trx: DbExecutor,
+  queue: ReviewQueue,
+  deliveryId: string,
+  event: ReviewEvent,
+): Promise<Exclude<IngestOutcome, { outcome: "duplicate" }>> {
+  if (event.kind === "ignored") return { outcome: "ignored", reason: event.reason };
+  const project = await projectOf(trx, event.repository);
+  if (!project) return { outcome: "ignored", reason: "unknown repository" };
+  const { runId, created } = await queueRun(trx, {
+    orgId: project.org_id,
+    projectId: project.id,
+    pullRequest: event.pullRequest,
+    trigger: event.trigger,
+    command: event.command,
+    headSha: event.headSha,
+    baseSha: event.baseSha,
+    deliveryId,
+  });
+  if (!created) return { outcome: "coalesced", runId };
+  await queue.enqueue(trx, { runId, projectId: project.id, pullRequest: event.pullRequest });
+  return { outcome: "queued", runId };
+}
+
+const outcomeText = (result: IngestOutcome) =>
+  result.outcome === "ignored" ? `ignored: ${result.reason}` : result.outcome;
+
+/** Records a delivery by its id; false when it was recorded before (a redelivery). */
+export async function recordDelivery(
+  trx: DbExecutor,
+  delivery: { id: string; event: string },
+): Promise<boolean> {
+  const first = await trx
+    .insertInto("webhook_deliveries")
+    .values({ id: delivery.id, event: delivery.event })
+    .onConflict((conflict) => conflict.column("id").doNothing())
+    .returning("id")
+    .executeTakeFirst();
+  return first !== undefined;
+}
+
+/** Records the delivery and takes its event in, in `trx`; `duplicate` when it was recorded before. */
+export async function ingestDelivery(
+  trx: DbExecutor,
+  queue: ReviewQueue,
+  delivery: { id: string; event: string },
+  event: ReviewEvent,
+): Promise<IngestOutcome> {
+  if (!(await recordDelivery(trx, delivery))) return { outcome: "duplicate" };
+  const result = await takeIn(trx, queue, delivery.id, event);
+  await trx
+    .updateTable("webhook_deliveries")
+    .set({ outcome: outcomeText(result) })
+    .where("id", "=", delivery.id)
+    .execute();
+  return result;
+}
+
+/** ingestDelivery in a transaction of its own. */
+export function ingest(
+  db: Db,
+  queue: ReviewQueue,
+  delivery: { id: string; event: string },
+  event: ReviewEvent,
+): Promise<IngestOutcome> {
+  return db.transaction().execute((trx) => ingestDelivery(trx, queue, delivery, event));
+}

@@ -1,0 +1,21 @@
+/**
+ * The words of the review engine's records: what started a run, where it stands, and the command
+ * it carries. Stored as text in review_runs (migration 0007_review_engine).
+ */
+import type { BotCommand } from "./commands.ts";
+
+/**
+ * What queued a run. Azure DevOps' "created" is `opened`, and its "updated" (source branch
+ * updated) is `synchronize`; a bot command in a comment is `command`.
+ */
+export type ReviewTrigger = "opened" | "reopened" | "ready_for_review" | "synchronize" | "command";
+
+export type ReviewRunStatus = "queued" | "running" | "succeeded" | "failed" | "skipped";
+
+/** How a run ended, as the pipeline reports it. */
+export type ReviewRunOutcome =
+  | { status: "succeeded"; findingsTotal: number; findingsPosted: number }
+  | { status: "skipped"; reason: string }
+  | { status: "failed"; reason: string };
+
+export type { BotCommand };
