@@ -434,6 +434,14 @@ export const API_PATHS = {
   sandboxPortal: "/api/subscription/sandbox/portal",
   /** Stripe's webhook deliveries: public, authenticated by their Stripe-Signature. */
   stripeWebhook: "/webhooks/stripe",
+  /** GET: review runs of the organisation, newest first (`?projectId` narrows to one repository). */
+  reviews: "/api/reviews",
+  /** GET: one run with its decision log and findings. */
+  reviewRun: (runId: string) => `/api/reviews/${encodeURIComponent(runId)}`,
+  /** POST: review the run's pull request again (a new run). */
+  reviewRunRetry: (runId: string) => `/api/reviews/${encodeURIComponent(runId)}/retry`,
+  /** GET, text/event-stream: a `run` event with the run's summary whenever one of the organisation's runs changes. */
+  reviewEvents: "/api/reviews/events",
   contributors: "/api/contributors",
   addContributor: "/api/contributors/add",
   assignSeat: "/api/seats/assign",

@@ -51,3 +51,73 @@ export const findingSchema = z
   })
   .refine((f) => f.line === null || f.path !== null, { message: "A finding on a line names its file." });
 export type Finding = z.infer<typeof findingSchema>;
+
+export const reviewRunStatusSchema = z.enum(["queued", "running", "succeeded", "failed", "skipped"]);
+export const reviewTriggerSchema = z.enum([
+  "opened",
+  "reopened",
+  "ready_for_review",
+  "synchronize",
+  "command",
+]);
+
+/** A review run as the Reviews page lists it. Dates are ISO 8601. */
+export const reviewRunSummarySchema = z.object({
+  id: z.string(),
+  projectId: z.string(),
+  /** The repository's full name. */
+  repository: z.string(),
+  pullRequest: z.number().int(),
+  /** Null until the run has read the pull request from the code host. */
+  pullRequestTitle: z.string().nullable(),
+  pullRequestUrl: z.string().nullable(),
+  status: reviewRunStatusSchema,
+  trigger: reviewTriggerSchema,
+  command: z.string().nullable(),
+  headSha: z.string().nullable(),
+  queuedAt: z.string(),
+  startedAt: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+  durationMs: z.number().int().nullable(),
+  findingsTotal: z.number().int().nullable(),
+  findingsPosted: z.number().int().nullable(),
+  /** Why a run was skipped or failed. */
+  reason: z.string().nullable(),
+});
+export type ReviewRunSummary = z.infer<typeof reviewRunSummarySchema>;
+
+/** GET /api/reviews */
+export const reviewRunsResponseSchema = z.object({
+  success: z.boolean(),
+  data: z.array(reviewRunSummarySchema),
+});
+
+/** One step of a run's decision log, in order. */
+export const reviewDecisionSchema = z.object({
+  step: z.string(),
+  outcome: z.string(),
+  detail: z.record(z.string(), z.unknown()),
+  at: z.string(),
+});
+export type ReviewDecision = z.infer<typeof reviewDecisionSchema>;
+
+/** A finding of a run and what became of it. */
+export const runFindingSchema = z.object({
+  finding: findingSchema,
+  /** posted inline; in the summary (no line, or outside the diff); already posted by an earlier run. */
+  delivery: z.enum(["inline", "summary", "duplicate", "not_posted"]),
+});
+export type RunFinding = z.infer<typeof runFindingSchema>;
+
+/** GET /api/reviews/{runId} */
+export const reviewRunResponseSchema = z.object({
+  success: z.boolean(),
+  data: reviewRunSummarySchema.extend({
+    decisions: z.array(reviewDecisionSchema),
+    findings: z.array(runFindingSchema),
+  }),
+});
+export type ReviewRunDetail = z.infer<typeof reviewRunResponseSchema>["data"];
+
+/** POST /api/reviews/{runId}/retry: the new run. */
+export const reviewRetryResponseSchema = z.object({ success: z.boolean(), data: reviewRunSummarySchema });

@@ -2,15 +2,17 @@
  * The words of the review engine's records: what started a run, where it stands, and the command
  * it carries. Stored as text in review_runs (migration 0007_review_engine).
  */
+import type { z } from "zod";
+import type { reviewRunStatusSchema, reviewTriggerSchema } from "../../shared/review-contract.ts";
 import type { BotCommand } from "./commands.ts";
 
 /**
  * What queued a run. Azure DevOps' "created" is `opened`, and its "updated" (source branch
  * updated) is `synchronize`; a bot command in a comment is `command`.
  */
-export type ReviewTrigger = "opened" | "reopened" | "ready_for_review" | "synchronize" | "command";
+export type ReviewTrigger = z.infer<typeof reviewTriggerSchema>;
 
-export type ReviewRunStatus = "queued" | "running" | "succeeded" | "failed" | "skipped";
+export type ReviewRunStatus = z.infer<typeof reviewRunStatusSchema>;
 
 /** How a run ended, as the pipeline reports it. */
 export type ReviewRunOutcome =

@@ -1,0 +1,58 @@
+/**
+ * The review engine's view of a code host: read a pull request and its changes, and post a review
+ * back. One adapter per host (GitHub App, Azure DevOps, the sandbox); the pipeline only talks to
+ * this port, so a review reads and posts the same way everywhere.
+ */
+import type { PullRequestFile } from "./diff.ts";
+
+export interface PullRequestInfo {
+  number: number;
+  title: string;
+  /** Where a person opens the pull request. */
+  url: string;
+  author: { login: string; isBot: boolean };
+  draft: boolean;
+  state: "open" | "closed" | "merged";
+  headSha: string;
+  baseSha: string;
+  headRef: string;
+  baseRef: string;
+}
+
+/** A comment on one right-side line of the head commit; the line must be inside the diff. */
+export interface LineComment {
+  path: string;
+  line: number;
+  body: string;
+  fingerprint: string;
+}
+
+/** One review: a summary and its line comments, about one head commit, posted at once. */
+export interface ReviewToPost {
+  commitSha: string;
+  summary: string;
+  comments: LineComment[];
+}
+
+export interface PostedReview {
+  /** Line comments the host took; the others were moved into the summary (outside the diff). */
+  posted: number;
+  movedToSummary: number;
+  url?: string | undefined;
+}
+
+export interface ReviewHost {
+  pullRequest(number: number): Promise<PullRequestInfo>;
+  /**
+   * The files changed from `fromSha` (exclusive) to `toSha`, in GitHub's "list pull request files"
+   * shape, with `patch` hunks.
+   */
+  changedFiles(number: number, fromSha: string, toSha: string): Promise<PullRequestFile[]>;
+  /** A file's whole text at a commit; null when it does not exist there or is binary. */
+  fileContent(path: string, sha: string): Promise<string | null>;
+  /** Fingerprints of the findings already posted on this pull request, read back from the host. */
+  postedFingerprints(number: number): Promise<Set<string>>;
+  postReview(number: number, review: ReviewToPost): Promise<PostedReview>;
+  /** A plain comment on the pull request (answers to `help`, `pause`, `resume`). */
+  comment(number: number, body: string): Promise<void>;
+}
