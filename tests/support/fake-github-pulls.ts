@@ -51,6 +51,8 @@ export interface FakeGitHubPulls {
   issueComments: Array<{ pullRequest: number; body: string }>;
   /** The next POST of a review answers 403 with retry-after: 1 (a secondary rate limit), once. */
   rateLimitNextReview: boolean;
+  /** Reviews are taken but never answered (the poster dies waiting: a crash test). */
+  holdReviews: boolean;
 }
 
 type Send = (res: ServerResponse, status: number, body: unknown, headers?: Record<string, string>) => void;
@@ -91,6 +93,7 @@ export function createFakeGitHubPulls(api: () => string, send: Send, userOf: Use
     reviews: [],
     issueComments: [],
     rateLimitNextReview: false,
+    holdReviews: false,
     addPullRequest(fullName, pullRequest) {
       pulls.set(key(fullName, pullRequest.number), structuredClone(pullRequest));
     },
@@ -332,7 +335,7 @@ export function createFakeGitHubPulls(api: () => string, send: Send, userOf: Use
         comments,
       };
       state.reviews.push(review);
-      send(res, 200, reviewAnswer(fullName, review));
+      if (!state.holdReviews) send(res, 200, reviewAnswer(fullName, review));
       return true;
     }
     const issueComment = /^\/issues\/(\d+)\/comments$/.exec(rest);

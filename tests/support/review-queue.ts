@@ -37,7 +37,7 @@ export async function openQueue(target: DatabaseTarget): Promise<OpenQueue> {
   return { db, queue: await openReviewQueue(db, target, FAST_QUEUE) };
 }
 
-/** An organisation with one GitHub project. */
+/** An organisation with one GitHub project (acme/web of installation 1). */
 export async function seedProject(db: Db) {
   const org = await db
     .insertInto("organizations")
@@ -54,6 +54,7 @@ export async function seedProject(db: Db) {
       integration_type: "git",
       external_link: "https://github.com/acme/web",
       external_id: "100",
+      properties: JSON.stringify({ full_name: "acme/web" }),
     })
     .returning("id")
     .executeTakeFirstOrThrow();

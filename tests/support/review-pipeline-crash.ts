@@ -1,0 +1,29 @@
+/**
+ * The review pipeline as the app wires it, against a fake GitHub named by its address and app
+ * credentials: shared by the crash test and the process it kills (review-pipeline-crash-child.ts).
+ */
+import { systemClock } from "../../backend/billing/clock.ts";
+import type { Db } from "../../backend/db/database.ts";
+import { githubReviewHosts } from "../../backend/review/hosts/github.ts";
+import { reviewHostFor } from "../../backend/review/hosts/index.ts";
+import { createReviewPipeline } from "../../backend/review/pipeline.ts";
+import { defaultReviewSettings } from "../../backend/review/review-settings.ts";
+
+export interface FakeGitHubApp {
+  url: string;
+  appId: string;
+  privateKey: string;
+}
+
+export function githubPipeline(db: Db, github: FakeGitHubApp) {
+  return createReviewPipeline({
+    db,
+    hostFor: reviewHostFor({
+      db,
+      github: githubReviewHosts({ appId: github.appId, privateKey: github.privateKey, apiUrl: github.url }),
+    }),
+    settings: defaultReviewSettings,
+    clock: systemClock,
+    productName: "Argus",
+  });
+}
