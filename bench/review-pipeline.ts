@@ -1,0 +1,208 @@
+/**
+ * Review pipeline benchmark: from a signed `pull_request.opened` delivery to the review posted on
+ * the fake GitHub, for a 500-line pull request (ten TypeScript files of 50 added lines, with whole
+ * files fetched for Biome) and the built-in reviewer. The fake GitHub runs in a child process
+ * (this file with `--fake`), so it does not share the backend's event loop. Deliveries are spaced
+ * by BENCH_INTERVAL_MS (default 3.5 s): GitHub asks for writes that notify people to be spaced
+ * (the throttling plugin waits 3 s between them), and this measures the pipeline, not that wait.
+ *   node bench/review-pipeline.ts   (BENCH_REVIEWS, BENCH_INTERVAL_MS, DATABASE_URL for Postgres;
+ *                                    embedded PGlite in a temporary folder otherwise)
+ */
+import { spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { Webhooks } from "@octokit/webhooks";
+import { createBackend } from "../backend/app.ts";
+import { loadConfig } from "../backend/config.ts";
+import { PLAN_VALUES } from "../shared/constants.ts";
+import { API_PATHS } from "../shared/contract.ts";
+import { startServer } from "../shared/http-server.ts";
+import { createLogger } from "../shared/logging.ts";
+import { fakeRepository, startFakeGitHub } from "../tests/support/fake-github.ts";
+
+const REVIEWS = Number(process.env.BENCH_REVIEWS ?? 20);
+const INTERVAL_MS = Number(process.env.BENCH_INTERVAL_MS ?? 3500);
+const SECRET = "bench-webhook-secret";
+const INSTALLATION = 4343;
+const REPOSITORY = 434343;
+const BASE = "b".repeat(40);
+const head = (n: number) => n.toString(16).padStart(40, "c");
+const FILES = 10;
+const LINES = 50;
+
+/** A file of 50 lines, with a few things for the analyzers to find. */
+function fileText(i: number): string {
+  return Array.from({ length: LINES }, (_, line) => {
+    if (line === 10) return "debugger;";
+    if (line === 20) return "// eslint-disable-next-line no-console";
+    return `export const value${i}_${line} = (input: number): number => input * ${line} + ${i};`;
+  }).join("\n");
+}
+
+/** The child: the fake GitHub with one 500-line pull request per review, until stdin closes. */
+async function fake(): Promise<void> {
+  const github = await startFakeGitHub();
+  github.addInstallation({
+    id: INSTALLATION,
+    account: "bench",
+    repositories: [fakeRepository("bench", "app", REPOSITORY)],
+  });
+  const files = Array.from({ length: FILES }, (_, i) => {
+    const text = fileText(i);
+    const lines = text.split("\n");
+    return {
+      filename: `src/module${i}.ts`,
+      text,
+      patch: `@@ -0,0 +1,${lines.length} @@\n${lines.map((line) => `+${line}`).join("\n")}`,
+    };
+  });
+  for (let n = 1; n <= REVIEWS; n++) {
+    github.pulls.addPullRequest("bench/app", {
+      number: n,
+      title: `Change ${n}`,
+      author: { login: "octocat", type: "User" },
+      head: { ref: `change-${n}`, sha: head(n) },
+      base: { ref: "main", sha: BASE },
+    });
+    github.pulls.setDiff(
+      "bench/app",
+      BASE,
+      head(n),
+      files.map(({ filename, patch }) => ({ filename, status: "added", patch })),
+    );
+    for (const { filename, text } of files) github.pulls.setContent("bench/app", head(n), filename, text);
+  }
+  process.stdout.write(
+    `${JSON.stringify({ url: github.url, appId: github.appId, privateKey: github.appPrivateKey })}\n`,
+  );
+  process.stdin.resume();
+  await new Promise((resolve) => process.stdin.on("end", resolve));
+  await github.close();
+}
+
+async function main(): Promise<void> {
+  const child = spawn(process.execPath, [import.meta.filename, "--fake"], {
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  let output = "";
+  for await (const chunk of child.stdout) {
+    output += String(chunk);
+    if (output.includes("\n")) break;
+  }
+  const github = JSON.parse(output) as { url: string; appId: string; privateKey: string };
+
+  const dataDir = await mkdtemp(path.join(tmpdir(), "argus-bench-"));
+  const backend = await createBackend(
+    loadConfig({
+      LOG_LEVEL: "silent",
+      SESSION_SECRET: "s".repeat(32),
+      GITHUB_WEBHOOK_SECRET: SECRET,
+      GITHUB_API_URL: github.url,
+      GITHUB_APP_ID: github.appId,
+      GITHUB_APP_PRIVATE_KEY: github.privateKey,
+      DATA_DIR: dataDir,
+      ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
+    }),
+  );
+  const org = await backend.db
+    .insertInto("organizations")
+    .values({ name: "Bench" })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  await backend.db
+    .insertInto("subscriptions")
+    .values({
+      org_id: org.id,
+      plan_code: PLAN_VALUES.proTrial,
+      status: "trialing",
+      seats_total: 5,
+      trial_ends_at: new Date(Date.now() + 7 * 86_400_000),
+    })
+    .execute();
+  await backend.db
+    .insertInto("projects")
+    .values({
+      org_id: org.id,
+      name: "app",
+      integration_key: String(INSTALLATION),
+      integration_name: "github",
+      integration_type: "git",
+      external_link: "https://github.com/bench/app",
+      external_id: String(REPOSITORY),
+      properties: JSON.stringify({ full_name: "bench/app" }),
+    })
+    .execute();
+  const logger = createLogger({ name: "bench", level: "silent" });
+  const running = await startServer(backend.app, {
+    host: "127.0.0.1",
+    port: 0,
+    shutdownTimeoutMs: 2000,
+    logger,
+  });
+  const webhooks = new Webhooks({ secret: SECRET });
+
+  const latencies: number[] = [];
+  const statuses: Record<string, number> = {};
+  for (let n = 1; n <= REVIEWS; n++) {
+    const body = JSON.stringify({
+      action: "opened",
+      installation: { id: INSTALLATION },
+      repository: { id: REPOSITORY },
+      pull_request: { number: n, head: { sha: head(n) }, base: { sha: BASE } },
+    });
+    const begin = performance.now();
+    const response = await fetch(`${running.url}${API_PATHS.githubWebhook}`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "x-github-event": "pull_request",
+        "x-github-delivery": randomUUID(),
+        "x-hub-signature-256": await webhooks.sign(body),
+      },
+      body,
+    });
+    const { outcome } = (await response.json()) as { outcome: string };
+    if (outcome !== "queued") throw new Error(`delivery ${n}: ${outcome}`);
+    let status = "queued";
+    while (status === "queued" || status === "running") {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      const run = await backend.db
+        .selectFrom("review_runs")
+        .innerJoin("projects", "projects.id", "review_runs.project_id")
+        .select("review_runs.status")
+        .where("review_runs.pull_request", "=", n)
+        .executeTakeFirst();
+      status = run?.status ?? "queued";
+    }
+    const elapsed = performance.now() - begin;
+    latencies.push(elapsed);
+    statuses[status] = (statuses[status] ?? 0) + 1;
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, INTERVAL_MS - elapsed)));
+  }
+
+  const first = latencies[0]?.toFixed(1);
+  const warm = latencies.slice(1).sort((a, b) => a - b);
+  const at = (q: number) => warm[Math.min(warm.length - 1, Math.floor(q * warm.length))]?.toFixed(1);
+  console.table([
+    {
+      database: process.env.DATABASE_URL ? "postgres" : "pglite",
+      reviews: REVIEWS,
+      "lines per PR": FILES * LINES,
+      statuses: JSON.stringify(statuses),
+      "first ms": first,
+      "p50 ms": at(0.5),
+      "p95 ms": at(0.95),
+      "max ms": warm.at(-1)?.toFixed(1),
+    },
+  ]);
+  await running.shutdown();
+  await backend.close();
+  await rm(dataDir, { recursive: true, force: true });
+  child.stdin.end();
+}
+
+if (process.argv.includes("--fake")) await fake();
+else await main();
