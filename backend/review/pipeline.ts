@@ -38,8 +38,8 @@ export interface PipelineDeps {
 }
 
 /** Whole files fetched at head for Biome and the dependency rule, at most this many per run. */
-export const CONTENT_FILES_MAX = 50;
-/** Steps of the decision log listed in the run page's skipped-files detail, at most. */
+const CONTENT_FILES_MAX = 50;
+/** Skipped files and analyzer notes listed in the decision log, at most this many of each. */
 const LISTED_MAX = 50;
 
 const TEST_FILE = /(^|\/)(__tests__|tests?|spec)\/|\.(test|spec)\.[^/]+$/;

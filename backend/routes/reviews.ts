@@ -24,12 +24,12 @@ import { announceRunChange, onRunChange } from "../review/run-events.ts";
 import { type DbExecutor, queueRun } from "../review/runs.ts";
 
 /** The list shows the newest runs only. */
-export const REVIEW_RUNS_LIMIT = 100;
+const REVIEW_RUNS_LIMIT = 100;
 /**
  * A comment line on the event stream this often keeps it open through the gateway, whose upstream
  * idle timeout (PROXY_TIMEOUT_MS, 15 s by default) would otherwise end a quiet stream.
  */
-export const EVENT_STREAM_HEARTBEAT_MS = 10_000;
+const EVENT_STREAM_HEARTBEAT_MS = 10_000;
 
 /**
  * The event stream's headers. no-transform: the gateway's compression leaves the stream alone, so
@@ -104,7 +104,7 @@ function summaryOf(row: SummaryRow): ReviewRunSummary {
 }
 
 /** The run's summary if it is the organisation's; a run id that is not a uuid is no run. */
-export async function runSummary(db: DbExecutor, orgId: string, runId: string) {
+async function runSummary(db: DbExecutor, orgId: string, runId: string) {
   if (!z.uuid().safeParse(runId).success) return undefined;
   const row = await summaries(db, orgId).where("run.id", "=", runId).executeTakeFirst();
   return row && summaryOf(row);
