@@ -8,6 +8,7 @@ import { requireSession } from "./auth/require-session.ts";
 import { createSessionTokens, type SessionTokens } from "./auth/session-tokens.ts";
 import { loadSessionKey } from "./auth/signing-key.ts";
 import type { BackendConfig } from "./config.ts";
+import { createContributorImport } from "./contributors/import.ts";
 import { type Db, openDatabase } from "./db/database.ts";
 import { migrateToLatest } from "./db/migrations.ts";
 import { createGitHubClient } from "./github/client.ts";
@@ -21,12 +22,14 @@ import { accountMailSender } from "./mail/account-mail.ts";
 import { createMailer } from "./mail/mailer.ts";
 import { accountRouter } from "./routes/account.ts";
 import { type AuthDeps, authRouter } from "./routes/auth.ts";
+import { contributorsRouter } from "./routes/contributors.ts";
 import { healthRouter } from "./routes/health.ts";
 import { integrationsRouter } from "./routes/integrations.ts";
 import { jwksRouter } from "./routes/jwks.ts";
 import { outboxRouter } from "./routes/outbox.ts";
 import { passwordRouter } from "./routes/password.ts";
 import { projectsRouter } from "./routes/projects.ts";
+import { seatsRouter } from "./routes/seats.ts";
 import { signupRouter } from "./routes/signup.ts";
 import { webhooksRouter } from "./routes/webhooks.ts";
 
@@ -72,6 +75,7 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
   const codeHost = config.github.app
     ? createGitHubApp({ ...config.github.app, apiUrl: config.github.apiUrl })
     : createSandboxCodeHost(config.publicOrigin);
+  const contributorImport = createContributorImport(db, codeHost);
   const auth: AuthDeps = {
     db,
     identity,
@@ -104,7 +108,14 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
   if (config.mail.transport.kind === "outbox") app.use(outboxRouter(db));
   app.use("/api", requireSession(db, tokens));
   app.use(projectsRouter(db));
-  app.use(integrationsRouter(db, codeHost, { azureDevOpsAllowHttp: config.azureDevOps.allowHttp }));
+  app.use(
+    integrationsRouter(db, codeHost, {
+      azureDevOpsAllowHttp: config.azureDevOps.allowHttp,
+      contributorImport,
+    }),
+  );
+  app.use(contributorsRouter(db, codeHost, contributorImport));
+  app.use(seatsRouter(db));
   app.use(accountRouter(db));
   app.use(notFoundHandler);
   app.use(errorHandler);

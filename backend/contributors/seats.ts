@@ -1,0 +1,135 @@
+/**
+ * Giving a contributor a seat and taking it back (docs/product.md#seats, #seat-toggle).
+ *
+ * One transaction each: the contributor's row is locked first (SELECT ... FOR UPDATE, so two calls
+ * for the same person run one after the other and the second finds the first's result), then the
+ * counter on the subscription row moves by a conditional UPDATE, `seats_allocated < seats_total`
+ * (or `> 0`). On Postgres at READ COMMITTED that UPDATE takes the row lock; a concurrent one waits,
+ * then re-checks its condition against the committed row, so of two assigns for the last seat one
+ * matches and the other matches nothing and is refused. The CHECK on the table (0..seats_total) is
+ * the last guard. PGlite runs one transaction at a time. Locks are always taken in the same order
+ * (contributor, then subscription), so assign and unassign cannot deadlock.
+ */
+import { type Selectable, sql, type Transaction } from "kysely";
+import type { SeatStatus } from "../../shared/billing-contract.ts";
+import { PLAN_VALUES } from "../../shared/constants.ts";
+import { SEAT_MESSAGES, seatManagementBlock } from "../../shared/seat-rules.ts";
+import type { Db } from "../db/database.ts";
+import type { Database, SubscriptionsTable } from "../db/schema.ts";
+import { HttpError } from "../http/errors.ts";
+
+type SubscriptionRow = Pick<
+  Selectable<SubscriptionsTable>,
+  "plan_code" | "status" | "seats_total" | "seats_allocated" | "trial_ends_at" | "current_period_end"
+>;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const NO_SEATS: SeatStatus = { total_seats: 0, allocated_seats: 0, available_seats: 0 };
+
+export function seatStatusOf(row: Pick<SubscriptionRow, "seats_total" | "seats_allocated"> | undefined) {
+  if (!row) return NO_SEATS;
+  return {
+    total_seats: row.seats_total,
+    allocated_seats: row.seats_allocated,
+    available_seats: row.seats_total - row.seats_allocated,
+  } satisfies SeatStatus;
+}
+
+/**
+ * Whether the subscription is over: cancelled, or past the end of its trial (Pro trial) or of its
+ * billing period (paid). A period not known yet does not end it.
+ */
+function isExpired(row: SubscriptionRow, now: Date): boolean {
+  if (row.status === "canceled") return true;
+  const end = row.plan_code === PLAN_VALUES.proTrial ? row.trial_ends_at : row.current_period_end;
+  return end !== null && end.getTime() <= now.getTime();
+}
+
+export type SeatChange = { message: string; seats: SeatStatus };
+
+const SUBSCRIPTION_COLUMNS = [
+  "plan_code",
+  "status",
+  "seats_total",
+  "seats_allocated",
+  "trial_ends_at",
+  "current_period_end",
+] as const;
+
+/** The contributor, locked for this transaction; 404 unless they belong to the organisation. */
+async function lockedContributor(trx: Transaction<Database>, orgId: string, contributorId: string) {
+  // An id that is not a uuid names nobody (and would be a cast error in the query).
+  const row = UUID.test(contributorId)
+    ? await trx
+        .selectFrom("contributors")
+        .select(["id", "seat_id"])
+        .where("id", "=", contributorId)
+        .where("org_id", "=", orgId)
+        .forUpdate()
+        .executeTakeFirst()
+    : undefined;
+  if (!row) throw new HttpError(404, { error: "Contributor not found" });
+  return row;
+}
+
+/** The subscription, refusing when seats cannot be managed: 403 with the rule's message. */
+async function manageableSubscription(trx: Transaction<Database>, orgId: string, now: Date) {
+  const row = await trx
+    .selectFrom("subscriptions")
+    .select(SUBSCRIPTION_COLUMNS)
+    .where("org_id", "=", orgId)
+    .executeTakeFirst();
+  const block = seatManagementBlock(
+    row ? { plan: { plan_code: row.plan_code }, isExpired: isExpired(row, now) } : null,
+  );
+  if (block || !row) throw new HttpError(403, { error: block ?? SEAT_MESSAGES.notPro });
+  return row;
+}
+
+export function assignSeat(db: Db, orgId: string, contributorId: string, now = new Date()) {
+  return db.transaction().execute(async (trx): Promise<SeatChange> => {
+    const contributor = await lockedContributor(trx, orgId, contributorId);
+    const subscription = await manageableSubscription(trx, orgId, now);
+    if (contributor.seat_id) {
+      return { message: "The contributor already has a seat", seats: seatStatusOf(subscription) };
+    }
+    const counted = await trx
+      .updateTable("subscriptions")
+      .set((eb) => ({ seats_allocated: eb("seats_allocated", "+", 1), updated_at: now }))
+      .where("org_id", "=", orgId)
+      .where((eb) => eb("seats_allocated", "<", eb.ref("seats_total")))
+      .returning(["seats_total", "seats_allocated"])
+      .executeTakeFirst();
+    if (!counted) throw new HttpError(409, { error: SEAT_MESSAGES.allSeatsInUse });
+    await trx
+      .updateTable("contributors")
+      .set({ seat_id: sql<string>`gen_random_uuid()`, seat_assigned_at: now, updated_at: now })
+      .where("id", "=", contributor.id)
+      .execute();
+    return { message: "Seat assigned", seats: seatStatusOf(counted) };
+  });
+}
+
+export function unassignSeat(db: Db, orgId: string, contributorId: string, now = new Date()) {
+  return db.transaction().execute(async (trx): Promise<SeatChange> => {
+    const contributor = await lockedContributor(trx, orgId, contributorId);
+    const subscription = await manageableSubscription(trx, orgId, now);
+    if (!contributor.seat_id) {
+      return { message: "The contributor has no seat", seats: seatStatusOf(subscription) };
+    }
+    const counted = await trx
+      .updateTable("subscriptions")
+      .set((eb) => ({ seats_allocated: eb("seats_allocated", "-", 1), updated_at: now }))
+      .where("org_id", "=", orgId)
+      .where("seats_allocated", ">", 0)
+      .returning(["seats_total", "seats_allocated"])
+      .executeTakeFirst();
+    await trx
+      .updateTable("contributors")
+      .set({ seat_id: null, seat_assigned_at: null, updated_at: now })
+      .where("id", "=", contributor.id)
+      .execute();
+    // No row matched only if the counter was already 0: the seat is freed all the same.
+    return { message: "Seat unassigned", seats: seatStatusOf(counted ?? subscription) };
+  });
+}
