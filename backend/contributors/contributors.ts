@@ -67,6 +67,18 @@ export async function githubInstallationOf(db: Db, orgId: string): Promise<strin
   return row?.integration_key ?? null;
 }
 
+/** The repositories of the organisation's GitHub projects, as the setup stored them. */
+export async function githubRepositoriesOf(db: Db, orgId: string): Promise<{ full_name: string }[]> {
+  const rows = await db
+    .selectFrom("projects")
+    .select(sql<string>`properties->>'full_name'`.as("full_name"))
+    .where("org_id", "=", orgId)
+    .where("integration_name", "=", GITHUB_INTEGRATION)
+    .where("active", "=", true)
+    .execute();
+  return rows.filter((row) => row.full_name);
+}
+
 function rowOf(orgId: string, person: CodeHostPerson) {
   return {
     org_id: orgId,

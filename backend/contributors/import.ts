@@ -6,13 +6,13 @@
  */
 import type { Db } from "../db/database.ts";
 import type { CodeHost } from "../integrations/code-host.ts";
-import { githubInstallationOf, importContributors } from "./contributors.ts";
+import { githubInstallationOf, githubRepositoriesOf, importContributors } from "./contributors.ts";
 
 export const CONTRIBUTOR_IMPORT_TTL_MS = 10 * 60_000;
 
 export interface ContributorImport {
-  /** Imports the installation's people now; throws the code host's failure. */
-  run(orgId: string, installationId: string): Promise<void>;
+  /** Imports the people of the installation's `repositories` now; throws the code host's failure. */
+  run(orgId: string, installationId: string, repositories: readonly { full_name: string }[]): Promise<void>;
   /** Imports unless done within the TTL; nothing while GitHub is not connected. */
   refreshIfStale(orgId: string): Promise<void>;
 }
@@ -25,8 +25,8 @@ export function createContributorImport(
   /** Organisation id → when its last import succeeded. Per process: a restart imports again. */
   const importedAt = new Map<string, number>();
 
-  async function run(orgId: string, installationId: string) {
-    await importContributors(db, orgId, await codeHost.contributors(installationId));
+  async function run(orgId: string, installationId: string, repositories: readonly { full_name: string }[]) {
+    await importContributors(db, orgId, await codeHost.contributors(installationId, repositories));
     importedAt.set(orgId, now());
   }
 
@@ -36,7 +36,7 @@ export function createContributorImport(
       const last = importedAt.get(orgId);
       if (last !== undefined && now() - last < CONTRIBUTOR_IMPORT_TTL_MS) return;
       const installationId = await githubInstallationOf(db, orgId);
-      if (installationId) await run(orgId, installationId);
+      if (installationId) await run(orgId, installationId, await githubRepositoriesOf(db, orgId));
     },
   };
 }

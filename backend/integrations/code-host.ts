@@ -39,10 +39,13 @@ export interface CodeHost {
    */
   repositories(installationId: string): Promise<Repository[]>;
   /**
-   * The people active lately on the installation's repositories (their recent commits), each
+   * The people active lately on `repositories` of the installation (their recent commits), each
    * once with their latest activity. Throws UnknownInstallationError as `repositories` does.
    */
-  contributors(installationId: string): Promise<CodeHostPerson[]>;
+  contributors(
+    installationId: string,
+    repositories: readonly { full_name: string }[],
+  ): Promise<CodeHostPerson[]>;
   /**
    * The account `username` names, seen through the installation (GitHub: GET /users/{username});
    * null when the code host knows no such account. `last_activity` is not known this way: null.

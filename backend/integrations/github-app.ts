@@ -210,11 +210,10 @@ export function createGitHubApp(settings: GitHubAppSettings): CodeHost {
       return withInstallation(installationId, listRepositories);
     },
 
-    contributors(installationId) {
+    contributors(installationId, repositories) {
       return withInstallation(installationId, async (installation) => {
-        const repositories = (await listRepositories(installation)).slice(0, CONTRIBUTOR_REPOSITORIES_MAX);
         const people = new Map<string, CodeHostPerson>();
-        for (const repository of repositories) {
+        for (const repository of repositories.slice(0, CONTRIBUTOR_REPOSITORIES_MAX)) {
           for (const person of await recentCommitters(installation, repository.full_name)) {
             const known = people.get(person.login);
             if (!known || (person.last_activity ?? "") > (known.last_activity ?? "")) {

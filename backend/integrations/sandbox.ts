@@ -49,7 +49,7 @@ export function createSandboxCodeHost(publicOrigin: string): CodeHost {
       sandboxInstallation(installationId);
       return SANDBOX_REPOSITORIES.map((repository) => ({ ...repository }));
     },
-    async contributors(installationId) {
+    async contributors(installationId, _repositories) {
       sandboxInstallation(installationId);
       const now = Date.now();
       return SANDBOX_PEOPLE.slice(0, SANDBOX_ACTIVE_PEOPLE).map((person) => personOf(person, now, true));

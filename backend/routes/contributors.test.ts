@@ -7,12 +7,19 @@ import {
 } from "../../shared/billing-contract.ts";
 import { CONTRIBUTOR_MESSAGES } from "../../shared/billing-messages.ts";
 import { API_PATHS, integrationResponseSchema } from "../../shared/contract.ts";
-import { SANDBOX_ACTIVE_PEOPLE, SANDBOX_PEOPLE, sandboxInstallationOf } from "../../shared/sandbox.ts";
+import {
+  SANDBOX_ACTIVE_PEOPLE,
+  SANDBOX_PEOPLE,
+  SANDBOX_REPOSITORIES,
+  sandboxInstallationOf,
+} from "../../shared/sandbox.ts";
 import { signedInAccount } from "../../tests/support/backend-sessions.ts";
 import { type FreshDatabase, freshDatabase, TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
 import { type FakeGitHub, fakeRepository, startFakeGitHub } from "../../tests/support/fake-github.ts";
 import { type Backend, createBackend } from "../app.ts";
 import { loadConfig } from "../config.ts";
+import { CONTRIBUTOR_IMPORT_TTL_MS, createContributorImport } from "../contributors/import.ts";
+import { createSandboxCodeHost } from "../integrations/sandbox.ts";
 
 const BASE_ENV = {
   LOG_LEVEL: "silent",
@@ -125,6 +132,33 @@ describe.each(TEST_DATABASE_KINDS)("contributors on %s", (kind) => {
       expect(unknown.status).toBe(404);
       expect(unknown.body.error).toBe('GitHub has no user named "no-such-person".');
       expect((await contributors(account.token)).length).toBe(SANDBOX_ACTIVE_PEOPLE + 1);
+    });
+
+    it("imports again when the list is asked for after CONTRIBUTOR_IMPORT_TTL_MS, and only with GitHub connected", async () => {
+      const connected = await signedInAccount(backend, "sandbox-stale");
+      const unconnected = await signedInAccount(backend, "sandbox-stale-none");
+      await connectSandbox(connected);
+      const sandbox = createSandboxCodeHost(BASE_ENV.PUBLIC_ORIGIN);
+      const asked: string[][] = [];
+      const codeHost = {
+        ...sandbox,
+        contributors: (installationId: string, repositories: readonly { full_name: string }[]) => {
+          asked.push(repositories.map((repository) => repository.full_name).sort());
+          return sandbox.contributors(installationId, repositories);
+        },
+      };
+      let clock = 0;
+      const imports = createContributorImport(backend.db, codeHost, () => clock);
+      await imports.refreshIfStale(connected.orgId);
+      await imports.refreshIfStale(unconnected.orgId);
+      clock += CONTRIBUTOR_IMPORT_TTL_MS - 1;
+      await imports.refreshIfStale(connected.orgId);
+      expect(asked).toHaveLength(1);
+      // From the repositories the setup stored, without listing them again.
+      expect(asked[0]).toEqual(SANDBOX_REPOSITORIES.map((repository) => repository.full_name).sort());
+      clock += 1;
+      await imports.refreshIfStale(connected.orgId);
+      expect(asked).toHaveLength(2);
     });
 
     it("refuses to add before GitHub is connected, and a malformed body", async () => {

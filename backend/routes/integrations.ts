@@ -82,7 +82,7 @@ export function integrationsRouter(db: Db, codeHost: CodeHost, options: Integrat
     });
     await connectInstallation(db, org.id, installationId, repositories, codeHost.kind === "sandbox");
     // The connection stands without them: the contributors list imports again when asked for.
-    await options.contributorImport.run(org.id, installationId).catch((error: unknown) => {
+    await options.contributorImport.run(org.id, installationId, repositories).catch((error: unknown) => {
       req.log.warn({ err: error }, "contributors: import after connecting failed");
     });
     res.json({
