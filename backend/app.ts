@@ -7,6 +7,11 @@ import { createLogger, type Logger, requestLogger } from "../shared/logging.ts";
 import { requireSession } from "./auth/require-session.ts";
 import { createSessionTokens, type SessionTokens } from "./auth/session-tokens.ts";
 import { loadSessionKey } from "./auth/signing-key.ts";
+import type { BillingDeps } from "./billing/billing-deps.ts";
+import { type Clock, systemClock } from "./billing/clock.ts";
+import { createSandboxBilling } from "./billing/sandbox.ts";
+import { createStripeBilling, createStripeClient } from "./billing/stripe.ts";
+import type { TrialTerms } from "./billing/subscriptions.ts";
 import type { BackendConfig } from "./config.ts";
 import { createContributorImport } from "./contributors/import.ts";
 import { type Db, openDatabase } from "./db/database.ts";
@@ -28,9 +33,12 @@ import { integrationsRouter } from "./routes/integrations.ts";
 import { jwksRouter } from "./routes/jwks.ts";
 import { outboxRouter } from "./routes/outbox.ts";
 import { passwordRouter } from "./routes/password.ts";
+import { sandboxBillingRouter, validateSessionRouter } from "./routes/payment-sessions.ts";
 import { projectsRouter } from "./routes/projects.ts";
 import { seatsRouter } from "./routes/seats.ts";
 import { signupRouter } from "./routes/signup.ts";
+import { stripeWebhooksRouter } from "./routes/stripe-webhooks.ts";
+import { subscriptionRouter } from "./routes/subscription.ts";
 import { webhooksRouter } from "./routes/webhooks.ts";
 
 export interface Backend {
@@ -38,6 +46,8 @@ export interface Backend {
   db: Db;
   /** Mints and verifies this backend's session tokens (tests, tooling). */
   tokens: SessionTokens;
+  /** The terms new organisations start their Pro trial on (tests create accounts with them). */
+  trial: TrialTerms;
   /** Resolves once the work requests left running after their answer (e-mails) is done. */
   settled(): Promise<void>;
   /** Waits for that work, then releases the database and the clients; call after the server stopped. */
@@ -54,6 +64,8 @@ export interface BackendOptions {
    * emulator pass one of their own (and close it themselves).
    */
   identity?: Identity;
+  /** The billing clock (trials, periods, cancellations); the real time by default. Tests set it. */
+  clock?: Clock;
 }
 
 export async function createBackend(config: BackendConfig, options: BackendOptions = {}): Promise<Backend> {
@@ -76,6 +88,21 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
     ? createGitHubApp({ ...config.github.app, apiUrl: config.github.apiUrl })
     : createSandboxCodeHost(config.publicOrigin);
   const contributorImport = createContributorImport(db, codeHost);
+  const clock = options.clock ?? systemClock;
+  const trial: TrialTerms = { clock, days: config.billing.trialDays };
+  // Without Stripe keys the sandbox stands in, so billing works on one machine (decision 011).
+  const stripeSettings = config.billing.stripe;
+  const stripe = stripeSettings && createStripeClient(stripeSettings);
+  const billing: BillingDeps = {
+    db,
+    provider:
+      stripe && stripeSettings
+        ? createStripeBilling(stripe, stripeSettings, config.publicOrigin)
+        : createSandboxBilling(config.publicOrigin, clock),
+    clock,
+    prices: { seatPriceCents: config.billing.seatPriceCents, currency: config.billing.currency },
+    publicOrigin: config.publicOrigin,
+  };
   const auth: AuthDeps = {
     db,
     identity,
@@ -88,6 +115,7 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
       publicOrigin: config.publicOrigin,
       productName: config.productName,
     }),
+    trial,
   };
 
   const app = express();
@@ -100,12 +128,24 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
   app.use(jwksRouter(tokens));
   // Before express.json: the signature is checked over the raw body.
   app.use(webhooksRouter(db, config.github));
+  app.use(
+    stripeWebhooksRouter({
+      db,
+      clock,
+      stripe:
+        stripe && stripeSettings?.webhookSecret
+          ? { client: stripe, webhookSecret: stripeSettings.webhookSecret }
+          : undefined,
+    }),
+  );
   app.use(express.json({ limit: JSON_BODY_LIMIT }));
   app.use(authRouter(auth));
   app.use(signupRouter(auth));
   app.use(passwordRouter(auth));
   // Only where config.ts allows the outbox: local mode or outside production.
   if (config.mail.transport.kind === "outbox") app.use(outboxRouter(db));
+  // The one public /api call (PUBLIC_API_PATTERN): the browser may come back from checkout signed out.
+  app.use(validateSessionRouter(billing));
   app.use("/api", requireSession(db, tokens));
   app.use(projectsRouter(db));
   app.use(
@@ -117,6 +157,8 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
   app.use(contributorsRouter(db, codeHost, contributorImport));
   app.use(seatsRouter(db));
   app.use(accountRouter(db));
+  app.use(subscriptionRouter(billing));
+  if (billing.provider.kind === "sandbox") app.use(sandboxBillingRouter(billing));
   app.use(notFoundHandler);
   app.use(errorHandler);
 
@@ -124,6 +166,7 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
     app,
     db,
     tokens,
+    trial,
     settled: () => background.settled(),
     async close() {
       await background.settled();

@@ -4,7 +4,12 @@
  */
 import path from "node:path";
 import { z } from "zod";
-import { DEFAULT_PRODUCT_NAME, SESSION_COOKIE_MAX_AGE_SECONDS } from "../shared/constants.ts";
+import {
+  DEFAULT_CURRENCY,
+  DEFAULT_PRODUCT_NAME,
+  DEFAULT_TRIAL_DAYS,
+  SESSION_COOKIE_MAX_AGE_SECONDS,
+} from "../shared/constants.ts";
 import { SESSION_AUDIENCE_DEFAULT, SESSION_ISSUER_DEFAULT } from "../shared/contract.ts";
 import {
   booleanFlagSchema,
@@ -24,6 +29,10 @@ import {
   sessionSecretSchema,
 } from "../shared/env.ts";
 import { httpUrl } from "../shared/http-server.ts";
+import type { StripeSettings } from "./billing/stripe.ts";
+
+/** What Pro costs per seat and month unless PRO_SEAT_PRICE_CENTS says otherwise: 15.00 USD. */
+export const DEFAULT_SEAT_PRICE_CENTS = 1500;
 
 /** DATA_DIR value that keeps the embedded database in memory (tests, throw-away demos). */
 export const IN_MEMORY_DATA_DIR = "memory://";
@@ -76,6 +85,18 @@ export interface BackendConfig {
    * fake of the tests); refused in production outside local mode.
    */
   azureDevOps: { allowHttp: boolean };
+  billing: {
+    /** TRIAL_DAYS: how long a new organisation's Pro trial lasts. */
+    trialDays: number;
+    /** PRO_SEAT_PRICE_CENTS: Pro's price per seat and month as shown (with Stripe, match the price). */
+    seatPriceCents: number;
+    currency: string;
+    /**
+     * STRIPE_SECRET_KEY and STRIPE_PRICE_ID (with STRIPE_WEBHOOK_SECRET, STRIPE_API_URL): billing
+     * through Stripe. Unset: the sandbox stands in (docs/decisions/011-billing.md).
+     */
+    stripe?: StripeSettings | undefined;
+  };
   session: {
     /** Set: tokens are HS256 with this secret. Unset: ES256 with a key pair kept in the database. */
     secret: string | undefined;
@@ -117,6 +138,30 @@ const envSchema = z
       .optional(),
     GITHUB_WEBHOOK_SECRET: z.string().min(1).optional(),
     AZURE_DEVOPS_ALLOW_HTTP: booleanFlagSchema,
+    TRIAL_DAYS: z.coerce
+      .number({ error: "must be a whole number of days" })
+      .int("must be a whole number of days")
+      .min(1, "must be a whole number of days")
+      .max(365, "must be at most 365 days")
+      .default(DEFAULT_TRIAL_DAYS),
+    PRO_SEAT_PRICE_CENTS: z.coerce
+      .number({ error: "must be a whole number of cents" })
+      .int("must be a whole number of cents")
+      .positive("must be a whole number of cents")
+      .default(DEFAULT_SEAT_PRICE_CENTS),
+    STRIPE_SECRET_KEY: z
+      .string()
+      .regex(/^(sk|rk)_/, "must be a Stripe secret key (sk_... or rk_...)")
+      .optional(),
+    STRIPE_PRICE_ID: z
+      .string()
+      .regex(/^price_/, "must be a Stripe price id (price_...)")
+      .optional(),
+    STRIPE_WEBHOOK_SECRET: z
+      .string()
+      .regex(/^whsec_/, "must be a webhook signing secret (whsec_...)")
+      .optional(),
+    STRIPE_API_URL: z.url({ protocol: /^https?$/ }).optional(),
     SESSION_SECRET: sessionSecretSchema,
     SESSION_ISSUER: z.string().default(SESSION_ISSUER_DEFAULT),
     SESSION_AUDIENCE: z.string().default(SESSION_AUDIENCE_DEFAULT),
@@ -133,6 +178,13 @@ const envSchema = z
         code: "custom",
         path: [env.GITHUB_CLIENT_ID ? "GITHUB_CLIENT_SECRET" : "GITHUB_CLIENT_ID"],
         message: "GITHUB_CLIENT_ID and GITHUB_CLIENT_SECRET are set together or not at all",
+      });
+    }
+    if (Boolean(env.STRIPE_SECRET_KEY) !== Boolean(env.STRIPE_PRICE_ID)) {
+      ctx.addIssue({
+        code: "custom",
+        path: [env.STRIPE_SECRET_KEY ? "STRIPE_PRICE_ID" : "STRIPE_SECRET_KEY"],
+        message: "STRIPE_SECRET_KEY and STRIPE_PRICE_ID are set together or not at all",
       });
     }
     if (Boolean(env.GITHUB_APP_ID) !== Boolean(env.GITHUB_APP_PRIVATE_KEY)) {
@@ -220,6 +272,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): BackendConfig 
       webhookSecret: e.GITHUB_WEBHOOK_SECRET,
     },
     azureDevOps: { allowHttp: e.AZURE_DEVOPS_ALLOW_HTTP },
+    billing: {
+      trialDays: e.TRIAL_DAYS,
+      seatPriceCents: e.PRO_SEAT_PRICE_CENTS,
+      currency: DEFAULT_CURRENCY,
+      stripe:
+        e.STRIPE_SECRET_KEY && e.STRIPE_PRICE_ID
+          ? {
+              secretKey: e.STRIPE_SECRET_KEY,
+              priceId: e.STRIPE_PRICE_ID,
+              webhookSecret: e.STRIPE_WEBHOOK_SECRET,
+              apiUrl: e.STRIPE_API_URL,
+            }
+          : undefined,
+    },
     session: {
       secret: e.SESSION_SECRET,
       issuer: e.SESSION_ISSUER,

@@ -16,7 +16,11 @@
  *   says how to name them: a sign-in with GitHub never creates one (the user signs up first), a
  *   password identity's first verified sign-in does, from its pending signup profile if it has one.
  */
+
+import { DEFAULT_TRIAL_DAYS } from "../../shared/constants.ts";
 import type { Provider } from "../../shared/contract.ts";
+import { systemClock } from "../billing/clock.ts";
+import { startTrial, type TrialTerms } from "../billing/subscriptions.ts";
 import { type Db, isUniqueViolation } from "../db/database.ts";
 import { ACCOUNT_COLUMNS, type Account, accountFromRow } from "./account-rows.ts";
 import { revokeUserSessions } from "./sessions.ts";
@@ -62,19 +66,20 @@ export function organizationNameFor(userName: string): string {
 
 /**
  * Signs the identity in to its account. Without one, `newAccount` says how to create it; when it
- * is undefined, NoAccountError.
+ * is undefined, NoAccountError. A new organisation starts its Pro trial on `trial`'s terms.
  */
 export async function signInAccount(
   db: Db,
   identity: SignInIdentity,
   newAccount: NewAccount | undefined,
+  trial: TrialTerms = { clock: systemClock, days: DEFAULT_TRIAL_DAYS },
 ): Promise<SignedInAccount> {
   if (!identity.emailVerified) throw new EmailNotVerifiedError("E-mail address not verified");
   try {
-    return await findOrCreateAccount(db, identity, newAccount);
+    return await findOrCreateAccount(db, identity, newAccount, trial);
   } catch (error) {
     // A concurrent first sign-in of the same identity won the insert: use what it created.
-    if (isUniqueViolation(error)) return findOrCreateAccount(db, identity, newAccount);
+    if (isUniqueViolation(error)) return findOrCreateAccount(db, identity, newAccount, trial);
     throw error;
   }
 }
@@ -83,6 +88,7 @@ async function findOrCreateAccount(
   db: Db,
   identity: SignInIdentity,
   newAccount: NewAccount | undefined,
+  trial: TrialTerms,
 ): Promise<SignedInAccount> {
   const known = await findAccount(db, "firebase_uid", identity.firebaseUid);
   if (known) return { ...known, created: false, relinked: false };
@@ -120,6 +126,7 @@ async function findOrCreateAccount(
       })
       .returning(["id", "email", "name", "role"])
       .executeTakeFirstOrThrow();
+    await startTrial(trx, org.id, trial);
     // The account now exists: a signup profile still waiting for this identity has served.
     await trx.deleteFrom("pending_signups").where("firebase_uid", "=", identity.firebaseUid).execute();
     return { user, org, created: true, relinked: false };

@@ -7,6 +7,7 @@ import type { Request } from "express";
 import { NAME_MAX, URL_MAX } from "../../shared/constants.ts";
 import { ERROR_CODES, type ErrorBody, type Provider, type SignInResponse } from "../../shared/contract.ts";
 import { ERRORS } from "../../shared/messages.ts";
+import type { TrialTerms } from "../billing/subscriptions.ts";
 import type { Db } from "../db/database.ts";
 import { HttpError } from "../http/errors.ts";
 import { IdentityError, type IdentityVerifier, type VerifiedIdentity } from "../identity/firebase.ts";
@@ -90,6 +91,8 @@ export function httpsUrl(value: string | undefined): string | undefined {
 interface SignInDeps {
   db: Db;
   tokens: SessionTokens;
+  /** The terms of the Pro trial a new organisation starts. */
+  trial: TrialTerms;
 }
 
 /** Starts a session of the account and answers like every sign-in: the token and who signed in. */
@@ -129,7 +132,7 @@ export async function signInIdentity(
   identity: SignInIdentity,
   newAccount: NewAccount | undefined,
 ): Promise<SignInResponse & { created: boolean }> {
-  const account = await signInAccount(deps.db, identity, newAccount).catch((error: unknown) => {
+  const account = await signInAccount(deps.db, identity, newAccount, deps.trial).catch((error: unknown) => {
     if (error instanceof EmailNotVerifiedError) throw emailNotVerified();
     throw error;
   });

@@ -5,6 +5,7 @@
  * row types in schema.ts.
  */
 import { type Kysely, type Migration, Migrator, sql } from "kysely";
+import { DEFAULT_TRIAL_DAYS, PLAN_VALUES, TRIAL_SEATS } from "../../shared/constants.ts";
 
 const migrations: Record<string, Migration> = {
   "0001_identity_and_sessions": {
@@ -226,6 +227,15 @@ const migrations: Record<string, Migration> = {
         .addColumn("updated_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
         .addUniqueConstraint("contributors_org_platform_key", ["org_id", "platform_type", "platform_id"])
         .execute();
+
+      // Organisations made before billing start the Pro trial a new one gets (billing/subscriptions.ts),
+      // with the default length: the migration cannot read TRIAL_DAYS.
+      await sql`
+        insert into subscriptions (org_id, plan_code, status, seats_total, trial_ends_at)
+        select id, ${sql.lit(PLAN_VALUES.proTrial)}, 'trialing', ${sql.lit(TRIAL_SEATS)},
+          now() + make_interval(days => ${sql.lit(DEFAULT_TRIAL_DAYS)})
+        from organizations
+      `.execute(db);
     },
   },
 };

@@ -26,6 +26,7 @@ import {
   signInIdentity,
   verifyIdentity,
 } from "../auth/sign-in.ts";
+import type { TrialTerms } from "../billing/subscriptions.ts";
 import type { Db } from "../db/database.ts";
 import type { GitHubClient } from "../github/client.ts";
 import type { BackgroundTasks } from "../http/background.ts";
@@ -45,6 +46,8 @@ export interface AuthDeps {
   /** Work done after the answer (e-mails). */
   background: BackgroundTasks;
   sendAccountMail: SendAccountMail;
+  /** The terms of the Pro trial a new organisation starts. */
+  trial: TrialTerms;
 }
 
 /**

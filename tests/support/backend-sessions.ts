@@ -20,6 +20,7 @@ export async function signedInAccount(backend: Backend, name: string, provider: 
       provider,
     },
     { name, orgName: `${name}'s organization` },
+    backend.trial,
   );
   const authTime = epochSeconds();
   const sid = await startSession(backend.db, { userId: account.user.id, provider, authTime });

@@ -1,0 +1,179 @@
+/**
+ * Payment sessions after the browser left for checkout: GET validate-session/{id}, public, which
+ * applies a paid session exactly once (docs/product.md#payment-validation), and the sandbox's
+ * stand-in for Stripe's hosted pages (checkout and portal), which 404 when Stripe is configured.
+ */
+import type { Router } from "express";
+import type { Selectable } from "kysely";
+import type { z } from "zod";
+import type {
+  PaymentSession,
+  SandboxCheckout,
+  SubscriptionResponse,
+  sandboxCheckoutResponseSchema,
+  ValidateSessionResponse,
+} from "../../shared/billing-contract.ts";
+import { PAYMENT_MESSAGES } from "../../shared/billing-messages.ts";
+import { API_PATHS } from "../../shared/contract.ts";
+import { sessionOf } from "../auth/require-session.ts";
+import { type BillingDeps, idPattern } from "../billing/billing-deps.ts";
+import { planOf, subscriptionView } from "../billing/subscription-view.ts";
+import { applyPaidSession, currentSubscription } from "../billing/subscriptions.ts";
+import type { PaymentSessionsTable } from "../db/schema.ts";
+import { HttpError } from "../http/errors.ts";
+import { strictRouter } from "../http/router.ts";
+import { atProvider } from "./subscription.ts";
+
+type SessionRow = Selectable<PaymentSessionsTable>;
+
+const sessionNotFound = () => new HttpError(404, { error: "Payment session not found" });
+
+function paymentSession(row: SessionRow): PaymentSession {
+  return {
+    customerEmail: row.customer_email,
+    amount: row.unit_amount * row.quantity,
+    currency: row.currency,
+    createdAt: row.created_at.toISOString(),
+  };
+}
+
+function validation(row: SessionRow, isValid: boolean, alreadyProcessed: boolean, message: string) {
+  return {
+    isValid,
+    alreadyProcessed,
+    session: paymentSession(row),
+    message,
+    validationChecks: { sessionAlreadyUsed: alreadyProcessed },
+  } satisfies ValidateSessionResponse;
+}
+
+const ALREADY_PROCESSED = "Payment already processed";
+
+/** Public: the gateway lets it through without a session (PUBLIC_API_PATTERN). */
+export function validateSessionRouter(deps: BillingDeps): Router {
+  const { db, provider, clock } = deps;
+  const router = strictRouter();
+
+  router.get(idPattern(API_PATHS.validateSession), async (req, res) => {
+    const row = await db
+      .selectFrom("payment_sessions")
+      .selectAll()
+      .where("id", "=", String(req.params.id))
+      .executeTakeFirst();
+    if (!row) throw new HttpError(404, { error: PAYMENT_MESSAGES.unableToVerify });
+    if (row.processed_at) {
+      res.json(validation(row, true, true, ALREADY_PROCESSED));
+      return;
+    }
+    const subscription = await currentSubscription(db, row.org_id, clock());
+    if (!subscription) throw new HttpError(404, { error: PAYMENT_MESSAGES.unableToVerify });
+    const outcome = await atProvider(
+      res,
+      () => provider.outcome(row, subscription),
+      PAYMENT_MESSAGES.unableToVerify,
+    );
+    if (outcome.state === "open") {
+      res.json(validation(row, false, false, PAYMENT_MESSAGES.pending));
+      return;
+    }
+    if (outcome.state === "expired") {
+      await db
+        .updateTable("payment_sessions")
+        .set({ status: "expired" })
+        .where("id", "=", row.id)
+        .where("status", "=", "open")
+        .execute();
+      res.json(validation(row, false, false, PAYMENT_MESSAGES.cancelled));
+      return;
+    }
+    const applied = await applyPaidSession(db, row, outcome.paid, clock());
+    res.json(validation(row, true, !applied, applied ? "Payment verified" : ALREADY_PROCESSED));
+  });
+
+  return router;
+}
+
+/**
+ * The sandbox's checkout and portal pages read and settle sessions here. app.ts mounts it only for
+ * sandbox billing, so with Stripe these paths are 404.
+ */
+export function sandboxBillingRouter(deps: BillingDeps): Router {
+  const { db, clock, prices } = deps;
+  const router = strictRouter();
+
+  /** An open or settled sandbox session of the caller's organisation, else 404. */
+  async function ownSession(orgId: string, id: unknown): Promise<SessionRow> {
+    const row = await db
+      .selectFrom("payment_sessions")
+      .selectAll()
+      .where("id", "=", String(id))
+      .where("org_id", "=", orgId)
+      .executeTakeFirst();
+    if (!row) throw sessionNotFound();
+    return row;
+  }
+
+  router.get(idPattern(API_PATHS.sandboxCheckout), async (req, res) => {
+    const row = await ownSession(sessionOf(res).org.id, req.params.id);
+    const data: SandboxCheckout = {
+      id: row.id,
+      kind: row.kind,
+      planName: planOf(row.plan_code, prices).name,
+      quantity: row.quantity,
+      unitAmount: row.unit_amount,
+      amount: row.unit_amount * row.quantity,
+      currency: row.currency,
+      customerEmail: row.customer_email,
+      status: row.status,
+    };
+    res.json({ success: true, data } satisfies z.infer<typeof sandboxCheckoutResponseSchema>);
+  });
+
+  router.post(idPattern(API_PATHS.sandboxCheckoutComplete), async (req, res) => {
+    const row = await ownSession(sessionOf(res).org.id, req.params.id);
+    if (row.status === "expired")
+      throw new HttpError(409, { error: "This payment session is no longer open" });
+    // Marked paid only: validate-session applies it, as it would a payment at Stripe.
+    await db
+      .updateTable("payment_sessions")
+      .set({ status: "complete" })
+      .where("id", "=", row.id)
+      .where("status", "=", "open")
+      .execute();
+    res.json({ url: `/payment-success?${new URLSearchParams({ session_id: row.id })}` });
+  });
+
+  router.post(idPattern(API_PATHS.sandboxCheckoutCancel), async (req, res) => {
+    const row = await ownSession(sessionOf(res).org.id, req.params.id);
+    if (row.status === "complete")
+      throw new HttpError(409, { error: "This payment session is already paid" });
+    await db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable("payment_sessions")
+        .set({ status: "expired" })
+        .where("id", "=", row.id)
+        .where("status", "=", "open")
+        .execute();
+      // A seat change given up is no longer pending.
+      if (row.kind === "update") {
+        await trx
+          .updateTable("subscriptions")
+          .set({ pending_quantity: null, pending_plan_code: null, updated_at: clock() })
+          .where("org_id", "=", row.org_id)
+          .where("pending_quantity", "=", row.quantity)
+          .execute();
+      }
+    });
+    res.json({ url: "/payment-cancel" });
+  });
+
+  router.get(API_PATHS.sandboxPortal, async (_req, res) => {
+    const row = await currentSubscription(db, sessionOf(res).org.id, clock());
+    res.json({
+      success: true,
+      subscription: row ? subscriptionView(row, clock(), prices) : null,
+    } satisfies SubscriptionResponse);
+  });
+
+  return router;
+}

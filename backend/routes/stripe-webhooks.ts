@@ -1,0 +1,155 @@
+/**
+ * POST /webhooks/stripe: Stripe's deliveries. Only an event whose Stripe-Signature verifies with
+ * STRIPE_WEBHOOK_SECRET over the raw body is read (400 otherwise, as Stripe's docs answer), each
+ * event id takes effect once (billing_events), and only what keeps the subscriptions row true is
+ * handled: the subscription changed or ended, an invoice was paid or its payment failed.
+ */
+import express, { type Router } from "express";
+import { sql } from "kysely";
+import type Stripe from "stripe";
+import type { SubscriptionStatus } from "../../shared/billing-contract.ts";
+import { API_PATHS } from "../../shared/contract.ts";
+import type { Clock } from "../billing/clock.ts";
+import { releaseSeats } from "../billing/subscriptions.ts";
+import type { Db } from "../db/database.ts";
+import { HttpError } from "../http/errors.ts";
+import { strictRouter } from "../http/router.ts";
+
+/** Stripe caps event payloads well below this. */
+const WEBHOOK_BODY_LIMIT = "1mb";
+
+/** Stripe's subscription statuses in the contract's terms. */
+const STATUSES: Record<Stripe.Subscription.Status, SubscriptionStatus> = {
+  active: "active",
+  trialing: "trialing",
+  paused: "paused",
+  past_due: "past_due",
+  unpaid: "past_due",
+  incomplete: "past_due",
+  canceled: "canceled",
+  incomplete_expired: "canceled",
+};
+
+const toDate = (seconds: number | null | undefined) => (seconds ? new Date(seconds * 1000) : null);
+
+function subscriptionIdOf(invoice: Stripe.Invoice): string | null {
+  const subscription = invoice.parent?.subscription_details?.subscription;
+  return typeof subscription === "string" ? subscription : (subscription?.id ?? null);
+}
+
+async function subscriptionChanged(trx: Db, subscription: Stripe.Subscription, now: Date): Promise<void> {
+  const item = subscription.items.data[0];
+  const periodEnd = toDate(item?.current_period_end);
+  const cancelAt = toDate(subscription.cancel_at) ?? (subscription.cancel_at_period_end ? periodEnd : null);
+  const quantity = item?.quantity ?? null;
+  await trx
+    .updateTable("subscriptions")
+    .set({
+      status: STATUSES[subscription.status],
+      cancel_at: cancelAt,
+      updated_at: now,
+      ...(periodEnd && { current_period_end: periodEnd }),
+      ...(quantity !== null && {
+        // A seat count lowered in the portal never drops below the seats held.
+        seats_total: sql<number>`greatest(${quantity}, seats_allocated)`,
+        pending_quantity: sql<
+          number | null
+        >`case when pending_quantity = ${quantity} then null else pending_quantity end`,
+        pending_plan_code: sql<null>`case when pending_quantity = ${quantity} then null else pending_plan_code end`,
+      }),
+    })
+    .where("stripe_subscription_id", "=", subscription.id)
+    .execute();
+}
+
+async function subscriptionEnded(trx: Db, subscription: Stripe.Subscription, now: Date): Promise<void> {
+  const ended = await trx
+    .updateTable("subscriptions")
+    .set({
+      status: "canceled",
+      seats_allocated: 0,
+      pending_quantity: null,
+      pending_plan_code: null,
+      updated_at: now,
+    })
+    .where("stripe_subscription_id", "=", subscription.id)
+    .returning("org_id")
+    .executeTakeFirst();
+  if (ended) await releaseSeats(trx, ended.org_id);
+}
+
+async function invoiceSettled(trx: Db, invoice: Stripe.Invoice, paid: boolean, now: Date): Promise<void> {
+  const subscriptionId = subscriptionIdOf(invoice);
+  if (!subscriptionId) return;
+  const periodEnd = toDate(invoice.lines.data[0]?.period.end);
+  await trx
+    .updateTable("subscriptions")
+    .set({
+      status: paid ? "active" : "past_due",
+      updated_at: now,
+      ...(paid && periodEnd && { current_period_end: periodEnd }),
+    })
+    .where("stripe_subscription_id", "=", subscriptionId)
+    .where("status", "!=", "canceled")
+    .execute();
+}
+
+async function apply(trx: Db, event: Stripe.Event, now: Date): Promise<void> {
+  switch (event.type) {
+    case "customer.subscription.updated":
+      return subscriptionChanged(trx, event.data.object, now);
+    case "customer.subscription.deleted":
+      return subscriptionEnded(trx, event.data.object, now);
+    case "invoice.paid":
+      return invoiceSettled(trx, event.data.object, true, now);
+    case "invoice.payment_failed":
+      return invoiceSettled(trx, event.data.object, false, now);
+    default:
+      return;
+  }
+}
+
+export interface StripeWebhookDeps {
+  db: Db;
+  clock: Clock;
+  /** Undefined without Stripe or without STRIPE_WEBHOOK_SECRET: the endpoint answers 503. */
+  stripe?: { client: Stripe; webhookSecret: string } | undefined;
+}
+
+export function stripeWebhooksRouter({ db, clock, stripe }: StripeWebhookDeps): Router {
+  const router = strictRouter();
+  // The signature covers the exact bytes, so this route reads the raw body, not parsed JSON.
+  router.post(
+    API_PATHS.stripeWebhook,
+    express.raw({ type: () => true, limit: WEBHOOK_BODY_LIMIT }),
+    async (req, res) => {
+      if (!stripe) {
+        throw new HttpError(503, { error: "Stripe webhooks are not configured (STRIPE_WEBHOOK_SECRET)" });
+      }
+      const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+      let event: Stripe.Event;
+      try {
+        event = stripe.client.webhooks.constructEvent(
+          body,
+          req.get("stripe-signature") ?? "",
+          stripe.webhookSecret,
+        );
+      } catch {
+        throw new HttpError(400, { error: "Invalid webhook signature" });
+      }
+      const applied = await db.transaction().execute(async (trx) => {
+        const first = await trx
+          .insertInto("billing_events")
+          .values({ id: event.id, type: event.type })
+          .onConflict((conflict) => conflict.column("id").doNothing())
+          .returning("id")
+          .executeTakeFirst();
+        if (!first) return false;
+        await apply(trx, event, clock());
+        return true;
+      });
+      res.json({ received: true, duplicate: !applied });
+    },
+  );
+  return router;
+}
