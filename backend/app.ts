@@ -155,7 +155,7 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
     }),
   );
   app.use(contributorsRouter(db, codeHost, contributorImport));
-  app.use(seatsRouter(db));
+  app.use(seatsRouter(db, clock));
   app.use(accountRouter(db));
   app.use(subscriptionRouter(billing));
   if (billing.provider.kind === "sandbox") app.use(sandboxBillingRouter(billing));

@@ -12,15 +12,21 @@
  */
 import { type Selectable, sql, type Transaction } from "kysely";
 import type { SeatStatus } from "../../shared/billing-contract.ts";
-import { PLAN_VALUES } from "../../shared/constants.ts";
 import { SEAT_MESSAGES, seatManagementBlock } from "../../shared/seat-rules.ts";
+import { isExpiredAt } from "../billing/subscription-view.ts";
 import type { Db } from "../db/database.ts";
 import type { Database, SubscriptionsTable } from "../db/schema.ts";
 import { HttpError } from "../http/errors.ts";
 
 type SubscriptionRow = Pick<
   Selectable<SubscriptionsTable>,
-  "plan_code" | "status" | "seats_total" | "seats_allocated" | "trial_ends_at" | "current_period_end"
+  | "plan_code"
+  | "status"
+  | "seats_total"
+  | "seats_allocated"
+  | "trial_ends_at"
+  | "current_period_end"
+  | "cancel_at"
 >;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -35,16 +41,6 @@ export function seatStatusOf(row: Pick<SubscriptionRow, "seats_total" | "seats_a
   } satisfies SeatStatus;
 }
 
-/**
- * Whether the subscription is over: cancelled, or past the end of its trial (Pro trial) or of its
- * billing period (paid). A period not known yet does not end it.
- */
-function isExpired(row: SubscriptionRow, now: Date): boolean {
-  if (row.status === "canceled") return true;
-  const end = row.plan_code === PLAN_VALUES.proTrial ? row.trial_ends_at : row.current_period_end;
-  return end !== null && end.getTime() <= now.getTime();
-}
-
 export type SeatChange = { message: string; seats: SeatStatus };
 
 const SUBSCRIPTION_COLUMNS = [
@@ -54,6 +50,7 @@ const SUBSCRIPTION_COLUMNS = [
   "seats_allocated",
   "trial_ends_at",
   "current_period_end",
+  "cancel_at",
 ] as const;
 
 /** The contributor, locked for this transaction; 404 unless they belong to the organisation. */
@@ -80,13 +77,13 @@ async function manageableSubscription(trx: Transaction<Database>, orgId: string,
     .where("org_id", "=", orgId)
     .executeTakeFirst();
   const block = seatManagementBlock(
-    row ? { plan: { plan_code: row.plan_code }, isExpired: isExpired(row, now) } : null,
+    row ? { plan: { plan_code: row.plan_code }, isExpired: isExpiredAt(row, now) } : null,
   );
   if (block || !row) throw new HttpError(403, { error: block ?? SEAT_MESSAGES.notPro });
   return row;
 }
 
-export function assignSeat(db: Db, orgId: string, contributorId: string, now = new Date()) {
+export function assignSeat(db: Db, orgId: string, contributorId: string, now: Date) {
   return db.transaction().execute(async (trx): Promise<SeatChange> => {
     const contributor = await lockedContributor(trx, orgId, contributorId);
     const subscription = await manageableSubscription(trx, orgId, now);
@@ -110,7 +107,7 @@ export function assignSeat(db: Db, orgId: string, contributorId: string, now = n
   });
 }
 
-export function unassignSeat(db: Db, orgId: string, contributorId: string, now = new Date()) {
+export function unassignSeat(db: Db, orgId: string, contributorId: string, now: Date) {
   return db.transaction().execute(async (trx): Promise<SeatChange> => {
     const contributor = await lockedContributor(trx, orgId, contributorId);
     const subscription = await manageableSubscription(trx, orgId, now);

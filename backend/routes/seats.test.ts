@@ -1,6 +1,7 @@
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seatChangeResponseSchema } from "../../shared/billing-contract.ts";
+import { TRIAL_SEATS } from "../../shared/constants.ts";
 import { API_PATHS } from "../../shared/contract.ts";
 import { SEAT_MESSAGES } from "../../shared/seat-rules.ts";
 import { signedInAccount } from "../../tests/support/backend-sessions.ts";
@@ -52,6 +53,8 @@ describe.each(TEST_DATABASE_KINDS)("seats on %s", (kind) => {
   /** An organisation with `people` contributors (straight in the database) and, unless null, a plan. */
   async function organisation(name: string, plan: Plan | null, people = 3) {
     const account = await signedInAccount(backend, name);
+    // In place of the trial every new organisation starts with.
+    await backend.db.deleteFrom("subscriptions").where("org_id", "=", account.orgId).execute();
     if (plan)
       await backend.db
         .insertInto("subscriptions")
@@ -127,11 +130,31 @@ describe.each(TEST_DATABASE_KINDS)("seats on %s", (kind) => {
     expect(await stored(org.orgId)).toEqual({ allocated: 0, seated: [] });
   });
 
+  it("lets a new organisation manage seats on its Pro trial, with TRIAL_SEATS of them", async () => {
+    const account = await signedInAccount(backend, "new-trial");
+    const row = await backend.db
+      .insertInto("contributors")
+      .values({ org_id: account.orgId, platform_type: "github", platform_id: "first", name: "First" })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const response = await assign(account.token, row.id);
+    expect(response.status).toBe(200);
+    expect(response.body.data).toEqual({
+      total_seats: TRIAL_SEATS,
+      allocated_seats: 1,
+      available_seats: TRIAL_SEATS - 1,
+    });
+  });
+
   it("refuses seat management without Pro, after the trial or period ended, and when cancelled", async () => {
     const cases: [string, Plan | null, string][] = [
       ["none", null, SEAT_MESSAGES.notPro],
       ["free", { plan_code: "free", status: "active", seats_total: 1 }, SEAT_MESSAGES.notPro],
-      ["trial-over", { ...proTrial(3), trial_ends_at: new Date(Date.now() - 60_000) }, SEAT_MESSAGES.expired],
+      [
+        "trial-over",
+        { ...proTrial(3), trial_ends_at: new Date(Date.now() - 2 * DAY_MS) },
+        SEAT_MESSAGES.expired,
+      ],
       [
         "period-over",
         {
