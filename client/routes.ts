@@ -33,6 +33,13 @@ export default [
     // Only while the backend's code host is the sandbox (404 otherwise): its stand-in for GitHub's
     // "Install the app" page.
     route("sandbox/install", "routes/sandbox-install.tsx"),
+    route("subscriptions", "routes/subscriptions.tsx"),
+    route("payment-success", "routes/payment-success.tsx"),
+    route("payment-cancel", "routes/payment-cancel.tsx"),
+    // Only while billing is the sandbox's, without Stripe keys (404 otherwise): its stand-ins for
+    // Stripe's hosted checkout and billing portal.
+    route("sandbox/checkout", "routes/sandbox-checkout.tsx"),
+    route("sandbox/portal", "routes/sandbox-portal.tsx"),
   ]),
 
   route("*", "routes/catch-all.tsx"),

@@ -31,6 +31,13 @@ const BUDGETS_KB: Record<string, number> = {
   "/integrations/azure-devops": 145,
   "/installation": 135,
   "/sandbox/install": 135,
+  // The billing screens: their calls (zod, the billing schemas) load on demand, the seat and cancel
+  // dialogs (Radix's dialog, react-hook-form) when a button that opens them is pointed at.
+  "/subscriptions": 135,
+  "/payment-success": 130,
+  "/payment-cancel": 130,
+  "/sandbox/checkout": 130,
+  "/sandbox/portal": 130,
 };
 
 const CLIENT_DIR = path.resolve("build/client");

@@ -1,0 +1,78 @@
+import { PackageOpen } from "lucide-react";
+import { SUBSCRIPTION_MESSAGES } from "../../shared/billing-messages.ts";
+import { SUBSCRIPTIONS_TEXT as T } from "../components/billing/billing-text";
+import { SubscriptionOverview } from "../components/billing/subscription-overview";
+import { Streamed } from "../components/streamed";
+import { Card, EmptyState, Skeleton } from "../components/ui";
+import { backendFor } from "../lib/backend.server";
+import { loadBilling } from "../lib/billing.server";
+import { documentTitle, productNameOf, type RouteHandle } from "../lib/route-handle";
+import type { Route } from "./+types/subscriptions";
+
+export const handle: RouteHandle = { title: T.title };
+
+export function meta({ matches }: Route.MetaArgs) {
+  return [{ title: documentTitle(T.title, productNameOf(matches)) }];
+}
+
+/** The billing data streams in: the promise is returned un-awaited and never rejects. */
+export function loader({ context, request }: Route.LoaderArgs) {
+  const { session, api } = backendFor(context, request);
+  const { orgId, email } = session.user;
+  return { user: { orgId, email }, billing: loadBilling(api) };
+}
+
+/** docs/product.md#subscriptions */
+export default function Subscriptions({ loaderData }: Route.ComponentProps) {
+  const { user, billing } = loaderData;
+  return (
+    <div className="space-y-8">
+      <section aria-labelledby="subscriptions" className="space-y-4">
+        <div className="space-y-1">
+          <h2 id="subscriptions" className="font-semibold text-2xl text-fg tracking-tight">
+            {T.title}
+          </h2>
+          <p className="text-fg-muted text-sm">{T.intro}</p>
+        </div>
+        <Streamed
+          result={billing}
+          skeleton={<OverviewSkeleton />}
+          errorTitle={SUBSCRIPTION_MESSAGES.loadFailed}
+          errorDescription={T.loadFailedHint}
+        >
+          {(data) =>
+            data.subscription ? (
+              <SubscriptionOverview billing={{ ...data, subscription: data.subscription }} user={user} />
+            ) : (
+              <EmptyState
+                icon={<PackageOpen />}
+                title={T.noSubscription}
+                description={T.noSubscriptionHint}
+              />
+            )
+          }
+        </Streamed>
+      </section>
+      {/* The contributors table (docs/product.md#contributors-and-seats) goes here, below the plan. */}
+    </div>
+  );
+}
+
+function OverviewSkeleton() {
+  return (
+    <div aria-busy="true">
+      <p className="sr-only" role="status">
+        {T.loading}
+      </p>
+      <div className="grid gap-4 md:grid-cols-2" aria-hidden="true">
+        {[0, 1].map((n) => (
+          <Card key={n} className="space-y-4 p-5">
+            <Skeleton className="h-4 w-28" />
+            <Skeleton className="h-7 w-40" />
+            <Skeleton className="h-4 w-52" />
+          </Card>
+        ))}
+      </div>
+    </div>
+  );
+}
