@@ -35,6 +35,8 @@ beforeEach(() => {
     }
     if (url === "http://backend.test/api/seats/status")
       return jsonResponse({ success: true, data: current.seats });
+    // The contributors table has tests of its own (client/components/contributors).
+    if (url === "http://backend.test/api/contributors") return jsonResponse({ success: true, data: [] });
     const answer = init?.method === "POST" ? posts[url] : undefined;
     if (answer) return answer();
     throw new Error(`unexpected fetch ${init?.method ?? "GET"} ${url}`);
