@@ -68,12 +68,10 @@ function SeatCell({ contributor }: { contributor: Contributor }) {
     />
   );
   // The reason also shows on hover and focus; the switch itself is described by it either way.
-  return reason ? (
+  return (
     <Tooltip content={reason}>
       <span className="inline-flex">{seat}</span>
     </Tooltip>
-  ) : (
-    seat
   );
 }
 
