@@ -1,14 +1,15 @@
 /**
- * Giving a contributor a seat and taking it back (docs/product.md#seats, #seat-toggle).
+ * Giving a contributor a seat and taking it back (docs/product.md#seats, #seat-toggle;
+ * docs/decisions/012-contributors-table-and-seats.md).
  *
- * One transaction each: the contributor's row is locked first (SELECT ... FOR UPDATE, so two calls
- * for the same person run one after the other and the second finds the first's result), then the
- * counter on the subscription row moves by a conditional UPDATE, `seats_allocated < seats_total`
- * (or `> 0`). On Postgres at READ COMMITTED that UPDATE takes the row lock; a concurrent one waits,
- * then re-checks its condition against the committed row, so of two assigns for the last seat one
- * matches and the other matches nothing and is refused. The CHECK on the table (0..seats_total) is
- * the last guard. PGlite runs one transaction at a time. Locks are always taken in the same order
- * (contributor, then subscription), so assign and unassign cannot deadlock.
+ * One transaction each. It locks the organisation's subscription row first (SELECT ... FOR UPDATE),
+ * then the contributor's, in the order billing uses when a plan ends and frees every seat
+ * (subscription, then contributors), so neither can deadlock the other. Under that lock the seat
+ * changes of one organisation run one at a time: of two assigns for the last free seat the second
+ * waits, reads the committed counter and is refused, and two calls for one person find each other's
+ * result (repeating is a no-op). The counter then moves by a conditional UPDATE
+ * (`seats_allocated < seats_total`, or `> 0`) as a guard, and the table's CHECK (0..seats_total) is
+ * the last one. PGlite runs one transaction at a time anyway.
  */
 import { type Selectable, sql, type Transaction } from "kysely";
 import type { SeatStatus } from "../../shared/billing-contract.ts";
@@ -69,24 +70,30 @@ async function lockedContributor(trx: Transaction<Database>, orgId: string, cont
   return row;
 }
 
-/** The subscription, refusing when seats cannot be managed: 403 with the rule's message. */
-async function manageableSubscription(trx: Transaction<Database>, orgId: string, now: Date) {
-  const row = await trx
+/** The subscription, locked for this transaction; undefined when the organisation has none. */
+function lockedSubscription(trx: Transaction<Database>, orgId: string) {
+  return trx
     .selectFrom("subscriptions")
     .select(SUBSCRIPTION_COLUMNS)
     .where("org_id", "=", orgId)
+    .forUpdate()
     .executeTakeFirst();
+}
+
+/** Both rows, locked in that order; 404 for someone else's contributor, 403 when seats cannot be managed. */
+async function lockedRows(trx: Transaction<Database>, orgId: string, contributorId: string, now: Date) {
+  const row = await lockedSubscription(trx, orgId);
+  const contributor = await lockedContributor(trx, orgId, contributorId);
   const block = seatManagementBlock(
     row ? { plan: { plan_code: row.plan_code }, isExpired: isExpiredAt(row, now) } : null,
   );
   if (block || !row) throw new HttpError(403, { error: block ?? SEAT_MESSAGES.notPro });
-  return row;
+  return { subscription: row, contributor };
 }
 
 export function assignSeat(db: Db, orgId: string, contributorId: string, now: Date) {
   return db.transaction().execute(async (trx): Promise<SeatChange> => {
-    const contributor = await lockedContributor(trx, orgId, contributorId);
-    const subscription = await manageableSubscription(trx, orgId, now);
+    const { subscription, contributor } = await lockedRows(trx, orgId, contributorId, now);
     if (contributor.seat_id) {
       return { message: "The contributor already has a seat", seats: seatStatusOf(subscription) };
     }
@@ -109,8 +116,7 @@ export function assignSeat(db: Db, orgId: string, contributorId: string, now: Da
 
 export function unassignSeat(db: Db, orgId: string, contributorId: string, now: Date) {
   return db.transaction().execute(async (trx): Promise<SeatChange> => {
-    const contributor = await lockedContributor(trx, orgId, contributorId);
-    const subscription = await manageableSubscription(trx, orgId, now);
+    const { subscription, contributor } = await lockedRows(trx, orgId, contributorId, now);
     if (!contributor.seat_id) {
       return { message: "The contributor has no seat", seats: seatStatusOf(subscription) };
     }
