@@ -102,6 +102,8 @@ function names(table: HTMLElement): string[] {
     .map((row) => within(row).getAllByRole("cell")[1]?.textContent ?? "");
 }
 
+const postsTo = (path: string) =>
+  fetchMock.mock.calls.filter(([url, init]) => String(url) === path && init?.method === "POST");
 const header = (name: string) => screen.getByRole("columnheader", { name: new RegExp(name) });
 const plan = () => screen.getByRole("region", { name: "Current plan" });
 
@@ -262,16 +264,19 @@ describe("the seat switch", () => {
     await user.click(screen.getByRole("switch", { name: "Seat for Ada Example" }));
     expect(within(plan()).getByText("2 / 5 seats allocated")).toBeVisible();
     expect(screen.getByRole("switch", { name: "Seat for Ada Example" })).toBeChecked();
-    answer.resolve(jsonResponse({ success: true, message: "Seat assigned", data: seats(5, 2) }));
-    await waitFor(() => expect(screen.getByRole("switch", { name: "Seat for Ada Example" })).toBeEnabled());
-    expect(within(plan()).getByText("2 / 5 seats allocated")).toBeVisible();
-    const [, init] = fetchMock.mock.calls.find(([url]) => String(url) === "/api/seats/assign") ?? [];
-    expect(JSON.parse(String(init?.body))).toEqual({ userId: "c-0" });
+    // Toggling again before the answer does nothing.
+    await user.click(screen.getByRole("switch", { name: "Seat for Ada Example" }));
+    expect(screen.getByRole("switch", { name: "Seat for Ada Example" })).toBeChecked();
+    answer.resolve(jsonResponse({ success: true, message: "Seat assigned", data: seats(5, 3) }));
+    // The backend's count wins (here someone else took a seat meanwhile).
+    await waitFor(() => expect(within(plan()).getByText("3 / 5 seats allocated")).toBeVisible());
+    expect(postsTo("/api/seats/assign")).toHaveLength(1);
+    expect(JSON.parse(String(postsTo("/api/seats/assign")[0]?.[1]?.body))).toEqual({ userId: "c-0" });
 
     posts["/api/seats/unassign"] = () =>
-      jsonResponse({ success: true, message: "Seat unassigned", data: seats(5, 1) });
+      jsonResponse({ success: true, message: "Seat unassigned", data: seats(5, 2) });
     await user.click(screen.getByRole("switch", { name: "Seat for Bea Example" }));
-    await waitFor(() => expect(within(plan()).getByText("1 / 5 seats allocated")).toBeVisible());
+    await waitFor(() => expect(within(plan()).getByText("2 / 5 seats allocated")).toBeVisible());
     expect(screen.getByRole("switch", { name: "Seat for Bea Example" })).not.toBeChecked();
   });
 

@@ -20,7 +20,7 @@ import {
   useTable,
 } from "@tanstack/react-table";
 import { ArrowDown, ArrowUp, ArrowUpDown, ChevronLeft, ChevronRight, UserPlus, Users } from "lucide-react";
-import { createContext, useCallback, useContext, useRef, useState } from "react";
+import { createContext, type ReactNode, useCallback, useContext, useRef, useState } from "react";
 import type { Contributor, SeatStatus, Subscription } from "../../../shared/billing-contract.ts";
 import { CONTRIBUTOR_MESSAGES } from "../../../shared/billing-messages.ts";
 import { CONTRIBUTOR_PAGE_SIZES, DEFAULT_CONTRIBUTOR_PAGE_SIZE } from "../../../shared/constants.ts";
@@ -62,9 +62,11 @@ function SeatCell({ contributor }: { contributor: Contributor }) {
       label={`Seat for ${contributor.name}`}
       labelHidden
       checked={contributor.seat_id !== null}
-      disabled={actions.pending.has(contributor.id)}
       unavailableReason={reason}
-      onCheckedChange={(seated) => actions.toggle(contributor, seated)}
+      // A second toggle waits for the first's answer. Not `disabled`: that would take the focus away.
+      onCheckedChange={(seated) => {
+        if (!actions.pending.has(contributor.id)) actions.toggle(contributor, seated);
+      }}
     />
   );
   // The reason also shows on hover and focus; the switch itself is described by it either way.
@@ -100,7 +102,7 @@ function Avatar({ contributor }: { contributor: Contributor }) {
 
 const helper = createColumnHelper<typeof features, Contributor>();
 const cellOf =
-  (Cell: (props: { contributor: Contributor }) => React.ReactNode) =>
+  (Cell: (props: { contributor: Contributor }) => ReactNode) =>
   (context: CellContext<typeof features, Contributor, unknown>) => (
     <Cell contributor={context.row.original} />
   );
@@ -242,7 +244,6 @@ export function ContributorsTable({ contributors, subscription, seats: loaded }:
   const search = String(nameColumn?.getFilterValue() ?? "");
   const { pageIndex, pageSize } = table.state.pagination;
   const shown = table.getRowModel().rows;
-  const matching = table.getFilteredRowModel().rows.length;
 
   return (
     <SeatActionsContext.Provider value={actions}>
@@ -277,10 +278,7 @@ export function ContributorsTable({ contributors, subscription, seats: loaded }:
         ) : (
           <div className="overflow-x-auto rounded-xl border border-border bg-surface">
             <table className="w-full text-left text-sm">
-              <caption className="sr-only">
-                Contributors, sorted by the column marked as sorted; {matching} of {rows.length} shown by the
-                search
-              </caption>
+              <caption className="sr-only">Contributors</caption>
               <thead className="border-border border-b text-fg-muted">
                 {table.getHeaderGroups().map((group) => (
                   <tr key={group.id}>
