@@ -129,14 +129,12 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
   // Before express.json: the signature is checked over the raw body.
   app.use(webhooksRouter(db, config.github));
   app.use(
-    stripeWebhooksRouter({
-      db,
-      clock,
-      stripe:
-        stripe && stripeSettings?.webhookSecret
-          ? { client: stripe, webhookSecret: stripeSettings.webhookSecret }
-          : undefined,
-    }),
+    stripeWebhooksRouter(
+      billing,
+      stripe && stripeSettings?.webhookSecret
+        ? { client: stripe, webhookSecret: stripeSettings.webhookSecret }
+        : undefined,
+    ),
   );
   app.use(express.json({ limit: JSON_BODY_LIMIT }));
   app.use(authRouter(auth));

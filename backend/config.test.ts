@@ -1,6 +1,6 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { SESSION_COOKIE_MAX_AGE_SECONDS } from "../shared/constants.ts";
+import { DEFAULT_TRIAL_DAYS, SESSION_COOKIE_MAX_AGE_SECONDS } from "../shared/constants.ts";
 import { SESSION_AUDIENCE_DEFAULT, SESSION_ISSUER_DEFAULT } from "../shared/contract.ts";
 import { configErrorOf } from "../tests/support/config-error.ts";
 import { loadConfig } from "./config.ts";
@@ -182,6 +182,40 @@ describe("loadConfig", () => {
     );
     expect(configError({ GITHUB_APP_ID: "1", GITHUB_APP_PRIVATE_KEY: "secret" })).toContain(
       "GITHUB_APP_PRIVATE_KEY: must be the GitHub App's PEM private key",
+    );
+  });
+
+  it("bills with the sandbox, a 14-day trial and 15.00 per seat by default; Stripe's key and price together", () => {
+    expect(loadConfig({}).billing).toEqual({
+      trialDays: DEFAULT_TRIAL_DAYS,
+      seatPriceCents: 1500,
+      currency: "USD",
+      stripe: undefined,
+    });
+    const stripe = loadConfig({
+      TRIAL_DAYS: "30",
+      PRO_SEAT_PRICE_CENTS: "2000",
+      STRIPE_SECRET_KEY: "sk_test_abc",
+      STRIPE_PRICE_ID: "price_123",
+      STRIPE_WEBHOOK_SECRET: "whsec_abc",
+      STRIPE_API_URL: "http://127.0.0.1:12111",
+    }).billing;
+    expect(stripe).toMatchObject({ trialDays: 30, seatPriceCents: 2000 });
+    expect(stripe.stripe).toEqual({
+      secretKey: "sk_test_abc",
+      priceId: "price_123",
+      webhookSecret: "whsec_abc",
+      apiUrl: "http://127.0.0.1:12111",
+    });
+    expect(configError({ STRIPE_SECRET_KEY: "sk_test_abc" })).toContain(
+      "STRIPE_PRICE_ID: STRIPE_SECRET_KEY and STRIPE_PRICE_ID are set together",
+    );
+    expect(configError({ STRIPE_SECRET_KEY: "pk_test_abc", STRIPE_PRICE_ID: "price_1" })).toContain(
+      "STRIPE_SECRET_KEY: must be a Stripe secret key",
+    );
+    expect(configError({ TRIAL_DAYS: "0" })).toContain("TRIAL_DAYS: must be a whole number of days");
+    expect(configError({ PRO_SEAT_PRICE_CENTS: "9.99" })).toContain(
+      "PRO_SEAT_PRICE_CENTS: must be a whole number",
     );
   });
 

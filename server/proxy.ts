@@ -56,8 +56,13 @@ const FORWARDED_HEADERS = new Set([
   "if-none-match",
   "if-modified-since",
 ]);
-/** What a webhook needs besides: its event, delivery id and signature (GitHub's names). */
-const WEBHOOK_HEADERS = new Set(["x-github-event", "x-github-delivery", "x-hub-signature-256"]);
+/** What a webhook needs besides: GitHub's event, delivery id and signature; Stripe's signature. */
+const WEBHOOK_HEADERS = new Set([
+  "x-github-event",
+  "x-github-delivery",
+  "x-hub-signature-256",
+  "stripe-signature",
+]);
 
 function prepareUpstreamRequest(config: GatewayConfig) {
   const publicOrigin = new URL(config.publicOrigin);

@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
+  addContributorRequestSchema,
+  cancelSubscriptionRequestSchema,
+  checkoutRequestSchema,
+  orgRequestSchema,
+  seatRequestSchema,
+  updateSubscriptionRequestSchema,
+} from "./billing-contract.ts";
+import {
   EMAIL_MAX,
   ID_MAX,
   ID_TOKEN_MAX,
@@ -85,6 +93,12 @@ describe("contract bounds", () => {
     ["name update", nameUpdateRequestSchema],
     ["integration setup", integrationSetupRequestSchema],
     ["GitHub installation setup", githubSetupRequestSchema],
+    ["checkout", checkoutRequestSchema],
+    ["seat update", updateSubscriptionRequestSchema],
+    ["cancel subscription", cancelSubscriptionRequestSchema],
+    ["resume and portal", orgRequestSchema],
+    ["add contributor", addContributorRequestSchema],
+    ["seat assignment", seatRequestSchema],
   ])("bounds every string of the %s request, nested ones too", (_name, schema) => {
     expect(unboundedStrings(schema)).toEqual([]);
   });

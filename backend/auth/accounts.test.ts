@@ -1,5 +1,6 @@
 /** Who may sign in to which account, on each database the backend runs on. */
 import { afterEach, describe, expect, it } from "vitest";
+import { PLAN_VALUES, TRIAL_SEATS } from "../../shared/constants.ts";
 import { type FreshDatabase, freshDatabase, TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
 import type { Db } from "../db/database.ts";
 import { openDatabase } from "../db/database.ts";
@@ -60,6 +61,28 @@ describe.each(TEST_DATABASE_KINDS)("accounts on %s", (kind) => {
     await migrateToLatest(db);
     return db;
   }
+
+  it("starts the new organisation's Pro trial in the transaction that creates it, and only then", async () => {
+    const db = await openFresh();
+    const start = new Date("2026-05-04T09:00:00Z");
+    const created = await signInOrCreate(db, identity(), ADA, { clock: () => start, days: 10 });
+    const trial = await db
+      .selectFrom("subscriptions")
+      .selectAll()
+      .where("org_id", "=", created.org.id)
+      .executeTakeFirstOrThrow();
+    expect(trial).toMatchObject({
+      plan_code: PLAN_VALUES.proTrial,
+      status: "trialing",
+      seats_total: TRIAL_SEATS,
+      seats_allocated: 0,
+      converted_to_active: false,
+      trial_ends_at: new Date("2026-05-14T09:00:00Z"),
+    });
+    await signInOrCreate(db, identity(), ADA, { clock: () => new Date(), days: 30 });
+    const rows = await db.selectFrom("subscriptions").select("trial_ends_at").execute();
+    expect(rows).toEqual([{ trial_ends_at: new Date("2026-05-14T09:00:00Z") }]);
+  });
 
   it("creates an account only when asked to, named as asked, and consumes the identity's pending signup", async () => {
     const db = await openFresh();

@@ -1,7 +1,9 @@
 /** What the billing routes share: the database, the provider, the billing clock and the price. */
+import type { Response } from "express";
 import type { Db } from "../db/database.ts";
+import { HttpError } from "../http/errors.ts";
 import type { Clock } from "./clock.ts";
-import type { BillingProvider } from "./provider.ts";
+import { type BillingProvider, BillingProviderError } from "./provider.ts";
 import type { PriceTerms } from "./subscription-view.ts";
 
 export interface BillingDeps {
@@ -16,4 +18,15 @@ export interface BillingDeps {
 export function idPattern(path: (id: string) => string): string {
   const marker = "__id__";
   return path(marker).replace(marker, ":id");
+}
+
+/** The provider failed: 502 with the page's wording; Stripe's details stay in the log. */
+export async function atProvider<T>(res: Response, call: () => Promise<T>, failure: string): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (!(error instanceof BillingProviderError)) throw error;
+    res.err = error;
+    throw new HttpError(502, { error: failure });
+  }
 }

@@ -1,5 +1,6 @@
-import { sql } from "kysely";
+import { Migrator, sql } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
+import { DEFAULT_TRIAL_DAYS, PLAN_VALUES, TRIAL_SEATS } from "../../shared/constants.ts";
 import {
   type FreshDatabase,
   freshDatabase,
@@ -7,7 +8,7 @@ import {
   type TestDatabaseKind,
 } from "../../tests/support/databases.ts";
 import { type Db, openDatabase } from "./database.ts";
-import { migrateToLatest } from "./migrations.ts";
+import { migrateToLatest, migrations } from "./migrations.ts";
 
 let db: Db | undefined;
 let fresh: FreshDatabase | undefined;
@@ -127,5 +128,33 @@ describe.each(TEST_DATABASE_KINDS)("migrations on %s", (kind) => {
     await allocate(1);
     await expect(allocate(2)).rejects.toMatchObject({ code: "23514" });
     await expect(allocate(-1)).rejects.toMatchObject({ code: "23514" });
+  });
+
+  it("start the Pro trial of organisations that existed before billing", async () => {
+    const fresh = await openFresh(kind);
+    db = fresh;
+    const migrator = new Migrator({ db: fresh, provider: { getMigrations: async () => migrations } });
+    expect((await migrator.migrateTo("0004_webhook_deliveries")).error).toBeUndefined();
+    const org = await fresh
+      .insertInto("organizations")
+      .values({ name: "Older" })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const before = Date.now();
+    await migrateToLatest(fresh);
+    const row = await fresh
+      .selectFrom("subscriptions")
+      .selectAll()
+      .where("org_id", "=", org.id)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({
+      plan_code: PLAN_VALUES.proTrial,
+      status: "trialing",
+      seats_total: TRIAL_SEATS,
+      seats_allocated: 0,
+      converted_to_active: false,
+    });
+    const days = ((row.trial_ends_at?.getTime() ?? 0) - before) / (24 * 60 * 60 * 1000);
+    expect(Math.round(days)).toBe(DEFAULT_TRIAL_DAYS);
   });
 });

@@ -7,7 +7,8 @@
 import { type Kysely, type Migration, Migrator, sql } from "kysely";
 import { DEFAULT_TRIAL_DAYS, PLAN_VALUES, TRIAL_SEATS } from "../../shared/constants.ts";
 
-const migrations: Record<string, Migration> = {
+/** Every migration by name, in order; exported so tests can stop at one. */
+export const migrations: Record<string, Migration> = {
   "0001_identity_and_sessions": {
     async up(db: Kysely<unknown>) {
       await db.schema

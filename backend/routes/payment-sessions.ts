@@ -4,7 +4,6 @@
  * stand-in for Stripe's hosted pages (checkout and portal), which 404 when Stripe is configured.
  */
 import type { Router } from "express";
-import type { Selectable } from "kysely";
 import type { z } from "zod";
 import type {
   PaymentSession,
@@ -16,19 +15,17 @@ import type {
 import { PAYMENT_MESSAGES } from "../../shared/billing-messages.ts";
 import { API_PATHS } from "../../shared/contract.ts";
 import { sessionOf } from "../auth/require-session.ts";
-import { type BillingDeps, idPattern } from "../billing/billing-deps.ts";
+import { atProvider, type BillingDeps, idPattern } from "../billing/billing-deps.ts";
+import type { PaymentSessionRow } from "../billing/provider.ts";
+import { type Settlement, settleSession } from "../billing/settle.ts";
 import { planOf, subscriptionView } from "../billing/subscription-view.ts";
-import { applyPaidSession, currentSubscription } from "../billing/subscriptions.ts";
-import type { PaymentSessionsTable } from "../db/schema.ts";
+import { currentSubscription } from "../billing/subscriptions.ts";
 import { HttpError } from "../http/errors.ts";
 import { strictRouter } from "../http/router.ts";
-import { atProvider } from "./subscription.ts";
-
-type SessionRow = Selectable<PaymentSessionsTable>;
 
 const sessionNotFound = () => new HttpError(404, { error: "Payment session not found" });
 
-function paymentSession(row: SessionRow): PaymentSession {
+function paymentSession(row: PaymentSessionRow): PaymentSession {
   return {
     customerEmail: row.customer_email,
     amount: row.unit_amount * row.quantity,
@@ -37,7 +34,7 @@ function paymentSession(row: SessionRow): PaymentSession {
   };
 }
 
-function validation(row: SessionRow, isValid: boolean, alreadyProcessed: boolean, message: string) {
+function validation(row: PaymentSessionRow, isValid: boolean, alreadyProcessed: boolean, message: string) {
   return {
     isValid,
     alreadyProcessed,
@@ -47,11 +44,17 @@ function validation(row: SessionRow, isValid: boolean, alreadyProcessed: boolean
   } satisfies ValidateSessionResponse;
 }
 
-const ALREADY_PROCESSED = "Payment already processed";
+/** The answer for each way settling a session can end. */
+const VALIDATIONS: Record<Settlement, (row: PaymentSessionRow) => ValidateSessionResponse> = {
+  open: (row) => validation(row, false, false, PAYMENT_MESSAGES.pending),
+  expired: (row) => validation(row, false, false, PAYMENT_MESSAGES.cancelled),
+  applied: (row) => validation(row, true, false, "Payment verified"),
+  already: (row) => validation(row, true, true, "Payment already processed"),
+};
 
 /** Public: the gateway lets it through without a session (PUBLIC_API_PATTERN). */
 export function validateSessionRouter(deps: BillingDeps): Router {
-  const { db, provider, clock } = deps;
+  const { db } = deps;
   const router = strictRouter();
 
   router.get(idPattern(API_PATHS.validateSession), async (req, res) => {
@@ -61,33 +64,8 @@ export function validateSessionRouter(deps: BillingDeps): Router {
       .where("id", "=", String(req.params.id))
       .executeTakeFirst();
     if (!row) throw new HttpError(404, { error: PAYMENT_MESSAGES.unableToVerify });
-    if (row.processed_at) {
-      res.json(validation(row, true, true, ALREADY_PROCESSED));
-      return;
-    }
-    const subscription = await currentSubscription(db, row.org_id, clock());
-    if (!subscription) throw new HttpError(404, { error: PAYMENT_MESSAGES.unableToVerify });
-    const outcome = await atProvider(
-      res,
-      () => provider.outcome(row, subscription),
-      PAYMENT_MESSAGES.unableToVerify,
-    );
-    if (outcome.state === "open") {
-      res.json(validation(row, false, false, PAYMENT_MESSAGES.pending));
-      return;
-    }
-    if (outcome.state === "expired") {
-      await db
-        .updateTable("payment_sessions")
-        .set({ status: "expired" })
-        .where("id", "=", row.id)
-        .where("status", "=", "open")
-        .execute();
-      res.json(validation(row, false, false, PAYMENT_MESSAGES.cancelled));
-      return;
-    }
-    const applied = await applyPaidSession(db, row, outcome.paid, clock());
-    res.json(validation(row, true, !applied, applied ? "Payment verified" : ALREADY_PROCESSED));
+    const settled = await atProvider(res, () => settleSession(deps, row), PAYMENT_MESSAGES.unableToVerify);
+    res.json(VALIDATIONS[settled](row));
   });
 
   return router;
@@ -102,7 +80,7 @@ export function sandboxBillingRouter(deps: BillingDeps): Router {
   const router = strictRouter();
 
   /** An open or settled sandbox session of the caller's organisation, else 404. */
-  async function ownSession(orgId: string, id: unknown): Promise<SessionRow> {
+  async function ownSession(orgId: string, id: unknown): Promise<PaymentSessionRow> {
     const row = await db
       .selectFrom("payment_sessions")
       .selectAll()

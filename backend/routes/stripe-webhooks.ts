@@ -2,14 +2,16 @@
  * POST /webhooks/stripe: Stripe's deliveries. Only an event whose Stripe-Signature verifies with
  * STRIPE_WEBHOOK_SECRET over the raw body is read (400 otherwise, as Stripe's docs answer), each
  * event id takes effect once (billing_events), and only what keeps the subscriptions row true is
- * handled: the subscription changed or ended, an invoice was paid or its payment failed.
+ * handled: the subscription changed or ended, an invoice was paid or its payment failed, and a
+ * checkout completed (settled as validate-session would, for a browser that never came back).
  */
 import express, { type Router } from "express";
 import { sql } from "kysely";
 import type Stripe from "stripe";
 import type { SubscriptionStatus } from "../../shared/billing-contract.ts";
 import { API_PATHS } from "../../shared/contract.ts";
-import type { Clock } from "../billing/clock.ts";
+import { atProvider, type BillingDeps } from "../billing/billing-deps.ts";
+import { settleSession } from "../billing/settle.ts";
 import { releaseSeats } from "../billing/subscriptions.ts";
 import type { Db } from "../db/database.ts";
 import { HttpError } from "../http/errors.ts";
@@ -109,14 +111,25 @@ async function apply(trx: Db, event: Stripe.Event, now: Date): Promise<void> {
   }
 }
 
-export interface StripeWebhookDeps {
-  db: Db;
-  clock: Clock;
-  /** Undefined without Stripe or without STRIPE_WEBHOOK_SECRET: the endpoint answers 503. */
-  stripe?: { client: Stripe; webhookSecret: string } | undefined;
+/**
+ * A completed checkout is settled like validate-session settles it: idempotent by itself (the
+ * session's `processed_at`), and outside the event's transaction, which it would otherwise wait on.
+ */
+async function checkoutCompleted(billing: BillingDeps, checkout: Stripe.Checkout.Session): Promise<boolean> {
+  const session = await billing.db
+    .selectFrom("payment_sessions")
+    .selectAll()
+    .where("id", "=", checkout.id)
+    .executeTakeFirst();
+  return session !== undefined && (await settleSession(billing, session)) === "applied";
 }
 
-export function stripeWebhooksRouter({ db, clock, stripe }: StripeWebhookDeps): Router {
+/** `stripe` undefined (no Stripe, or no STRIPE_WEBHOOK_SECRET): the endpoint answers 503. */
+export function stripeWebhooksRouter(
+  billing: BillingDeps,
+  stripe: { client: Stripe; webhookSecret: string } | undefined,
+): Router {
+  const { db, clock } = billing;
   const router = strictRouter();
   // The signature covers the exact bytes, so this route reads the raw body, not parsed JSON.
   router.post(
@@ -136,6 +149,15 @@ export function stripeWebhooksRouter({ db, clock, stripe }: StripeWebhookDeps): 
         );
       } catch {
         throw new HttpError(400, { error: "Invalid webhook signature" });
+      }
+      if (event.type === "checkout.session.completed") {
+        const applied = await atProvider(
+          res,
+          () => checkoutCompleted(billing, event.data.object),
+          "Stripe could not be asked about the checkout",
+        );
+        res.json({ received: true, duplicate: !applied });
+        return;
       }
       const applied = await db.transaction().execute(async (trx) => {
         const first = await trx

@@ -23,25 +23,14 @@ import { PLAN_VALUES } from "../../shared/constants.ts";
 import { API_PATHS } from "../../shared/contract.ts";
 import { SEAT_MESSAGES } from "../../shared/seat-rules.ts";
 import { sessionOf } from "../auth/require-session.ts";
-import type { BillingDeps } from "../billing/billing-deps.ts";
-import { BillingProviderError, type StartedSession } from "../billing/provider.ts";
+import { atProvider, type BillingDeps } from "../billing/billing-deps.ts";
+import type { StartedSession } from "../billing/provider.ts";
 import { type SubscriptionRow, subscriptionView } from "../billing/subscription-view.ts";
 import { currentSubscription } from "../billing/subscriptions.ts";
 import { seatStatusOf } from "../contributors/seats.ts";
 import { HttpError } from "../http/errors.ts";
 import { strictRouter } from "../http/router.ts";
 import { parseRequest } from "../http/validate.ts";
-
-/** The provider failed: 502 with the page's wording; Stripe's details stay in the log. */
-export async function atProvider<T>(res: Response, call: () => Promise<T>, failure: string): Promise<T> {
-  try {
-    return await call();
-  } catch (error) {
-    if (!(error instanceof BillingProviderError)) throw error;
-    res.err = error;
-    throw new HttpError(502, { error: failure });
-  }
-}
 
 type BillingAction = z.infer<typeof billingActionResponseSchema>;
 

@@ -341,7 +341,7 @@ describe("headers toward the backend", () => {
   });
 });
 
-describe("code-host webhooks", () => {
+describe("webhooks of code hosts and Stripe", () => {
   it("reach the backend without a session, with their signature headers and the body's exact bytes", async () => {
     const upstream = await rawUpstream();
     const { app } = createTestGateway(upstream.url, { SESSION_JWKS_URL: `${backend.url}${API_PATHS.jwks}` });
@@ -367,6 +367,25 @@ describe("code-host webhooks", () => {
     expect(names).not.toContain("x-custom");
   });
 
+  it("reach the backend with Stripe's signature header and the body's exact bytes", async () => {
+    const upstream = await rawUpstream();
+    const { app } = createTestGateway(upstream.url, { SESSION_JWKS_URL: `${backend.url}${API_PATHS.jwks}` });
+    const body = '{"id":"evt_1","object":"event","type":"invoice.paid"}';
+    const signature = "t=1700000000,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd";
+    const response = await request(app)
+      .post(API_PATHS.stripeWebhook)
+      .set("Content-Type", "application/json")
+      .set("Stripe-Signature", signature)
+      .set("X-Custom", "dropped")
+      .send(body);
+    upstream.close();
+    expect(response.status).toBe(200);
+    const head = upstream.heads.find((line) => line.startsWith(`POST ${API_PATHS.stripeWebhook}`)) ?? "";
+    expect(upstream.headerValue(head, "stripe-signature")).toBe(signature);
+    expect(upstream.headerValue(head, "content-length")).toBe(String(body.length));
+    expect(upstream.headerNames(head)).not.toContain("x-custom");
+  });
+
   it("keep their signature headers to webhook paths: an /api call does not forward them", async () => {
     const upstream = await rawUpstream();
     const { app } = createTestGateway(upstream.url, { SESSION_JWKS_URL: `${backend.url}${API_PATHS.jwks}` });
@@ -374,10 +393,12 @@ describe("code-host webhooks", () => {
       .post("/api/projects")
       .set("Cookie", cookieHeader(token))
       .set("X-Hub-Signature-256", "sha256=abc")
+      .set("Stripe-Signature", "t=1,v1=abc")
       .send({});
     upstream.close();
     const head = upstream.heads.find((line) => line.startsWith("POST /api/projects")) ?? "";
     expect(upstream.headerNames(head)).not.toContain("x-hub-signature-256");
+    expect(upstream.headerNames(head)).not.toContain("stripe-signature");
   });
 });
 
