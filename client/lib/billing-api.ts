@@ -78,8 +78,8 @@ export function resumeSubscription(orgId: string): Promise<Outcome> {
 }
 
 /**
- * One validation of a returning checkout; /payment-success polls it. `retry`: nothing answered, so a
- * later call may still succeed; a refusal (an unknown session, say) will not change.
+ * One validation of a returning checkout; /payment-success polls it. `retry`: a later call may
+ * still succeed; a refusal (an unknown session, say) will not change.
  */
 export async function validateSession(
   sessionId: string,
@@ -90,7 +90,8 @@ export async function validateSession(
       value: await api.request(validateSessionResponseSchema, API_PATHS.validateSession(sessionId)),
     };
   } catch (error) {
-    const refused = error instanceof ApiError && !error.unreachable;
+    // A 4xx will not change; a 5xx (the provider failing) may pass, as may a network failure.
+    const refused = error instanceof ApiError && !error.unreachable && error.status < 500;
     return {
       ok: false,
       retry: !refused,

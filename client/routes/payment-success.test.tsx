@@ -111,8 +111,11 @@ describe("/payment-success", () => {
     expect(await screen.findByRole("heading", { name: PAYMENT_MESSAGES.pending })).toBeInTheDocument();
   });
 
-  it("keeps polling while nothing answers", async () => {
-    answers = [() => Promise.reject(new TypeError("offline")), () => jsonResponse(PAID)];
+  it.each([
+    ["nothing answers", () => Promise.reject(new TypeError("offline"))],
+    ["the backend fails", () => Promise.resolve(jsonResponse({ error: "Stripe unavailable" }, 502))],
+  ])("keeps polling while %s", async (_, failure) => {
+    answers = [failure, () => jsonResponse(PAID)];
     renderPaymentSuccess("?session_id=cs_1");
     await vi.waitFor(() => expect(validations()).toHaveLength(1));
     await advance(PAYMENT_POLL_INTERVAL_MS);

@@ -93,6 +93,20 @@ describe("/subscriptions loading", () => {
     }
   });
 
+  it("says it is loading while the data is on its way", async () => {
+    const normal = fetchMock.getMockImplementation();
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    fetchMock.mockImplementation(async (input, init) => {
+      await held;
+      return normal?.(input, init) as Promise<Response>;
+    });
+    renderSubscriptions();
+    expect(await screen.findByRole("status")).toHaveTextContent("Loading subscription…");
+    release();
+    expect(await screen.findByRole("region", { name: "Current plan" })).toBeInTheDocument();
+  });
+
   it("says 'No subscriptions found' when there is none", async () => {
     current.subscription = null;
     renderSubscriptions();

@@ -1,0 +1,142 @@
+/**
+ * Billing in a real browser against the whole stack (local mode, so sandbox billing: the sandbox's
+ * checkout page stands in for Stripe's): the trial a new organisation starts on, the upgrade to
+ * Pro, a seat update, cancel and resume, the billing portal, and a checkout given up.
+ */
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { createEmulatorUser } from "../support/firebase-emulator-users.ts";
+import { launchBrowser, seriousViolations } from "./browser.ts";
+
+const baseUrl = inject("gatewayUrl");
+const emulatorHost = inject("emulatorHost");
+const projectId = inject("projectId");
+let browser: Browser;
+
+/** A new verified user, signed in through the form; the browser then sits on `path`. */
+async function signedInPage(name: string, path: string): Promise<Page> {
+  const email = `${name.split(" ")[0]?.toLowerCase()}-${Date.now()}@example.com`;
+  const password = "Billing-Pass-1!";
+  await createEmulatorUser(emulatorHost, projectId, {
+    email,
+    password,
+    displayName: name,
+    emailVerified: true,
+  });
+  const page = await (await browser.newContext()).newPage();
+  await page.goto(`${baseUrl}${path}`, { waitUntil: "networkidle" });
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Sign in with Email" }).click();
+  await page.waitForURL(`${baseUrl}${path}`, { timeout: 20_000 });
+  return page;
+}
+
+/**
+ * Dismisses the toasts on screen and waits until they are gone: axe measures a toast sliding in or
+ * out at a partial opacity, which is no contrast fault of the page.
+ */
+async function settleToasts(page: Page) {
+  for (const dismiss of await page.getByRole("button", { name: "Dismiss notification" }).all()) {
+    await dismiss.click().catch(() => {});
+  }
+  await page.locator("[data-sonner-toast]").first().waitFor({ state: "detached" });
+}
+
+/** Asks for `seats` in the open seats dialog and pays on the sandbox checkout, back to /subscriptions. */
+async function buySeats(page: Page, opener: string, submit: string, seats: number) {
+  await page.getByRole("button", { name: opener }).click();
+  const dialog = page.getByRole("dialog", { name: opener });
+  await dialog.getByLabel("Number of seats").fill(String(seats));
+  expect(await seriousViolations(page)).toEqual([]);
+  await dialog.getByRole("button", { name: submit }).click();
+
+  await page.waitForURL(/\/sandbox\/checkout\?session_id=/);
+  await page.getByRole("heading", { name: "Sandbox checkout" }).waitFor();
+  // The redirect's toast came along.
+  await settleToasts(page);
+  expect(await seriousViolations(page)).toEqual([]);
+  await page.getByRole("button", { name: /^Pay / }).click();
+
+  await page.waitForURL(/\/payment-success\?session_id=/);
+  await page.getByRole("heading", { name: "Payment Successful" }).waitFor({ timeout: 20_000 });
+  await page.getByText("Completed").waitFor();
+  expect(await seriousViolations(page)).toEqual([]);
+  await page.getByRole("link", { name: "View Subscriptions" }).click();
+  await page.waitForURL(`${baseUrl}/subscriptions`);
+}
+
+const plan = (page: Page) => page.getByRole("region", { name: "Current plan" });
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(() => browser?.close());
+
+describe("billing", () => {
+  it("starts on the Pro trial, upgrades to Pro with 3 seats, updates seats, cancels and resumes", async () => {
+    const page = await signedInPage("Grace Hopper", "/subscriptions");
+    await page.getByText("Pro trial in progress").waitFor();
+    await page.getByText("Trial Ends").waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await buySeats(page, "Upgrade to Pro", "Continue to Checkout", 3);
+    await plan(page)
+      .getByText(/\/ 3 seats allocated$/)
+      .waitFor();
+    await plan(page).getByText("Active").waitFor();
+    await page.getByText("Renewal Date").waitFor();
+    expect(await page.getByRole("button", { name: "Upgrade to Pro" }).count()).toBe(0);
+    expect(await page.getByText("Pro trial in progress").count()).toBe(0);
+
+    await buySeats(page, "Update Seats", "Update Seats", 4);
+    await plan(page)
+      .getByText(/\/ 4 seats allocated$/)
+      .waitFor();
+
+    await page.getByRole("button", { name: "Cancel Subscription" }).click();
+    const dialog = page.getByRole("dialog", { name: "Cancel Subscription" });
+    await dialog.waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await dialog.getByRole("button", { name: "Confirm Cancellation" }).click();
+    await page.getByText("Subscription cancellation scheduled for period end").waitFor();
+    await page.getByText("Cancellation Scheduled", { exact: true }).waitFor();
+    await settleToasts(page);
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await page.getByRole("button", { name: "Resume Subscription" }).click();
+    await page.getByText("Subscription resumed").waitFor();
+    await page.getByRole("button", { name: "Cancel Subscription" }).waitFor();
+    expect(await page.getByText("Cancellation Scheduled", { exact: true }).count()).toBe(0);
+
+    // The sandbox's billing portal, and back as from Stripe's.
+    await page.getByRole("button", { name: "Add Payment Method" }).first().click();
+    await page.waitForURL(`${baseUrl}/sandbox/portal`);
+    await page.getByRole("heading", { name: "Sandbox billing portal" }).waitFor();
+    await settleToasts(page);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole("link", { name: "Return to the app" }).click();
+    await page.getByRole("heading", { name: "Billing details updated" }).waitFor();
+    await page.context().close();
+  });
+
+  it("a checkout given up on the sandbox page lands on /payment-cancel, and nothing changes", async () => {
+    const page = await signedInPage("Annie Easley", "/subscriptions");
+    await page.getByRole("button", { name: "Upgrade to Pro" }).click();
+    await page
+      .getByRole("dialog", { name: "Upgrade to Pro" })
+      .getByRole("button", { name: "Continue to Checkout" })
+      .click();
+    await page.waitForURL(/\/sandbox\/checkout\?session_id=/);
+    await page.getByRole("button", { name: "Cancel", exact: true }).click();
+
+    await page.waitForURL(/\/payment-cancel/);
+    await page.getByText("Payment was cancelled or not completed").waitFor();
+    await page.getByText("No charge was made.").waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole("link", { name: "Try Again" }).click();
+    await page.waitForURL(`${baseUrl}/subscriptions`);
+    await page.getByText("Pro trial in progress").waitFor();
+    await page.context().close();
+  });
+});
