@@ -102,7 +102,12 @@ describe("/subscriptions loading", () => {
       return normal?.(input, init) as Promise<Response>;
     });
     renderSubscriptions();
-    expect(await screen.findByRole("status")).toHaveTextContent("Loading subscription…");
+    // The plan and the contributors table below it each say so.
+    const statuses = await screen.findAllByRole("status");
+    expect(statuses.map((status) => status.textContent)).toEqual([
+      "Loading subscription…",
+      "Loading contributors…",
+    ]);
     release();
     expect(await screen.findByRole("region", { name: "Current plan" })).toBeInTheDocument();
   });
