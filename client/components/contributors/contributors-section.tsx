@@ -12,6 +12,7 @@ import { Streamed } from "../streamed";
 import { lazyPart, Skeleton, useLazyPart } from "../ui";
 
 const contributorsTable = lazyPart(() => import("./contributors-table"));
+const RETRY_HINT = "Check your connection and try again.";
 
 export function ContributorsSection({
   contributors,
@@ -27,21 +28,21 @@ export function ContributorsSection({
           Contributors
         </h2>
         <p className="text-fg-muted text-sm">
-          The people active on your repositories. A seat lets a contributor's pull requests be reviewed.
+          People active on your repositories. Each seat covers one of them.
         </p>
       </div>
       <Streamed
         result={billing}
         skeleton={<TableSkeleton />}
         errorTitle={SUBSCRIPTION_MESSAGES.loadFailed}
-        errorDescription="The seat counts could not be fetched. Check your connection and try again."
+        errorDescription={RETRY_HINT}
       >
         {(loadedBilling) => (
           <Streamed
             result={contributors}
             skeleton={<TableSkeleton />}
             errorTitle={CONTRIBUTOR_MESSAGES.fetchFailed}
-            errorDescription="The contributors could not be fetched. Check your connection and try again."
+            errorDescription={RETRY_HINT}
           >
             {(list) => <LazyTable contributors={list} billing={loadedBilling} />}
           </Streamed>
