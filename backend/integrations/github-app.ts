@@ -94,7 +94,7 @@ function accountOf(data: unknown): CodeHostPerson | null {
 
 /**
  * The people behind a repository's latest commits, newest first, each once. Commits GitHub could
- * not tie to an account, and bots, are left out; an empty repository (409) has none.
+ * not tie to an account, and bots, are left out; an empty or no longer reachable repository has none.
  */
 async function recentCommitters(
   installation: GitHubOctokitClient,
@@ -109,7 +109,8 @@ async function recentCommitters(
       per_page: COMMITS_PER_PAGE,
     }));
   } catch (error) {
-    if (isObject(error) && error.status === 409) return [];
+    // 409: an empty repository; 404: one removed from the installation since it was stored.
+    if (isObject(error) && (error.status === 409 || error.status === 404)) return [];
     throw error;
   }
   if (!Array.isArray(commits)) throw new GitHubError("bad-answer", "GitHub's commit list is not a list");

@@ -19,6 +19,7 @@ import { type FakeGitHub, fakeRepository, startFakeGitHub } from "../../tests/su
 import { type Backend, createBackend } from "../app.ts";
 import { loadConfig } from "../config.ts";
 import { CONTRIBUTOR_IMPORT_TTL_MS, createContributorImport } from "../contributors/import.ts";
+import { createGitHubApp } from "../integrations/github-app.ts";
 import { createSandboxCodeHost } from "../integrations/sandbox.ts";
 
 const BASE_ENV = {
@@ -275,6 +276,18 @@ describe.each(TEST_DATABASE_KINDS)("contributors on %s", (kind) => {
       const octo = list.find((entry) => entry.platform_id === "Octo-Cat");
       expect(Date.now() - Date.parse(octo?.last_git_activity ?? "")).toBeLessThan(1.1 * DAY_MS);
       expect(octo?.avatar_url).toBe("https://avatars.githubusercontent.com/u/501?v=4");
+    });
+
+    it("skips a repository that is empty or no longer in the installation", async () => {
+      const account = await signedInAccount(backend, "app-gone");
+      await connect(account);
+      const app = createGitHubApp({ id: github.appId, privateKey: github.appPrivateKey, apiUrl: github.url });
+      const people = await app.contributors(String(nextInstallation - 1), [
+        { full_name: "acme/gone" },
+        { full_name: "acme/empty" },
+        { full_name: "acme/api" },
+      ]);
+      expect(people.map((person) => person.login)).toEqual(["Octo-Cat"]);
     });
 
     it("looks a username up with GitHub: adds, updates, and 404 for an unknown or invalid name", async () => {
