@@ -151,6 +151,11 @@ export interface ContributorsTableProps {
 
 export function ContributorsTable({ contributors, subscription, seats: loaded }: ContributorsTableProps) {
   const { toast } = useToast();
+  const toastFailure = useCallback(
+    ({ title, reason }: { title: string; reason?: string }) =>
+      toast({ tone: "danger", title, ...(reason ? { description: reason } : {}) }),
+    [toast],
+  );
   const [rows, setRows] = useState(contributors);
   const [pending, setPending] = useState<ReadonlySet<string>>(new Set());
   const [now] = useState(() => new Date());
@@ -199,11 +204,7 @@ export function ContributorsTable({ contributors, subscription, seats: loaded }:
       } else {
         setSeated(contributor.id, !seated);
         setSeats(shift(latest.current, -delta));
-        toast({
-          tone: "danger",
-          title: outcome.title,
-          ...(outcome.reason ? { description: outcome.reason } : {}),
-        });
+        toastFailure(outcome);
       }
       setPending((current) => {
         const next = new Set(current);
@@ -211,17 +212,13 @@ export function ContributorsTable({ contributors, subscription, seats: loaded }:
         return next;
       });
     },
-    [setSeated, setSeats, toast],
+    [setSeated, setSeats, toastFailure],
   );
 
   async function add(username: string): Promise<boolean> {
     const outcome = await addContributor(username);
     if (!outcome.ok) {
-      toast({
-        tone: "danger",
-        title: outcome.title,
-        ...(outcome.reason ? { description: outcome.reason } : {}),
-      });
+      toastFailure(outcome);
       return false;
     }
     const { created, contributor } = outcome.value;
