@@ -13,6 +13,7 @@ import { createSandboxBilling } from "./billing/sandbox.ts";
 import { createStripeBilling, createStripeClient } from "./billing/stripe.ts";
 import type { TrialTerms } from "./billing/subscriptions.ts";
 import type { BackendConfig } from "./config.ts";
+import { createContributorImport } from "./contributors/import.ts";
 import { type Db, openDatabase } from "./db/database.ts";
 import { migrateToLatest } from "./db/migrations.ts";
 import { createGitHubClient } from "./github/client.ts";
@@ -34,6 +35,7 @@ import { pipelineNotConnected, type ReviewPipeline, reviewWorker } from "./revie
 import { accountRouter } from "./routes/account.ts";
 import { type AuthDeps, authRouter } from "./routes/auth.ts";
 import { azureDevOpsWebhooksRouter } from "./routes/azure-devops-webhooks.ts";
+import { contributorsRouter } from "./routes/contributors.ts";
 import { healthRouter } from "./routes/health.ts";
 import { integrationsRouter } from "./routes/integrations.ts";
 import { jwksRouter } from "./routes/jwks.ts";
@@ -41,6 +43,7 @@ import { outboxRouter } from "./routes/outbox.ts";
 import { passwordRouter } from "./routes/password.ts";
 import { sandboxBillingRouter, validateSessionRouter } from "./routes/payment-sessions.ts";
 import { projectsRouter } from "./routes/projects.ts";
+import { seatsRouter } from "./routes/seats.ts";
 import { signupRouter } from "./routes/signup.ts";
 import { stripeWebhooksRouter } from "./routes/stripe-webhooks.ts";
 import { subscriptionRouter } from "./routes/subscription.ts";
@@ -118,6 +121,7 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
   const codeHost = config.github.app
     ? createGitHubApp({ ...config.github.app, apiUrl: config.github.apiUrl })
     : createSandboxCodeHost(config.publicOrigin);
+  const contributorImport = createContributorImport(db, codeHost);
   const clock = options.clock ?? systemClock;
   const trial: TrialTerms = { clock, days: config.billing.trialDays };
   // Without Stripe keys the sandbox stands in, so billing works on one machine (decision 011).
@@ -184,7 +188,14 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
   app.use(validateSessionRouter(billing));
   app.use("/api", requireSession(db, tokens));
   app.use(projectsRouter(db));
-  app.use(integrationsRouter(db, codeHost, { azureDevOpsAllowHttp: config.azureDevOps.allowHttp }));
+  app.use(
+    integrationsRouter(db, codeHost, {
+      azureDevOpsAllowHttp: config.azureDevOps.allowHttp,
+      contributorImport,
+    }),
+  );
+  app.use(contributorsRouter(db, codeHost, contributorImport));
+  app.use(seatsRouter(db, clock));
   app.use(accountRouter(db));
   app.use(subscriptionRouter(billing));
   if (billing.provider.kind === "sandbox") app.use(sandboxBillingRouter(billing));
