@@ -27,6 +27,7 @@ import { jwksRouter } from "./routes/jwks.ts";
 import { outboxRouter } from "./routes/outbox.ts";
 import { passwordRouter } from "./routes/password.ts";
 import { projectsRouter } from "./routes/projects.ts";
+import { settingsRouter } from "./routes/settings.ts";
 import { signupRouter } from "./routes/signup.ts";
 import { webhooksRouter } from "./routes/webhooks.ts";
 
@@ -106,6 +107,7 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
   app.use(projectsRouter(db));
   app.use(integrationsRouter(db, codeHost, { azureDevOpsAllowHttp: config.azureDevOps.allowHttp }));
   app.use(accountRouter(db));
+  app.use(settingsRouter(db));
   app.use(notFoundHandler);
   app.use(errorHandler);
 

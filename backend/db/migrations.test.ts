@@ -56,6 +56,8 @@ describe.each(TEST_DATABASE_KINDS)("migrations on %s", (kind) => {
         "payment_sessions",
         "billing_events",
         "contributors",
+        "organization_settings",
+        "repository_settings",
       ]),
     );
     const applied = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
@@ -65,6 +67,7 @@ describe.each(TEST_DATABASE_KINDS)("migrations on %s", (kind) => {
       "0003_integrations",
       "0004_webhook_deliveries",
       "0005_billing_and_seats",
+      "0006_review_settings",
     ]);
     const orgs = await db.selectFrom("organizations").select(["id", "name"]).execute();
     expect(orgs).toEqual([{ id: org.id, name: "Acme" }]);
