@@ -44,6 +44,7 @@ import { passwordRouter } from "./routes/password.ts";
 import { sandboxBillingRouter, validateSessionRouter } from "./routes/payment-sessions.ts";
 import { projectsRouter } from "./routes/projects.ts";
 import { seatsRouter } from "./routes/seats.ts";
+import { settingsRouter } from "./routes/settings.ts";
 import { signupRouter } from "./routes/signup.ts";
 import { stripeWebhooksRouter } from "./routes/stripe-webhooks.ts";
 import { subscriptionRouter } from "./routes/subscription.ts";
@@ -199,6 +200,7 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
   app.use(accountRouter(db));
   app.use(subscriptionRouter(billing));
   if (billing.provider.kind === "sandbox") app.use(sandboxBillingRouter(billing));
+  app.use(settingsRouter(db));
   app.use(notFoundHandler);
   app.use(errorHandler);
 

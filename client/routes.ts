@@ -29,6 +29,8 @@ export default [
     route("home", "routes/home.tsx"),
     route("integrations", "routes/integrations.tsx"),
     route("integrations/:integrationName", "routes/integration.tsx"),
+    // Organisation settings per code host, or one repository's with ?repositoryId.
+    route("settings", "routes/settings.tsx"),
     route("installation", "routes/installation.tsx"),
     // Only while the backend's code host is the sandbox (404 otherwise): its stand-in for GitHub's
     // "Install the app" page.

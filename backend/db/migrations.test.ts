@@ -59,6 +59,8 @@ describe.each(TEST_DATABASE_KINDS)("migrations on %s", (kind) => {
         "contributors",
         "review_runs",
         "review_decisions",
+        "organization_settings",
+        "repository_settings",
       ]),
     );
     const applied = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
@@ -68,6 +70,7 @@ describe.each(TEST_DATABASE_KINDS)("migrations on %s", (kind) => {
       "0003_integrations",
       "0004_webhook_deliveries",
       "0005_billing_and_seats",
+      "0006_review_settings",
       "0007_review_engine",
     ]);
     const orgs = await db.selectFrom("organizations").select(["id", "name"]).execute();

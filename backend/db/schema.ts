@@ -248,6 +248,31 @@ export interface ReviewDecisionsTable {
   created_at: CreatedAt;
 }
 
+/** Category values as stored: key → value, only the keys set at that level. */
+export type StoredSettingValues = Record<string, unknown>;
+
+/**
+ * An organisation's values of one setting category for one code host (`integration_name`, a name
+ * of backend/integrations/catalogue.ts): docs/decisions/010-review-settings.md.
+ */
+export interface OrganizationSettingsTable {
+  org_id: string;
+  integration_name: string;
+  category: string;
+  /** jsonb; written as JSON text. */
+  value: ColumnType<StoredSettingValues, string, string>;
+  updated_at: Timestamp;
+}
+
+/** A repository's own values of one setting category; the keys it lacks come from its organisation. */
+export interface RepositorySettingsTable {
+  project_id: string;
+  category: string;
+  /** jsonb; written as JSON text. */
+  value: ColumnType<StoredSettingValues, string, string>;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -264,4 +289,6 @@ export interface Database {
   contributors: ContributorsTable;
   review_runs: ReviewRunsTable;
   review_decisions: ReviewDecisionsTable;
+  organization_settings: OrganizationSettingsTable;
+  repository_settings: RepositorySettingsTable;
 }

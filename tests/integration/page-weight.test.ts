@@ -38,6 +38,8 @@ const BUDGETS_KB: Record<string, number> = {
   "/payment-cancel": 130,
   "/sandbox/checkout": 130,
   "/sandbox/portal": 130,
+  // Radix's tabs and switch on the first screen; the settings calls (zod) load on demand.
+  "/settings": 150,
 };
 
 const CLIENT_DIR = path.resolve("build/client");
