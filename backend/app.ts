@@ -41,6 +41,7 @@ import { outboxRouter } from "./routes/outbox.ts";
 import { passwordRouter } from "./routes/password.ts";
 import { sandboxBillingRouter, validateSessionRouter } from "./routes/payment-sessions.ts";
 import { projectsRouter } from "./routes/projects.ts";
+import { sandboxPullsRouter } from "./routes/sandbox-pulls.ts";
 import { signupRouter } from "./routes/signup.ts";
 import { stripeWebhooksRouter } from "./routes/stripe-webhooks.ts";
 import { subscriptionRouter } from "./routes/subscription.ts";
@@ -185,6 +186,8 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
   app.use("/api", requireSession(db, tokens));
   app.use(projectsRouter(db));
   app.use(integrationsRouter(db, codeHost, { azureDevOpsAllowHttp: config.azureDevOps.allowHttp }));
+  // Sandbox pull requests answer for sandbox repositories only, whatever the code host is now.
+  app.use(sandboxPullsRouter(db, queue));
   app.use(accountRouter(db));
   app.use(subscriptionRouter(billing));
   if (billing.provider.kind === "sandbox") app.use(sandboxBillingRouter(billing));

@@ -248,6 +248,48 @@ export interface ReviewDecisionsTable {
   created_at: CreatedAt;
 }
 
+/** A sandbox repository's commit: its whole tree, path → text (jsonb, written as JSON text). */
+export interface SandboxCommitsTable {
+  project_id: string;
+  sha: string;
+  parent_sha: string | null;
+  tree: ColumnType<Record<string, string>, string, never>;
+  created_at: CreatedAt;
+}
+
+export interface SandboxPullRequestsTable {
+  id: Generated<string>;
+  org_id: string;
+  project_id: string;
+  number: number;
+  title: string;
+  author: string;
+  base_sha: string;
+  head_sha: string;
+  head_ref: string;
+  created_at: CreatedAt;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+}
+
+export interface SandboxReviewsTable {
+  id: Generated<number>;
+  pull_request_id: string;
+  kind: "review" | "comment";
+  commit_id: string | null;
+  body: string;
+  created_at: CreatedAt;
+}
+
+export interface SandboxReviewCommentsTable {
+  id: Generated<number>;
+  review_id: number;
+  path: string;
+  line: number;
+  side: ColumnType<"RIGHT", "RIGHT" | undefined, never>;
+  commit_id: string;
+  body: string;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -264,4 +306,8 @@ export interface Database {
   contributors: ContributorsTable;
   review_runs: ReviewRunsTable;
   review_decisions: ReviewDecisionsTable;
+  sandbox_commits: SandboxCommitsTable;
+  sandbox_pull_requests: SandboxPullRequestsTable;
+  sandbox_reviews: SandboxReviewsTable;
+  sandbox_review_comments: SandboxReviewCommentsTable;
 }
