@@ -59,6 +59,10 @@ describe.each(TEST_DATABASE_KINDS)("migrations on %s", (kind) => {
         "contributors",
         "review_runs",
         "review_decisions",
+        "sandbox_commits",
+        "sandbox_pull_requests",
+        "sandbox_reviews",
+        "sandbox_review_comments",
       ]),
     );
     const applied = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
@@ -69,6 +73,7 @@ describe.each(TEST_DATABASE_KINDS)("migrations on %s", (kind) => {
       "0004_webhook_deliveries",
       "0005_billing_and_seats",
       "0007_review_engine",
+      "0009_sandbox_pull_requests",
     ]);
     const orgs = await db.selectFrom("organizations").select(["id", "name"]).execute();
     expect(orgs).toEqual([{ id: org.id, name: "Acme" }]);
