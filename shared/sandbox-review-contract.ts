@@ -1,40 +1,12 @@
 /**
  * Sandbox pull requests (docs/review-engine.md#sandbox-pull-requests): the sandbox code host's
  * pull requests, opened from a template or from one edited file, reviewed by the review engine and
- * shown with the review as GitHub would hold it. Paths and schemas shared by the backend's router
- * and the pages.
+ * shown with the review as GitHub would hold it. Schemas shared by the backend's router and the
+ * pages; the paths are in review-paths.ts.
  */
 import { z } from "zod";
 import { reviewRunStatusSchema } from "./review-contract.ts";
-
-const REPOSITORY_PULLS = "/api/sandbox/repositories";
-const PULLS = "/api/sandbox/pulls";
-
-export const SANDBOX_PULL_PATHS = {
-  /** GET: the repository's pull requests, templates and files. POST: open a pull request. */
-  pulls: (projectId: string) => `${REPOSITORY_PULLS}/${encodeURIComponent(projectId)}/pulls`,
-  /** GET: one pull request with its diff and the reviews posted on it. */
-  pull: (pullId: string) => `${PULLS}/${encodeURIComponent(pullId)}`,
-  /** POST: push a commit to the pull request's branch (a `synchronize` event). */
-  pullCommits: (pullId: string) => `${PULLS}/${encodeURIComponent(pullId)}/commits`,
-} as const;
-
-/** The same paths as the backend's router matches them. */
-export const SANDBOX_PULL_ROUTES = {
-  pulls: `${REPOSITORY_PULLS}/:projectId/pulls`,
-  pull: `${PULLS}/:pullId`,
-  pullCommits: `${PULLS}/:pullId/commits`,
-} as const;
-
-/** The pages' own paths. */
-export const sandboxPullsHref = (projectId: string) =>
-  `/sandbox/repositories/${encodeURIComponent(projectId)}/pulls`;
-export const sandboxPullHref = (pullId: string) => `/sandbox/pulls/${encodeURIComponent(pullId)}`;
-
-export const SANDBOX_TITLE_MAX = 200;
-export const SANDBOX_PATH_MAX = 200;
-/** The editor's text; the sample files are a few hundred bytes. */
-export const SANDBOX_CONTENT_MAX = 20_000;
+import { SANDBOX_CONTENT_MAX, SANDBOX_PATH_MAX, SANDBOX_TITLE_MAX } from "./review-paths.ts";
 
 export const sandboxTemplateIdSchema = z.enum([
   "leaked-key",

@@ -1,9 +1,9 @@
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_PATHS, integrationResponseSchema, projectsResponseSchema } from "../../shared/contract.ts";
+import { SANDBOX_PULL_PATHS } from "../../shared/review-paths.ts";
 import { sandboxInstallationOf } from "../../shared/sandbox.ts";
 import {
-  SANDBOX_PULL_PATHS,
   sandboxPullCreatedSchema,
   sandboxPullResponseSchema,
   sandboxPullsResponseSchema,

@@ -7,9 +7,9 @@
 import { randomUUID } from "node:crypto";
 import type { Router } from "express";
 import { z } from "zod";
+import { SANDBOX_PULL_ROUTES } from "../../shared/review-paths.ts";
 import { SANDBOX_INTEGRATION } from "../../shared/sandbox.ts";
 import {
-  SANDBOX_PULL_ROUTES,
   type SandboxPullDetail,
   type SandboxPullsData,
   sandboxCommitSchema,

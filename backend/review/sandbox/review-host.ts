@@ -5,7 +5,7 @@
  * others go into the summary.
  */
 
-import { sandboxPullHref } from "../../../shared/sandbox-review-contract.ts";
+import { sandboxPullHref } from "../../../shared/review-paths.ts";
 import type { Db } from "../../db/database.ts";
 import { fromPullRequestFiles, RightSideIndex } from "../diff.ts";
 import { fingerprintsIn, withFingerprint } from "../fingerprint-marker.ts";
