@@ -59,6 +59,8 @@ describe.each(TEST_DATABASE_KINDS)("migrations on %s", (kind) => {
         "contributors",
         "review_runs",
         "review_decisions",
+        "review_pull_requests",
+        "review_findings",
         "sandbox_commits",
         "sandbox_pull_requests",
         "sandbox_reviews",
@@ -73,6 +75,7 @@ describe.each(TEST_DATABASE_KINDS)("migrations on %s", (kind) => {
       "0004_webhook_deliveries",
       "0005_billing_and_seats",
       "0007_review_engine",
+      "0008_review_pull_requests",
       "0009_sandbox_pull_requests",
     ]);
     const orgs = await db.selectFrom("organizations").select(["id", "name"]).execute();

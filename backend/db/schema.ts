@@ -5,7 +5,8 @@
 import type { ColumnType, Generated } from "kysely";
 import type { PlanCode, SubscriptionStatus } from "../../shared/billing-contract.ts";
 import type { Provider } from "../../shared/contract.ts";
-import type { BotCommand, ReviewRunStatus, ReviewTrigger } from "../review/model.ts";
+import type { Finding } from "../../shared/review-contract.ts";
+import type { BotCommand, FindingDelivery, ReviewRunStatus, ReviewTrigger } from "../review/model.ts";
 
 /** Set by the database on insert, never updated. */
 type CreatedAt = ColumnType<Date, never, never>;
@@ -248,6 +249,27 @@ export interface ReviewDecisionsTable {
   created_at: CreatedAt;
 }
 
+/** What the review engine remembers of a pull request between runs (migration 0008). */
+export interface ReviewPullRequestsTable {
+  project_id: string;
+  pull_request: number;
+  paused: ColumnType<boolean, boolean | undefined, boolean>;
+  /** The head the last posted review covered; the next incremental review starts there. */
+  last_reviewed_sha: ColumnType<string | null, string | null | undefined, string | null>;
+  title: ColumnType<string | null, string | null | undefined, string | null>;
+  url: ColumnType<string | null, string | null | undefined, string | null>;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+}
+
+/** A finding of a run and its delivery; `finding` is jsonb (shared/review-contract.ts), written as JSON text. */
+export interface ReviewFindingsTable {
+  id: Generated<number>;
+  run_id: string;
+  fingerprint: string;
+  delivery: FindingDelivery;
+  finding: ColumnType<Finding, string, never>;
+}
+
 /** A sandbox repository's commit: its whole tree, path → text (jsonb, written as JSON text). */
 export interface SandboxCommitsTable {
   project_id: string;
@@ -306,6 +328,8 @@ export interface Database {
   contributors: ContributorsTable;
   review_runs: ReviewRunsTable;
   review_decisions: ReviewDecisionsTable;
+  review_pull_requests: ReviewPullRequestsTable;
+  review_findings: ReviewFindingsTable;
   sandbox_commits: SandboxCommitsTable;
   sandbox_pull_requests: SandboxPullRequestsTable;
   sandbox_reviews: SandboxReviewsTable;

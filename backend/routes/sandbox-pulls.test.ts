@@ -12,6 +12,7 @@ import { signedInAccount } from "../../tests/support/backend-sessions.ts";
 import { type FreshDatabase, freshDatabase, TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
 import { type Backend, createBackend } from "../app.ts";
 import { loadConfig } from "../config.ts";
+import { fingerprintMarker } from "../review/posting.ts";
 import { createSandboxReviewHost } from "../review/sandbox/review-host.ts";
 import { BASE_TREE, templateOf } from "../review/sandbox/samples.ts";
 import { sandboxProject } from "../review/sandbox/store.ts";
@@ -201,7 +202,7 @@ describe.each(TEST_DATABASE_KINDS)("sandbox pull requests on %s", (kind) => {
     const pull = await open(token, project.id, { template: "leaked-key" });
     const row = await sandboxProject(backend.db, orgId, project.id);
     if (!row) throw new Error("no sandbox project");
-    const host = createSandboxReviewHost(backend.db, row, PUBLIC_ORIGIN);
+    const host = createSandboxReviewHost(backend.db, row);
 
     const info = await host.pullRequest(pull.number);
     expect(info).toMatchObject({
@@ -211,7 +212,7 @@ describe.each(TEST_DATABASE_KINDS)("sandbox pull requests on %s", (kind) => {
       draft: false,
       baseRef: "main",
     });
-    expect(info.url).toBe(`${PUBLIC_ORIGIN}/sandbox/pulls/${pull.id}`);
+    expect(info.url).toBe(`/sandbox/pulls/${pull.id}`);
     const files = await host.changedFiles(pull.number, info.baseSha, info.headSha);
     expect(files.map((file) => [file.filename, file.status])).toEqual([["src/config.ts", "modified"]]);
     expect(files[0]?.patch).toMatch(/^@@ -\d+,\d+ \+\d+,\d+ @@/);
@@ -228,12 +229,27 @@ describe.each(TEST_DATABASE_KINDS)("sandbox pull requests on %s", (kind) => {
       commitSha: info.headSha,
       summary: "Argus found 1 problem.",
       comments: [
-        { path: "src/config.ts", line: tokenLine, body: "A GitHub token.", fingerprint: FINGERPRINT("a") },
+        {
+          path: "src/config.ts",
+          line: tokenLine,
+          body: `A GitHub token. ${fingerprintMarker(FINGERPRINT("a"))}`,
+          fingerprint: FINGERPRINT("a"),
+        },
         // Line 1 is outside the diff's hunk: GitHub would refuse it, so it goes into the summary.
-        { path: "src/config.ts", line: 1, body: "Far away.", fingerprint: FINGERPRINT("b") },
+        {
+          path: "src/config.ts",
+          line: 1,
+          body: `Far away. ${fingerprintMarker(FINGERPRINT("b"))}`,
+          fingerprint: FINGERPRINT("b"),
+        },
       ],
     });
-    expect(posted).toEqual({ posted: 1, movedToSummary: 1, url: info.url });
+    expect(posted).toEqual({
+      posted: 1,
+      movedToSummary: 1,
+      movedFingerprints: [FINGERPRINT("b")],
+      url: info.url,
+    });
     await host.comment(pull.number, "Paused.");
     expect(await host.postedFingerprints(pull.number)).toEqual(new Set([FINGERPRINT("a"), FINGERPRINT("b")]));
 
@@ -244,7 +260,7 @@ describe.each(TEST_DATABASE_KINDS)("sandbox pull requests on %s", (kind) => {
       expect.objectContaining({
         kind: "review",
         commitId: info.headSha,
-        body: "Argus found 1 problem.\n\n- `src/config.ts:1`: Far away.",
+        body: "Argus found 1 problem.\n\n**Comments outside the diff**\n- `src/config.ts:1`: Far away.",
         comments: [
           expect.objectContaining({
             path: "src/config.ts",
@@ -259,4 +275,58 @@ describe.each(TEST_DATABASE_KINDS)("sandbox pull requests on %s", (kind) => {
     ]);
     await expect(host.pullRequest(99)).rejects.toThrow("No sandbox pull request #99");
   });
+});
+
+describe("a sandbox pull request reviewed end to end", () => {
+  let database: FreshDatabase;
+  let backend: Backend;
+
+  beforeAll(async () => {
+    database = await freshDatabase("pglite");
+    backend = await createBackend(
+      loadConfig({ LOG_LEVEL: "silent", SESSION_SECRET: "s".repeat(32), PUBLIC_ORIGIN, ...database.env }),
+    );
+  });
+  afterAll(async () => {
+    await backend?.close();
+    await database?.drop();
+  });
+
+  it("the leaked-key template gets the token flagged on its line, as GitHub would show it", async () => {
+    const { token, orgId } = await signedInAccount(backend, "sandbox-e2e");
+    const auth = { Authorization: `Bearer ${token}` };
+    const github = integrationResponseSchema.parse(
+      (await request(backend.app).get(API_PATHS.integration("github")).set(auth)).body,
+    );
+    const installationId = sandboxInstallationOf(github.data.links.oauth_url);
+    await request(backend.app).post(API_PATHS.githubSetup).set(auth).send({ org_id: orgId, installationId });
+    const { projects } = projectsResponseSchema.parse(
+      (await request(backend.app).get(API_PATHS.projects).set(auth)).body,
+    ).data;
+    const created = await request(backend.app)
+      .post(SANDBOX_PULL_PATHS.pulls(projects[0]?.id ?? ""))
+      .set(auth)
+      .send({ template: "leaked-key" });
+    const { id } = sandboxPullCreatedSchema.parse(created.body).data;
+
+    const reviewed = async () => {
+      const detail = sandboxPullResponseSchema.parse(
+        (await request(backend.app).get(SANDBOX_PULL_PATHS.pull(id)).set(auth)).body,
+      ).data;
+      return detail.latestRun?.status === "succeeded" ? detail : undefined;
+    };
+    await expect.poll(reviewed, { timeout: 30_000, interval: 250 }).toBeDefined();
+    const detail = await reviewed();
+    const comments = detail?.reviews.flatMap((review) => review.comments) ?? [];
+    const tokenLine =
+      templateOf("leaked-key")
+        .content.split("\n")
+        .findIndex((line) => line.includes("githubToken: env")) + 1;
+    expect(comments).toEqual([
+      expect.objectContaining({ path: "src/config.ts", line: tokenLine, commitId: detail?.headSha }),
+    ]);
+    expect(comments[0]?.body).toContain("secrets/github");
+    // The marker that lets later runs read back what was posted is not shown.
+    expect(comments[0]?.body).not.toContain("argus:fp");
+  }, 60_000);
 });

@@ -21,10 +21,11 @@ import { HttpError } from "../http/errors.ts";
 import { strictRouter } from "../http/router.ts";
 import { parseRequest } from "../http/validate.ts";
 import { fromPullRequestFiles } from "../review/diff.ts";
-import { withoutFingerprints } from "../review/fingerprint-marker.ts";
-import { ingestDelivery } from "../review/ingest.ts";
+import { type IngestOutcome, ingestDelivery } from "../review/ingest.ts";
 import type { ReviewTrigger } from "../review/model.ts";
+import { withoutMarkers } from "../review/posting.ts";
 import type { ReviewQueue } from "../review/queue.ts";
+import { announceRunChange } from "../review/run-events.ts";
 import type { DbExecutor } from "../review/runs.ts";
 import { BASE_TREE, TEMPLATES, templateOf } from "../review/sandbox/samples.ts";
 import {
@@ -73,6 +74,13 @@ function queueReview(
       baseSha: pull.base_sha,
     },
   );
+}
+
+/** The run screens hear of the run once the transaction that queued it is committed. */
+function announce(result: IngestOutcome) {
+  if (result.outcome === "queued" || result.outcome === "coalesced") {
+    announceRunChange({ orgId: result.orgId, runId: result.runId });
+  }
 }
 
 const summaryOf = (row: {
@@ -130,9 +138,9 @@ export function sandboxPullsRouter(db: Db, queue: ReviewQueue): Router {
         author: user.name || user.email,
         change: { path: change.path, content: change.content },
       });
-      await queueReview(trx, queue, project, pull, "opened");
-      return pull;
+      return { ...pull, queued: await queueReview(trx, queue, project, pull, "opened") };
     });
+    announce(created.queued);
     res.status(201).json({
       success: true,
       data: { id: created.id, number: created.number, headSha: created.head_sha },
@@ -145,11 +153,14 @@ export function sandboxPullsRouter(db: Db, queue: ReviewQueue): Router {
     if (!pull) throw notFound();
     const project = await projectFor(org.id, pull.project_id);
     const change = parseRequest(sandboxCommitSchema, req.body);
-    const headSha = await db.transaction().execute(async (trx) => {
+    const { headSha, queued } = await db.transaction().execute(async (trx) => {
       const sha = await pushCommit(trx, pull, change);
-      await queueReview(trx, queue, project, { ...pull, head_sha: sha }, "synchronize");
-      return sha;
+      return {
+        headSha: sha,
+        queued: await queueReview(trx, queue, project, { ...pull, head_sha: sha }, "synchronize"),
+      };
     });
+    announce(queued);
     res.status(201).json({ success: true, data: { id: pull.id, number: pull.number, headSha } });
   });
 
@@ -190,7 +201,7 @@ export function sandboxPullsRouter(db: Db, queue: ReviewQueue): Router {
         id: review.id,
         kind: review.kind,
         commitId: review.commit_id,
-        body: withoutFingerprints(review.body),
+        body: withoutMarkers(review.body),
         createdAt: review.created_at.toISOString(),
         comments: review.comments.map((comment) => ({
           id: comment.id,
@@ -198,7 +209,7 @@ export function sandboxPullsRouter(db: Db, queue: ReviewQueue): Router {
           line: comment.line,
           side: comment.side,
           commitId: comment.commit_id,
-          body: withoutFingerprints(comment.body),
+          body: withoutMarkers(comment.body),
         })),
       })),
       latestRun: latestRun ?? null,

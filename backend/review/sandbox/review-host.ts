@@ -8,24 +8,17 @@
 import { sandboxPullHref } from "../../../shared/review-paths.ts";
 import type { Db } from "../../db/database.ts";
 import { fromPullRequestFiles, RightSideIndex } from "../diff.ts";
-import { fingerprintsIn, withFingerprint } from "../fingerprint-marker.ts";
-import type { LineComment, ReviewHost } from "../review-host.ts";
+import { markedFingerprints, summaryWithMoved } from "../posting.ts";
+import type { ReviewHost } from "../review-host.ts";
 import { changedFiles, postedOn, repositoryOf, type SandboxProject, treeAt } from "./store.ts";
 
 export class SandboxPullRequestNotFound extends Error {
   override name = "SandboxPullRequestNotFound";
 }
 
-const outsideDiff = (comments: readonly LineComment[]) =>
-  comments.map(
-    (comment) =>
-      `- \`${comment.path}:${comment.line}\`: ${withFingerprint(comment.body, comment.fingerprint)}`,
-  );
-
 export function createSandboxReviewHost(
   db: Db,
   project: Pick<SandboxProject, "id" | "name" | "properties">,
-  publicOrigin: string,
 ): ReviewHost {
   async function pull(number: number) {
     const row = await db
@@ -44,7 +37,8 @@ export function createSandboxReviewHost(
       return {
         number: row.number,
         title: row.title,
-        url: new URL(sandboxPullHref(row.id), publicOrigin).toString(),
+        // This app's own page: the sandbox has no other place to show a pull request.
+        url: sandboxPullHref(row.id),
         author: { login: row.author, isBot: false },
         draft: false,
         state: "open",
@@ -64,7 +58,7 @@ export function createSandboxReviewHost(
         review.body,
         ...review.comments.map((comment) => comment.body),
       ]);
-      return new Set(texts.flatMap(fingerprintsIn));
+      return new Set(texts.flatMap(markedFingerprints));
     },
     async postReview(number, review) {
       const row = await pull(number);
@@ -73,7 +67,7 @@ export function createSandboxReviewHost(
       );
       const inline = review.comments.filter((comment) => index.has(comment.path, comment.line));
       const moved = review.comments.filter((comment) => !index.has(comment.path, comment.line));
-      const body = moved.length ? [review.summary, "", ...outsideDiff(moved)].join("\n") : review.summary;
+      const body = summaryWithMoved(review.summary, moved);
       await db.transaction().execute(async (trx) => {
         const { id } = await trx
           .insertInto("sandbox_reviews")
@@ -89,7 +83,7 @@ export function createSandboxReviewHost(
               path: comment.path,
               line: comment.line,
               commit_id: review.commitSha,
-              body: withFingerprint(comment.body, comment.fingerprint),
+              body: comment.body,
             })),
           )
           .execute();
@@ -97,7 +91,8 @@ export function createSandboxReviewHost(
       return {
         posted: inline.length,
         movedToSummary: moved.length,
-        url: new URL(sandboxPullHref(row.id), publicOrigin).toString(),
+        ...(moved.length ? { movedFingerprints: moved.map((comment) => comment.fingerprint) } : {}),
+        url: sandboxPullHref(row.id),
       };
     },
     async comment(number, body) {
