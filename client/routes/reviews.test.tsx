@@ -15,8 +15,10 @@ class FakeEventSource extends EventTarget {
   static last: FakeEventSource | undefined;
   onerror: (() => void) | null = null;
   closed = false;
-  constructor(readonly url: string) {
+  readonly url: string;
+  constructor(url: string) {
     super();
+    this.url = url;
     FakeEventSource.last = this;
   }
   close() {

@@ -51,13 +51,11 @@ describe("/sandbox/repositories/:projectId/pulls", () => {
     expect(screen.getAllByText("Sandbox")[0]).toBeVisible();
     const templates = within(screen.getByRole("region", { name: "Open a pull request from a template" }));
     expect(templates.getAllByRole("article")).toHaveLength(2);
-    await userEvent
-      .setup()
-      .click(
-        templates.getByRole("button", {
-          name: "Open pull request: Add the GitHub client token to the config",
-        }),
-      );
+    await userEvent.setup().click(
+      templates.getByRole("button", {
+        name: "Open pull request: Add the GitHub client token to the config",
+      }),
+    );
     expect(await screen.findByText(`Went to /sandbox/pulls/${PULL_ID}`)).toBeInTheDocument();
     expect(opened).toEqual([{ template: "leaked-key" }]);
   });

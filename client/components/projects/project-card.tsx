@@ -109,10 +109,13 @@ export function ProjectCard({ project }: { project: Project }) {
           <span className="sr-only"> {title} (opens in a new tab)</span>
         </a>
         {properties.sandbox ? (
-          <Link to={sandboxPullsHref(project.id)} className={buttonClasses({ variant: "ghost", size: "sm" })}>
+          <Link
+            to={sandboxPullsHref(project.id)}
+            aria-label={`Pull requests of ${title} (sandbox)`}
+            className={buttonClasses({ variant: "ghost", size: "sm" })}
+          >
             <GitPullRequest aria-hidden="true" className="size-3.5" />
             Pull requests
-            <span className="sr-only"> of {title} (sandbox)</span>
           </Link>
         ) : null}
         <Link
