@@ -89,6 +89,8 @@ export const sandboxDiffFileSchema = z.object({
   status: z.enum(["added", "modified", "removed", "renamed"]),
   additions: z.number().int(),
   deletions: z.number().int(),
+  /** The file's whole text at head (null once removed): what the page's editor starts from. */
+  headContent: z.string().nullable(),
   hunks: z.array(
     z.object({
       header: z.string(),

@@ -129,6 +129,7 @@ describe.each(TEST_DATABASE_KINDS)("sandbox pull requests on %s", (kind) => {
     expect(detail.files.map((file) => [file.path, file.status, file.additions, file.deletions])).toEqual([
       ["src/config.ts", "modified", 2, 0],
     ]);
+    expect(detail.files[0]?.headContent).toBe(templateOf("leaked-key").content);
     const tokenLine = detail.files[0]?.hunks
       .flatMap((hunk) => hunk.lines)
       .find((line) => line.text.includes("githubToken: env"));

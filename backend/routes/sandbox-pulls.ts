@@ -38,6 +38,7 @@ import {
   repositoryOf,
   type SandboxProject,
   sandboxProject,
+  treeAt,
 } from "../review/sandbox/store.ts";
 
 const notFound = () => new HttpError(404, { error: "Not found" });
@@ -169,8 +170,9 @@ export function sandboxPullsRouter(db: Db, queue: ReviewQueue): Router {
     const pull = await pullRequestOf(db, org.id, pathParam(req.params.pullId));
     if (!pull) throw notFound();
     const project = await projectFor(org.id, pull.project_id);
-    const [files, posted, latestRun] = await Promise.all([
+    const [files, head, posted, latestRun] = await Promise.all([
       changedFiles(db, project.id, pull.base_sha, pull.head_sha),
+      treeAt(db, project.id, pull.head_sha),
       postedOn(db, pull.id),
       db
         .selectFrom("review_runs")
@@ -194,6 +196,7 @@ export function sandboxPullsRouter(db: Db, queue: ReviewQueue): Router {
         status: file.status,
         additions: file.additions,
         deletions: file.deletions,
+        headContent: head?.[file.path] ?? null,
         hunks: file.hunks.map((hunk) => ({ header: hunkHeader(hunk), lines: hunk.lines })),
       })),
       // As GitHub renders them: the fingerprint markers are hidden.

@@ -1,4 +1,5 @@
 import { screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { SandboxPullDetail } from "../../shared/sandbox-review-contract.ts";
 import { jsonResponse } from "../../tests/support/client/fixtures";
@@ -9,6 +10,8 @@ import SandboxPull, { loader } from "./sandbox-pull";
 const fetchMock = vi.fn<typeof fetch>();
 /** What each GET of the pull request answers, in turn; the last one repeats. */
 let answers: SandboxPullDetail[];
+/** Bodies POSTed as commits. */
+let pushed: unknown[];
 
 const REVIEWED = pullDetail({
   reviews: [
@@ -34,8 +37,13 @@ const REVIEWED = pullDetail({
 
 beforeEach(() => {
   answers = [REVIEWED];
+  pushed = [];
   vi.stubGlobal("fetch", fetchMock);
-  fetchMock.mockImplementation(async (input) => {
+  fetchMock.mockImplementation(async (input, init) => {
+    if (String(input) === `/api/sandbox/pulls/${PULL_ID}/commits` && init?.method === "POST") {
+      pushed.push(JSON.parse(String(init.body)));
+      return jsonResponse({ success: true, data: { id: PULL_ID, number: 1, headSha: "e".repeat(40) } }, 201);
+    }
     if (String(input) === `http://backend.test/api/sandbox/pulls/${PULL_ID}`) {
       const data = answers.length > 1 ? answers.shift() : answers[0];
       return jsonResponse({ success: true, data });
@@ -104,6 +112,22 @@ describe("/sandbox/pulls/:pullId", () => {
     const outdated = await screen.findByRole("list", { name: "Outdated comments" });
     expect(outdated).toHaveTextContent("src/config.ts:2 (outdated)");
     expect(screen.queryByRole("article", { name: /Review comment on/ })).not.toBeInTheDocument();
+  });
+
+  it("pushes a commit with a changed file's new text, starting from its text at head, then reloads", async () => {
+    const user = userEvent.setup();
+    answers = [
+      REVIEWED,
+      pullDetail({ headSha: "e".repeat(40), latestRun: { id: RUN_ID, status: "queued" } }),
+    ];
+    renderPull();
+    const editor = await screen.findByRole("textbox", { name: "New text of src/config.ts" });
+    expect(editor).toHaveValue('export const config = {\n  token: "ghp_secret",\n};\n');
+    await user.clear(editor);
+    await user.type(editor, "export const limit = 1;");
+    await user.click(screen.getByRole("button", { name: "Push commit" }));
+    expect(await screen.findByText("Queued")).toBeInTheDocument();
+    expect(pushed).toEqual([{ path: "src/config.ts", content: "export const limit = 1;" }]);
   });
 
   it("says so for a pull request the organisation does not have", async () => {

@@ -5,6 +5,7 @@ import { sandboxPullsHref } from "../../shared/review-paths.ts";
 import type { SandboxPullDetail, SandboxReview } from "../../shared/sandbox-review-contract.ts";
 import { isUnderWay, RunStatusBadge, whenText } from "../components/reviews/run-status";
 import { FilesChanged } from "../components/sandbox/files-changed";
+import { PushCommit } from "../components/sandbox/push-commit";
 import { SandboxBadge } from "../components/sandbox/sandbox-badge";
 import { Settled } from "../components/streamed";
 import { Card, EmptyState, Spinner, TextLink } from "../components/ui";
@@ -93,6 +94,8 @@ function PullRequest({ pull }: { pull: SandboxPullDetail }) {
           <FilesChanged files={pull.files} reviews={pull.reviews} headSha={pull.headSha} />
         )}
       </section>
+      {/* A new head is a new form: it starts from the new text. */}
+      <PushCommit key={pull.headSha} pullId={pull.id} files={pull.files} />
     </>
   );
 }

@@ -116,6 +116,7 @@ export function pullDetail(overrides: Partial<SandboxPullDetail> = {}): SandboxP
         status: "modified",
         additions: 1,
         deletions: 0,
+        headContent: 'export const config = {\n  token: "ghp_secret",\n};\n',
         hunks: [
           {
             header: "@@ -1,2 +1,3 @@",
