@@ -133,7 +133,9 @@ export function createReviewPipeline(deps: PipelineDeps): ReviewPipeline {
       return { status: "succeeded", ...(await countsOf(db, job.runId)) };
     }
 
-    let files = fromPullRequestFiles(await host.changedFiles(job.pullRequest, from, head));
+    // Nothing pushed since the last review (a `review` command or a retry): an empty range.
+    let files =
+      from === head ? [] : fromPullRequestFiles(await host.changedFiles(job.pullRequest, from, head));
     const scope = settings.review_scope;
     const withoutTests = scope.review_test_files ? files : files.filter((file) => !TEST_FILE.test(file.path));
     const leftOut = files.length - withoutTests.length;

@@ -31,6 +31,16 @@ export const REVIEW_RUNS_LIMIT = 100;
  */
 export const EVENT_STREAM_HEARTBEAT_MS = 10_000;
 
+/**
+ * The event stream's headers. no-transform: the gateway's compression leaves the stream alone, so
+ * each event goes out at once; X-Accel-Buffering: a proxy like nginx in front does not hold it back.
+ */
+export const EVENT_STREAM_HEADERS = {
+  "content-type": "text/event-stream; charset=utf-8",
+  "cache-control": "no-cache, no-transform",
+  "x-accel-buffering": "no",
+} as const;
+
 const RUN_PATH = `${API_PATHS.reviews}/:runId` as const;
 const RETRY_PATH = `${RUN_PATH}/retry` as const;
 
@@ -119,12 +129,7 @@ export function reviewsRouter(db: Db, queue: ReviewQueue): Router {
   // Before RUN_PATH, which would take "events" for a run id.
   router.get(API_PATHS.reviewEvents, (req, res) => {
     const { org } = sessionOf(res);
-    res.writeHead(200, {
-      "content-type": "text/event-stream; charset=utf-8",
-      // no-transform: the gateway's compression leaves the stream alone, so each event goes out at once.
-      "cache-control": "no-cache, no-transform",
-      "x-accel-buffering": "no",
-    });
+    res.writeHead(200, EVENT_STREAM_HEADERS);
     res.write(": connected\n\n");
     let sending = Promise.resolve();
     const stop = onRunChange((change) => {
