@@ -25,13 +25,18 @@ import { createGitHubApp } from "./integrations/github-app.ts";
 import { createSandboxCodeHost } from "./integrations/sandbox.ts";
 import { accountMailSender } from "./mail/account-mail.ts";
 import { createMailer } from "./mail/mailer.ts";
+import { loadBiome } from "./review/builtin/biome.ts";
+import { githubReviewHosts } from "./review/hosts/github.ts";
+import { reviewHostFor } from "./review/hosts/index.ts";
+import { createReviewPipeline } from "./review/pipeline.ts";
 import {
   DEFAULT_QUEUE_OPTIONS,
   openReviewQueue,
   type QueueOptions,
   type ReviewQueue,
 } from "./review/queue.ts";
-import { pipelineNotConnected, type ReviewPipeline, reviewWorker } from "./review/worker.ts";
+import { defaultReviewSettings, type ReviewSettingsReader } from "./review/review-settings.ts";
+import { type ReviewPipeline, reviewWorker } from "./review/worker.ts";
 import { accountRouter } from "./routes/account.ts";
 import { type AuthDeps, authRouter } from "./routes/auth.ts";
 import { azureDevOpsWebhooksRouter } from "./routes/azure-devops-webhooks.ts";
@@ -43,6 +48,8 @@ import { outboxRouter } from "./routes/outbox.ts";
 import { passwordRouter } from "./routes/password.ts";
 import { sandboxBillingRouter, validateSessionRouter } from "./routes/payment-sessions.ts";
 import { projectsRouter } from "./routes/projects.ts";
+import { reviewsRouter } from "./routes/reviews.ts";
+import { sandboxPullsRouter } from "./routes/sandbox-pulls.ts";
 import { seatsRouter } from "./routes/seats.ts";
 import { settingsRouter } from "./routes/settings.ts";
 import { signupRouter } from "./routes/signup.ts";
@@ -82,10 +89,12 @@ export interface BackendOptions {
   /** The billing clock (trials, periods, cancellations); the real time by default. Tests set it. */
   clock?: Clock;
   /**
-   * What a review run does once started. Default: `pipelineNotConnected`, which reviews nothing
-   * and says so; the review pipeline (triage, diff, reviewers, posting) plugs in here.
+   * What a review run does once started. Default: the review pipeline (review/pipeline.ts: triage,
+   * diff, the built-in reviewer, posting); tests may hold runs with a pipeline of their own.
    */
   pipeline?: ReviewPipeline;
+  /** The review settings of an organisation's project; the defaults until the settings module is wired. */
+  reviewSettings?: ReviewSettingsReader;
   /** Queue timings (tests shorten the heartbeat to see a dead worker's job come back). */
   queue?: Partial<QueueOptions>;
 }
@@ -108,11 +117,30 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
     await db.destroy();
     throw error;
   }
+  const clock = options.clock ?? systemClock;
   // REVIEW_WORKERS=0: this backend takes webhooks in and leaves the reviews to other processes.
   if (config.review.workers > 0) {
-    await queue.start(reviewWorker(db, options.pipeline ?? pipelineNotConnected, logger), {
-      workers: config.review.workers,
-    });
+    const pipeline =
+      options.pipeline ??
+      createReviewPipeline({
+        db,
+        hostFor: reviewHostFor({
+          db,
+          github:
+            config.github.app &&
+            githubReviewHosts({
+              appId: config.github.app.id,
+              privateKey: config.github.app.privateKey,
+              apiUrl: config.github.apiUrl,
+            }),
+        }),
+        settings: options.reviewSettings ?? defaultReviewSettings,
+        clock,
+        productName: config.productName,
+      });
+    // Biome's WASM workspace loads now, so the first review does not wait for it.
+    if (!options.pipeline) loadBiome();
+    await queue.start(reviewWorker(db, pipeline, logger), { workers: config.review.workers });
   }
   const identity = options.identity ?? createFirebaseIdentity(config.firebase);
   const ownsIdentity = options.identity === undefined;
@@ -123,7 +151,6 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
     ? createGitHubApp({ ...config.github.app, apiUrl: config.github.apiUrl })
     : createSandboxCodeHost(config.publicOrigin);
   const contributorImport = createContributorImport(db, codeHost);
-  const clock = options.clock ?? systemClock;
   const trial: TrialTerms = { clock, days: config.billing.trialDays };
   // Without Stripe keys the sandbox stands in, so billing works on one machine (decision 011).
   const stripeSettings = config.billing.stripe;
@@ -197,7 +224,10 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
   );
   app.use(contributorsRouter(db, codeHost, contributorImport));
   app.use(seatsRouter(db, clock));
+  // Sandbox pull requests answer for sandbox repositories only, whatever the code host is now.
+  app.use(sandboxPullsRouter(db, queue));
   app.use(accountRouter(db));
+  app.use(reviewsRouter(db, queue));
   app.use(subscriptionRouter(billing));
   if (billing.provider.kind === "sandbox") app.use(sandboxBillingRouter(billing));
   app.use(settingsRouter(db));

@@ -5,7 +5,8 @@
 import type { ColumnType, Generated } from "kysely";
 import type { PlanCode, SubscriptionStatus } from "../../shared/billing-contract.ts";
 import type { Provider } from "../../shared/contract.ts";
-import type { BotCommand, ReviewRunStatus, ReviewTrigger } from "../review/model.ts";
+import type { Finding } from "../../shared/review-contract.ts";
+import type { BotCommand, FindingDelivery, ReviewRunStatus, ReviewTrigger } from "../review/model.ts";
 
 /** Set by the database on insert, never updated. */
 type CreatedAt = ColumnType<Date, never, never>;
@@ -273,6 +274,69 @@ export interface RepositorySettingsTable {
   updated_at: Timestamp;
 }
 
+/** What the review engine remembers of a pull request between runs (migration 0008). */
+export interface ReviewPullRequestsTable {
+  project_id: string;
+  pull_request: number;
+  paused: ColumnType<boolean, boolean | undefined, boolean>;
+  /** The head the last posted review covered; the next incremental review starts there. */
+  last_reviewed_sha: ColumnType<string | null, string | null | undefined, string | null>;
+  title: ColumnType<string | null, string | null | undefined, string | null>;
+  url: ColumnType<string | null, string | null | undefined, string | null>;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+}
+
+/** A finding of a run and its delivery; `finding` is jsonb (shared/review-contract.ts), written as JSON text. */
+export interface ReviewFindingsTable {
+  id: Generated<number>;
+  run_id: string;
+  fingerprint: string;
+  delivery: FindingDelivery;
+  finding: ColumnType<Finding, string, never>;
+}
+
+/** A sandbox repository's commit: its whole tree, path → text (jsonb, written as JSON text). */
+export interface SandboxCommitsTable {
+  project_id: string;
+  sha: string;
+  parent_sha: string | null;
+  tree: ColumnType<Record<string, string>, string, never>;
+  created_at: CreatedAt;
+}
+
+export interface SandboxPullRequestsTable {
+  id: Generated<string>;
+  org_id: string;
+  project_id: string;
+  number: number;
+  title: string;
+  author: string;
+  base_sha: string;
+  head_sha: string;
+  head_ref: string;
+  created_at: CreatedAt;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+}
+
+export interface SandboxReviewsTable {
+  id: Generated<number>;
+  pull_request_id: string;
+  kind: "review" | "comment";
+  commit_id: string | null;
+  body: string;
+  created_at: CreatedAt;
+}
+
+export interface SandboxReviewCommentsTable {
+  id: Generated<number>;
+  review_id: number;
+  path: string;
+  line: number;
+  side: ColumnType<"RIGHT", "RIGHT" | undefined, never>;
+  commit_id: string;
+  body: string;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -291,4 +355,10 @@ export interface Database {
   review_decisions: ReviewDecisionsTable;
   organization_settings: OrganizationSettingsTable;
   repository_settings: RepositorySettingsTable;
+  review_pull_requests: ReviewPullRequestsTable;
+  review_findings: ReviewFindingsTable;
+  sandbox_commits: SandboxCommitsTable;
+  sandbox_pull_requests: SandboxPullRequestsTable;
+  sandbox_reviews: SandboxReviewsTable;
+  sandbox_review_comments: SandboxReviewCommentsTable;
 }

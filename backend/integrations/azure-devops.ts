@@ -36,24 +36,41 @@ export class AzureDevOpsError extends Error {
 
 const refused = () => new AzureDevOpsError("refused", "The personal access token was refused");
 
-/** `{organizationUrl}/{...segments}?api-version=7.1`, keeping the organisation's own path. */
-function endpoint(organizationUrl: string, segments: string[]): URL {
+/** `{organizationUrl}/{...segments}?api-version=7.1&{query}`, keeping the organisation's own path. */
+export function endpoint(
+  organizationUrl: string,
+  segments: string[],
+  query: Record<string, string> = {},
+): URL {
   const url = new URL(organizationUrl);
   url.search = "";
   url.hash = "";
   url.pathname = [url.pathname.replace(/\/+$/, ""), ...segments.map(encodeURIComponent)].join("/");
+  for (const [key, value] of Object.entries(query)) url.searchParams.set(key, value);
   url.searchParams.set("api-version", API_VERSION);
   return url;
 }
 
-async function get(target: AzureDevOpsProject, url: URL, what: string): Promise<unknown> {
+/**
+ * A JSON call to Azure DevOps (GET, or POST with `body`); throws AzureDevOpsError on failure,
+ * `notFound` its message for a 404.
+ */
+export async function azureDevOpsCall(
+  target: AzureDevOpsProject,
+  url: URL,
+  what: string,
+  { body, notFound = `Not found (${what})` }: { body?: unknown; notFound?: string } = {},
+): Promise<unknown> {
   let response: Response;
   try {
     response = await fetch(url, {
+      method: body === undefined ? "GET" : "POST",
       headers: {
         accept: "application/json",
         authorization: `Basic ${Buffer.from(`:${target.personalAccessToken}`).toString("base64")}`,
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
       },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       redirect: "manual",
       signal: AbortSignal.timeout(AZURE_DEVOPS_TIMEOUT_MS),
     });
@@ -66,7 +83,7 @@ async function get(target: AzureDevOpsProject, url: URL, what: string): Promise<
   if ([401, 403, 203].includes(response.status) || (response.status >= 300 && response.status < 400)) {
     throw refused();
   }
-  if (response.status === 404) throw new AzureDevOpsError("not-found", "Project not found");
+  if (response.status === 404) throw new AzureDevOpsError("not-found", notFound);
   if (!response.ok) {
     throw new AzureDevOpsError("bad-answer", `Azure DevOps answered ${response.status} (${what})`);
   }
@@ -104,15 +121,22 @@ function repositoryOf(entry: unknown, projectName: string, isPrivate: boolean): 
 /** The project's Git repositories; throws AzureDevOpsError for a refused token or an unknown project. */
 export async function azureDevOpsRepositories(target: AzureDevOpsProject): Promise<Repository[]> {
   const { organizationUrl, project } = target;
-  const found = await get(target, endpoint(organizationUrl, ["_apis", "projects", project]), "project");
+  const notFound = "Project not found";
+  const found = await azureDevOpsCall(
+    target,
+    endpoint(organizationUrl, ["_apis", "projects", project]),
+    "project",
+    { notFound },
+  );
   if (!isObject(found) || typeof found.name !== "string") {
     throw new AzureDevOpsError("bad-answer", "Azure DevOps' project answer has no name");
   }
   const isPrivate = found.visibility !== "public";
-  const list = await get(
+  const list = await azureDevOpsCall(
     target,
     endpoint(organizationUrl, [project, "_apis", "git", "repositories"]),
     "repositories",
+    { notFound },
   );
   if (!isObject(list) || !Array.isArray(list.value)) {
     throw new AzureDevOpsError("bad-answer", "Azure DevOps' repository list has no value");

@@ -19,6 +19,8 @@ export interface SkippedFile {
 
 export interface FilterOptions {
   maxFileBytes?: number;
+  /** Review generated and vendored files too (the skip_generated_files setting turned off). */
+  reviewGenerated?: boolean;
 }
 
 export interface FilterResult {
@@ -78,11 +80,11 @@ function firstLinesFromHunks(file: DiffFile): string[] {
     .map((line) => line.text);
 }
 
-function skipReason(file: DiffFile, maxFileBytes: number): SkipReason | null {
+function skipReason(file: DiffFile, maxFileBytes: number, reviewGenerated: boolean): SkipReason | null {
   if (file.status === "removed") return "removed";
   if (LOCKFILE_MANIFESTS[baseName(file.path)]) return "lockfile";
-  if (VENDORED_DIRECTORY.test(file.path)) return "vendored";
-  if (GENERATED_PATH.test(file.path) || hasGeneratedHeader(file)) return "generated";
+  if (!reviewGenerated && VENDORED_DIRECTORY.test(file.path)) return "vendored";
+  if (!reviewGenerated && (GENERATED_PATH.test(file.path) || hasGeneratedHeader(file))) return "generated";
   if (file.hunks.length === 0) return "no-text-diff";
   if (file.patchBytes > maxFileBytes) return "too-large";
   return null;
@@ -111,7 +113,7 @@ export function filterFiles(files: readonly DiffFile[], options: FilterOptions =
   for (const file of files) {
     const lockfileFinding = lockfileWithoutManifest(file, changedPaths);
     if (lockfileFinding) result.findings.push(lockfileFinding);
-    const reason = skipReason(file, maxFileBytes);
+    const reason = skipReason(file, maxFileBytes, options.reviewGenerated ?? false);
     if (reason) {
       result.skipped.push({ path: file.path, reason });
       continue;

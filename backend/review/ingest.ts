@@ -7,6 +7,7 @@
 import type { Db } from "../db/database.ts";
 import type { BotCommand, ReviewTrigger } from "./model.ts";
 import type { ReviewQueue } from "./queue.ts";
+import { announceRunChange } from "./run-events.ts";
 import { type DbExecutor, queueRun } from "./runs.ts";
 
 /** A repository as an event names it: the integration, its connection key when it has one, the id. */
@@ -33,7 +34,7 @@ export type ReviewEvent =
 export type IngestOutcome =
   | { outcome: "duplicate" }
   | { outcome: "ignored"; reason: string }
-  | { outcome: "queued" | "coalesced"; runId: string };
+  | { outcome: "queued" | "coalesced"; runId: string; orgId: string };
 
 /** The active project of the repository; the oldest if several organisations imported it. */
 async function projectOf(trx: DbExecutor, repository: RepositoryRef) {
@@ -66,9 +67,9 @@ async function takeIn(
     baseSha: event.baseSha,
     deliveryId,
   });
-  if (!created) return { outcome: "coalesced", runId };
+  if (!created) return { outcome: "coalesced", runId, orgId: project.org_id };
   await queue.enqueue(trx, { runId, projectId: project.id, pullRequest: event.pullRequest });
-  return { outcome: "queued", runId };
+  return { outcome: "queued", runId, orgId: project.org_id };
 }
 
 const outcomeText = (result: IngestOutcome) =>
@@ -105,12 +106,16 @@ export async function ingestDelivery(
   return result;
 }
 
-/** ingestDelivery in a transaction of its own. */
-export function ingest(
+/** ingestDelivery in a transaction of its own; the run screens hear of the run once it is committed. */
+export async function ingest(
   db: Db,
   queue: ReviewQueue,
   delivery: { id: string; event: string },
   event: ReviewEvent,
 ): Promise<IngestOutcome> {
-  return db.transaction().execute((trx) => ingestDelivery(trx, queue, delivery, event));
+  const result = await db.transaction().execute((trx) => ingestDelivery(trx, queue, delivery, event));
+  if (result.outcome === "queued" || result.outcome === "coalesced") {
+    announceRunChange({ orgId: result.orgId, runId: result.runId });
+  }
+  return result;
 }

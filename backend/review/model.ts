@@ -3,7 +3,7 @@
  * it carries. Stored as text in review_runs (migration 0007_review_engine).
  */
 import type { z } from "zod";
-import type { reviewRunStatusSchema, reviewTriggerSchema } from "../../shared/review-contract.ts";
+import type { RunFinding, reviewRunStatusSchema, reviewTriggerSchema } from "../../shared/review-contract.ts";
 import type { BotCommand } from "./commands.ts";
 
 /**
@@ -19,5 +19,8 @@ export type ReviewRunOutcome =
   | { status: "succeeded"; findingsTotal: number; findingsPosted: number }
   | { status: "skipped"; reason: string }
   | { status: "failed"; reason: string };
+
+/** What became of a finding: posted inline, in the summary, already posted before, or not posted. */
+export type FindingDelivery = RunFinding["delivery"];
 
 export type { BotCommand };

@@ -32,12 +32,19 @@ export interface ReviewToPost {
   commitSha: string;
   summary: string;
   comments: LineComment[];
+  /**
+   * Ask for changes (GitHub's REQUEST_CHANGES event) rather than only comment; hosts without such
+   * a verdict ignore it.
+   */
+  requestChanges?: boolean;
 }
 
 export interface PostedReview {
   /** Line comments the host took; the others were moved into the summary (outside the diff). */
   posted: number;
   movedToSummary: number;
+  /** The fingerprints of the comments moved into the summary; absent when none were. */
+  movedFingerprints?: string[];
   url?: string | undefined;
 }
 

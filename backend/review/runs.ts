@@ -6,6 +6,7 @@ import { type Kysely, sql } from "kysely";
 import type { Db } from "../db/database.ts";
 import type { Database } from "../db/schema.ts";
 import type { BotCommand, ReviewRunOutcome, ReviewTrigger } from "./model.ts";
+import { announceRunChange } from "./run-events.ts";
 
 /** The database or a transaction of it. */
 export type DbExecutor = Kysely<Database>;
@@ -104,7 +105,7 @@ export async function queueRun(
  * ran out of retries): the queue lets one job of a pull request be active, so it is marked failed.
  */
 export async function startRun(db: Db, runId: string, attempt: number): Promise<ReviewJob | undefined> {
-  return db.transaction().execute(async (trx) => {
+  const job = await db.transaction().execute(async (trx) => {
     const run = await trx
       .selectFrom("review_runs")
       .selectAll()
@@ -140,13 +141,15 @@ export async function startRun(db: Db, runId: string, attempt: number): Promise<
       baseSha: run.base_sha,
     };
   });
+  if (job) announceRunChange({ orgId: job.orgId, runId });
+  return job;
 }
 
 /** Ends a running run with the pipeline's outcome and logs it. */
 export async function finishRun(db: Db, runId: string, outcome: ReviewRunOutcome): Promise<void> {
   const ended =
     outcome.status === "succeeded" ? outcome : { ...outcome, reason: outcome.reason.slice(0, REASON_MAX) };
-  await db.transaction().execute(async (trx) => {
+  const finished = await db.transaction().execute(async (trx) => {
     const finished = await trx
       .updateTable("review_runs")
       .set({
@@ -158,8 +161,10 @@ export async function finishRun(db: Db, runId: string, outcome: ReviewRunOutcome
       })
       .where("id", "=", runId)
       .where("status", "=", "running")
-      .returning("id")
+      .returning("org_id")
       .executeTakeFirst();
     if (finished) await recordDecision(trx, runId, "run", ended.status, { ...ended });
+    return finished;
   });
+  if (finished) announceRunChange({ orgId: finished.org_id, runId });
 }

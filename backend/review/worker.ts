@@ -17,15 +17,6 @@ export type DecisionLog = (step: string, outcome: string, detail?: Record<string
 /** The review itself (triage, diff, reviewers, posting): how a started run ends. */
 export type ReviewPipeline = (job: ReviewJob, log: DecisionLog) => Promise<ReviewRunOutcome>;
 
-/**
- * The pipeline until its stages are connected: it reviews nothing, says so in the decision log,
- * and ends the run skipped.
- */
-export const pipelineNotConnected: ReviewPipeline = async (_job, log) => {
-  await log("pipeline", "not connected");
-  return { status: "skipped", reason: "The review pipeline is not connected yet: nothing was reviewed" };
-};
-
 const decisionLog =
   (db: DbExecutor, runId: string): DecisionLog =>
   (step, outcome, detail) =>

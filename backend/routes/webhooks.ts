@@ -18,7 +18,7 @@ import { GITHUB_INTEGRATION } from "../integrations/catalogue.ts";
 import { repositoriesOf } from "../integrations/github-app.ts";
 import { importRepositories } from "../integrations/setup.ts";
 import { GITHUB_REVIEW_EVENTS, githubReviewEvent } from "../review/github-events.ts";
-import { ingestDelivery, recordDelivery } from "../review/ingest.ts";
+import { ingest, recordDelivery } from "../review/ingest.ts";
 import type { ReviewQueue } from "../review/queue.ts";
 
 /**
@@ -120,9 +120,7 @@ export function webhooksRouter({ db, github, queue, productName }: WebhookDeps):
       if (GITHUB_REVIEW_EVENTS.has(event)) {
         const review = githubReviewEvent(event, payload, productName);
         const action = typeof payload.action === "string" ? `.${payload.action}` : "";
-        const result = await db
-          .transaction()
-          .execute((trx) => ingestDelivery(trx, queue, { id: delivery, event: `${event}${action}` }, review));
+        const result = await ingest(db, queue, { id: delivery, event: `${event}${action}` }, review);
         res
           .status(202)
           .json({ received: true, duplicate: result.outcome === "duplicate", outcome: result.outcome });

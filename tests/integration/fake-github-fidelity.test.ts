@@ -63,6 +63,12 @@ const ENDPOINTS = {
   publicUser: schemaOf("get", "/users/{username}", 200),
   commits: schemaOf("get", "/repos/{owner}/{repo}/commits", 200),
   emails: schemaOf("get", "/user/emails", 200),
+  pullRequest: schemaOf("get", "/repos/{owner}/{repo}/pulls/{pull_number}", 200),
+  compare: schemaOf("get", "/repos/{owner}/{repo}/compare/{basehead}", 200),
+  reviews: schemaOf("get", "/repos/{owner}/{repo}/pulls/{pull_number}/reviews", 200),
+  createReview: schemaOf("post", "/repos/{owner}/{repo}/pulls/{pull_number}/reviews", 200),
+  reviewComments: schemaOf("get", "/repos/{owner}/{repo}/pulls/{pull_number}/comments", 200),
+  issueComment: schemaOf("post", "/repos/{owner}/{repo}/issues/{issue_number}/comments", 201),
 };
 
 /** Ajv's complaints, readable in a failed expectation; [] when the answer is GitHub's. */
@@ -76,8 +82,12 @@ describe("the fake GitHub answers in the shapes of GitHub's OpenAPI description"
   let appJwt: string;
   const INSTALLATION_ID = 4711;
 
-  async function answer(path: string, authorization: string, method = "GET") {
-    const response = await fetch(`${github.url}${path}`, { method, headers: { authorization } });
+  async function answer(path: string, authorization: string, method = "GET", body?: unknown) {
+    const response = await fetch(`${github.url}${path}`, {
+      method,
+      headers: { authorization, "content-type": "application/json" },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
     return { status: response.status, body: (await response.json()) as unknown };
   }
 
@@ -185,6 +195,60 @@ describe("the fake GitHub answers in the shapes of GitHub's OpenAPI description"
     expect(user.status).toBe(200);
     expect(complaints(ENDPOINTS.publicUser, user.body)).toEqual([]);
     expect((await answer("/users/nobody-here", authorization)).status).toBe(404);
+  });
+
+  it("the pull-request calls of the review engine", async () => {
+    const base = "1".repeat(40);
+    const head = "2".repeat(40);
+    github.pulls.addPullRequest("acme/web", {
+      number: 3,
+      title: "A change",
+      author: { login: "octocat", type: "User" },
+      head: { ref: "feature", sha: head },
+      base: { ref: "main", sha: base },
+    });
+    github.pulls.setDiff("acme/web", base, head, [
+      { filename: "a.ts", status: "modified", patch: "@@ -1,1 +1,2 @@\n a\n+b" },
+    ]);
+    const token = await answer(
+      `/app/installations/${INSTALLATION_ID}/access_tokens`,
+      `Bearer ${appJwt}`,
+      "POST",
+    );
+    const auth = `token ${(token.body as { token: string }).token}`;
+    const repo = "/repos/acme/web";
+    const checks: Array<[ValidateFunction, { status: number; body: unknown }, number]> = [
+      [ENDPOINTS.pullRequest, await answer(`${repo}/pulls/3`, auth), 200],
+      [ENDPOINTS.compare, await answer(`${repo}/compare/${base}...${head}`, auth), 200],
+      [
+        ENDPOINTS.createReview,
+        await answer(`${repo}/pulls/3/reviews`, auth, "POST", {
+          commit_id: head,
+          body: "Summary",
+          event: "COMMENT",
+          comments: [{ path: "a.ts", line: 2, side: "RIGHT", body: "Here" }],
+        }),
+        200,
+      ],
+      [ENDPOINTS.reviews, await answer(`${repo}/pulls/3/reviews`, auth), 200],
+      [ENDPOINTS.reviewComments, await answer(`${repo}/pulls/3/comments`, auth), 200],
+      [ENDPOINTS.issueComment, await answer(`${repo}/issues/3/comments`, auth, "POST", { body: "Hi" }), 201],
+    ];
+    for (const [validate, { status, body }, expected] of checks) {
+      expect(status).toBe(expected);
+      expect(complaints(validate, body)).toEqual([]);
+    }
+    const outside = await answer(`${repo}/pulls/3/reviews`, auth, "POST", {
+      commit_id: head,
+      body: "Summary",
+      event: "COMMENT",
+      comments: [{ path: "a.ts", line: 9, side: "RIGHT", body: "Outside" }],
+    });
+    expect(outside.status).toBe(422);
+    // GitHub's 422 answer here is its shared "validation failed" response.
+    const validationFailed = ajv.getSchema(`${DESCRIPTION}#/components/schemas/validation-error-simple`);
+    if (!validationFailed) throw new Error("GitHub documents no validation-error-simple");
+    expect(complaints(validationFailed, outside.body)).toEqual([]);
   });
 
   it("would catch a fake that drops a required field or gives it the wrong type", async () => {

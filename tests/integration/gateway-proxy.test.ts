@@ -148,6 +148,33 @@ describe("backend failures", () => {
   });
 });
 
+describe("the review events stream", () => {
+  it("passes an event through as it is sent, uncompressed, while the stream stays open", async () => {
+    const running = await listenForTest(createTestGateway(backend.url));
+    const { port } = running.server.address() as AddressInfo;
+    const client = http.get({
+      port,
+      host: "127.0.0.1",
+      path: API_PATHS.reviewEvents,
+      headers: { cookie: cookieHeader(token), "accept-encoding": "gzip, deflate, br" },
+    });
+    client.on("error", () => {});
+    const [response] = (await once(client, "response")) as [http.IncomingMessage];
+    expect(response.headers["content-type"]).toContain("text/event-stream");
+    expect(response.headers["content-encoding"]).toBeUndefined();
+    let text = "";
+    response.setEncoding("utf8");
+    response.on("data", (chunk: string) => {
+      text += chunk;
+    });
+    // The backend never ends this stream: the event must arrive on its own.
+    await expect.poll(() => text, { timeout: 3000 }).toContain('event: run\ndata: {"id":"run-1"}\n\n');
+    expect(response.complete).toBe(false);
+    client.destroy();
+    await running.shutdown();
+  });
+});
+
 describe("request body limit", () => {
   it("answers 413 before the backend sees an oversized body", async () => {
     const { app } = createTestGateway(backend.url, { BODY_LIMIT_BYTES: "1024" });

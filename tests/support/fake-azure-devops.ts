@@ -5,15 +5,56 @@
  * and the known personal access token is let in (401 otherwise); an unknown project answers 404
  * with Azure DevOps' TF200016 body. Point an organisation URL at `organizationUrl`; the server is
  * http, so the backend needs AZURE_DEVOPS_ALLOW_HTTP=true.
+ *
+ * For the review engine, a repository's pull requests (`pullRequests`, in its REST shapes):
+ * GET …/repositories/{id}/pullrequests/{n}, GET …/diffs/commits (changed paths and the common
+ * commit), POST …/filediffs (line blocks), GET …/items (a file's text at a commit), and GET and
+ * POST …/pullRequests/{n}/threads.
  */
 import { randomUUID } from "node:crypto";
 import { once } from "node:events";
-import { createServer, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
 const ORGANIZATION = "fabrikam";
 
+export interface FakeAzurePullRequest {
+  pullRequestId: number;
+  title: string;
+  /** The author's unique name (an e-mail address, or `Build\\…` for a build identity). */
+  author: string;
+  isDraft?: boolean;
+  status?: "active" | "abandoned" | "completed";
+  source: { ref: string; commitId: string };
+  target: { ref: string; commitId: string };
+}
+
+export interface FakeAzureChange {
+  path: string;
+  changeType: "add" | "edit" | "delete" | "rename";
+  /** Line blocks of an edited file, as filediffs answers them. */
+  blocks?: Array<{
+    changeType: "add" | "delete" | "edit";
+    originalLineNumberStart: number;
+    originalLinesCount: number;
+    modifiedLineNumberStart: number;
+    modifiedLinesCount: number;
+  }>;
+}
+
+export interface FakeAzurePullRequests {
+  add(repositoryName: string, pullRequest: FakeAzurePullRequest): void;
+  /** What diffs/commits answers from `base` to `target`; `common` is the merge base. */
+  setDiff(base: string, target: string, common: string, changes: FakeAzureChange[]): void;
+  setFile(commitId: string, path: string, content: string): void;
+  /** Threads posted, in order. */
+  threads: Array<{ pullRequestId: number; content: string; threadContext?: unknown }>;
+}
+
 export interface FakeAzureDevOps {
+  pullRequests: FakeAzurePullRequests;
+  /** A repository's id by name. */
+  repositoryId(name: string): string;
   /** The organisation's URL, as a user types it into the setup form. */
   organizationUrl: string;
   personalAccessToken: string;
@@ -23,6 +64,12 @@ export interface FakeAzureDevOps {
   /** Method and path of every call, in order. */
   calls: string[];
   close(): Promise<void>;
+}
+
+async function text(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
 }
 
 function send(res: ServerResponse, status: number, body: unknown): void {
@@ -66,9 +113,188 @@ export async function startFakeAzureDevOps(
     };
     return repository;
   });
+  const pulls = new Map<string, FakeAzurePullRequest & { repositoryId: string }>();
+  const diffs = new Map<string, { common: string; changes: FakeAzureChange[] }>();
+  const files = new Map<string, string>();
+  const pullRequests: FakeAzurePullRequests = {
+    threads: [],
+    add(repositoryName, pullRequest) {
+      const repository = repositories.find((candidate) => candidate.name === repositoryName);
+      if (!repository) throw new Error(`No repository ${repositoryName}`);
+      pulls.set(`${repository.id}/${pullRequest.pullRequestId}`, {
+        ...pullRequest,
+        repositoryId: repository.id,
+      });
+    },
+    setDiff(base, target, common, changes) {
+      diffs.set(`${base}...${target}`, { common, changes });
+    },
+    setFile(commitId, path, content) {
+      files.set(`${commitId}:${path}`, content);
+    },
+  };
+  const identity = (uniqueName: string) => ({
+    id: randomUUID(),
+    displayName: uniqueName.split("@")[0],
+    uniqueName,
+    url: `${organizationUrl}/_apis/Identities/${uniqueName}`,
+    imageUrl: `${organizationUrl}/_api/_common/identityImage?id=${uniqueName}`,
+  });
+
+  /** The review engine's calls under /{org}/{project}/_apis/git/repositories/{id}/…; true when answered. */
+  async function reviewCall(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
+    const match = /^\/[^/]+\/[^/]+\/_apis\/git\/repositories\/([^/]+)\/(.+)$/.exec(url.pathname);
+    const repository = repositories.find((candidate) => candidate.id === match?.[1]);
+    if (!match || !repository) return false;
+    const rest = match[2] ?? "";
+    const pull = /^pull[Rr]equests\/(\d+)(\/threads)?$/.exec(rest);
+    const found = pull ? pulls.get(`${repository.id}/${pull[1]}`) : undefined;
+    if (pull && !found) {
+      send(res, 404, { $id: "1", message: `TF401180: The requested pull request was not found.` });
+      return true;
+    }
+    if (found && !pull?.[2] && req.method === "GET") {
+      send(res, 200, {
+        repository,
+        pullRequestId: found.pullRequestId,
+        codeReviewId: found.pullRequestId,
+        status: found.status ?? "active",
+        createdBy: identity(found.author),
+        creationDate: "2026-11-20T10:00:00Z",
+        title: found.title,
+        description: "",
+        sourceRefName: `refs/heads/${found.source.ref}`,
+        targetRefName: `refs/heads/${found.target.ref}`,
+        mergeStatus: "succeeded",
+        isDraft: found.isDraft ?? false,
+        mergeId: randomUUID(),
+        lastMergeSourceCommit: {
+          commitId: found.source.commitId,
+          url: `${repository.url}/commits/${found.source.commitId}`,
+        },
+        lastMergeTargetCommit: {
+          commitId: found.target.commitId,
+          url: `${repository.url}/commits/${found.target.commitId}`,
+        },
+        reviewers: [],
+        url: `${repository.url}/pullRequests/${found.pullRequestId}`,
+        supportsIterations: true,
+      });
+      return true;
+    }
+    if (found && pull?.[2] && req.method === "GET") {
+      const value = pullRequests.threads
+        .filter((thread) => thread.pullRequestId === found.pullRequestId)
+        .map((thread, index) => ({
+          id: index + 1,
+          publishedDate: "2026-11-20T10:00:00Z",
+          lastUpdatedDate: "2026-11-20T10:00:00Z",
+          comments: [
+            {
+              id: 1,
+              parentCommentId: 0,
+              author: identity("argus@example.com"),
+              content: thread.content,
+              publishedDate: "2026-11-20T10:00:00Z",
+              lastUpdatedDate: "2026-11-20T10:00:00Z",
+              commentType: "text",
+            },
+          ],
+          status: "active",
+          threadContext: thread.threadContext ?? null,
+          isDeleted: false,
+        }));
+      send(res, 200, { value, count: value.length });
+      return true;
+    }
+    if (found && pull?.[2] && req.method === "POST") {
+      const body = JSON.parse((await text(req)) || "{}") as {
+        comments?: Array<{ content?: string }>;
+        threadContext?: unknown;
+      };
+      const thread = {
+        pullRequestId: found.pullRequestId,
+        content: body.comments?.[0]?.content ?? "",
+        ...(body.threadContext ? { threadContext: body.threadContext } : {}),
+      };
+      pullRequests.threads.push(thread);
+      send(res, 200, { id: pullRequests.threads.length, status: "active", ...thread });
+      return true;
+    }
+    if (rest === "diffs/commits" && req.method === "GET") {
+      const base = url.searchParams.get("baseVersion") ?? "";
+      const target = url.searchParams.get("targetVersion") ?? "";
+      const diff = diffs.get(`${base}...${target}`);
+      if (!diff) {
+        send(res, 404, { $id: "1", message: "TF401175: The version descriptor could not be resolved." });
+        return true;
+      }
+      send(res, 200, {
+        allChangesIncluded: true,
+        changeCounts: {},
+        changes: diff.changes.map((change) => ({
+          item: {
+            objectId: randomUUID(),
+            gitObjectType: "blob",
+            path: change.path,
+            url: `${repository.url}/items${change.path}`,
+          },
+          changeType: change.changeType,
+        })),
+        commonCommit: diff.common,
+        baseCommit: base,
+        targetCommit: target,
+        aheadCount: 1,
+        behindCount: 0,
+      });
+      return true;
+    }
+    if (rest === "filediffs" && req.method === "POST") {
+      const body = JSON.parse((await text(req)) || "{}") as {
+        baseVersionCommit?: string;
+        targetVersionCommit?: string;
+        fileDiffParams?: Array<{ path?: string; originalPath?: string }>;
+      };
+      const diff = [...diffs.values()].find((entry) => entry.common === body.baseVersionCommit);
+      send(
+        res,
+        200,
+        (body.fileDiffParams ?? []).map((params) => ({
+          path: params.path,
+          originalPath: params.originalPath,
+          lineDiffBlocks: diff?.changes.find((change) => change.path === params.path)?.blocks ?? [],
+        })),
+      );
+      return true;
+    }
+    if (rest === "items" && req.method === "GET") {
+      const path = url.searchParams.get("path") ?? "";
+      const commitId = url.searchParams.get("versionDescriptor.version") ?? "";
+      const content = files.get(`${commitId}:${path}`);
+      if (content === undefined) {
+        send(res, 404, {
+          $id: "1",
+          message: `TF401174: The item '${path}' could not be found in the repository.`,
+        });
+        return true;
+      }
+      send(res, 200, {
+        objectId: randomUUID(),
+        gitObjectType: "blob",
+        commitId,
+        path,
+        contentMetadata: { fileName: path.split("/").at(-1), encoding: 65001, isBinary: false },
+        content,
+        url: `${repository.url}/items${path}?versionType=Commit&version=${commitId}`,
+      });
+      return true;
+    }
+    return false;
+  }
+
   const expectedAuthorization = `Basic ${Buffer.from(`:${personalAccessToken}`).toString("base64")}`;
 
-  server.on("request", (req, res) => {
+  server.on("request", async (req, res) => {
     const url = new URL(req.url ?? "/", origin);
     calls.push(`${req.method} ${decodeURIComponent(url.pathname)}`);
     if (req.headers.authorization !== expectedAuthorization) {
@@ -77,6 +303,7 @@ export async function startFakeAzureDevOps(
       res.end();
       return;
     }
+    if (url.searchParams.get("api-version") === "7.1" && (await reviewCall(req, res, url))) return;
     if (req.method !== "GET" || url.searchParams.get("api-version") !== "7.1") {
       send(res, 400, { $id: "1", message: "The requested REST API version is not supported." });
       return;
@@ -107,6 +334,8 @@ export async function startFakeAzureDevOps(
   });
 
   return {
+    pullRequests,
+    repositoryId: (name) => repositories.find((repository) => repository.name === name)?.id ?? "",
     organizationUrl,
     personalAccessToken,
     project: projectName,

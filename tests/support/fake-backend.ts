@@ -6,6 +6,7 @@ import { once } from "node:events";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { exportJWK, generateKeyPair, type JWTPayload, SignJWT } from "jose";
+import { EVENT_STREAM_HEADERS } from "../../backend/routes/reviews.ts";
 import {
   API_PATHS,
   type ErrorBody,
@@ -173,6 +174,17 @@ export async function startFakeBackend(): Promise<FakeBackend> {
     if (url.pathname.startsWith("/api/slow")) {
       const delay = Number(url.searchParams.get("ms") ?? "1000");
       const timer = setTimeout(() => json(200, { slow: true }), delay);
+      res.on("close", () => clearTimeout(timer));
+      return;
+    }
+    // The review events stream as the backend sends it: one `run` event, then the stream stays open.
+    if (url.pathname === API_PATHS.reviewEvents && req.method === "GET") {
+      res.writeHead(200, EVENT_STREAM_HEADERS);
+      res.write(": connected\n\n");
+      const timer = setTimeout(
+        () => res.write(`event: run\ndata: ${JSON.stringify({ id: "run-1" })}\n\n`),
+        50,
+      );
       res.on("close", () => clearTimeout(timer));
       return;
     }

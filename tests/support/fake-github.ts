@@ -14,12 +14,16 @@
  * repository's commits, newest first (409 for one without commits, as GitHub answers an empty
  * repository), and GET /users/{username} finds any user added with `addUser` (404 otherwise). Its answers are checked against GitHub's OpenAPI description
  * (tests/integration/fake-github-fidelity.test.ts).
+ *
+ * Pull requests of an installation's repositories, for the review engine, are in `pulls`
+ * (fake-github-pulls.ts), answered to that installation's token only.
  */
 import { createHash, generateKeyPairSync, type KeyObject, randomBytes } from "node:crypto";
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { jwtVerify } from "jose";
+import { createFakeGitHubPulls, type FakeGitHubPulls } from "./fake-github-pulls.ts";
 
 export interface FakeGitHubEmail {
   email: string;
@@ -93,6 +97,8 @@ export interface FakeGitHub {
   /** Installs the app on an account; `removeInstallation` uninstalls it. */
   addInstallation(installation: FakeGitHubInstallation): void;
   removeInstallation(id: number): void;
+  /** Pull requests, diffs, file contents, and the reviews and comments posted on them. */
+  pulls: FakeGitHubPulls;
   /** While set, every call answers this status (GitHub having a bad day). */
   failWith: number | undefined;
   /** Method and path of every call, in order. */
@@ -466,6 +472,12 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
     return false;
   }
 
+  const pulls = createFakeGitHubPulls(
+    () => fake.url,
+    send,
+    (login, id, type) => simpleUser(fake.url, login, id, type),
+  );
+
   const server = createServer(async (req, res) => {
     const path = new URL(req.url ?? "/", "http://localhost").pathname;
     fake.calls.push(`${req.method} ${path}`);
@@ -501,6 +513,25 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
     }
 
     if (await appCall(req, res, path)) return;
+
+    const repository = /^\/repos\/([^/]+\/[^/]+)\//.exec(path)?.[1];
+    if (repository) {
+      const bearer = /^(?:Bearer|token) (\S+)$/i.exec(req.headers.authorization ?? "")?.[1] ?? "";
+      const known = installations
+        .get(installationTokens.get(bearer) ?? -1)
+        ?.repositories.find((candidate) => candidate.full_name === repository);
+      if (
+        known &&
+        (await pulls.handle(req, res, path, {
+          fullName: repository,
+          answer: repositoryAnswer(fake.url, known),
+        }))
+      ) {
+        return;
+      }
+      send(res, 404, NOT_FOUND);
+      return;
+    }
 
     const match = /^(?:Bearer|token) (\S+)$/i.exec(req.headers.authorization ?? "");
     const user = match ? users.get(match[1] as string) : undefined;
@@ -560,6 +591,7 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
     clientSecret: token("secret"),
     failWith: undefined,
     calls: [],
+    pulls: pulls.state,
     appId,
     appPrivateKey: appKeys.privateKey.export({ type: "pkcs1", format: "pem" }).toString(),
     appHtmlUrl: "https://github.com/apps/argus-test",

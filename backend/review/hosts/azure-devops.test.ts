@@ -1,0 +1,155 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type FakeAzureDevOps, startFakeAzureDevOps } from "../../../tests/support/fake-azure-devops.ts";
+import { type Db, openDatabase } from "../../db/database.ts";
+import { migrateToLatest } from "../../db/migrations.ts";
+import { fromPullRequestFiles, RightSideIndex } from "../diff.ts";
+import type { ProjectRow } from "../pipeline.ts";
+import { fingerprintMarker } from "../posting.ts";
+import type { ReviewHost } from "../review-host.ts";
+import { azureDevOpsReviewHost } from "./azure-devops.ts";
+
+const BASE = "a".repeat(40);
+const COMMON = "c".repeat(40);
+const HEAD = "d".repeat(40);
+const fp = (n: number) => String(n).repeat(64);
+
+let azure: FakeAzureDevOps;
+let db: Db;
+let host: ReviewHost;
+
+beforeAll(async () => {
+  azure = await startFakeAzureDevOps();
+  db = await openDatabase({ kind: "pglite", dataDir: undefined });
+  await migrateToLatest(db);
+  const org = await db
+    .insertInto("organizations")
+    .values({ name: "Fabrikam" })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  await db
+    .insertInto("integrations")
+    .values({
+      org_id: org.id,
+      name: "azure-devops",
+      integration_key: "azure-devops",
+      properties: JSON.stringify({ organization_url: azure.organizationUrl, project: azure.project }),
+      secrets: JSON.stringify({ personal_access_token: azure.personalAccessToken }),
+    })
+    .execute();
+  const project = await db
+    .insertInto("projects")
+    .values({
+      org_id: org.id,
+      name: "fabrikam-web",
+      integration_key: "azure-devops",
+      integration_name: "azure-devops",
+      integration_type: "git",
+      external_link: "https://dev.azure.com/fabrikam/_git/fabrikam-web",
+      external_id: azure.repositoryId("fabrikam-web"),
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+
+  azure.pullRequests.add("fabrikam-web", {
+    pullRequestId: 4,
+    title: "Totals",
+    author: "ada@fabrikam.com",
+    isDraft: true,
+    source: { ref: "totals", commitId: HEAD },
+    target: { ref: "main", commitId: BASE },
+  });
+  azure.pullRequests.setDiff(BASE, HEAD, COMMON, [
+    {
+      path: "/src/total.ts",
+      changeType: "edit",
+      blocks: [
+        {
+          changeType: "edit",
+          originalLineNumberStart: 2,
+          originalLinesCount: 1,
+          modifiedLineNumberStart: 2,
+          modifiedLinesCount: 2,
+        },
+      ],
+    },
+    { path: "/src/new.ts", changeType: "add" },
+    { path: "/old.ts", changeType: "delete" },
+  ]);
+  azure.pullRequests.setFile(COMMON, "/src/total.ts", "const a = 1;\nconst b = 2;\nexport {};\n");
+  azure.pullRequests.setFile(HEAD, "/src/total.ts", "const a = 1;\nconst b = 3;\ndebugger;\nexport {};\n");
+  azure.pullRequests.setFile(HEAD, "/src/new.ts", "export const x = 1;\n");
+  host = await azureDevOpsReviewHost(db, project as ProjectRow);
+});
+
+afterAll(async () => {
+  await db?.destroy();
+  await azure?.close();
+});
+
+describe("the Azure DevOps review host", () => {
+  it("reads the pull request with the organisation's token", async () => {
+    expect(await host.pullRequest(4)).toEqual({
+      number: 4,
+      title: "Totals",
+      url: `${azure.organizationUrl}/${encodeURIComponent(azure.project)}/_git/fabrikam-web/pullrequest/4`,
+      author: { login: "ada@fabrikam.com", isBot: false },
+      draft: true,
+      state: "open",
+      headSha: HEAD,
+      baseSha: BASE,
+      headRef: "totals",
+      baseRef: "main",
+    });
+  });
+
+  it("writes each changed file's patch from the merge base's line blocks and the two texts", async () => {
+    const files = await host.changedFiles(4, BASE, HEAD);
+    expect(files).toEqual([
+      {
+        filename: "src/total.ts",
+        status: "modified",
+        additions: 2,
+        deletions: 1,
+        patch: "@@ -2,1 +2,2 @@\n-const b = 2;\n+const b = 3;\n+debugger;",
+      },
+      {
+        filename: "src/new.ts",
+        status: "added",
+        additions: 1,
+        deletions: 0,
+        patch: "@@ -0,0 +1,1 @@\n+export const x = 1;",
+      },
+      { filename: "old.ts", status: "removed", additions: 0, deletions: 0 },
+    ]);
+    const index = new RightSideIndex(fromPullRequestFiles(files));
+    expect(index.text("src/total.ts", 3)).toBe("debugger;");
+    expect(await host.fileContent("src/total.ts", HEAD)).toContain("debugger;");
+    expect(await host.fileContent("src/missing.ts", HEAD)).toBeNull();
+  });
+
+  it("posts a summary thread and one thread per line comment, and reads their markers back", async () => {
+    const posted = await host.postReview(4, {
+      commitSha: HEAD,
+      summary: `Summary ${fingerprintMarker(fp(1))}`,
+      comments: [
+        { path: "src/total.ts", line: 3, body: `Debugger ${fingerprintMarker(fp(2))}`, fingerprint: fp(2) },
+      ],
+    });
+    expect(posted).toEqual({ posted: 1, movedToSummary: 0 });
+    expect(azure.pullRequests.threads).toEqual([
+      { pullRequestId: 4, content: `Summary ${fingerprintMarker(fp(1))}` },
+      {
+        pullRequestId: 4,
+        content: `Debugger ${fingerprintMarker(fp(2))}`,
+        threadContext: {
+          filePath: "/src/total.ts",
+          rightFileStart: { line: 3, offset: 1 },
+          rightFileEnd: { line: 3, offset: 1 },
+        },
+      },
+    ]);
+    expect(await host.postedFingerprints(4)).toEqual(new Set([fp(1), fp(2)]));
+    await host.comment(4, "Paused");
+    expect(azure.pullRequests.threads.at(-1)).toEqual({ pullRequestId: 4, content: "Paused" });
+  });
+});

@@ -1,0 +1,353 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { PLAN_VALUES } from "../../shared/constants.ts";
+import { createLogger } from "../../shared/logging.ts";
+import { freshDatabase, TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
+import { type MemoryReviewHost, memoryReviewHost } from "../../tests/support/memory-review-host.ts";
+import { hunk } from "../../tests/support/review-files.ts";
+import { type Db, openDatabase } from "../db/database.ts";
+import { migrateToLatest } from "../db/migrations.ts";
+import { fingerprint } from "./findings.ts";
+import type { BotCommand, ReviewTrigger } from "./model.ts";
+import { createReviewPipeline } from "./pipeline.ts";
+import { DEFAULT_REVIEW_SETTINGS, type ReviewSettings } from "./review-settings.ts";
+import { queueRun } from "./runs.ts";
+import { reviewWorker } from "./worker.ts";
+
+const silent = createLogger({ name: "test", level: "silent" });
+const NOW = new Date("2026-11-20T12:00:00Z");
+const BASE = "a".repeat(40);
+const HEAD1 = "1".repeat(40);
+const HEAD2 = "2".repeat(40);
+
+const APP_PATCH = hunk(
+  ["+export const add = (a: number, b: number) => a + b;", "+debugger;", "+// eslint-disable-next-line"],
+  1,
+  0,
+);
+const ENV_PATCH = hunk(["+API_URL=https://example.com"], 1, 0);
+const SECOND_PATCH = hunk([" export const add = (a: number, b: number) => a + b;", "+debugger;"], 4, 3);
+
+describe.each(TEST_DATABASE_KINDS)("the review pipeline on %s", (kind) => {
+  let db: Db;
+  let drop: () => Promise<void>;
+  let orgId: string;
+  let projectId: string;
+  let host: MemoryReviewHost;
+  let settings: ReviewSettings;
+
+  beforeEach(async () => {
+    const fresh = await freshDatabase(kind);
+    drop = fresh.drop;
+    db = await openDatabase(fresh.target);
+    await migrateToLatest(db);
+    orgId = (
+      await db.insertInto("organizations").values({ name: "Acme" }).returning("id").executeTakeFirstOrThrow()
+    ).id;
+    projectId = (
+      await db
+        .insertInto("projects")
+        .values({
+          org_id: orgId,
+          name: "web",
+          integration_key: "1",
+          integration_name: "github",
+          integration_type: "git",
+          external_link: "https://github.com/acme/web",
+          external_id: "100",
+          properties: JSON.stringify({ full_name: "acme/web" }),
+        })
+        .returning("id")
+        .executeTakeFirstOrThrow()
+    ).id;
+    await setPlan(PLAN_VALUES.proTrial);
+    settings = structuredClone(DEFAULT_REVIEW_SETTINGS);
+    host = memoryReviewHost({
+      number: 7,
+      title: "Add numbers",
+      url: "https://github.com/acme/web/pull/7",
+      author: { login: "Octocat", isBot: false },
+      draft: false,
+      state: "open",
+      headSha: HEAD1,
+      baseSha: BASE,
+      headRef: "feature",
+      baseRef: "main",
+    });
+    host.diffs.set(`${BASE}...${HEAD1}`, [
+      { filename: "src/app.ts", status: "added", additions: 3, deletions: 0, patch: APP_PATCH },
+      { filename: ".env", status: "added", additions: 1, deletions: 0, patch: ENV_PATCH },
+    ]);
+    host.diffs.set(`${HEAD1}...${HEAD2}`, [
+      { filename: "src/app.ts", status: "modified", additions: 1, deletions: 0, patch: SECOND_PATCH },
+    ]);
+  });
+
+  afterEach(async () => {
+    await db.destroy();
+    await drop();
+  });
+
+  async function setPlan(plan: string, options: { trialEnds?: Date; periodEnd?: Date } = {}) {
+    await db.deleteFrom("subscriptions").where("org_id", "=", orgId).execute();
+    await db
+      .insertInto("subscriptions")
+      .values({
+        org_id: orgId,
+        plan_code: plan as never,
+        status: plan === PLAN_VALUES.proTrial ? "trialing" : "active",
+        seats_total: 5,
+        trial_ends_at:
+          plan === PLAN_VALUES.proTrial ? (options.trialEnds ?? new Date("2026-12-01T00:00:00Z")) : null,
+        current_period_end:
+          plan === PLAN_VALUES.paid ? (options.periodEnd ?? new Date("2026-12-15T00:00:00Z")) : null,
+      })
+      .execute();
+  }
+
+  const pipeline = () =>
+    createReviewPipeline({
+      db,
+      hostFor: async () => host,
+      settings: async () => settings,
+      clock: () => NOW,
+      productName: "Argus",
+    });
+
+  /** Queues a run as ingest would and works it, as the queue's worker would. */
+  async function run(trigger: ReviewTrigger, command?: BotCommand, attempt = 0) {
+    const { runId } = await queueRun(db, {
+      orgId,
+      projectId,
+      pullRequest: 7,
+      trigger,
+      command,
+      headSha: trigger === "command" ? undefined : host.info.headSha,
+      deliveryId: `d-${Math.random()}`,
+    });
+    await reviewWorker(db, pipeline(), silent)({ runId, projectId, pullRequest: 7 }, attempt);
+    return runId;
+  }
+
+  const runOf = (runId: string) =>
+    db.selectFrom("review_runs").selectAll().where("id", "=", runId).executeTakeFirstOrThrow();
+  const decisions = async (runId: string) =>
+    (
+      await db
+        .selectFrom("review_decisions")
+        .select(["step", "outcome", "detail"])
+        .where("run_id", "=", runId)
+        .orderBy("id")
+        .execute()
+    ).map((row) => `${row.step}: ${row.outcome}`);
+  const findings = (runId: string) =>
+    db
+      .selectFrom("review_findings")
+      .select(["delivery", "finding"])
+      .where("run_id", "=", runId)
+      .orderBy("id")
+      .execute();
+
+  it("reviews an opened pull request from its base and posts one review, recording every finding", async () => {
+    const runId = await run("opened");
+    expect(await runOf(runId)).toMatchObject({ status: "succeeded", findings_total: 3, findings_posted: 3 });
+    expect(await decisions(runId)).toEqual([
+      "event: queued",
+      "run: started",
+      "pull_request: read",
+      "triage.state: pass",
+      "triage.auto_review: pass",
+      "triage.paused: pass",
+      "triage.draft: pass",
+      "triage.bot_author: pass",
+      "triage.plan: pass",
+      "triage.seat: pass",
+      "triage.head: pass",
+      "diff: from base",
+      "review: built-in",
+      "post: started",
+      "post: posted",
+      "run: succeeded",
+    ]);
+    expect(host.asked).toEqual([`${BASE}...${HEAD1}`]);
+    expect(host.reviews).toHaveLength(1);
+    const [review] = host.reviews;
+    expect(review?.commitSha).toBe(HEAD1);
+    expect(review?.requestChanges).toBe(false);
+    expect(review?.comments.map((comment) => [comment.path, comment.line])).toEqual([
+      ["src/app.ts", 2],
+      ["src/app.ts", 3],
+    ]);
+    expect(review?.summary).toContain("hygiene/env-file");
+    expect((await findings(runId)).map((row) => [row.finding.ruleId, row.delivery])).toEqual([
+      ["hygiene/env-file", "summary"],
+      ["markers/debugger", "inline"],
+      ["markers/lint-disable", "inline"],
+    ]);
+    const state = await db.selectFrom("review_pull_requests").selectAll().executeTakeFirstOrThrow();
+    expect(state).toMatchObject({ last_reviewed_sha: HEAD1, title: "Add numbers", paused: false });
+  });
+
+  it("reviews a push incrementally from the last reviewed head and never posts a finding twice", async () => {
+    await run("opened");
+    host.info.headSha = HEAD2;
+    const second = await run("synchronize");
+    expect(host.asked.at(-1)).toBe(`${HEAD1}...${HEAD2}`);
+    // The same `debugger;` line moved: same fingerprint, already on the pull request.
+    expect((await findings(second)).map((row) => [row.finding.ruleId, row.delivery])).toEqual([
+      ["markers/debugger", "duplicate"],
+    ]);
+    expect(host.reviews).toHaveLength(2);
+    expect(host.reviews[1]?.comments).toEqual([]);
+    expect(host.reviews[1]?.summary).toContain("no new findings, 1 already reported");
+    expect(await runOf(second)).toMatchObject({ status: "succeeded", findings_total: 1, findings_posted: 0 });
+
+    // The same head again (a redelivered push): triage skips it.
+    const again = await run("synchronize");
+    expect(await runOf(again)).toMatchObject({ status: "skipped" });
+    expect(await decisions(again)).toContain("triage.head: skip");
+    expect(host.reviews).toHaveLength(2);
+
+    // `full review` starts from the base again.
+    await run("command", "full review");
+    expect(host.asked.at(-1)).toBe(`${BASE}...${HEAD2}`);
+  });
+
+  it("records why triage skipped a run, check by check", async () => {
+    const skipped = async (
+      step: string,
+      change: () => Promise<void> | void,
+      trigger: ReviewTrigger = "opened",
+    ) => {
+      await change();
+      const runId = await run(trigger);
+      expect(await runOf(runId), step).toMatchObject({ status: "skipped" });
+      expect(await decisions(runId), step).toContain(`${step}: skip`);
+      return (await runOf(runId)).reason;
+    };
+    expect(
+      await skipped("triage.auto_review", () => {
+        settings.account_preferences.auto_review = false;
+      }),
+    ).toContain("auto_review");
+    settings.account_preferences.auto_review = true;
+    expect(
+      await skipped(
+        "triage.auto_review",
+        () => {
+          settings.account_preferences.review_new_commits = false;
+        },
+        "synchronize",
+      ),
+    ).toContain("review_new_commits");
+    expect(
+      await skipped("triage.draft", () => {
+        host.info.draft = true;
+      }),
+    ).toContain("Draft");
+    host.info.draft = false;
+    expect(
+      await skipped("triage.bot_author", () => {
+        host.info.author = { login: "dependabot[bot]", isBot: true };
+      }),
+    ).toContain("dependabot[bot]");
+    host.info.author = { login: "Octocat", isBot: false };
+    expect(await skipped("triage.plan", () => setPlan(PLAN_VALUES.free))).toContain("Free plan");
+    expect(
+      await skipped("triage.plan", () =>
+        setPlan(PLAN_VALUES.paid, { periodEnd: new Date("2026-11-01T00:00:00Z") }),
+      ),
+    ).toContain("expired");
+    expect(await skipped("triage.seat", () => setPlan(PLAN_VALUES.paid))).toContain("Octocat has no seat");
+    expect(
+      await skipped("triage.state", () => {
+        host.info.state = "merged";
+      }),
+    ).toContain("merged");
+    expect(host.reviews).toEqual([]);
+
+    // A seat (the login compared case-blind) lets the paid plan review.
+    host.info.state = "open";
+    await db
+      .insertInto("contributors")
+      .values({
+        org_id: orgId,
+        platform_type: "github",
+        platform_id: "octocat",
+        name: "Octo",
+        seat_id: crypto.randomUUID(),
+      })
+      .execute();
+    const reviewed = await run("opened");
+    expect(await runOf(reviewed)).toMatchObject({ status: "succeeded" });
+    expect(await decisions(reviewed)).toContain("triage.seat: pass");
+  });
+
+  it("answers help, pause and resume with a comment each; a paused pull request is reviewed on command only", async () => {
+    const help = await run("command", "help");
+    expect(await runOf(help)).toMatchObject({ status: "skipped" });
+    expect(host.comments[0]).toContain("`@argus full review`");
+
+    await run("command", "pause");
+    expect(host.comments[1]).toContain("paused");
+    const paused = await run("opened");
+    expect(await decisions(paused)).toContain("triage.paused: skip");
+    expect(host.reviews).toEqual([]);
+    // Someone asking is not held back by the pause.
+    const asked = await run("command", "review");
+    expect(await runOf(asked)).toMatchObject({ status: "succeeded" });
+
+    await run("command", "resume");
+    host.info.headSha = HEAD2;
+    const resumed = await run("synchronize");
+    expect(await runOf(resumed)).toMatchObject({ status: "succeeded" });
+    expect(host.comments).toHaveLength(3);
+  });
+
+  it("honours the comment style: minor findings off, inline comments off, request changes on", async () => {
+    settings.comment_style.minor_findings = false;
+    settings.comment_style.inline_comments = false;
+    settings.comment_style.request_changes = true;
+    const runId = await run("opened");
+    expect((await findings(runId)).map((row) => [row.finding.ruleId, row.delivery])).toEqual([
+      ["hygiene/env-file", "summary"],
+      ["markers/debugger", "summary"],
+      ["markers/lint-disable", "not_posted"],
+    ]);
+    expect(host.reviews[0]?.comments).toEqual([]);
+    expect(host.reviews[0]?.requestChanges).toBe(true);
+    expect(host.reviews[0]?.summary).not.toContain("markers/lint-disable");
+  });
+
+  it("records a comment the host moved into the summary as delivered there", async () => {
+    host.refuse = new Set([fingerprint("markers/debugger", "src/app.ts", "debugger;")]);
+    const runId = await run("opened");
+    expect((await findings(runId)).map((row) => [row.finding.ruleId, row.delivery])).toEqual([
+      ["hygiene/env-file", "summary"],
+      ["markers/debugger", "summary"],
+      ["markers/lint-disable", "inline"],
+    ]);
+    expect(host.reviews[0]?.summary).toContain("`src/app.ts:2`");
+  });
+
+  it("posts nothing twice when a run is started again after its worker died while posting", async () => {
+    // The first attempt's worker "dies" once the host took the review: it never records it.
+    host.afterPost = () => new Promise<void>(() => {});
+    const { runId } = await queueRun(db, {
+      orgId,
+      projectId,
+      pullRequest: 7,
+      trigger: "opened",
+      headSha: HEAD1,
+      deliveryId: "d-crash",
+    });
+    void reviewWorker(db, pipeline(), silent)({ runId, projectId, pullRequest: 7 }, 0);
+    await expect.poll(() => host.reviews.length).toBe(1);
+    host.afterPost = undefined;
+
+    await reviewWorker(db, pipeline(), silent)({ runId, projectId, pullRequest: 7 }, 1);
+    expect(host.reviews).toHaveLength(1);
+    expect(await runOf(runId)).toMatchObject({ status: "succeeded", findings_total: 3, findings_posted: 0 });
+    expect(await decisions(runId)).toContain("post: nothing to post");
+    expect((await findings(runId)).every((row) => row.delivery === "duplicate")).toBe(true);
+  });
+});

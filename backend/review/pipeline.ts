@@ -1,0 +1,299 @@
+/**
+ * The review pipeline (docs/review-engine.md, "Pipeline"): a started run reads its pull request
+ * from the code host, acts on a bot command or triages, fetches the diff (incremental from the last
+ * reviewed head by default), runs the built-in reviewer and posts one review. Every stage writes
+ * its outcome to the run's decision log. A run started again after a crash finds what it already
+ * did there and in review_findings, and never posts twice.
+ */
+import type { Selectable } from "kysely";
+import type { Clock } from "../billing/clock.ts";
+import { currentSubscription } from "../billing/subscriptions.ts";
+import type { Db } from "../db/database.ts";
+import type { ProjectsTable } from "../db/schema.ts";
+import { extensionOf, SCRIPT_EXTENSIONS } from "./builtin/analyzer.ts";
+import { reviewBuiltIn } from "./builtin/index.ts";
+import { BOT_COMMANDS, botHandle } from "./commands.ts";
+import { type DiffFile, fromPullRequestFiles, RightSideIndex } from "./diff.ts";
+import type { ReviewRunOutcome } from "./model.ts";
+import { asksForChanges, planReview, summaryBody } from "./posting.ts";
+import { type PullRequestRef, pullRequestState, updatePullRequest } from "./pull-requests.ts";
+import type { PullRequestInfo, ReviewHost } from "./review-host.ts";
+import type { ReviewSettings, ReviewSettingsReader } from "./review-settings.ts";
+import { announceRunChange } from "./run-events.ts";
+import { type DbExecutor, type ReviewJob, recordDecision } from "./runs.ts";
+import { hasSeat, triage } from "./triage.ts";
+import type { DecisionLog, ReviewPipeline } from "./worker.ts";
+
+export type ProjectRow = Selectable<ProjectsTable>;
+
+/** Builds the code-host adapter of a project (hosts/index.ts). */
+export type ReviewHostFor = (project: ProjectRow) => Promise<ReviewHost>;
+
+export interface PipelineDeps {
+  db: Db;
+  hostFor: ReviewHostFor;
+  settings: ReviewSettingsReader;
+  clock: Clock;
+  productName: string;
+}
+
+/** Whole files fetched at head for Biome and the dependency rule, at most this many per run. */
+export const CONTENT_FILES_MAX = 50;
+/** Steps of the decision log listed in the run page's skipped-files detail, at most. */
+const LISTED_MAX = 50;
+
+const TEST_FILE = /(^|\/)(__tests__|tests?|spec)\/|\.(test|spec)\.[^/]+$/;
+const DOCUMENTATION_FILE = /\.(md|mdx|markdown|rst|adoc|asciidoc|txt)$|(^|\/)docs?\//i;
+
+/** Files whose whole text the analyzers use: scripts (Biome) and package.json (new dependencies). */
+function wantsContent(file: DiffFile): boolean {
+  return (
+    file.status !== "removed" &&
+    (SCRIPT_EXTENSIONS.has(extensionOf(file.path)) || file.path.split("/").at(-1) === "package.json")
+  );
+}
+
+function helpText(productName: string): string {
+  const handle = `@${botHandle(productName)}`;
+  const what: Record<(typeof BOT_COMMANDS)[number], string> = {
+    review: "review the changes since the last review",
+    "full review": "review the whole pull request again, from its base",
+    pause: "stop reviewing new pushes to this pull request",
+    resume: "review new pushes again",
+    help: "show this list",
+  };
+  return [
+    `**${productName}** commands (a comment line of its own):`,
+    ...BOT_COMMANDS.map((command) => `- \`${handle} ${command}\`: ${what[command]}`),
+  ].join("\n");
+}
+
+/** Whether the run's log already has this step and outcome (a run started again after a crash). */
+async function logged(db: DbExecutor, runId: string, step: string, outcome: string): Promise<boolean> {
+  const row = await db
+    .selectFrom("review_decisions")
+    .select("id")
+    .where("run_id", "=", runId)
+    .where("step", "=", step)
+    .where("outcome", "=", outcome)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+async function countsOf(db: DbExecutor, runId: string) {
+  const rows = await db
+    .selectFrom("review_findings")
+    .select("delivery")
+    .where("run_id", "=", runId)
+    .execute();
+  return {
+    findingsTotal: rows.length,
+    findingsPosted: rows.filter((row) => row.delivery === "inline" || row.delivery === "summary").length,
+  };
+}
+
+export function createReviewPipeline(deps: PipelineDeps): ReviewPipeline {
+  const { db, productName } = deps;
+
+  /** pause, resume and help: answered with a comment, once per run. */
+  async function command(
+    job: ReviewJob,
+    host: ReviewHost,
+    ref: PullRequestRef,
+    log: DecisionLog,
+  ): Promise<ReviewRunOutcome> {
+    const handle = `@${botHandle(productName)}`;
+    const answers = {
+      pause: `Reviews of this pull request are paused. Comment \`${handle} resume\` to review new pushes again, or \`${handle} review\` for one review now.`,
+      resume: "Reviews of this pull request are back on: new pushes are reviewed.",
+      help: helpText(productName),
+    } as const;
+    const name = job.command as keyof typeof answers;
+    if (name === "pause" || name === "resume") await updatePullRequest(db, ref, { paused: name === "pause" });
+    if (!(await logged(db, job.runId, "triage.command", "answered"))) {
+      await host.comment(job.pullRequest, answers[name]);
+      await log("triage.command", "answered", { command: name });
+    }
+    return { status: "skipped", reason: `Answered ${name}: nothing to review` };
+  }
+
+  async function review(
+    job: ReviewJob,
+    host: ReviewHost,
+    pullRequest: PullRequestInfo,
+    settings: ReviewSettings,
+    from: string,
+    log: DecisionLog,
+  ): Promise<ReviewRunOutcome> {
+    const ref = { projectId: job.projectId, pullRequest: job.pullRequest };
+    const head = pullRequest.headSha;
+    if (await logged(db, job.runId, "post", "posted")) {
+      // Posted and recorded before a crash: only the run's end is missing.
+      await log("post", "already posted", {});
+      return { status: "succeeded", ...(await countsOf(db, job.runId)) };
+    }
+
+    // Nothing pushed since the last review (a `review` command or a retry): an empty range.
+    let files =
+      from === head ? [] : fromPullRequestFiles(await host.changedFiles(job.pullRequest, from, head));
+    const scope = settings.review_scope;
+    const withoutTests = scope.review_test_files ? files : files.filter((file) => !TEST_FILE.test(file.path));
+    const leftOut = files.length - withoutTests.length;
+    files = withoutTests;
+    if (
+      scope.skip_documentation_only &&
+      files.length > 0 &&
+      files.every((file) => DOCUMENTATION_FILE.test(file.path))
+    ) {
+      await log("triage.documentation_only", "skip", { files: files.length });
+      await updatePullRequest(db, ref, { last_reviewed_sha: head });
+      return { status: "skipped", reason: "Only documentation changed (skip_documentation_only)" };
+    }
+    const wanted = files.filter(wantsContent).slice(0, CONTENT_FILES_MAX);
+    await Promise.all(
+      wanted.map(async (file) => {
+        const content = await host.fileContent(file.path, head);
+        if (content !== null) file.content = content;
+      }),
+    );
+    await log("diff", from === pullRequest.baseSha ? "from base" : "incremental", {
+      from,
+      to: head,
+      files: files.length,
+      additions: files.reduce((sum, file) => sum + file.additions, 0),
+      deletions: files.reduce((sum, file) => sum + file.deletions, 0),
+      contents_fetched: wanted.length,
+      ...(leftOut ? { test_files_left_out: leftOut } : {}),
+    });
+
+    const result = await reviewBuiltIn(files, { reviewGenerated: !scope.skip_generated_files });
+    await log("review", "built-in", {
+      findings: result.findings.length,
+      skipped: result.skipped.slice(0, LISTED_MAX),
+      failures: result.failures,
+      notes: result.notes.slice(0, LISTED_MAX),
+    });
+
+    const style = settings.comment_style;
+    const plan = planReview(
+      result.findings,
+      new RightSideIndex(files),
+      await host.postedFingerprints(job.pullRequest),
+      style,
+    );
+    const duplicates = plan.deliveries.filter(({ delivery }) => delivery === "duplicate").length;
+    const summary = summaryBody(
+      plan,
+      {
+        productName,
+        since: from === pullRequest.baseSha ? null : from,
+        headSha: head,
+        filesReviewed: files.length - result.skipped.length,
+        skipped: result.skipped.length,
+        duplicates,
+      },
+      style.summary_comment,
+    );
+    const fresh = plan.comments.length + plan.summaryFindings.length;
+    // A run started again after a crash in the middle of posting: what reached the host carries its
+    // markers and is a duplicate now; post again only what is new.
+    const retriedPost = await logged(db, job.runId, "post", "started");
+    let moved = new Set<string>();
+    let posted = { inline: plan.comments.length, moved: 0 };
+    if ((retriedPost && fresh === 0) || (!summary && plan.comments.length === 0)) {
+      await log("post", "nothing to post", { retried: retriedPost, duplicates });
+      posted = { inline: 0, moved: 0 };
+    } else {
+      await log("post", "started", { inline: plan.comments.length, summary: plan.summaryFindings.length });
+      const answer = await host.postReview(job.pullRequest, {
+        commitSha: head,
+        summary,
+        comments: plan.comments,
+        requestChanges: asksForChanges(plan, style),
+      });
+      moved = new Set(answer.movedFingerprints ?? []);
+      posted = { inline: answer.posted, moved: answer.movedToSummary };
+    }
+
+    const deliveries = plan.deliveries.map(({ finding, delivery }) => ({
+      finding,
+      delivery: delivery === "inline" && moved.has(finding.fingerprint) ? ("summary" as const) : delivery,
+    }));
+    const count = (kind: string) => deliveries.filter(({ delivery }) => delivery === kind).length;
+    await db.transaction().execute(async (trx) => {
+      if (deliveries.length) {
+        await trx
+          .insertInto("review_findings")
+          .values(
+            deliveries.map(({ finding, delivery }) => ({
+              run_id: job.runId,
+              fingerprint: finding.fingerprint,
+              delivery,
+              finding: JSON.stringify(finding),
+            })),
+          )
+          .onConflict((conflict) => conflict.columns(["run_id", "fingerprint"]).doNothing())
+          .execute();
+      }
+      await updatePullRequest(trx, ref, { last_reviewed_sha: head });
+      await recordDecision(trx, job.runId, "post", "posted", {
+        inline: count("inline"),
+        summary: count("summary"),
+        duplicates: count("duplicate"),
+        not_posted: count("not_posted"),
+        moved_to_summary: posted.moved,
+      });
+    });
+    return {
+      status: "succeeded",
+      findingsTotal: deliveries.length,
+      findingsPosted: count("inline") + count("summary"),
+    };
+  }
+
+  return async (job, log) => {
+    const project = await db
+      .selectFrom("projects")
+      .selectAll()
+      .where("id", "=", job.projectId)
+      .executeTakeFirst();
+    if (!project?.active) {
+      await log("triage.project", "skip", { reason: "The repository is no longer active" });
+      return { status: "skipped", reason: "The repository is no longer active in this organisation" };
+    }
+    const host = await deps.hostFor(project);
+    const ref = { projectId: job.projectId, pullRequest: job.pullRequest };
+    const pullRequest = await host.pullRequest(job.pullRequest);
+    await updatePullRequest(db, ref, { title: pullRequest.title, url: pullRequest.url });
+    announceRunChange({ orgId: job.orgId, runId: job.runId });
+    await log("pull_request", "read", {
+      head_sha: pullRequest.headSha,
+      base_sha: pullRequest.baseSha,
+      draft: pullRequest.draft,
+      author: pullRequest.author.login,
+    });
+
+    if (job.command === "pause" || job.command === "resume" || job.command === "help") {
+      return command(job, host, ref, log);
+    }
+    const settings = await deps.settings(db, job.orgId, job.projectId);
+    const state = await pullRequestState(db, ref);
+    const now = deps.clock();
+    const decision = await triage(
+      {
+        job,
+        pullRequest,
+        settings,
+        state,
+        subscription: await currentSubscription(db, job.orgId, now),
+        now,
+        authorHasSeat: () => hasSeat(db, job.orgId, project.integration_name, pullRequest.author.login),
+      },
+      log,
+    );
+    if (!decision.review) return { status: "skipped", reason: decision.reason };
+    const from =
+      decision.from === "last-review" && state.lastReviewedSha ? state.lastReviewedSha : pullRequest.baseSha;
+    return review(job, host, pullRequest, settings, from, log);
+  };
+}

@@ -1,0 +1,152 @@
+/**
+ * The posting stage's text and choices: which finding goes where (inline, the summary, already
+ * posted, not posted), the comment and summary bodies, and the hidden marker each posted finding
+ * carries so that later runs (and retries) read back what is on the pull request already.
+ */
+import type { Finding, FindingSeverity } from "../../shared/review-contract.ts";
+import type { RightSideIndex } from "./diff.ts";
+import type { FindingDelivery } from "./model.ts";
+import type { LineComment } from "./review-host.ts";
+import type { ReviewSettings } from "./review-settings.ts";
+
+/**
+ * An HTML comment: invisible on GitHub and Azure DevOps, kept in the comment's text. Fixed, not the
+ * product name, so renaming the product does not forget what was posted.
+ */
+export const fingerprintMarker = (fingerprint: string) => `<!-- argus:fp:${fingerprint} -->`;
+const MARKER = /<!-- argus:fp:([0-9a-f]{64}) -->/g;
+
+/** The text as a code host shows it, without the markers (the sandbox's pull request page). */
+export const withoutMarkers = (text: string) =>
+  text.replace(/ ?<!-- argus:fp:[0-9a-f]{64} -->/g, "").trimEnd();
+
+/** The fingerprints marked in a comment's or review's text. */
+export function markedFingerprints(text: string | null | undefined): string[] {
+  return [...(text ?? "").matchAll(MARKER)].map((match) => match[1] as string);
+}
+
+const SEVERITY_LABEL: Record<FindingSeverity, string> = {
+  critical: "Critical",
+  major: "Major",
+  minor: "Minor",
+  info: "Info",
+};
+
+export function commentBody(finding: Finding): string {
+  return `**${SEVERITY_LABEL[finding.severity]}** · \`${finding.ruleId}\`\n\n${finding.message}\n\n${fingerprintMarker(finding.fingerprint)}`;
+}
+
+const where = (finding: Pick<Finding, "path" | "line">) =>
+  finding.path ? `\`${finding.path}${finding.line ? `:${finding.line}` : ""}\`` : "The pull request";
+
+function summaryLine(finding: Finding): string {
+  return `- **${SEVERITY_LABEL[finding.severity]}** ${where(finding)} \`${finding.ruleId}\`: ${finding.message} ${fingerprintMarker(finding.fingerprint)}`;
+}
+
+export interface PlannedReview {
+  /** Every finding of the run with where it goes. */
+  deliveries: Array<{ finding: Finding; delivery: FindingDelivery }>;
+  comments: LineComment[];
+  /** Findings listed in the summary: without a line, outside the diff, or with inline comments off. */
+  summaryFindings: Finding[];
+}
+
+/**
+ * Where each finding goes. Not posted: minor and info findings with minor_findings off. Duplicate:
+ * a fingerprint already on the pull request. Inline: a line inside the diff, with inline comments
+ * on. Everything else is listed in the summary, so no finding is silently dropped.
+ */
+export function planReview(
+  findings: readonly Finding[],
+  index: RightSideIndex,
+  alreadyPosted: ReadonlySet<string>,
+  style: ReviewSettings["comment_style"],
+): PlannedReview {
+  const plan: PlannedReview = { deliveries: [], comments: [], summaryFindings: [] };
+  for (const finding of findings) {
+    let delivery: FindingDelivery;
+    if (!style.minor_findings && (finding.severity === "minor" || finding.severity === "info")) {
+      delivery = "not_posted";
+    } else if (alreadyPosted.has(finding.fingerprint)) {
+      delivery = "duplicate";
+    } else if (
+      style.inline_comments &&
+      finding.path !== null &&
+      finding.line !== null &&
+      index.has(finding.path, finding.line)
+    ) {
+      delivery = "inline";
+      plan.comments.push({
+        path: finding.path,
+        line: finding.line,
+        body: commentBody(finding),
+        fingerprint: finding.fingerprint,
+      });
+    } else {
+      delivery = "summary";
+      plan.summaryFindings.push(finding);
+    }
+    plan.deliveries.push({ finding, delivery });
+  }
+  return plan;
+}
+
+export interface SummaryFacts {
+  productName: string;
+  /** The first commit reviewed from, or null for the whole pull request. */
+  since: string | null;
+  headSha: string;
+  filesReviewed: number;
+  skipped: number;
+  duplicates: number;
+}
+
+/**
+ * The review's body: an overview (with summary_comment on) and the findings that are not inline.
+ * Empty when there is nothing to say.
+ */
+export function summaryBody(plan: PlannedReview, facts: SummaryFacts, withOverview: boolean): string {
+  const parts: string[] = [];
+  if (withOverview) {
+    const range = facts.since
+      ? `the changes since ${facts.since.slice(0, 7)} up to ${facts.headSha.slice(0, 7)}`
+      : `the pull request at ${facts.headSha.slice(0, 7)}`;
+    const posted = plan.comments.length + plan.summaryFindings.length;
+    const counts = [
+      posted === 0 ? "no new findings" : `${posted} new finding${posted === 1 ? "" : "s"}`,
+      ...(facts.duplicates ? [`${facts.duplicates} already reported`] : []),
+      ...(facts.skipped ? [`${facts.skipped} file${facts.skipped === 1 ? "" : "s"} skipped`] : []),
+    ];
+    parts.push(
+      `**${facts.productName}** reviewed ${range} (${facts.filesReviewed} file${facts.filesReviewed === 1 ? "" : "s"}): ${counts.join(", ")}.`,
+    );
+  }
+  if (plan.summaryFindings.length) {
+    parts.push(["**Findings not on a changed line**", ...plan.summaryFindings.map(summaryLine)].join("\n"));
+  }
+  return parts.join("\n\n");
+}
+
+/**
+ * The summary with line comments the host refused (outside its diff) listed under it: code-host
+ * adapters call this when they move comments, so every host words it the same way.
+ */
+export function summaryWithMoved(summary: string, moved: readonly LineComment[]): string {
+  if (!moved.length) return summary;
+  const lines = moved.map(
+    (comment) => `- \`${comment.path}:${comment.line}\`: ${comment.body.replace(/\n+/g, " ")}`,
+  );
+  return [summary, ["**Comments outside the diff**", ...lines].join("\n")].filter(Boolean).join("\n\n");
+}
+
+/** Ask for changes when the setting says so and a critical or major finding is newly posted. */
+export function asksForChanges(plan: PlannedReview, style: ReviewSettings["comment_style"]): boolean {
+  return (
+    style.request_changes &&
+    plan.deliveries.some(
+      ({ finding, delivery }) =>
+        (delivery === "inline" || delivery === "summary") &&
+        (finding.severity === "critical" || finding.severity === "major"),
+    )
+  );
+}

@@ -1,0 +1,227 @@
+/**
+ * The review runs of the caller's organisation (docs/product.md, API table): the list, one run
+ * with its decision log and findings, a retry, and a Server-Sent Events stream of run changes.
+ * Every query is bound to the session's organisation: another organisation's run is a 404.
+ */
+import { randomUUID } from "node:crypto";
+import type { Router } from "express";
+import { z } from "zod";
+import { API_PATHS } from "../../shared/contract.ts";
+import type {
+  ReviewRunDetail,
+  ReviewRunSummary,
+  reviewRetryResponseSchema,
+  reviewRunResponseSchema,
+  reviewRunsResponseSchema,
+} from "../../shared/review-contract.ts";
+import { sessionOf } from "../auth/require-session.ts";
+import type { Db } from "../db/database.ts";
+import { HttpError } from "../http/errors.ts";
+import { strictRouter } from "../http/router.ts";
+import { parseRequest } from "../http/validate.ts";
+import type { ReviewQueue } from "../review/queue.ts";
+import { announceRunChange, onRunChange } from "../review/run-events.ts";
+import { type DbExecutor, queueRun } from "../review/runs.ts";
+
+/** The list shows the newest runs only. */
+export const REVIEW_RUNS_LIMIT = 100;
+/**
+ * A comment line on the event stream this often keeps it open through the gateway, whose upstream
+ * idle timeout (PROXY_TIMEOUT_MS, 15 s by default) would otherwise end a quiet stream.
+ */
+export const EVENT_STREAM_HEARTBEAT_MS = 10_000;
+
+/**
+ * The event stream's headers. no-transform: the gateway's compression leaves the stream alone, so
+ * each event goes out at once; X-Accel-Buffering: a proxy like nginx in front does not hold it back.
+ */
+export const EVENT_STREAM_HEADERS = {
+  "content-type": "text/event-stream; charset=utf-8",
+  "cache-control": "no-cache, no-transform",
+  "x-accel-buffering": "no",
+} as const;
+
+const RUN_PATH = `${API_PATHS.reviews}/:runId` as const;
+const RETRY_PATH = `${RUN_PATH}/retry` as const;
+
+const listQuerySchema = z.object({ projectId: z.uuid().optional() });
+const runParamsSchema = z.object({ runId: z.string() });
+
+const notFound = () => new HttpError(404, { error: "Review run not found" });
+
+function summaries(db: DbExecutor, orgId: string) {
+  return db
+    .selectFrom("review_runs as run")
+    .innerJoin("projects as project", "project.id", "run.project_id")
+    .leftJoin("review_pull_requests as pr", (join) =>
+      join.onRef("pr.project_id", "=", "run.project_id").onRef("pr.pull_request", "=", "run.pull_request"),
+    )
+    .select([
+      "run.id",
+      "run.project_id",
+      "project.name",
+      "project.properties",
+      "run.pull_request",
+      "pr.title",
+      "pr.url",
+      "run.status",
+      "run.trigger",
+      "run.command",
+      "run.head_sha",
+      "run.queued_at",
+      "run.started_at",
+      "run.finished_at",
+      "run.findings_total",
+      "run.findings_posted",
+      "run.reason",
+    ])
+    .where("run.org_id", "=", orgId);
+}
+
+type SummaryRow = Awaited<ReturnType<ReturnType<typeof summaries>["execute"]>>[number];
+
+function summaryOf(row: SummaryRow): ReviewRunSummary {
+  return {
+    id: row.id,
+    projectId: row.project_id,
+    repository: row.properties.full_name ?? row.name,
+    pullRequest: row.pull_request,
+    pullRequestTitle: row.title,
+    pullRequestUrl: row.url,
+    status: row.status,
+    trigger: row.trigger,
+    command: row.command,
+    headSha: row.head_sha,
+    queuedAt: row.queued_at.toISOString(),
+    startedAt: row.started_at?.toISOString() ?? null,
+    finishedAt: row.finished_at?.toISOString() ?? null,
+    durationMs:
+      row.started_at && row.finished_at ? row.finished_at.getTime() - row.started_at.getTime() : null,
+    findingsTotal: row.findings_total,
+    findingsPosted: row.findings_posted,
+    reason: row.reason,
+  };
+}
+
+/** The run's summary if it is the organisation's; a run id that is not a uuid is no run. */
+export async function runSummary(db: DbExecutor, orgId: string, runId: string) {
+  if (!z.uuid().safeParse(runId).success) return undefined;
+  const row = await summaries(db, orgId).where("run.id", "=", runId).executeTakeFirst();
+  return row && summaryOf(row);
+}
+
+export function reviewsRouter(db: Db, queue: ReviewQueue): Router {
+  const router = strictRouter();
+
+  router.get(API_PATHS.reviews, async (req, res) => {
+    const query = parseRequest(listQuerySchema, req.query, "query");
+    const { org } = sessionOf(res);
+    let select = summaries(db, org.id);
+    if (query.projectId) select = select.where("run.project_id", "=", query.projectId);
+    const rows = await select
+      .orderBy("run.queued_at", "desc")
+      .orderBy("run.id")
+      .limit(REVIEW_RUNS_LIMIT)
+      .execute();
+    res.json({ success: true, data: rows.map(summaryOf) } satisfies z.infer<typeof reviewRunsResponseSchema>);
+  });
+
+  // Before RUN_PATH, which would take "events" for a run id.
+  router.get(API_PATHS.reviewEvents, (req, res) => {
+    const { org } = sessionOf(res);
+    res.writeHead(200, EVENT_STREAM_HEADERS);
+    res.write(": connected\n\n");
+    let sending = Promise.resolve();
+    const stop = onRunChange((change) => {
+      if (change.orgId !== org.id) return;
+      // In order, one read at a time: a run's later state never overtakes an earlier one.
+      sending = sending
+        .then(async () => {
+          const summary = await runSummary(db, org.id, change.runId);
+          if (summary && !res.writableEnded) res.write(`event: run\ndata: ${JSON.stringify(summary)}\n\n`);
+        })
+        .catch((error: unknown) => req.log?.warn({ err: error }, "review event not sent"));
+    });
+    const heartbeat = setInterval(() => res.write(": keep-alive\n\n"), EVENT_STREAM_HEARTBEAT_MS);
+    res.on("close", () => {
+      stop();
+      clearInterval(heartbeat);
+    });
+  });
+
+  router.get(RUN_PATH, async (req, res) => {
+    const { runId } = parseRequest(runParamsSchema, req.params, "path");
+    const { org } = sessionOf(res);
+    const summary = await runSummary(db, org.id, runId);
+    if (!summary) throw notFound();
+    const [decisions, findings] = await Promise.all([
+      db
+        .selectFrom("review_decisions")
+        .select(["step", "outcome", "detail", "created_at"])
+        .where("run_id", "=", runId)
+        .orderBy("id")
+        .execute(),
+      db
+        .selectFrom("review_findings")
+        .select(["finding", "delivery"])
+        .where("run_id", "=", runId)
+        .orderBy("id")
+        .execute(),
+    ]);
+    const data: ReviewRunDetail = {
+      ...summary,
+      decisions: decisions.map((row) => ({
+        step: row.step,
+        outcome: row.outcome,
+        detail: row.detail,
+        at: row.created_at.toISOString(),
+      })),
+      findings: findings.map((row) => ({ finding: row.finding, delivery: row.delivery })),
+    };
+    res.json({ success: true, data } satisfies z.infer<typeof reviewRunResponseSchema>);
+  });
+
+  /**
+   * Reviews the run's pull request again, as if someone commented `@bot review` (`full review`
+   * when the run was one): through the same queue, so it folds into a run already waiting.
+   */
+  router.post(RETRY_PATH, async (req, res) => {
+    const { runId } = parseRequest(runParamsSchema, req.params, "path");
+    const { org } = sessionOf(res);
+    const run = z.uuid().safeParse(runId).success
+      ? await db
+          .selectFrom("review_runs")
+          .select(["project_id", "pull_request", "command"])
+          .where("id", "=", runId)
+          .where("org_id", "=", org.id)
+          .executeTakeFirst()
+      : undefined;
+    if (!run) throw notFound();
+    const queued = await db.transaction().execute(async (trx) => {
+      const result = await queueRun(trx, {
+        orgId: org.id,
+        projectId: run.project_id,
+        pullRequest: run.pull_request,
+        trigger: "command",
+        command: run.command === "full review" ? "full review" : "review",
+        deliveryId: `retry:${runId}:${randomUUID()}`,
+      });
+      if (result.created) {
+        await queue.enqueue(trx, {
+          runId: result.runId,
+          projectId: run.project_id,
+          pullRequest: run.pull_request,
+        });
+      }
+      return result;
+    });
+    announceRunChange({ orgId: org.id, runId: queued.runId });
+    const summary = await runSummary(db, org.id, queued.runId);
+    if (!summary) throw notFound();
+    res
+      .status(202)
+      .json({ success: true, data: summary } satisfies z.infer<typeof reviewRetryResponseSchema>);
+  });
+
+  return router;
+}

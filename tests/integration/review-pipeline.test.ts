@@ -1,0 +1,260 @@
+/**
+ * The review engine end to end on one backend: GitHub webhooks in, the queue, the pipeline with
+ * the built-in reviewer, reviews posted to the fake GitHub, and the review-run API reading it all.
+ */
+import { randomUUID } from "node:crypto";
+import { Webhooks } from "@octokit/webhooks";
+import request from "supertest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Backend, createBackend } from "../../backend/app.ts";
+import { loadConfig } from "../../backend/config.ts";
+import { markedFingerprints } from "../../backend/review/posting.ts";
+import { API_PATHS } from "../../shared/contract.ts";
+import {
+  reviewRetryResponseSchema,
+  reviewRunResponseSchema,
+  reviewRunsResponseSchema,
+} from "../../shared/review-contract.ts";
+import { signedInAccount } from "../support/backend-sessions.ts";
+import { type FreshDatabase, freshDatabase, TEST_DATABASE_KINDS } from "../support/databases.ts";
+import { type FakeGitHub, fakeRepository, startFakeGitHub } from "../support/fake-github.ts";
+import { webhookExample } from "../support/github-webhook-examples.ts";
+import { FAST_QUEUE } from "../support/review-queue.ts";
+
+const SECRET = "webhook-secret-for-tests";
+const REPO = "acme/alpha";
+const INSTALLATION = 61;
+const BASE = "b".repeat(40);
+/** Head i: the pull request adds src/f0.ts … src/f{i}.ts, each with a `debugger;` line. */
+const head = (i: number) => (i + 1).toString(16).padStart(40, "0");
+const file = (i: number) => ({
+  filename: `src/f${i}.ts`,
+  status: "added" as const,
+  patch: `@@ -0,0 +1,2 @@\n+export const value${i} = ${i};\n+debugger;`,
+});
+const PUSHES = 10;
+
+describe.each(TEST_DATABASE_KINDS)("the review engine on %s", (kind) => {
+  let database: FreshDatabase;
+  let backend: Backend;
+  let github: FakeGitHub;
+  let token: string;
+
+  beforeAll(async () => {
+    github = await startFakeGitHub();
+    database = await freshDatabase(kind);
+    backend = await createBackend(
+      loadConfig({
+        LOG_LEVEL: "silent",
+        SESSION_SECRET: "s".repeat(32),
+        GITHUB_API_URL: github.url,
+        GITHUB_APP_ID: github.appId,
+        GITHUB_APP_PRIVATE_KEY: github.appPrivateKey,
+        GITHUB_WEBHOOK_SECRET: SECRET,
+        REVIEW_WORKERS: "2",
+        ...database.env,
+      }),
+      { queue: FAST_QUEUE },
+    );
+    const account = await signedInAccount(backend, "acme");
+    token = account.token;
+    github.addInstallation({
+      id: INSTALLATION,
+      account: "acme",
+      repositories: [fakeRepository("acme", "alpha", 610)],
+    });
+    const setup = await request(backend.app)
+      .post(API_PATHS.githubSetup)
+      .set("Authorization", `Bearer ${token}`)
+      .send({ org_id: account.orgId, installationId: INSTALLATION });
+    expect(setup.status).toBe(200);
+
+    github.pulls.addPullRequest(REPO, {
+      number: 12,
+      title: "Values",
+      author: { login: "octocat", type: "User" },
+      head: { ref: "values", sha: head(0) },
+      base: { ref: "main", sha: BASE },
+    });
+    // Every range a run may ask for: from the base, and from any earlier head.
+    for (let to = 0; to <= PUSHES; to++) {
+      const files = Array.from({ length: to + 1 }, (_, i) => file(i));
+      github.pulls.setDiff(REPO, BASE, head(to), files);
+      for (let from = 0; from < to; from++)
+        github.pulls.setDiff(REPO, head(from), head(to), files.slice(from + 1));
+    }
+  });
+
+  afterAll(async () => {
+    await backend?.close();
+    await database?.drop();
+    await github?.close();
+  });
+
+  async function deliver(action: "opened" | "synchronize", sha: string, delivery = randomUUID()) {
+    const payload = webhookExample("pull_request", action);
+    payload.installation = { id: INSTALLATION, node_id: `I_${INSTALLATION}` };
+    payload.repository = { ...payload.repository, id: 610 };
+    payload.pull_request = {
+      ...payload.pull_request,
+      number: 12,
+      head: { ...payload.pull_request.head, sha },
+      base: { ...payload.pull_request.base, sha: BASE },
+    };
+    const body = JSON.stringify(payload);
+    const response = await request(backend.app)
+      .post(API_PATHS.githubWebhook)
+      .set("Content-Type", "application/json")
+      .set("X-GitHub-Event", "pull_request")
+      .set("X-GitHub-Delivery", delivery)
+      .set("X-Hub-Signature-256", await new Webhooks({ secret: SECRET }).sign(body))
+      .send(body);
+    expect(response.status).toBe(202);
+    return response.body as { outcome: string };
+  }
+
+  const runs = async () =>
+    reviewRunsResponseSchema.parse(
+      (await request(backend.app).get(API_PATHS.reviews).set("Authorization", `Bearer ${token}`)).body,
+    ).data;
+  const settled = async () => {
+    await expect
+      .poll(async () => (await runs()).every((run) => run.status !== "queued" && run.status !== "running"), {
+        timeout: 60_000,
+        interval: 250,
+      })
+      .toBe(true);
+  };
+  const inlineFingerprints = () =>
+    github.pulls.reviews.flatMap((review) =>
+      review.comments.flatMap((comment) => markedFingerprints(comment.body)),
+    );
+
+  it("reviews an opened pull request once, however often the delivery comes", async () => {
+    const delivery = randomUUID();
+    expect((await deliver("opened", head(0), delivery)).outcome).toBe("queued");
+    expect((await deliver("opened", head(0), delivery)).outcome).toBe("duplicate");
+    await settled();
+    expect(github.pulls.reviews.map((review) => review.commitId)).toEqual([head(0)]);
+    expect(github.pulls.reviews[0]?.comments).toEqual([
+      expect.objectContaining({ path: "src/f0.ts", line: 2, side: "RIGHT" }),
+    ]);
+
+    const [run] = await runs();
+    expect(run).toMatchObject({
+      repository: REPO,
+      pullRequest: 12,
+      pullRequestTitle: "Values",
+      pullRequestUrl: "https://github.com/acme/alpha/pull/12",
+      status: "succeeded",
+      findingsTotal: 1,
+      findingsPosted: 1,
+    });
+    const detail = reviewRunResponseSchema.parse(
+      (
+        await request(backend.app)
+          .get(API_PATHS.reviewRun(run?.id ?? ""))
+          .set("Authorization", `Bearer ${token}`)
+      ).body,
+    ).data;
+    expect(detail.findings).toEqual([
+      {
+        finding: expect.objectContaining({ ruleId: "markers/debugger", path: "src/f0.ts", line: 2 }),
+        delivery: "inline",
+      },
+    ]);
+    expect(detail.decisions.map((decision) => `${decision.step}: ${decision.outcome}`)).toContain(
+      "post: posted",
+    );
+  });
+
+  it("reviews ten rapid pushes once per reviewed head, with no comment posted twice", async () => {
+    for (let i = 1; i <= PUSHES; i++) {
+      github.pulls.pushTo(REPO, 12, head(i));
+      await deliver("synchronize", head(i));
+    }
+    await settled();
+    const heads = github.pulls.reviews.map((review) => review.commitId);
+    expect(new Set(heads).size).toBe(heads.length);
+    expect(heads.at(-1)).toBe(head(PUSHES));
+    // Coalescing: fewer runs than pushes.
+    expect((await runs()).length).toBeLessThan(PUSHES + 1);
+    const fingerprints = inlineFingerprints();
+    expect(new Set(fingerprints).size).toBe(fingerprints.length);
+    // Every file's `debugger;` got exactly one comment.
+    expect(fingerprints).toHaveLength(PUSHES + 1);
+  });
+
+  it("keeps other organisations out, retries a run through the queue, and streams run changes", async () => {
+    const [latest] = await runs();
+    const stranger = await signedInAccount(backend, "stranger");
+    const foreign = await request(backend.app)
+      .get(API_PATHS.reviewRun(latest?.id ?? ""))
+      .set("Authorization", `Bearer ${stranger.token}`);
+    expect(foreign.status).toBe(404);
+    const strangerList = await request(backend.app)
+      .get(API_PATHS.reviews)
+      .set("Authorization", `Bearer ${stranger.token}`);
+    expect(reviewRunsResponseSchema.parse(strangerList.body).data).toEqual([]);
+    expect(
+      (
+        await request(backend.app)
+          .post(API_PATHS.reviewRunRetry(latest?.id ?? ""))
+          .set("Authorization", `Bearer ${stranger.token}`)
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await request(backend.app)
+          .get(API_PATHS.reviewRun("not-a-run"))
+          .set("Authorization", `Bearer ${token}`)
+      ).status,
+    ).toBe(404);
+
+    // The event stream, on a real socket: a retry's run arrives as `run` events.
+    const server = backend.app.listen(0, "127.0.0.1");
+    await new Promise((resolve) => server.once("listening", resolve));
+    const { port } = server.address() as { port: number };
+    const controller = new AbortController();
+    try {
+      const stream = await fetch(`http://127.0.0.1:${port}${API_PATHS.reviewEvents}`, {
+        headers: { authorization: `Bearer ${token}` },
+        signal: controller.signal,
+      });
+      expect(stream.headers.get("content-type")).toContain("text/event-stream");
+      expect(stream.headers.get("cache-control")).toBe("no-cache, no-transform");
+      const reader = stream.body?.getReader();
+      const retry = await request(backend.app)
+        .post(API_PATHS.reviewRunRetry(latest?.id ?? ""))
+        .set("Authorization", `Bearer ${token}`);
+      expect(retry.status).toBe(202);
+      const retried = reviewRetryResponseSchema.parse(retry.body).data;
+      expect(retried).toMatchObject({ trigger: "command", command: "review", pullRequest: 12 });
+
+      let text = "";
+      const decoder = new TextDecoder();
+      while (
+        !text.includes(`"id":"${retried.id}","projectId"`) ||
+        !/"status":"(succeeded|skipped)"/.test(text)
+      ) {
+        const chunk = await reader?.read();
+        if (!chunk || chunk.done) break;
+        text += decoder.decode(chunk.value, { stream: true });
+      }
+      expect(text).toContain("event: run\ndata: ");
+      expect(text).toContain(`"id":"${retried.id}"`);
+      expect(text).toContain('"status":"running"');
+      // Nothing was pushed since the last review: the retry reviews an empty range.
+      expect(text).toContain('"status":"succeeded"');
+      // The stranger's organisation hears nothing of it (checked by the filter on org id).
+    } finally {
+      controller.abort();
+      server.closeAllConnections();
+      server.close();
+    }
+    await settled();
+    // Nothing new since the last review: the retry posted no comment twice.
+    const fingerprints = inlineFingerprints();
+    expect(new Set(fingerprints).size).toBe(fingerprints.length);
+  });
+});

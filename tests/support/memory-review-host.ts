@@ -1,0 +1,70 @@
+/**
+ * A review host in memory for the pipeline's tests: one pull request, its diffs by range, file
+ * texts, and what was posted, with the hidden markers read back as a code host would.
+ */
+import type { PullRequestFile } from "../../backend/review/diff.ts";
+import { markedFingerprints, summaryWithMoved } from "../../backend/review/posting.ts";
+import type {
+  PostedReview,
+  PullRequestInfo,
+  ReviewHost,
+  ReviewToPost,
+} from "../../backend/review/review-host.ts";
+
+export interface MemoryReviewHost extends ReviewHost {
+  info: PullRequestInfo;
+  diffs: Map<string, PullRequestFile[]>;
+  contents: Map<string, string>;
+  reviews: ReviewToPost[];
+  comments: string[];
+  /** Ranges asked for, `from...to`. */
+  asked: string[];
+  /** Called after a review is taken and before postReview answers (a crash test stops here). */
+  afterPost?: () => Promise<void>;
+  /** Fingerprints of line comments to refuse as outside the diff (moved to the summary). */
+  refuse: Set<string>;
+}
+
+export function memoryReviewHost(info: PullRequestInfo): MemoryReviewHost {
+  const host: MemoryReviewHost = {
+    info,
+    diffs: new Map(),
+    contents: new Map(),
+    reviews: [],
+    comments: [],
+    asked: [],
+    refuse: new Set(),
+    async pullRequest() {
+      return structuredClone(host.info);
+    },
+    async changedFiles(_number, from, to) {
+      host.asked.push(`${from}...${to}`);
+      return structuredClone(host.diffs.get(`${from}...${to}`) ?? []);
+    },
+    async fileContent(path, sha) {
+      return host.contents.get(`${sha}:${path}`) ?? null;
+    },
+    async postedFingerprints() {
+      const texts = host.reviews.flatMap((review) => [review.summary, ...review.comments.map((c) => c.body)]);
+      return new Set(texts.flatMap((text) => markedFingerprints(text)));
+    },
+    async postReview(_number, review): Promise<PostedReview> {
+      const moved = review.comments.filter((comment) => host.refuse.has(comment.fingerprint));
+      host.reviews.push({
+        ...review,
+        summary: summaryWithMoved(review.summary, moved),
+        comments: review.comments.filter((comment) => !moved.includes(comment)),
+      });
+      await host.afterPost?.();
+      return {
+        posted: review.comments.length - moved.length,
+        movedToSummary: moved.length,
+        ...(moved.length ? { movedFingerprints: moved.map((comment) => comment.fingerprint) } : {}),
+      };
+    },
+    async comment(_number, body) {
+      host.comments.push(body);
+    },
+  };
+  return host;
+}
