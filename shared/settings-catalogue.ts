@@ -45,7 +45,7 @@ export const SETTINGS_CATALOGUE = [
         key: "auto_review",
         type: "boolean",
         label: "Auto review",
-        value: false,
+        value: true,
         description: "Review every pull request automatically as soon as it is opened.",
       },
       {

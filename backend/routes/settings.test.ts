@@ -73,8 +73,8 @@ describe("the catalogue", () => {
         expect(item.label && item.description).toBeTruthy();
       }
     }
-    // docs/product.md#overview: automated review on pull request open is off until turned on.
-    expect(DEFAULTS.account_preferences?.auto_review).toBe(false);
+    // docs/product.md#settings: a fresh install reviews every pull request as it opens.
+    expect(DEFAULTS.account_preferences?.auto_review).toBe(true);
   });
 });
 
@@ -160,7 +160,7 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
         key: "auto_review",
         type: "boolean",
         label: "Auto review",
-        value: false,
+        value: true,
         description: "Review every pull request automatically as soon as it is opened.",
       });
 
@@ -195,7 +195,10 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
 
     it("save one category at a time, answer what was saved, and saving again changes nothing", async () => {
       const { token, orgId } = await signedInAccount(backend, "org-save");
-      const body = everyKey("account_preferences", null, { auto_review: true, review_new_commits: false });
+      const body = everyKey("account_preferences", null, {
+        review_draft_pull_requests: true,
+        review_new_commits: false,
+      });
       const saved = await save(token, "account_preferences", body);
       expect(saved).toEqual({
         category: "account_preferences",
@@ -203,9 +206,13 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
         integrationName: "github",
         repositoryId: null,
         value: body,
-        settings: { ...defaultsOf("account_preferences"), auto_review: true, review_new_commits: false },
+        settings: {
+          ...defaultsOf("account_preferences"),
+          review_draft_pull_requests: true,
+          review_new_commits: false,
+        },
         sources: everyKey("account_preferences", "default", {
-          auto_review: "organization",
+          review_draft_pull_requests: "organization",
           review_new_commits: "organization",
         }),
         inherited: defaultsOf("account_preferences"),
@@ -217,7 +224,7 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
       expect(data.settings.review_scope).toEqual(DEFAULTS.review_scope);
       const rows = (await storedRows()).organization.filter((row) => row.org_id === orgId);
       expect(rows.map((row) => [row.integration_name, row.category, row.value])).toEqual([
-        ["github", "account_preferences", { auto_review: true, review_new_commits: false }],
+        ["github", "account_preferences", { review_draft_pull_requests: true, review_new_commits: false }],
       ]);
     });
 
@@ -248,31 +255,32 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
       const { token, orgId } = await signedInAccount(backend, "inherit");
       const repositoryId = await addRepository(orgId, "web");
       const azureRepositoryId = await addRepository(orgId, "infra", "azure-devops");
-      await save(token, "account_preferences", { auto_review: true });
+      await save(token, "account_preferences", { review_draft_pull_requests: true });
       await save(token, "review_scope", { skip_generated_files: false }, { integrationName: "azure-devops" });
 
       const data = await settingsOf(token, { repositoryId, integrationName: "github", integrationKey: "k" });
       expect(data.level).toBe("repository");
       expect(data.integrationName).toBe("github");
       expect(data.repository).toEqual({ id: repositoryId, name: "web", full_name: "acme/web" });
-      expect(data.settings.account_preferences?.auto_review).toBe(true);
-      expect(data.sources.account_preferences?.auto_review).toBe("organization");
-      expect(data.inherited.account_preferences?.auto_review).toBe(true);
-      expect(data.sources.account_preferences?.review_draft_pull_requests).toBe("default");
+      expect(data.settings.account_preferences?.review_draft_pull_requests).toBe(true);
+      expect(data.sources.account_preferences?.review_draft_pull_requests).toBe("organization");
+      expect(data.inherited.account_preferences?.review_draft_pull_requests).toBe(true);
+      expect(data.sources.account_preferences?.auto_review).toBe("default");
       expect(data.settings.review_scope).toEqual(DEFAULTS.review_scope);
 
       // The Azure DevOps repository takes the organisation's Azure DevOps values, not GitHub's.
       const azure = await settingsOf(token, { repositoryId: azureRepositoryId });
       expect(azure.integrationName).toBe("azure-devops");
-      expect(azure.settings.account_preferences?.auto_review).toBe(false);
+      expect(azure.settings.account_preferences?.review_draft_pull_requests).toBe(false);
       expect(azure.settings.review_scope?.skip_generated_files).toBe(false);
       expect(azure.sources.review_scope?.skip_generated_files).toBe("organization");
 
       const effective = await effectiveSettings(backend.db, orgId, azureRepositoryId);
       expect(effective.review_scope.skip_generated_files).toBe(false);
-      expect(effective.account_preferences.auto_review).toBe(false);
+      expect(effective.account_preferences.review_draft_pull_requests).toBe(false);
       expect(
-        (await organizationEffectiveSettings(backend.db, orgId, "github")).account_preferences.auto_review,
+        (await organizationEffectiveSettings(backend.db, orgId, "github")).account_preferences
+          .review_draft_pull_requests,
       ).toBe(true);
     });
 
@@ -340,16 +348,16 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
       const before = await storedRows();
       const cases: [Record<string, unknown>, string][] = [
         [
-          { auto_review: true, auto_merge: true },
+          { review_draft_pull_requests: true, auto_merge: true },
           'Unknown setting "auto_merge" in category "account_preferences"',
         ],
         [
-          { auto_review: "yes" },
-          'Setting "auto_review" is on or off: it takes true, false or null (inherit), not a string',
+          { review_draft_pull_requests: "yes" },
+          'Setting "review_draft_pull_requests" is on or off: it takes true, false or null (inherit), not a string',
         ],
-        [{ auto_review: 1 }, "not a number"],
-        [{ auto_review: { on: true } }, "not an object"],
-        [{ auto_review: [true] }, "not an array"],
+        [{ review_draft_pull_requests: 1 }, "not a number"],
+        [{ review_draft_pull_requests: { on: true } }, "not an object"],
+        [{ review_draft_pull_requests: [true] }, "not an array"],
         // The right key in the wrong category.
         [{ summary_comment: true }, 'Unknown setting "summary_comment"'],
       ];
@@ -421,7 +429,7 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
       const mine = await signedInAccount(backend, "iso-mine");
       const theirs = await signedInAccount(backend, "iso-theirs");
       const theirRepository = await addRepository(theirs.orgId, "secret");
-      await save(theirs.token, "account_preferences", { auto_review: true });
+      await save(theirs.token, "account_preferences", { review_draft_pull_requests: true });
       await save(
         theirs.token,
         "review_scope",
@@ -448,7 +456,7 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
       // Theirs are untouched.
       const their = await settingsOf(theirs.token, { repositoryId: theirRepository });
       expect(their.settings.review_scope?.skip_bot_authors).toBe(false);
-      expect(their.settings.account_preferences?.auto_review).toBe(true);
+      expect(their.settings.account_preferences?.review_draft_pull_requests).toBe(true);
     });
   });
 });
@@ -485,8 +493,11 @@ describe("values survive a restart of the backend on the same PGlite data direct
       return body ? started.send(body) : started;
     };
     expect(
-      (await call("put", API_PATHS.settingsCategory("account_preferences"), { value: { auto_review: true } }))
-        .status,
+      (
+        await call("put", API_PATHS.settingsCategory("account_preferences"), {
+          value: { review_draft_pull_requests: true },
+        })
+      ).status,
     ).toBe(200);
     expect(
       (
@@ -501,12 +512,12 @@ describe("values survive a restart of the backend on the same PGlite data direct
 
     backend = await start();
     const organization = settingsResponseSchema.parse((await call("get", API_PATHS.settings)).body).data;
-    expect(organization.settings.account_preferences?.auto_review).toBe(true);
+    expect(organization.settings.account_preferences?.review_draft_pull_requests).toBe(true);
     const repository = settingsResponseSchema.parse(
       (await call("get", `${API_PATHS.settings}?repositoryId=${project.id}`)).body,
     ).data;
-    expect(repository.settings.account_preferences?.auto_review).toBe(true);
-    expect(repository.sources.account_preferences?.auto_review).toBe("organization");
+    expect(repository.settings.account_preferences?.review_draft_pull_requests).toBe(true);
+    expect(repository.sources.account_preferences?.review_draft_pull_requests).toBe("organization");
     expect(repository.settings.comment_style?.inline_comments).toBe(false);
     expect(repository.sources.comment_style?.inline_comments).toBe("repository");
   });

@@ -172,10 +172,10 @@ describe("/settings, organisation view", () => {
     const panel = screen.getByRole("tabpanel");
     expect(panel).toHaveTextContent("When reviews run.");
     expect(panel).not.toHaveTextContent("Auto review starts a review");
-    const auto = await switchNamed("Auto review");
+    const auto = await switchNamed("Review draft pull requests");
     expect(auto).toHaveAttribute("aria-checked", "false");
     expect(auto).toHaveAccessibleDescription(
-      "Review every pull request automatically as soon as it is opened.",
+      "Review pull requests while they are still drafts, not only once they are ready.",
     );
     expect(await switchNamed("Review new commits")).toHaveAttribute("aria-checked", "true");
     // The organisation view says nothing about inheritance.
@@ -212,7 +212,7 @@ describe("/settings, organisation view", () => {
 
   it("keeps the chosen provider in the query string", async () => {
     renderSettings("/settings", { client: true });
-    await switchNamed("Auto review");
+    await switchNamed("Review draft pull requests");
     await userEvent.selectOptions(screen.getByRole("combobox", { name: "Provider" }), "azure-devops");
     expect(await screen.findByRole("region", { name: "Connect to Azure DevOps" })).toBeInTheDocument();
     const [, second] = calls("GET", "/api/settings");
@@ -227,19 +227,19 @@ describe("/settings, organisation view", () => {
         answer = resolve;
       }).then(() => saveAnswer(new URL("http://gateway.test/?integrationName=github"), name, body));
     renderSettings();
-    const auto = await switchNamed("Auto review");
+    const auto = await switchNamed("Review draft pull requests");
     await user.click(auto);
     // Optimistic: on before the answer.
     expect(auto).toHaveAttribute("aria-checked", "true");
     await waitFor(() => expect(saves()).toHaveLength(1));
     expect(saves()[0]).toEqual({
       url: "/api/settings/account_preferences?integrationName=github",
-      body: { value: category("account_preferences", { auto_review: true }) },
+      body: { value: category("account_preferences", { review_draft_pull_requests: true }) },
     });
     await act(async () => answer(new Response()));
     expect(await screen.findByText("Organization setting updated successfully")).toBeInTheDocument();
     expect(auto).toHaveAttribute("aria-checked", "true");
-    expect(organization.github?.get("account_preferences")).toEqual({ auto_review: true });
+    expect(organization.github?.get("account_preferences")).toEqual({ review_draft_pull_requests: true });
   });
 
   it("rolls a switch back with 'Failed to update {label}. Please try again.' when the backend cannot be reached", async () => {
@@ -271,16 +271,16 @@ describe("/settings, organisation view", () => {
     refuseSave = () =>
       jsonResponse(
         {
-          error: 'Unknown setting "auto_review"',
+          error: 'Unknown setting "review_draft_pull_requests"',
           code: "INVALID_REQUEST",
-          message: 'Unknown setting "auto_review"',
+          message: 'Unknown setting "review_draft_pull_requests"',
         },
         400,
       );
     renderSettings();
-    const auto = await switchNamed("Auto review");
+    const auto = await switchNamed("Review draft pull requests");
     await user.click(auto);
-    expect(await screen.findByText('Unknown setting "auto_review"')).toBeInTheDocument();
+    expect(await screen.findByText('Unknown setting "review_draft_pull_requests"')).toBeInTheDocument();
     expect(auto).toHaveAttribute("aria-checked", "false");
 
     refuseSave = () => new Response("nope", { status: 404 });
@@ -308,7 +308,7 @@ describe("/settings, organisation view", () => {
     await user.click(drafts);
     expect(await screen.findByText("Organization setting updated successfully")).toBeInTheDocument();
     expect(screen.getByText("Failed to update Auto review. Please try again.")).toBeInTheDocument();
-    expect(auto).toHaveAttribute("aria-checked", "false");
+    expect(auto).toHaveAttribute("aria-checked", "true");
     expect(drafts).toHaveAttribute("aria-checked", "true");
     // The second save did not carry the first, failed change.
     expect(bodies[1]).toEqual(category("account_preferences", { review_draft_pull_requests: true }));
@@ -317,7 +317,7 @@ describe("/settings, organisation view", () => {
   it("works from the keyboard: arrows between tabs, Space on a switch", async () => {
     const user = userEvent.setup();
     renderSettings();
-    await switchNamed("Auto review");
+    await switchNamed("Review draft pull requests");
     screen.getByRole("tab", { name: "Account Preferences" }).focus();
     await user.keyboard("{ArrowRight}");
     expect(screen.getByRole("tab", { name: "Review Scope" })).toHaveAttribute("aria-selected", "true");
@@ -338,7 +338,7 @@ describe("/settings, repository view", () => {
 
   it("shows each setting as inherited or set on the repository, saves with the repository, and returns to inherited", async () => {
     const user = userEvent.setup();
-    organization.github = new Map([["account_preferences", { auto_review: true }]]);
+    organization.github = new Map([["account_preferences", { review_draft_pull_requests: true }]]);
     repository.set("account_preferences", { review_new_commits: false });
     renderSettings(url);
     expect(await screen.findByRole("heading", { name: "Repository Settings" })).toBeInTheDocument();
@@ -348,7 +348,7 @@ describe("/settings, repository view", () => {
       "href",
       "/settings?integrationName=github",
     );
-    const auto = await switchNamed("Auto review");
+    const auto = await switchNamed("Review draft pull requests");
     expect(auto).toHaveAttribute("aria-checked", "true");
     expect(auto).toHaveAccessibleDescription(expect.stringContaining("Inherited from organization"));
     const commits = screen.getByRole("switch", { name: "Review new commits" });
@@ -363,12 +363,17 @@ describe("/settings, repository view", () => {
     expect(saves()[0]).toEqual({
       url: "/api/settings/account_preferences?integrationKey=ik-1&integrationName=github",
       body: {
-        value: category("account_preferences", { auto_review: false, review_new_commits: false }),
+        value: category("account_preferences", {
+          review_draft_pull_requests: false,
+          review_new_commits: false,
+        }),
         repositoryId: REPOSITORY_ID,
       },
     });
 
-    const back = screen.getByRole("button", { name: "Use organization value (On) for Auto review" });
+    const back = screen.getByRole("button", {
+      name: "Use organization value (On) for Review draft pull requests",
+    });
     await user.click(back);
     expect(auto).toHaveFocus();
     expect(auto).toHaveAttribute("aria-checked", "true");
@@ -377,12 +382,12 @@ describe("/settings, repository view", () => {
     expect(saves()[1]?.body.value).toEqual(category("account_preferences", { review_new_commits: false }));
     expect(repository.get("account_preferences")).toEqual({ review_new_commits: false });
     // The organisation is untouched.
-    expect(organization.github.get("account_preferences")).toEqual({ auto_review: true });
+    expect(organization.github.get("account_preferences")).toEqual({ review_draft_pull_requests: true });
   });
 
   it("does not ask whether the code host is connected", async () => {
     renderSettings(url);
-    await switchNamed("Auto review");
+    await switchNamed("Review draft pull requests");
     expect(calls("GET", "/api/integrations/github")).toHaveLength(0);
     expect(String(calls("GET", "/api/settings")[0]?.[0])).toBe(
       `http://backend.test/api/settings?repositoryId=${REPOSITORY_ID}&integrationKey=ik-1&integrationName=github`,
@@ -393,11 +398,11 @@ describe("/settings, repository view", () => {
 describe("/settings, a repository link without its code host", () => {
   it("lets the backend take the repository's own code host", async () => {
     renderSettings(`/settings?repositoryId=${REPOSITORY_ID}`);
-    await switchNamed("Auto review");
+    await switchNamed("Review draft pull requests");
     expect(String(calls("GET", "/api/settings")[0]?.[0])).toBe(
       `http://backend.test/api/settings?repositoryId=${REPOSITORY_ID}`,
     );
-    await userEvent.click(screen.getByRole("switch", { name: "Auto review" }));
+    await userEvent.click(screen.getByRole("switch", { name: "Review draft pull requests" }));
     await waitFor(() => expect(saves()).toHaveLength(1));
     // Saves name the code host the answer gave.
     expect(saves()[0]?.url).toBe("/api/settings/account_preferences?integrationName=github");
@@ -412,7 +417,7 @@ describe("/settings, loading", () => {
     expect(alert).toHaveTextContent("Failed to load settings templates");
     templatesAnswer = () => jsonResponse({ success: true, data: TEMPLATES });
     await userEvent.click(within(alert).getByRole("button", { name: "Retry" }));
-    expect(await switchNamed("Auto review")).toBeInTheDocument();
+    expect(await switchNamed("Review draft pull requests")).toBeInTheDocument();
   });
 
   it("says 'Failed to load settings' when the values do not load", async () => {
@@ -424,11 +429,11 @@ describe("/settings, loading", () => {
 
   it("keeps the templates in the browser: client navigations load only the values", async () => {
     renderSettings("/settings", { client: true });
-    await switchNamed("Auto review");
+    await switchNamed("Review draft pull requests");
     await userEvent.selectOptions(screen.getByRole("combobox", { name: "Provider" }), "azure-devops");
     await screen.findByRole("region", { name: "Connect to Azure DevOps" });
     await userEvent.selectOptions(screen.getByRole("combobox", { name: "Provider" }), "github");
-    await switchNamed("Auto review");
+    await switchNamed("Review draft pull requests");
     expect(calls("GET", "/api/settings")).toHaveLength(3);
     expect(calls("GET", "/api/settings/templates")).toHaveLength(1);
     // From the browser, through the gateway.

@@ -90,7 +90,7 @@ describe("settings", () => {
 
     await page.goto(`${stack.baseUrl}/settings`);
     await page.getByRole("heading", { name: "Organization Settings" }).waitFor();
-    const auto = await settingSwitch(page, "Auto review");
+    const auto = await settingSwitch(page, "Review draft pull requests");
     await expectChecked(auto, false);
     // Checked before any toast: one still fading in is, for that moment, low in contrast.
     expect(await seriousViolations(page)).toEqual([]);
@@ -99,7 +99,7 @@ describe("settings", () => {
 
     await page.goto(repositorySettings);
     await page.getByRole("heading", { name: "Repository Settings" }).waitFor();
-    const inheritedAuto = await settingSwitch(page, "Auto review");
+    const inheritedAuto = await settingSwitch(page, "Review draft pull requests");
     await expectChecked(inheritedAuto, true);
     expect(await inheritedAuto.getAttribute("aria-describedby")).toBeTruthy();
     await page.getByRole("tab", { name: "Comment Style" }).click();
@@ -111,7 +111,7 @@ describe("settings", () => {
 
     // Both are kept.
     await page.reload();
-    await expectChecked(await settingSwitch(page, "Auto review"), true);
+    await expectChecked(await settingSwitch(page, "Review draft pull requests"), true);
     await page.getByText("Inherited from organization").first().waitFor();
     await page.getByRole("tab", { name: "Comment Style" }).click();
     await expectChecked(await settingSwitch(page, "Summary comment"), false);
@@ -126,7 +126,7 @@ describe("settings", () => {
     await page.getByRole("link", { name: "Organization settings" }).click();
     await page.waitForURL(`${stack.baseUrl}/settings?integrationName=github`);
     await page.getByRole("heading", { name: "Organization Settings" }).waitFor();
-    await expectChecked(await settingSwitch(page, "Auto review"), true);
+    await expectChecked(await settingSwitch(page, "Review draft pull requests"), true);
     expect(templateCalls).toEqual([]);
     await page.getByRole("tab", { name: "Comment Style" }).click();
     // The repository's own value stays its own.
@@ -190,7 +190,7 @@ describe("settings on a stack of their own", () => {
     const repositorySettings = await connectSandbox(page, stack.baseUrl);
 
     await page.goto(`${stack.baseUrl}/settings`);
-    const auto = await settingSwitch(page, "Auto review");
+    const auto = await settingSwitch(page, "Review draft pull requests");
     await auto.click();
     await page.getByText("Organization setting updated successfully").waitFor();
     await page.goto(repositorySettings);
@@ -213,12 +213,12 @@ describe("settings on a stack of their own", () => {
     await start();
     await page.reload();
     await page.getByRole("heading", { name: "Repository Settings" }).waitFor();
-    await expectChecked(await settingSwitch(page, "Auto review"), true);
+    await expectChecked(await settingSwitch(page, "Review draft pull requests"), true);
     await page.getByRole("tab", { name: "Review Scope" }).click();
     await expectChecked(await settingSwitch(page, "Skip pull requests from bots"), false);
     await expectChecked(await settingSwitch(page, "Review test files"), true);
     await page.goto(`${stack.baseUrl}/settings`);
-    await expectChecked(await settingSwitch(page, "Auto review"), true);
+    await expectChecked(await settingSwitch(page, "Review draft pull requests"), true);
     await page.context().close();
   }, 240_000);
 });
