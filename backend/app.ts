@@ -13,6 +13,7 @@ import { createSandboxBilling } from "./billing/sandbox.ts";
 import { createStripeBilling, createStripeClient } from "./billing/stripe.ts";
 import type { TrialTerms } from "./billing/subscriptions.ts";
 import type { BackendConfig } from "./config.ts";
+import { createContributorImport } from "./contributors/import.ts";
 import { type Db, openDatabase } from "./db/database.ts";
 import { migrateToLatest } from "./db/migrations.ts";
 import { createGitHubClient } from "./github/client.ts";
@@ -39,6 +40,7 @@ import { type ReviewPipeline, reviewWorker } from "./review/worker.ts";
 import { accountRouter } from "./routes/account.ts";
 import { type AuthDeps, authRouter } from "./routes/auth.ts";
 import { azureDevOpsWebhooksRouter } from "./routes/azure-devops-webhooks.ts";
+import { contributorsRouter } from "./routes/contributors.ts";
 import { healthRouter } from "./routes/health.ts";
 import { integrationsRouter } from "./routes/integrations.ts";
 import { jwksRouter } from "./routes/jwks.ts";
@@ -47,6 +49,9 @@ import { passwordRouter } from "./routes/password.ts";
 import { sandboxBillingRouter, validateSessionRouter } from "./routes/payment-sessions.ts";
 import { projectsRouter } from "./routes/projects.ts";
 import { reviewsRouter } from "./routes/reviews.ts";
+import { sandboxPullsRouter } from "./routes/sandbox-pulls.ts";
+import { seatsRouter } from "./routes/seats.ts";
+import { settingsRouter } from "./routes/settings.ts";
 import { signupRouter } from "./routes/signup.ts";
 import { stripeWebhooksRouter } from "./routes/stripe-webhooks.ts";
 import { subscriptionRouter } from "./routes/subscription.ts";
@@ -145,6 +150,7 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
   const codeHost = config.github.app
     ? createGitHubApp({ ...config.github.app, apiUrl: config.github.apiUrl })
     : createSandboxCodeHost(config.publicOrigin);
+  const contributorImport = createContributorImport(db, codeHost);
   const trial: TrialTerms = { clock, days: config.billing.trialDays };
   // Without Stripe keys the sandbox stands in, so billing works on one machine (decision 011).
   const stripeSettings = config.billing.stripe;
@@ -210,11 +216,21 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
   app.use(validateSessionRouter(billing));
   app.use("/api", requireSession(db, tokens));
   app.use(projectsRouter(db));
-  app.use(integrationsRouter(db, codeHost, { azureDevOpsAllowHttp: config.azureDevOps.allowHttp }));
+  app.use(
+    integrationsRouter(db, codeHost, {
+      azureDevOpsAllowHttp: config.azureDevOps.allowHttp,
+      contributorImport,
+    }),
+  );
+  app.use(contributorsRouter(db, codeHost, contributorImport));
+  app.use(seatsRouter(db, clock));
+  // Sandbox pull requests answer for sandbox repositories only, whatever the code host is now.
+  app.use(sandboxPullsRouter(db, queue));
   app.use(accountRouter(db));
   app.use(reviewsRouter(db, queue));
   app.use(subscriptionRouter(billing));
   if (billing.provider.kind === "sandbox") app.use(sandboxBillingRouter(billing));
+  app.use(settingsRouter(db));
   app.use(notFoundHandler);
   app.use(errorHandler);
 

@@ -29,10 +29,17 @@ export default [
     route("home", "routes/home.tsx"),
     route("integrations", "routes/integrations.tsx"),
     route("integrations/:integrationName", "routes/integration.tsx"),
+    // Organisation settings per code host, or one repository's with ?repositoryId.
+    route("settings", "routes/settings.tsx"),
     route("installation", "routes/installation.tsx"),
     // Only while the backend's code host is the sandbox (404 otherwise): its stand-in for GitHub's
     // "Install the app" page.
     route("sandbox/install", "routes/sandbox-install.tsx"),
+    // The sandbox code host's pull requests ("not found" for a repository that is not a sandbox one).
+    route("sandbox/repositories/:projectId/pulls", "routes/sandbox-pulls.tsx"),
+    route("sandbox/pulls/:pullId", "routes/sandbox-pull.tsx"),
+    route("reviews", "routes/reviews.tsx"),
+    route("reviews/:runId", "routes/review-run.tsx"),
     route("subscriptions", "routes/subscriptions.tsx"),
     route("payment-success", "routes/payment-success.tsx"),
     route("payment-cancel", "routes/payment-cancel.tsx"),

@@ -31,6 +31,12 @@ import {
   signupRequestSchema,
 } from "./contract.ts";
 import { VALIDATION } from "./messages.ts";
+import {
+  settingsQuerySchema,
+  settingsUpdateQuerySchema,
+  settingsUpdateRequestSchema,
+  settingTemplatesQuerySchema,
+} from "./settings-contract.ts";
 
 /** The longest string each field of an object schema accepts (null: unbounded), or "not a string". */
 function stringBounds(schema: z.ZodObject): Record<string, number | null | "not a string"> {
@@ -99,6 +105,10 @@ describe("contract bounds", () => {
     ["resume and portal", orgRequestSchema],
     ["add contributor", addContributorRequestSchema],
     ["seat assignment", seatRequestSchema],
+    ["settings templates query", settingTemplatesQuerySchema],
+    ["settings query", settingsQuerySchema],
+    ["settings update query", settingsUpdateQuerySchema],
+    ["settings update", settingsUpdateRequestSchema],
   ])("bounds every string of the %s request, nested ones too", (_name, schema) => {
     expect(unboundedStrings(schema)).toEqual([]);
   });

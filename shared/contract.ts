@@ -18,6 +18,7 @@ import {
   URL_MAX,
 } from "./constants.ts";
 import { VALIDATION } from "./messages.ts";
+import { REVIEW_EVENTS_PATH } from "./review-paths.ts";
 import { type Rule, SIGNUP_RULES, strongPassword, validateField } from "./validation.ts";
 
 /**
@@ -440,8 +441,7 @@ export const API_PATHS = {
   reviewRun: (runId: string) => `/api/reviews/${encodeURIComponent(runId)}`,
   /** POST: review the run's pull request again (a new run). */
   reviewRunRetry: (runId: string) => `/api/reviews/${encodeURIComponent(runId)}/retry`,
-  /** GET, text/event-stream: a `run` event with the run's summary whenever one of the organisation's runs changes. */
-  reviewEvents: "/api/reviews/events",
+  reviewEvents: REVIEW_EVENTS_PATH,
   contributors: "/api/contributors",
   addContributor: "/api/contributors/add",
   assignSeat: "/api/seats/assign",

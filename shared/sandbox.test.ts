@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { sandboxInstallationCallback, sandboxInstallationOf } from "./sandbox.ts";
+import {
+  SANDBOX_ACTIVE_PEOPLE,
+  SANDBOX_PEOPLE,
+  sandboxInstallationCallback,
+  sandboxInstallationOf,
+} from "./sandbox.ts";
 
 describe("sandboxInstallationOf", () => {
   it("reads the installation id of the sandbox's Connect link", () => {
@@ -28,6 +33,18 @@ describe("sandboxInstallationCallback", () => {
   it("is what GitHub sends the browser back with", () => {
     expect(sandboxInstallationCallback("sandbox-0a1b")).toBe(
       "/installation?setup_action=install&installation_id=sandbox-0a1b&code=sandbox",
+    );
+  });
+});
+
+describe("SANDBOX_PEOPLE", () => {
+  it("are 30 people with distinct GitHub-style usernames, the first SANDBOX_ACTIVE_PEOPLE of them active", () => {
+    expect(SANDBOX_PEOPLE).toHaveLength(30);
+    const logins = SANDBOX_PEOPLE.map((person) => person.login);
+    expect(new Set(logins).size).toBe(30);
+    for (const login of logins) expect(login).toMatch(/^[a-z\d](?:[a-z\d]|-(?=[a-z\d])){0,38}$/);
+    expect(SANDBOX_PEOPLE.map((person) => person.active_days_ago !== null)).toEqual(
+      logins.map((_, index) => index < SANDBOX_ACTIVE_PEOPLE),
     );
   });
 });

@@ -80,3 +80,36 @@ export function sandboxInstallationCallback(installationId: string): string {
     code: "sandbox",
   })}`;
 }
+
+/** A person of the sandbox code host, in the shape a code host describes an account. */
+export interface SandboxPerson {
+  login: string;
+  name: string;
+  email: string;
+  avatar_url: null;
+  /** Whole days since their latest commit to the sample repositories; null: none. */
+  active_days_ago: number | null;
+}
+
+const SANDBOX_FIRST_NAMES = ["Ada", "Grace", "Linus", "Margaret", "Dennis", "Barbara"] as const;
+const SANDBOX_LAST_NAMES = ["Rivera", "Okafor", "Lindqvist", "Tanaka", "Moreau"] as const;
+/** How many of the sandbox's people have committed to the sample repositories. */
+export const SANDBOX_ACTIVE_PEOPLE = 8;
+
+/**
+ * Everyone the sandbox code host knows, 30 people made from fixed names, so a lookup by username
+ * and an import answer the same on every machine. The first SANDBOX_ACTIVE_PEOPLE are active on
+ * the sample repositories (what connecting imports); the others can be added by username.
+ */
+export const SANDBOX_PEOPLE: readonly SandboxPerson[] = SANDBOX_LAST_NAMES.flatMap((last) =>
+  SANDBOX_FIRST_NAMES.map((first) => ({ first, last })),
+).map(({ first, last }, index) => {
+  const login = `${first}-${last}`.toLowerCase();
+  return {
+    login,
+    name: `${first} ${last}`,
+    email: `${login}@sandbox.example`,
+    avatar_url: null,
+    active_days_ago: index < SANDBOX_ACTIVE_PEOPLE ? index * 3 : null,
+  };
+});

@@ -2,7 +2,7 @@
  * Who may hold a seat, decided once for the switch in the contributors table (its tooltip) and for
  * the backend's assign call (its refusal), so both say the same thing (docs/product.md#seats).
  */
-import type { SeatStatus, Subscription } from "./billing-contract.ts";
+import type { Plan, SeatStatus, Subscription } from "./billing-contract.ts";
 import { PLAN_VALUES } from "./constants.ts";
 
 export const SEAT_MESSAGES = {
@@ -12,16 +12,17 @@ export const SEAT_MESSAGES = {
   belowAllocated: "You can't reduce seats below the number already allocated. Please free up seats first.",
 } as const;
 
+/** What the rules read of a subscription: the backend has it from its row, the page from the API. */
+type SeatSubscription = { plan: Pick<Plan, "plan_code"> } & Pick<Subscription, "isExpired">;
+
 /** The Pro trial counts as Pro: a team tries seat management before it pays. */
-export function isProPlan(subscription: Pick<Subscription, "plan"> | null): boolean {
+export function isProPlan(subscription: Pick<SeatSubscription, "plan"> | null): boolean {
   const code = subscription?.plan.plan_code;
   return code === PLAN_VALUES.paid || code === PLAN_VALUES.proTrial;
 }
 
 /** Why seats cannot be managed at all right now, or null when they can. */
-export function seatManagementBlock(
-  subscription: Pick<Subscription, "plan" | "isExpired"> | null,
-): string | null {
+export function seatManagementBlock(subscription: SeatSubscription | null): string | null {
   if (!isProPlan(subscription)) return SEAT_MESSAGES.notPro;
   if (subscription?.isExpired) return SEAT_MESSAGES.expired;
   return null;
@@ -32,7 +33,7 @@ export function seatManagementBlock(
  * all seats are in use; giving one needs a free seat.
  */
 export function seatToggleBlock(
-  subscription: Pick<Subscription, "plan" | "isExpired"> | null,
+  subscription: SeatSubscription | null,
   seats: Pick<SeatStatus, "total_seats" | "allocated_seats">,
   hasSeat: boolean,
 ): string | null {

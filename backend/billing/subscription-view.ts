@@ -34,7 +34,12 @@ export function planOf(code: PlanCode, terms: PriceTerms): Plan {
 }
 
 /** The date the subscription runs to: the trial's end, a scheduled cancellation, or the period end. */
-function endOf(row: SubscriptionRow): Date | null {
+type EndFields = Pick<
+  SubscriptionRow,
+  "plan_code" | "status" | "trial_ends_at" | "cancel_at" | "current_period_end"
+>;
+
+function endOf(row: EndFields): Date | null {
   if (row.plan_code === PLAN_VALUES.proTrial) return row.trial_ends_at;
   if (row.plan_code === PLAN_VALUES.paid) return row.cancel_at ?? row.current_period_end;
   return null;
@@ -52,6 +57,15 @@ function trialOf(row: SubscriptionRow, trialDaysRemaining: number | null): Subsc
   return { status, converted_to_active: row.converted_to_active, isTrialing };
 }
 
+/**
+ * Over: cancelled, or past the last day of its trial or period (whole days, so the last day still
+ * counts). Seat changes read it too (backend/contributors/seats.ts).
+ */
+export function isExpiredAt(row: EndFields, now: Date): boolean {
+  const end = endOf(row);
+  return row.status === "canceled" || (end !== null && daysUntil(end, now) < 0);
+}
+
 export function subscriptionView(row: SubscriptionRow, now: Date, terms: PriceTerms): Subscription {
   const end = endOf(row);
   const daysRemaining = end ? daysUntil(end, now) : null;
@@ -63,7 +77,7 @@ export function subscriptionView(row: SubscriptionRow, now: Date, terms: PriceTe
     status: row.status,
     end: end?.toISOString() ?? null,
     daysRemaining,
-    isExpired: row.status === "canceled" || (daysRemaining !== null && daysRemaining < 0),
+    isExpired: isExpiredAt(row, now),
     trialDaysRemaining,
     isTrialEndingSoon: trial?.status === "ending_soon",
     hasTrialEnded: trial?.status === "ended",

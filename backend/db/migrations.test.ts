@@ -59,8 +59,14 @@ describe.each(TEST_DATABASE_KINDS)("migrations on %s", (kind) => {
         "contributors",
         "review_runs",
         "review_decisions",
+        "organization_settings",
+        "repository_settings",
         "review_pull_requests",
         "review_findings",
+        "sandbox_commits",
+        "sandbox_pull_requests",
+        "sandbox_reviews",
+        "sandbox_review_comments",
       ]),
     );
     const applied = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
@@ -70,8 +76,10 @@ describe.each(TEST_DATABASE_KINDS)("migrations on %s", (kind) => {
       "0003_integrations",
       "0004_webhook_deliveries",
       "0005_billing_and_seats",
+      "0006_review_settings",
       "0007_review_engine",
       "0008_review_pull_requests",
+      "0009_sandbox_pull_requests",
     ]);
     const orgs = await db.selectFrom("organizations").select(["id", "name"]).execute();
     expect(orgs).toEqual([{ id: org.id, name: "Acme" }]);

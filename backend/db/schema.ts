@@ -249,6 +249,31 @@ export interface ReviewDecisionsTable {
   created_at: CreatedAt;
 }
 
+/** Category values as stored: key → value, only the keys set at that level. */
+export type StoredSettingValues = Record<string, unknown>;
+
+/**
+ * An organisation's values of one setting category for one code host (`integration_name`, a name
+ * of backend/integrations/catalogue.ts): docs/decisions/010-review-settings.md.
+ */
+export interface OrganizationSettingsTable {
+  org_id: string;
+  integration_name: string;
+  category: string;
+  /** jsonb; written as JSON text. */
+  value: ColumnType<StoredSettingValues, string, string>;
+  updated_at: Timestamp;
+}
+
+/** A repository's own values of one setting category; the keys it lacks come from its organisation. */
+export interface RepositorySettingsTable {
+  project_id: string;
+  category: string;
+  /** jsonb; written as JSON text. */
+  value: ColumnType<StoredSettingValues, string, string>;
+  updated_at: Timestamp;
+}
+
 /** What the review engine remembers of a pull request between runs (migration 0008). */
 export interface ReviewPullRequestsTable {
   project_id: string;
@@ -270,6 +295,48 @@ export interface ReviewFindingsTable {
   finding: ColumnType<Finding, string, never>;
 }
 
+/** A sandbox repository's commit: its whole tree, path → text (jsonb, written as JSON text). */
+export interface SandboxCommitsTable {
+  project_id: string;
+  sha: string;
+  parent_sha: string | null;
+  tree: ColumnType<Record<string, string>, string, never>;
+  created_at: CreatedAt;
+}
+
+export interface SandboxPullRequestsTable {
+  id: Generated<string>;
+  org_id: string;
+  project_id: string;
+  number: number;
+  title: string;
+  author: string;
+  base_sha: string;
+  head_sha: string;
+  head_ref: string;
+  created_at: CreatedAt;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+}
+
+export interface SandboxReviewsTable {
+  id: Generated<number>;
+  pull_request_id: string;
+  kind: "review" | "comment";
+  commit_id: string | null;
+  body: string;
+  created_at: CreatedAt;
+}
+
+export interface SandboxReviewCommentsTable {
+  id: Generated<number>;
+  review_id: number;
+  path: string;
+  line: number;
+  side: ColumnType<"RIGHT", "RIGHT" | undefined, never>;
+  commit_id: string;
+  body: string;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -286,6 +353,12 @@ export interface Database {
   contributors: ContributorsTable;
   review_runs: ReviewRunsTable;
   review_decisions: ReviewDecisionsTable;
+  organization_settings: OrganizationSettingsTable;
+  repository_settings: RepositorySettingsTable;
   review_pull_requests: ReviewPullRequestsTable;
   review_findings: ReviewFindingsTable;
+  sandbox_commits: SandboxCommitsTable;
+  sandbox_pull_requests: SandboxPullRequestsTable;
+  sandbox_reviews: SandboxReviewsTable;
+  sandbox_review_comments: SandboxReviewCommentsTable;
 }

@@ -17,6 +17,18 @@ export interface Repository {
   html_url: string;
 }
 
+/** A person on the code host, in GitHub's field names. */
+export interface CodeHostPerson {
+  /** The code host's username. */
+  login: string;
+  name: string | null;
+  /** Their public address; null when they show none. */
+  email: string | null;
+  avatar_url: string | null;
+  /** ISO date of their latest activity seen on the repositories; null when none was seen. */
+  last_activity: string | null;
+}
+
 export interface CodeHost {
   readonly kind: "sandbox" | "github-app";
   /** Where Connect sends the browser; the code host sends it back to /installation. */
@@ -26,6 +38,19 @@ export interface CodeHost {
    * installation that does not exist, was revoked or suspended, or is not this host's.
    */
   repositories(installationId: string): Promise<Repository[]>;
+  /**
+   * The people active lately on `repositories` of the installation (their recent commits), each
+   * once with their latest activity. Throws UnknownInstallationError as `repositories` does.
+   */
+  contributors(
+    installationId: string,
+    repositories: readonly { full_name: string }[],
+  ): Promise<CodeHostPerson[]>;
+  /**
+   * The account `username` names, seen through the installation (GitHub: GET /users/{username});
+   * null when the code host knows no such account. `last_activity` is not known this way: null.
+   */
+  lookupUser(installationId: string, username: string): Promise<CodeHostPerson | null>;
 }
 
 export class UnknownInstallationError extends Error {

@@ -16,6 +16,10 @@ import type { ReviewSettings } from "./review-settings.ts";
 export const fingerprintMarker = (fingerprint: string) => `<!-- argus:fp:${fingerprint} -->`;
 const MARKER = /<!-- argus:fp:([0-9a-f]{64}) -->/g;
 
+/** The text as a code host shows it, without the markers (the sandbox's pull request page). */
+export const withoutMarkers = (text: string) =>
+  text.replace(/ ?<!-- argus:fp:[0-9a-f]{64} -->/g, "").trimEnd();
+
 /** The fingerprints marked in a comment's or review's text. */
 export function markedFingerprints(text: string | null | undefined): string[] {
   return [...(text ?? "").matchAll(MARKER)].map((match) => match[1] as string);

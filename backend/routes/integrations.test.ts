@@ -409,12 +409,20 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
         installationId: "4242",
       });
       expect(response.status).toBe(200);
-      expect(github.calls).toEqual([
+      expect(github.calls.slice(0, 4)).toEqual([
         "GET /app/installations/4242",
         "POST /app/installations/4242/access_tokens",
         "GET /installation/repositories",
         "GET /installation/repositories",
       ]);
+      // Then the contributors import reads the latest commits of the first 30 repositories.
+      expect(github.calls.slice(4, 6)).toEqual([
+        "GET /app/installations/4242",
+        "POST /app/installations/4242/access_tokens",
+      ]);
+      expect(github.calls.slice(6)).toEqual(
+        repositories.slice(0, 30).map((repository) => `GET /repos/${repository.full_name}/commits`),
+      );
       const projects = projectsResponseSchema.parse((await get(mine.token, API_PATHS.projects)).body).data
         .projects;
       expect(projects).toHaveLength(130);

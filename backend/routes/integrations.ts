@@ -12,19 +12,20 @@ import {
   integrationSetupRequestSchema,
 } from "../../shared/contract.ts";
 import { sessionOf } from "../auth/require-session.ts";
+import type { ContributorImport } from "../contributors/import.ts";
 import type { Db } from "../db/database.ts";
-import { GitHubError } from "../github/client.ts";
 import { HttpError } from "../http/errors.ts";
 import { strictRouter } from "../http/router.ts";
 import { parseRequest } from "../http/validate.ts";
-import { AzureDevOpsError, azureDevOpsRepositories } from "../integrations/azure-devops.ts";
+import { azureDevOpsRepositories } from "../integrations/azure-devops.ts";
 import {
   AZURE_DEVOPS_FIELDS,
   AZURE_DEVOPS_INTEGRATION,
   catalogueEntry,
   integrationsOf,
 } from "../integrations/catalogue.ts";
-import { type CodeHost, type Repository, UnknownInstallationError } from "../integrations/code-host.ts";
+import type { CodeHost, Repository } from "../integrations/code-host.ts";
+import { codeHostFailure } from "../integrations/failures.ts";
 import { connectFormSetup, connectInstallation, parseFormSetup } from "../integrations/setup.ts";
 
 /** Express patterns of API_PATHS.integration(name) and API_PATHS.integrationSetup(name). */
@@ -47,30 +48,11 @@ const FORM_CODE_HOSTS: Record<string, (values: Record<string, string>) => Promis
     }),
 };
 
-/** The code host's failure as an answer; never 401, which the gateway would read as a dead session. */
-function codeHostFailure(error: unknown): unknown {
-  if (error instanceof UnknownInstallationError) return new HttpError(400, { error: error.message });
-  if (error instanceof AzureDevOpsError) {
-    if (error.reason === "refused" || error.reason === "not-found") {
-      return new HttpError(400, { error: error.message });
-    }
-    if (error.reason === "unavailable") {
-      return new HttpError(503, { error: "Azure DevOps could not be reached. Please try again." });
-    }
-    return new HttpError(502, { error: "Azure DevOps answered with an error. Please try again." });
-  }
-  if (error instanceof GitHubError && error.reason === "unavailable") {
-    return new HttpError(503, { error: "GitHub could not be reached. Please try again." });
-  }
-  if (error instanceof GitHubError) {
-    return new HttpError(502, { error: "GitHub answered with an error. Please try again." });
-  }
-  return error;
-}
-
 export interface IntegrationsOptions {
   /** AZURE_DEVOPS_ALLOW_HTTP: an http organisation URL is accepted (a local fake). */
   azureDevOpsAllowHttp: boolean;
+  /** Run once GitHub is connected, so the contributors are there when the page first asks. */
+  contributorImport: ContributorImport;
 }
 
 export function integrationsRouter(db: Db, codeHost: CodeHost, options: IntegrationsOptions): Router {
@@ -99,6 +81,10 @@ export function integrationsRouter(db: Db, codeHost: CodeHost, options: Integrat
       throw codeHostFailure(error);
     });
     await connectInstallation(db, org.id, installationId, repositories, codeHost.kind === "sandbox");
+    // The connection stands without them: the contributors list imports again when asked for.
+    await options.contributorImport.run(org.id, installationId, repositories).catch((error: unknown) => {
+      req.log.warn({ err: error }, "contributors: import after connecting failed");
+    });
     res.json({
       success: true,
       message: `GitHub connected with ${repositories.length} repositories`,

@@ -27,6 +27,7 @@ import { atProvider, type BillingDeps } from "../billing/billing-deps.ts";
 import type { StartedSession } from "../billing/provider.ts";
 import { type SubscriptionRow, subscriptionView } from "../billing/subscription-view.ts";
 import { currentSubscription } from "../billing/subscriptions.ts";
+import { seatStatusOf } from "../contributors/seats.ts";
 import { HttpError } from "../http/errors.ts";
 import { strictRouter } from "../http/router.ts";
 import { parseRequest } from "../http/validate.ts";
@@ -123,11 +124,9 @@ export function subscriptionRouter(deps: BillingDeps): Router {
 
   router.get(API_PATHS.seatStatus, async (_req, res) => {
     const row = await currentSubscription(db, sessionOf(res).org.id, clock());
-    const total = row?.seats_total ?? 0;
-    const allocated = row?.seats_allocated ?? 0;
     res.json({
       success: true,
-      data: { total_seats: total, allocated_seats: allocated, available_seats: total - allocated },
+      data: seatStatusOf(row),
     } satisfies z.infer<typeof seatStatusResponseSchema>);
   });
 

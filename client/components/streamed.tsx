@@ -27,16 +27,32 @@ export function Streamed<T>({
   return (
     <Suspense key={keyOf(result)} fallback={skeleton}>
       <Await resolve={result} errorElement={<LoadError title={errorTitle} description={errorDescription} />}>
-        {(settled) => {
-          if (settled.status === "unauthorized") return <SessionEnded />;
-          if (settled.status === "error") {
-            return <LoadError title={settled.message} description={errorDescription} />;
-          }
-          return children(settled.data);
-        }}
+        {(settled) => (
+          <Settled result={settled} errorDescription={errorDescription}>
+            {children}
+          </Settled>
+        )}
       </Await>
     </Suspense>
   );
+}
+
+/**
+ * Data a loader awaited: the data, an error with Retry, or the sign-out. For pages that revalidate
+ * while open (a review under way), where a streamed promise would bring the skeleton back each time.
+ */
+export function Settled<T>({
+  result,
+  errorDescription,
+  children,
+}: {
+  result: LoadResult<T>;
+  errorDescription: string;
+  children: (data: T) => ReactNode;
+}) {
+  if (result.status === "unauthorized") return <SessionEnded />;
+  if (result.status === "error") return <LoadError title={result.message} description={errorDescription} />;
+  return children(result.data);
 }
 
 function LoadError({ title, description }: { title: string; description: string }) {

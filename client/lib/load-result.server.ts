@@ -21,3 +21,11 @@ export async function settle<T>(call: Promise<T>, message: string): Promise<Load
     return { status: "error", message };
   }
 }
+
+/** The call's answer, or null when the backend answers 404 (the page says it found nothing). */
+export function nullOn404<T>(call: Promise<T>): Promise<T | null> {
+  return call.catch((error: unknown) => {
+    if (error instanceof ApiError && error.status === 404) return null;
+    throw error;
+  });
+}

@@ -76,8 +76,8 @@ function ReviewsIntro({ productName }: { productName: string }) {
           <div className="space-y-1">
             <h3 className="font-medium text-fg text-sm">Automatic reviews</h3>
             <p className="text-fg-muted text-sm">
-              Turn on the auto review toggle under Settings → Account Preferences, and {productName} reviews
-              every pull request as soon as it is opened.
+              While the auto review toggle under Settings → Account Preferences is on (it starts on),{" "}
+              {productName} reviews every pull request as soon as it is opened.
             </p>
             <TextLink to="/settings" className="inline-block pt-1 text-sm">
               Open settings

@@ -35,6 +35,8 @@ beforeEach(() => {
     }
     if (url === "http://backend.test/api/seats/status")
       return jsonResponse({ success: true, data: current.seats });
+    // The contributors table has tests of its own (client/components/contributors).
+    if (url === "http://backend.test/api/contributors") return jsonResponse({ success: true, data: [] });
     const answer = init?.method === "POST" ? posts[url] : undefined;
     if (answer) return answer();
     throw new Error(`unexpected fetch ${init?.method ?? "GET"} ${url}`);
@@ -100,7 +102,12 @@ describe("/subscriptions loading", () => {
       return normal?.(input, init) as Promise<Response>;
     });
     renderSubscriptions();
-    expect(await screen.findByRole("status")).toHaveTextContent("Loading subscription…");
+    // The plan and the contributors table below it each say so.
+    const statuses = await screen.findAllByRole("status");
+    expect(statuses.map((status) => status.textContent)).toEqual([
+      "Loading subscription…",
+      "Loading contributors…",
+    ]);
     release();
     expect(await screen.findByRole("region", { name: "Current plan" })).toBeInTheDocument();
   });

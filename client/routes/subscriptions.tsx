@@ -2,10 +2,13 @@ import { PackageOpen } from "lucide-react";
 import { SUBSCRIPTION_MESSAGES } from "../../shared/billing-messages.ts";
 import { SUBSCRIPTIONS_TEXT as T } from "../components/billing/billing-text";
 import { SubscriptionOverview } from "../components/billing/subscription-overview";
+import { ContributorsSection } from "../components/contributors/contributors-section";
+import { SeatCountsProvider } from "../components/contributors/seat-counts";
 import { Streamed } from "../components/streamed";
 import { Card, EmptyState, Skeleton } from "../components/ui";
 import { backendFor } from "../lib/backend.server";
 import { loadBilling } from "../lib/billing.server";
+import { loadContributors } from "../lib/contributors.server";
 import { documentTitle, productNameOf, type RouteHandle } from "../lib/route-handle";
 import type { Route } from "./+types/subscriptions";
 
@@ -19,42 +22,45 @@ export function meta({ matches }: Route.MetaArgs) {
 export function loader({ context, request }: Route.LoaderArgs) {
   const { session, api } = backendFor(context, request);
   const { orgId, email } = session.user;
-  return { user: { orgId, email }, billing: loadBilling(api) };
+  return { user: { orgId, email }, billing: loadBilling(api), contributors: loadContributors(api) };
 }
 
 /** docs/product.md#subscriptions */
 export default function Subscriptions({ loaderData }: Route.ComponentProps) {
-  const { user, billing } = loaderData;
+  const { user, billing, contributors } = loaderData;
   return (
-    <div className="space-y-8">
-      <section aria-labelledby="subscriptions" className="space-y-4">
-        <div className="space-y-1">
-          <h2 id="subscriptions" className="font-semibold text-2xl text-fg tracking-tight">
-            {T.title}
-          </h2>
-          <p className="text-fg-muted text-sm">{T.intro}</p>
-        </div>
-        <Streamed
-          result={billing}
-          skeleton={<OverviewSkeleton />}
-          errorTitle={SUBSCRIPTION_MESSAGES.loadFailed}
-          errorDescription={T.loadFailedHint}
-        >
-          {(data) =>
-            data.subscription ? (
-              <SubscriptionOverview billing={{ ...data, subscription: data.subscription }} user={user} />
-            ) : (
-              <EmptyState
-                icon={<PackageOpen />}
-                title={T.noSubscription}
-                description={T.noSubscriptionHint}
-              />
-            )
-          }
-        </Streamed>
-      </section>
-      {/* The contributors table (docs/product.md#contributors-and-seats) goes here, below the plan. */}
-    </div>
+    // The plan card and the contributors table share the seat counts (seat-counts.tsx).
+    <SeatCountsProvider>
+      <div className="space-y-8">
+        <section aria-labelledby="subscriptions" className="space-y-4">
+          <div className="space-y-1">
+            <h2 id="subscriptions" className="font-semibold text-2xl text-fg tracking-tight">
+              {T.title}
+            </h2>
+            <p className="text-fg-muted text-sm">{T.intro}</p>
+          </div>
+          <Streamed
+            result={billing}
+            skeleton={<OverviewSkeleton />}
+            errorTitle={SUBSCRIPTION_MESSAGES.loadFailed}
+            errorDescription={T.loadFailedHint}
+          >
+            {(data) =>
+              data.subscription ? (
+                <SubscriptionOverview billing={{ ...data, subscription: data.subscription }} user={user} />
+              ) : (
+                <EmptyState
+                  icon={<PackageOpen />}
+                  title={T.noSubscription}
+                  description={T.noSubscriptionHint}
+                />
+              )
+            }
+          </Streamed>
+        </section>
+        <ContributorsSection contributors={contributors} billing={billing} />
+      </div>
+    </SeatCountsProvider>
   );
 }
 

@@ -35,6 +35,11 @@ export interface RunningStack {
   emulatorHost: string;
   projectId: string;
   stop(): Promise<void>;
+  /**
+   * Stops the backend alone, leaving the gateway and the emulator running: for tests of what users
+   * see when the backend cannot be reached. `stop()` still stops the rest.
+   */
+  stopBackend(): Promise<void>;
 }
 
 interface Service {
@@ -138,7 +143,14 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       options.dev ? ["--dev"] : [],
     );
     await waitUntilAnswering(`${gatewayUrl}/healthz`, gateway);
-    return { gatewayUrl, backendUrl, emulatorHost: emulator.host, projectId: emulator.projectId, stop };
+    return {
+      gatewayUrl,
+      backendUrl,
+      emulatorHost: emulator.host,
+      projectId: emulator.projectId,
+      stop,
+      stopBackend: () => stopService(backend),
+    };
   } catch (error) {
     await stop();
     throw error;

@@ -1,6 +1,7 @@
 /** Debian's Chromium driven by playwright-core, started the way this closed network needs. */
 import AxeBuilder from "@axe-core/playwright";
 import { type Browser, chromium, type Page } from "playwright-core";
+import { createEmulatorUser } from "../support/firebase-emulator-users.ts";
 
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
@@ -25,4 +26,28 @@ export async function seriousViolations(page: Page): Promise<string[]> {
     .map(
       (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`,
     );
+}
+
+/** A new verified user, signed in through the form in a context of its own; the page then sits on `path`. */
+export async function signedInPage(
+  browser: Browser,
+  stack: { baseUrl: string; emulatorHost: string; projectId: string },
+  name: string,
+  path: string,
+): Promise<Page> {
+  const email = `${name.split(" ")[0]?.toLowerCase()}-${Date.now()}@example.com`;
+  const password = "Sandbox-Pass-1!";
+  await createEmulatorUser(stack.emulatorHost, stack.projectId, {
+    email,
+    password,
+    displayName: name,
+    emailVerified: true,
+  });
+  const page = await (await browser.newContext()).newPage();
+  await page.goto(`${stack.baseUrl}${path}`, { waitUntil: "networkidle" });
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Sign in with Email" }).click();
+  await page.waitForURL(`${stack.baseUrl}${path}`, { timeout: 20_000 });
+  return page;
 }

@@ -60,6 +60,8 @@ const ENDPOINTS = {
   accessToken: schemaOf("post", "/app/installations/{installation_id}/access_tokens", 201),
   repositories: schemaOf("get", "/installation/repositories", 200),
   user: schemaOf("get", "/user", 200),
+  publicUser: schemaOf("get", "/users/{username}", 200),
+  commits: schemaOf("get", "/repos/{owner}/{repo}/commits", 200),
   emails: schemaOf("get", "/user/emails", 200),
   pullRequest: schemaOf("get", "/repos/{owner}/{repo}/pulls/{pull_number}", 200),
   compare: schemaOf("get", "/repos/{owner}/{repo}/compare/{basehead}", 200),
@@ -102,6 +104,22 @@ describe("the fake GitHub answers in the shapes of GitHub's OpenAPI description"
       id: INSTALLATION_ID,
       account: "acme",
       repositories: [fakeRepository("acme", "api", 1), fakeRepository("acme", "web", 2)],
+      commits: [
+        {
+          repository: "acme/api",
+          login: "octo-dev",
+          name: "Octo",
+          email: "o@example.com",
+          date: "2026-11-02T10:00:00Z",
+        },
+        {
+          repository: "acme/api",
+          login: null,
+          name: "Ghost",
+          email: "g@example.com",
+          date: "2026-11-01T10:00:00Z",
+        },
+      ],
     });
   });
   afterAll(async () => {
@@ -153,6 +171,30 @@ describe("the fake GitHub answers in the shapes of GitHub's OpenAPI description"
     const emails = await answer("/user/emails", `token ${accessToken}`);
     expect(emails.status).toBe(200);
     expect(complaints(ENDPOINTS.emails, emails.body)).toEqual([]);
+  });
+
+  it("GET /repos/{owner}/{repo}/commits and GET /users/{username}", async () => {
+    github.addUser({
+      id: 4242,
+      login: "someone-else",
+      name: "Someone Else",
+      emails: [{ email: "else@example.com", primary: true, verified: true, visibility: "public" }],
+    });
+    const token = await answer(
+      `/app/installations/${INSTALLATION_ID}/access_tokens`,
+      `Bearer ${appJwt}`,
+      "POST",
+    );
+    const authorization = `token ${(token.body as { token: string }).token}`;
+    const commits = await answer("/repos/acme/api/commits?per_page=100", authorization);
+    expect(commits.status).toBe(200);
+    expect(commits.body).toHaveLength(2);
+    expect(complaints(ENDPOINTS.commits, commits.body)).toEqual([]);
+
+    const user = await answer("/users/Someone-Else", authorization);
+    expect(user.status).toBe(200);
+    expect(complaints(ENDPOINTS.publicUser, user.body)).toEqual([]);
+    expect((await answer("/users/nobody-here", authorization)).status).toBe(404);
   });
 
   it("the pull-request calls of the review engine", async () => {

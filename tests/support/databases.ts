@@ -25,14 +25,37 @@ export interface FreshDatabase {
   drop(): Promise<void>;
 }
 
-async function onServer(statement: string): Promise<void> {
+async function onServer(work: string | ((client: pg.Client) => Promise<void>)): Promise<void> {
   const client = new pg.Client({ connectionString: serverUrl });
   await client.connect();
   try {
-    await client.query(statement);
+    if (typeof work === "string") await client.query(work);
+    else await work(client);
   } finally {
     await client.end();
   }
+}
+
+const CLOSE_WAIT_MS = 5000;
+
+/**
+ * Drops a test database once its connections are gone. A pool's `end()` resolves before its
+ * connections have closed, and FORCE would cut one of them mid-goodbye, which its client then
+ * reports as an unhandled error (57P01) in whatever test runs next.
+ */
+function dropOnServer(name: string): Promise<void> {
+  return onServer(async (client) => {
+    const deadline = Date.now() + CLOSE_WAIT_MS;
+    while (Date.now() < deadline) {
+      const { rows } = await client.query<{ open: number }>(
+        "select count(*)::int as open from pg_stat_activity where datname = $1",
+        [name],
+      );
+      if (!rows[0]?.open) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  });
 }
 
 /**
@@ -65,6 +88,6 @@ export async function freshDatabase(
   return {
     env: { DATABASE_URL: url.toString() },
     target: { kind: "postgres", url: url.toString() },
-    drop: () => onServer(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+    drop: () => dropOnServer(name),
   };
 }

@@ -10,13 +10,15 @@
  * POST /app/installations/{id}/access_tokens take only an RS256 JWT of the app that expires within
  * 10 minutes (401 otherwise), GET /installation/repositories only an installation token, paged
  * with per_page and page and GitHub's Link header. An unknown or removed installation answers 404,
- * as GitHub does. Its answers are checked against GitHub's OpenAPI description
+ * as GitHub does. With an installation token, GET /repos/{owner}/{repo}/commits lists an installed
+ * repository's commits, newest first (409 for one without commits, as GitHub answers an empty
+ * repository), and GET /users/{username} finds any user added with `addUser` (404 otherwise). Its answers are checked against GitHub's OpenAPI description
  * (tests/integration/fake-github-fidelity.test.ts).
  *
  * Pull requests of an installation's repositories, for the review engine, are in `pulls`
  * (fake-github-pulls.ts), answered to that installation's token only.
  */
-import { generateKeyPairSync, type KeyObject, randomBytes } from "node:crypto";
+import { createHash, generateKeyPairSync, type KeyObject, randomBytes } from "node:crypto";
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -49,10 +51,22 @@ export interface FakeGitHubRepository {
   html_url: string;
 }
 
+/** A commit: who wrote it and when. `login` null: GitHub could not tie the address to an account. */
+export interface FakeGitHubCommit {
+  repository: string;
+  login: string | null;
+  name: string;
+  email: string;
+  date: string;
+  bot?: boolean;
+}
+
 export interface FakeGitHubInstallation {
   id: number;
   account: string;
   repositories: FakeGitHubRepository[];
+  /** Commits to its repositories (by `full_name`), in any order. */
+  commits?: FakeGitHubCommit[];
   suspended?: boolean;
 }
 
@@ -230,6 +244,58 @@ function repositoryAnswer(api: string, repository: FakeGitHubRepository) {
   };
 }
 
+/** GitHub's "public-user", as GET /users/{username} answers another account. */
+function publicUser(api: string, user: FakeGitHubUser) {
+  const primary = user.emails.find((entry) => entry.primary && entry.visibility === "public");
+  return {
+    ...simpleUser(api, user.login, user.id, "User"),
+    name: user.name,
+    company: null,
+    blog: "",
+    location: null,
+    email: primary?.email ?? null,
+    hireable: null,
+    bio: null,
+    public_repos: 0,
+    public_gists: 0,
+    followers: 0,
+    following: 0,
+    created_at: CREATED_AT,
+    updated_at: UPDATED_AT,
+  };
+}
+
+/** A commit in the shape of GitHub's "commit" object; `authorId` null leaves the author unlinked. */
+function commitAnswer(api: string, commit: FakeGitHubCommit, sha: string, authorId: number | null) {
+  const url = `${api}/repos/${commit.repository}/commits/${sha}`;
+  const gitUser = { name: commit.name, email: commit.email, date: commit.date };
+  const author =
+    commit.login === null || authorId === null
+      ? null
+      : simpleUser(api, commit.login, authorId, commit.bot ? "Bot" : "User");
+  return {
+    url,
+    sha,
+    node_id: `C_${sha.slice(0, 12)}`,
+    html_url: `https://github.com/${commit.repository}/commit/${sha}`,
+    comments_url: `${url}/comments`,
+    commit: {
+      url: `${api}/repos/${commit.repository}/git/commits/${sha}`,
+      author: gitUser,
+      committer: gitUser,
+      message: "Change things",
+      comment_count: 0,
+      tree: {
+        sha: sha.split("").reverse().join(""),
+        url: `${api}/repos/${commit.repository}/git/trees/${sha}`,
+      },
+    },
+    author,
+    committer: author,
+    parents: [],
+  };
+}
+
 const NOT_FOUND = { message: "Not Found", documentation_url: "https://docs.github.com/rest", status: "404" };
 
 /** The JWT of GitHub's app authentication: RS256, the app's key, `iss` = app id, at most 10 minutes. */
@@ -337,7 +403,9 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
       }
       return false;
     }
-    if (req.method === "GET" && path === "/installation/repositories") {
+    const commitsPath = /^\/repos\/([^/]+\/[^/]+)\/commits$/.exec(path);
+    const userPath = /^\/users\/([^/]+)$/.exec(path);
+    if (req.method === "GET" && (path === "/installation/repositories" || commitsPath || userPath)) {
       const match = /^(?:Bearer|token) (\S+)$/i.exec(req.headers.authorization ?? "");
       const installation = installations.get(installationTokens.get(match?.[1] ?? "") ?? -1);
       if (!installation) {
@@ -351,6 +419,42 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
       const query = new URL(req.url ?? "/", "http://localhost").searchParams;
       const perPage = Math.min(Number(query.get("per_page") ?? 30), 100);
       const page = Number(query.get("page") ?? 1);
+      if (userPath) {
+        const login = decodeURIComponent(userPath[1] as string).toLowerCase();
+        const user = [...users.values()].find((entry) => entry.login.toLowerCase() === login);
+        if (user) send(res, 200, publicUser(fake.url, user));
+        else send(res, 404, NOT_FOUND);
+        return true;
+      }
+      if (commitsPath) {
+        const fullName = decodeURIComponent(commitsPath[1] as string);
+        if (!installation.repositories.some((repository) => repository.full_name === fullName)) {
+          send(res, 404, NOT_FOUND);
+          return true;
+        }
+        const commits = (installation.commits ?? [])
+          .filter((commit) => commit.repository === fullName)
+          .sort((a, b) => b.date.localeCompare(a.date));
+        if (commits.length === 0) {
+          send(res, 409, {
+            message: "Git Repository is empty.",
+            documentation_url: "https://docs.github.com/rest/commits/commits#list-commits",
+            status: "409",
+          });
+          return true;
+        }
+        send(
+          res,
+          200,
+          commits.slice((page - 1) * perPage, page * perPage).map((commit, index) => {
+            const sha = createHash("sha1").update(`${fullName}:${commit.date}:${index}`).digest("hex");
+            const linked = [...users.values()].find((entry) => entry.login === commit.login);
+            return commitAnswer(fake.url, commit, sha, linked?.id ?? (commit.login ? 900_000 + index : null));
+          }),
+          pageLinks(`${fake.url}${path}`, perPage, page, commits.length),
+        );
+        return true;
+      }
       send(
         res,
         200,

@@ -8,6 +8,7 @@ import type { Db } from "../../db/database.ts";
 import { AZURE_DEVOPS_INTEGRATION, GITHUB_INTEGRATION } from "../../integrations/catalogue.ts";
 import type { ProjectRow, ReviewHostFor } from "../pipeline.ts";
 import type { ReviewHost } from "../review-host.ts";
+import { createSandboxReviewHost } from "../sandbox/review-host.ts";
 import { azureDevOpsReviewHost } from "./azure-devops.ts";
 import type { GitHubReviewHostFor } from "./github.ts";
 
@@ -35,6 +36,13 @@ const githubAdapter: ReviewHostAdapter = {
   },
 };
 
+/** The sandbox's sample repositories (integration "github", imported with `sandbox: true`). */
+const sandboxAdapter: ReviewHostAdapter = {
+  name: "sandbox",
+  claims: (project) => project.integration_name === GITHUB_INTEGRATION && project.properties.sandbox === true,
+  build: async (project, { db }) => createSandboxReviewHost(db, project),
+};
+
 const azureDevOpsAdapter: ReviewHostAdapter = {
   name: "azure-devops",
   claims: (project) => project.integration_name === AZURE_DEVOPS_INTEGRATION,
@@ -45,7 +53,7 @@ const azureDevOpsAdapter: ReviewHostAdapter = {
  * Registration point: one adapter per code host, most specific first. The sandbox's installations
  * are integration "github" with a `sandbox-` key, so its adapter goes before GitHub's.
  */
-export const REVIEW_HOST_ADAPTERS: ReviewHostAdapter[] = [githubAdapter, azureDevOpsAdapter];
+export const REVIEW_HOST_ADAPTERS: ReviewHostAdapter[] = [sandboxAdapter, githubAdapter, azureDevOpsAdapter];
 
 export function reviewHostFor(deps: ReviewHostDeps): ReviewHostFor {
   return async (project) => {

@@ -1,4 +1,4 @@
-import { CreditCard, House, type LucideIcon, Plug, Settings } from "lucide-react";
+import { CreditCard, House, type LucideIcon, MessageSquareCode, Plug, Settings } from "lucide-react";
 
 export interface NavItem {
   label: string;
@@ -9,6 +9,7 @@ export interface NavItem {
 /** The signed-in sidebar (docs/product.md#signed-in-layout). */
 export const NAV_ITEMS: readonly NavItem[] = [
   { label: "Home", to: "/home", icon: House },
+  { label: "Reviews", to: "/reviews", icon: MessageSquareCode },
   { label: "Integrations", to: "/integrations", icon: Plug },
   { label: "Subscriptions", to: "/subscriptions", icon: CreditCard },
   { label: "Settings", to: "/settings", icon: Settings },

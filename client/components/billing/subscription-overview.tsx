@@ -10,6 +10,7 @@ import { formatDate, formatMoney } from "../../../shared/format-billing.ts";
 import type { Billing } from "../../lib/billing.server";
 import { cn } from "../../lib/cn";
 import { billingApi } from "../../lib/lazy-billing";
+import { useSeatCounts } from "../contributors/seat-counts";
 import { Alert, Badge, Button, Card, useLazyPart } from "../ui";
 import { SUBSCRIPTIONS_TEXT as T } from "./billing-text";
 import { subscriptionDialogs } from "./subscription-parts";
@@ -45,7 +46,9 @@ export function SubscriptionOverview({
   billing: Billing & { subscription: Subscription };
   user: { orgId: string; email: string };
 }) {
-  const { subscription, seats, creditBalanceCents } = billing;
+  const { subscription, creditBalanceCents } = billing;
+  // As loaded, or as a seat toggled in the contributors table left them.
+  const [seats] = useSeatCounts(billing.seats);
   const actions = useBillingActions(user, subscription);
   const [opened, setOpened] = useState<Opened | null>(null);
   const dialogs = useLazyPart(subscriptionDialogs, opened !== null);

@@ -21,11 +21,15 @@ describe("ProjectCard", () => {
     expect(within(card).getByText("Active")).toBeInTheDocument();
     expect(within(card).getByText("Webhook")).toBeInTheDocument();
     expect(within(card).queryByText("Sandbox")).not.toBeInTheDocument();
+    expect(within(card).queryByRole("link", { name: /Pull requests/ })).not.toBeInTheDocument();
   });
 
   it("marks a sample repository of the sandbox code host", () => {
     const card = renderCard(project({ properties: { full_name: "argus-sandbox/web-app", sandbox: true } }));
     expect(within(card).getByText("Sandbox")).toBeVisible();
+    expect(
+      within(card).getByRole("link", { name: "Pull requests of argus-sandbox/web-app (sandbox)" }),
+    ).toHaveAttribute("href", "/sandbox/repositories/p1/pulls");
   });
 
   it("falls back to the name, Public, Fork, the fallback description text and inactive badges", () => {

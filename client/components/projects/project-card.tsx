@@ -4,6 +4,7 @@ import {
   FlaskConical,
   GitBranch,
   GitFork,
+  GitPullRequest,
   Globe,
   Lock,
   Settings,
@@ -12,6 +13,7 @@ import {
 import { Link } from "react-router";
 import type { Project } from "../../../shared/contract.ts";
 import { TEXT } from "../../../shared/messages.ts";
+import { sandboxPullsHref } from "../../../shared/review-paths.ts";
 import { cn } from "../../lib/cn";
 import { repositorySettingsHref } from "../../lib/projects";
 import { Badge, buttonClasses, Card, Skeleton } from "../ui";
@@ -106,6 +108,16 @@ export function ProjectCard({ project }: { project: Project }) {
           View
           <span className="sr-only"> {title} (opens in a new tab)</span>
         </a>
+        {properties.sandbox ? (
+          <Link
+            to={sandboxPullsHref(project.id)}
+            aria-label={`Pull requests of ${title} (sandbox)`}
+            className={buttonClasses({ variant: "ghost", size: "sm" })}
+          >
+            <GitPullRequest aria-hidden="true" className="size-3.5" />
+            Pull requests
+          </Link>
+        ) : null}
         <Link
           to={repositorySettingsHref(project)}
           aria-label={`Settings for ${title}`}

@@ -5,9 +5,12 @@ import { inputClasses } from "./text-field";
 
 export interface SelectFieldProps extends Omit<ComponentProps<"select">, "id"> {
   label: ReactNode;
-  /** The options; the first, empty entry is the placeholder, so "required" can fail. */
   options: readonly { value: string; label: string }[];
-  placeholder: string;
+  /**
+   * A first, empty entry, so "required" can fail. Without one the select always holds an option
+   * (a choice with a default).
+   */
+  placeholder?: string;
   error?: string;
   id?: string;
 }
@@ -38,7 +41,7 @@ export function SelectField({
           className={cn(inputClasses(Boolean(error)), "appearance-none pr-9")}
           {...selectProps}
         >
-          <option value="">{placeholder}</option>
+          {placeholder === undefined ? null : <option value="">{placeholder}</option>}
           {options.map((option) => (
             <option key={option.value} value={option.value}>
               {option.label}

@@ -35,13 +35,15 @@ export function Tabs({
       onValueChange={onValueChange}
       className={className}
     >
-      <Radix.List aria-label={label} className="flex gap-1 border-border border-b">
+      {/* On a narrow screen the list scrolls sideways rather than wrapping a tab's name. */}
+      <Radix.List aria-label={label} className="flex gap-1 overflow-x-auto border-border border-b">
         {items.map((item) => (
           <Radix.Trigger
             key={item.value}
             value={item.value}
             className={cn(
-              "focus-ring -mb-px inline-flex h-9 items-center border-transparent border-b-2 px-3 font-medium text-fg-muted",
+              "focus-ring -mb-px inline-flex h-9 shrink-0 items-center whitespace-nowrap border-transparent border-b-2 px-3",
+              "font-medium text-fg-muted",
               "text-sm transition-colors hover:text-fg data-[state=active]:border-accent data-[state=active]:text-fg",
             )}
           >

@@ -5,19 +5,21 @@ import { TOOLTIP_MAX_WIDTH_PX } from "../../../shared/constants.ts";
 /**
  * A short hint on hover or keyboard focus of `children` (one focusable element), which it also
  * describes to assistive technology. Escape hides it. Not for anything the user must read to act.
+ * With no `content` it never opens, and `children` keep their place in the tree (no remount, so
+ * focus stays when a hint comes and goes).
  */
 export function Tooltip({
   content,
   children,
   side = "top",
 }: {
-  content: ReactNode;
+  content: ReactNode | null;
   children: ReactElement;
   side?: "top" | "right" | "bottom" | "left";
 }) {
   return (
     <Radix.Provider delayDuration={300}>
-      <Radix.Root>
+      <Radix.Root {...(content ? {} : { open: false })}>
         <Radix.Trigger asChild>{children}</Radix.Trigger>
         <Radix.Portal>
           <Radix.Content

@@ -1,0 +1,57 @@
+/** The organisation's contributors: the list and adding one by username (docs/product.md#contributors-and-seats). */
+import type { Router } from "express";
+import type { z } from "zod";
+import {
+  addContributorRequestSchema,
+  type addContributorResponseSchema,
+  type contributorsResponseSchema,
+} from "../../shared/billing-contract.ts";
+import { CONTRIBUTOR_MESSAGES } from "../../shared/billing-messages.ts";
+import { API_PATHS } from "../../shared/contract.ts";
+import { sessionOf } from "../auth/require-session.ts";
+import { addContributor, githubInstallationOf, listContributors } from "../contributors/contributors.ts";
+import type { ContributorImport } from "../contributors/import.ts";
+import type { Db } from "../db/database.ts";
+import { HttpError } from "../http/errors.ts";
+import { strictRouter } from "../http/router.ts";
+import { parseRequest } from "../http/validate.ts";
+import type { CodeHost } from "../integrations/code-host.ts";
+import { codeHostFailure } from "../integrations/failures.ts";
+
+export function contributorsRouter(db: Db, codeHost: CodeHost, imports: ContributorImport): Router {
+  const router = strictRouter();
+
+  router.get(API_PATHS.contributors, async (req, res) => {
+    const orgId = sessionOf(res).org.id;
+    // The stored list is still worth showing when the code host is down; the next call retries.
+    await imports.refreshIfStale(orgId).catch((error: unknown) => {
+      req.log.warn({ err: error }, "contributors: import from the code host failed");
+    });
+    res.json({
+      success: true,
+      data: await listContributors(db, orgId),
+    } satisfies z.input<typeof contributorsResponseSchema>);
+  });
+
+  router.post(API_PATHS.addContributor, async (req, res) => {
+    const { platform_id: username } = parseRequest(addContributorRequestSchema, req.body);
+    const orgId = sessionOf(res).org.id;
+    const installationId = await githubInstallationOf(db, orgId);
+    if (!installationId) {
+      throw new HttpError(409, { error: "Connect GitHub before adding contributors." });
+    }
+    const person = await codeHost.lookupUser(installationId, username).catch((error: unknown) => {
+      throw codeHostFailure(error);
+    });
+    if (!person) throw new HttpError(404, { error: `GitHub has no user named "${username}".` });
+    const { created, contributor } = await addContributor(db, orgId, person);
+    res.json({
+      success: true,
+      created,
+      message: created ? CONTRIBUTOR_MESSAGES.added : CONTRIBUTOR_MESSAGES.updated,
+      data: contributor,
+    } satisfies z.input<typeof addContributorResponseSchema>);
+  });
+
+  return router;
+}

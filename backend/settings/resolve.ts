@@ -1,0 +1,123 @@
+/**
+ * How a setting gets its value (docs/decisions/010-review-settings.md): the repository's own value,
+ * else its organisation's for the repository's code host, else the template's default. Pure: the
+ * stored rows come in, the answer's shapes go out.
+ */
+import {
+  SETTINGS_CATALOGUE,
+  type SettingCategoryDefinition,
+  type SettingItemDefinition,
+  type SettingSource,
+} from "../../shared/settings-catalogue.ts";
+import type { SettingsLevel } from "../../shared/settings-contract.ts";
+import type { StoredSettingValues } from "../db/schema.ts";
+
+/** Stored category values by category name. */
+export type StoredCategories = ReadonlyMap<string, StoredSettingValues>;
+
+/**
+ * A stored value that still counts: one of the item's type. Anything else (a key no longer in the
+ * template, a value of another type) is as good as absent, and a save of the category drops it.
+ */
+function storedValue(item: SettingItemDefinition, stored: StoredSettingValues | undefined) {
+  const value = stored && Object.hasOwn(stored, item.key) ? stored[item.key] : undefined;
+  return typeof value === "boolean" ? value : undefined;
+}
+
+/** One category at one level, in the answer's shapes. */
+export interface ResolvedCategory {
+  /** Every key, as this level holds it: a value, or null for inherited. */
+  own: Record<string, boolean | null>;
+  /** The value in effect. */
+  settings: Record<string, boolean>;
+  sources: Record<string, SettingSource>;
+  /** What the value would be if this level did not set it. */
+  inherited: Record<string, boolean>;
+}
+
+export function resolveCategory(
+  category: SettingCategoryDefinition,
+  level: SettingsLevel,
+  organization: StoredSettingValues | undefined,
+  repository: StoredSettingValues | undefined,
+): ResolvedCategory {
+  const resolved: ResolvedCategory = { own: {}, settings: {}, sources: {}, inherited: {} };
+  for (const item of category.default_value) {
+    const fromOrganization = storedValue(item, organization);
+    const fromRepository = level === "repository" ? storedValue(item, repository) : undefined;
+    const fromAbove = level === "repository" ? (fromOrganization ?? item.value) : item.value;
+    const own = level === "repository" ? fromRepository : fromOrganization;
+    resolved.own[item.key] = own ?? null;
+    resolved.inherited[item.key] = fromAbove;
+    resolved.settings[item.key] = own ?? fromAbove;
+    resolved.sources[item.key] =
+      fromRepository !== undefined
+        ? "repository"
+        : fromOrganization !== undefined
+          ? "organization"
+          : "default";
+  }
+  return resolved;
+}
+
+/** Every category of `categories`, resolved, grouped the way answers group them. */
+export function resolveAll(
+  categories: readonly SettingCategoryDefinition[],
+  level: SettingsLevel,
+  organization: StoredCategories,
+  repository: StoredCategories,
+) {
+  const settings: Record<string, Record<string, boolean>> = {};
+  const sources: Record<string, Record<string, SettingSource>> = {};
+  const inherited: Record<string, Record<string, boolean>> = {};
+  for (const category of categories) {
+    const name = category.setting_category;
+    const resolved = resolveCategory(category, level, organization.get(name), repository.get(name));
+    settings[name] = resolved.settings;
+    sources[name] = resolved.sources;
+    inherited[name] = resolved.inherited;
+  }
+  return { settings, sources, inherited };
+}
+
+/** Thrown for a category body that does not fit its template; the message says what is wrong. */
+export class SettingValueError extends Error {
+  override name = "SettingValueError";
+}
+
+function describeType(value: unknown): string {
+  if (Array.isArray(value)) return "an array";
+  if (value === undefined) return "nothing";
+  return typeof value === "object" ? "an object" : `a ${typeof value}`;
+}
+
+/**
+ * A category body checked against its template: the keys to keep at this level with their values
+ * (null and absent keys are inherited, so they are not kept). Throws SettingValueError naming the
+ * first unknown key or wrongly typed value.
+ */
+export function checkCategoryValues(
+  category: SettingCategoryDefinition,
+  body: Record<string, unknown>,
+): Record<string, boolean> {
+  const kept: Record<string, boolean> = {};
+  for (const [key, value] of Object.entries(body)) {
+    const item = category.default_value.find((candidate) => candidate.key === key);
+    if (!item) {
+      throw new SettingValueError(`Unknown setting "${key}" in category "${category.setting_category}"`);
+    }
+    if (value === null) continue;
+    if (typeof value !== "boolean") {
+      throw new SettingValueError(
+        `Setting "${key}" is on or off: it takes true, false or null (inherit), not ${describeType(value)}`,
+      );
+    }
+    kept[key] = value;
+  }
+  return kept;
+}
+
+/** The catalogue's categories, the inactive ones only when asked for. */
+export function templates(includeInactive: boolean): SettingCategoryDefinition[] {
+  return SETTINGS_CATALOGUE.filter((category) => includeInactive || category.is_active);
+}

@@ -1,0 +1,56 @@
+/**
+ * The contributor and seat calls from the browser to the gateway (same origin, the session cookie):
+ * docs/product.md#contributors-and-seats. Brings zod and the schemas, so the contributors table
+ * loads it with itself, on demand.
+ */
+import { ApiError, createApiClient } from "../../shared/api-client.ts";
+import {
+  addContributorResponseSchema,
+  type Contributor,
+  type SeatStatus,
+  seatChangeResponseSchema,
+} from "../../shared/billing-contract.ts";
+import { CONTRIBUTOR_MESSAGES } from "../../shared/billing-messages.ts";
+import { API_PATHS } from "../../shared/contract.ts";
+
+const api = createApiClient({ baseUrl: "" });
+
+/** A failure carries its toast: the product's wording as title, the backend's reason when it gave one. */
+export type Outcome<T> = { ok: true; value: T } | { ok: false; title: string; reason?: string };
+
+async function outcomeOf<T>(call: Promise<T>, title: string): Promise<Outcome<T>> {
+  try {
+    return { ok: true, value: await call };
+  } catch (error) {
+    const reason = error instanceof ApiError && error.body ? error.message : undefined;
+    return reason ? { ok: false, title, reason } : { ok: false, title };
+  }
+}
+
+/** Adds (or updates) the code host's user `username`; `created` false: they were there already. */
+export function addContributor(
+  username: string,
+): Promise<Outcome<{ created: boolean; contributor: Contributor }>> {
+  return outcomeOf(
+    api
+      .request(addContributorResponseSchema, API_PATHS.addContributor, {
+        method: "POST",
+        body: { platform_id: username, platform_type: "github" },
+      })
+      .then((answer) => ({ created: answer.created, contributor: answer.data })),
+    CONTRIBUTOR_MESSAGES.addFailed,
+  );
+}
+
+/** Gives the contributor a seat (`seated` true) or takes it back; answers the counts after it. */
+export function setSeat(contributorId: string, seated: boolean): Promise<Outcome<SeatStatus>> {
+  return outcomeOf(
+    api
+      .request(seatChangeResponseSchema, seated ? API_PATHS.assignSeat : API_PATHS.unassignSeat, {
+        method: "POST",
+        body: { userId: contributorId },
+      })
+      .then((answer) => answer.data),
+    CONTRIBUTOR_MESSAGES.toggleFailed,
+  );
+}

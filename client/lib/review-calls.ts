@@ -1,0 +1,52 @@
+/**
+ * The review screens' calls from the browser (same origin, the session cookie): review a pull
+ * request again, open a sandbox pull request, push to one. Brings zod and the schemas, so pages
+ * load it on demand (`reviewCalls` in lazy-reviews.ts), never statically
+ * (docs/decisions/006-page-weight.md).
+ */
+import { ApiError, createApiClient } from "../../shared/api-client.ts";
+import { API_PATHS } from "../../shared/contract.ts";
+import { reviewRetryResponseSchema } from "../../shared/review-contract.ts";
+import { SANDBOX_PULL_PATHS } from "../../shared/review-paths.ts";
+import {
+  type SandboxCommit,
+  type SandboxPullCreate,
+  sandboxPullCreatedSchema,
+} from "../../shared/sandbox-review-contract.ts";
+
+const api = createApiClient({ baseUrl: "" });
+
+/** The new resource's id, or the message to show. */
+export type CallOutcome = { ok: true; id: string } | { ok: false; message: string };
+
+async function outcomeOf(call: Promise<{ data: { id: string } }>, fallback: string): Promise<CallOutcome> {
+  try {
+    return { ok: true, id: (await call).data.id };
+  } catch (error) {
+    return { ok: false, message: error instanceof ApiError && error.body ? error.message : fallback };
+  }
+}
+
+/** A new run of the run's pull request; its id. */
+export function retryRun(runId: string): Promise<CallOutcome> {
+  return outcomeOf(
+    api.request(reviewRetryResponseSchema, API_PATHS.reviewRunRetry(runId), { method: "POST", body: {} }),
+    "The review could not be started again.",
+  );
+}
+
+/** The new pull request's id. */
+export function openSandboxPull(projectId: string, body: SandboxPullCreate): Promise<CallOutcome> {
+  return outcomeOf(
+    api.request(sandboxPullCreatedSchema, SANDBOX_PULL_PATHS.pulls(projectId), { method: "POST", body }),
+    "The pull request could not be opened.",
+  );
+}
+
+/** The pull request's id once the commit is on it. */
+export function pushSandboxCommit(pullId: string, body: SandboxCommit): Promise<CallOutcome> {
+  return outcomeOf(
+    api.request(sandboxPullCreatedSchema, SANDBOX_PULL_PATHS.pullCommits(pullId), { method: "POST", body }),
+    "The commit could not be pushed.",
+  );
+}

@@ -1,0 +1,59 @@
+/**
+ * The data of the review screens (/reviews, /reviews/{runId}) and of the sandbox's pull requests,
+ * loaded on the server. The loaders await it: these pages revalidate while a review is under way,
+ * and awaited data swaps in place where a streamed promise would bring the skeletons back.
+ */
+import type { ApiClient } from "../../shared/api-client.ts";
+import { API_PATHS } from "../../shared/contract.ts";
+import { reviewRunResponseSchema, reviewRunsResponseSchema } from "../../shared/review-contract.ts";
+import { SANDBOX_PULL_PATHS } from "../../shared/review-paths.ts";
+import {
+  sandboxPullResponseSchema,
+  sandboxPullsResponseSchema,
+} from "../../shared/sandbox-review-contract.ts";
+import { nullOn404, settle } from "./load-result.server";
+
+type Api = Pick<ApiClient, "request">;
+
+export const REVIEW_LOAD_ERRORS = {
+  runs: "Could not load the reviews",
+  run: "Could not load the review",
+  pulls: "Could not load the pull requests",
+  pull: "Could not load the pull request",
+} as const;
+
+export function loadReviewRuns(api: Api) {
+  return settle(
+    api.request(reviewRunsResponseSchema, API_PATHS.reviews).then((answer) => answer.data),
+    REVIEW_LOAD_ERRORS.runs,
+  );
+}
+
+/** null for a run the organisation does not have. */
+export function loadReviewRun(api: Api, runId: string) {
+  return settle(
+    nullOn404(api.request(reviewRunResponseSchema, API_PATHS.reviewRun(runId)).then((answer) => answer.data)),
+    REVIEW_LOAD_ERRORS.run,
+  );
+}
+
+/** null unless the project is one of the organisation's sandbox repositories. */
+export function loadSandboxPulls(api: Api, projectId: string) {
+  return settle(
+    nullOn404(
+      api
+        .request(sandboxPullsResponseSchema, SANDBOX_PULL_PATHS.pulls(projectId))
+        .then((answer) => answer.data),
+    ),
+    REVIEW_LOAD_ERRORS.pulls,
+  );
+}
+
+export function loadSandboxPull(api: Api, pullId: string) {
+  return settle(
+    nullOn404(
+      api.request(sandboxPullResponseSchema, SANDBOX_PULL_PATHS.pull(pullId)).then((answer) => answer.data),
+    ),
+    REVIEW_LOAD_ERRORS.pull,
+  );
+}

@@ -1,0 +1,116 @@
+/**
+ * The settings calls the browser makes (docs/product.md#settings): the page's loads on client
+ * navigations (the templates from the cache once loaded) and the saves of its switches.
+ *
+ * Brings zod and the contract's schemas, so it is only ever imported on demand (`settingsApi`),
+ * never statically (docs/decisions/006-page-weight.md).
+ */
+import { ApiError, createApiClient } from "../../shared/api-client.ts";
+import { INTEGRATIONS } from "../../shared/code-host-messages.ts";
+import { API_PATHS } from "../../shared/contract.ts";
+import { DEFAULT_SETTINGS_PROVIDER } from "../../shared/settings-catalogue.ts";
+import {
+  ACTIVE_SETTING_TEMPLATES_PATH,
+  type SettingsUpdateRequest,
+  type SettingsUpdateResponse,
+  settingsResponseSchema,
+  settingsUpdateResponseSchema,
+  settingTemplatesResponseSchema,
+} from "../../shared/settings-contract.ts";
+import { SETTINGS } from "../../shared/settings-messages.ts";
+import type { LoadResult } from "./load-result.server";
+import {
+  combineSettingsPage,
+  type SettingsPage,
+  type SettingsPageQuery,
+  settingsCallQuery,
+} from "./settings-page";
+import { cachedTemplates, forgetTemplates, keepTemplates } from "./settings-templates-cache";
+
+const api = createApiClient({ baseUrl: "" });
+
+/** The browser's twin of load-result.server's `settle`: the data, "unauthorized" on a 401, else `message`. */
+async function settle<T>(call: Promise<T>, message: string): Promise<LoadResult<T>> {
+  try {
+    return { status: "ok", data: await call };
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return { status: "unauthorized" };
+    return { status: "error", message };
+  }
+}
+
+/** What the page shows for `query`, loaded from the browser (a client navigation or a Retry). */
+export function loadSettingsPage(query: SettingsPageQuery): Promise<LoadResult<SettingsPage>> {
+  const cached = cachedTemplates();
+  const templates = cached
+    ? Promise.resolve({ status: "ok" as const, data: cached })
+    : settle(
+        api.request(settingTemplatesResponseSchema, ACTIVE_SETTING_TEMPLATES_PATH).then((answer) => {
+          keepTemplates(answer.data);
+          return answer.data;
+        }),
+        SETTINGS.templatesLoadFailed,
+      );
+  const settings = settle(
+    api
+      .request(settingsResponseSchema, `${API_PATHS.settings}?${settingsCallQuery(query)}`)
+      .then((answer) => answer.data),
+    SETTINGS.loadFailed,
+  );
+  const integration = query.repositoryId
+    ? null
+    : settle(
+        api.getIntegration(query.integrationName ?? DEFAULT_SETTINGS_PROVIDER).then(
+          (answer) => answer.data,
+          (error: unknown) => {
+            if (error instanceof ApiError && error.status === 404) return null;
+            throw error;
+          },
+        ),
+        INTEGRATIONS.loadFailed,
+      );
+  return combineSettingsPage(templates, settings, integration, query.integrationName);
+}
+
+/** Whose values a save writes: the scope the page's values were loaded for. */
+export interface SaveScope {
+  integrationName: string;
+  integrationKey: string | null;
+  repositoryId: string | null;
+}
+
+export type SaveOutcome =
+  | { status: "saved"; data: SettingsUpdateResponse["data"] }
+  /** The backend refused the values (4xx); `message` is its own when it gave one. */
+  | { status: "refused"; message: string }
+  /** Nothing or a failing server answered (network, 5xx): trying again may work. */
+  | { status: "failed" }
+  | { status: "unauthorized" };
+
+/** PUT /api/settings/{category}: the whole category as this level holds it (null: inherited). */
+export async function saveSettingsCategory(
+  scope: SaveScope,
+  category: string,
+  value: SettingsUpdateRequest["value"],
+): Promise<SaveOutcome> {
+  // The repository goes in the body; the query names the code host.
+  const query = settingsCallQuery(scope, { withRepository: false });
+  const body: SettingsUpdateRequest = scope.repositoryId
+    ? { value, repositoryId: scope.repositoryId }
+    : { value };
+  try {
+    const answer = await api.request(
+      settingsUpdateResponseSchema,
+      `${API_PATHS.settingsCategory(category)}?${query}`,
+      { method: "PUT", body },
+    );
+    return { status: "saved", data: answer.data };
+  } catch (error) {
+    if (!(error instanceof ApiError)) return { status: "failed" };
+    if (error.status === 401) return { status: "unauthorized" };
+    if (error.unreachable || error.status >= 500 || error.status === 429) return { status: "failed" };
+    // The templates this page has may be out of date: load them again next time.
+    forgetTemplates();
+    return { status: "refused", message: error.body ? error.message : SETTINGS.updateFailed };
+  }
+}

@@ -1,0 +1,103 @@
+import { screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { jsonResponse } from "../../tests/support/client/fixtures";
+import { renderPage } from "../../tests/support/client/render-page";
+import { RUN_ID, runDetail, runSummary } from "../../tests/support/client/review-fixtures";
+import ReviewRun, { loader } from "./review-run";
+
+const fetchMock = vi.fn<typeof fetch>();
+const NEW_RUN = "9e8d7c6b-5a49-4382-9176-5a4b3c2d1e0f";
+let retryStatus: number;
+
+beforeEach(() => {
+  retryStatus = 200;
+  vi.stubGlobal("fetch", fetchMock);
+  fetchMock.mockImplementation(async (input, init) => {
+    const url = String(input);
+    if (url === `http://backend.test/api/reviews/${RUN_ID}`)
+      return jsonResponse({ success: true, data: runDetail() });
+    if (url === `http://backend.test/api/reviews/${NEW_RUN}`) {
+      return jsonResponse({
+        success: true,
+        data: runDetail({
+          id: NEW_RUN,
+          status: "queued",
+          trigger: "command",
+          command: "review",
+          decisions: [],
+          findings: [],
+        }),
+      });
+    }
+    if (url === `/api/reviews/${RUN_ID}/retry` && init?.method === "POST") {
+      return retryStatus === 200
+        ? jsonResponse({ success: true, data: runSummary({ id: NEW_RUN, status: "queued" }) })
+        : jsonResponse(
+            { error: "Conflict", message: "A review of this pull request is already queued." },
+            retryStatus,
+          );
+    }
+    if (url.startsWith("http://backend.test/api/reviews/")) return jsonResponse({ error: "Not found" }, 404);
+    throw new Error(`unexpected fetch ${url}`);
+  });
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  fetchMock.mockReset();
+});
+
+const renderRun = (id = RUN_ID) =>
+  renderPage({ path: "reviews/:runId", loader, Component: ReviewRun }, `/reviews/${id}`);
+
+describe("/reviews/:runId", () => {
+  it("shows the run, its decision log in order and its findings with their anchors and delivery", async () => {
+    renderRun();
+    expect(await screen.findByRole("heading", { name: "argus-sandbox/web-app #3" })).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Open the pull request" })).toHaveAttribute(
+      "href",
+      expect.stringMatching(/^\/sandbox\/pulls\//),
+    );
+    const log = screen.getByRole("region", { name: "Decision log" });
+    const steps = within(log)
+      .getAllByRole("listitem")
+      .map((item) => item.textContent ?? "");
+    expect(steps).toHaveLength(3);
+    expect(steps[0]).toMatch(/^eventreceived/);
+    expect(steps[2]).toMatch(/^postposted/);
+    expect(steps[2]).toContain("inline1");
+
+    const findings = within(screen.getByRole("region", { name: "Findings" })).getAllByRole("listitem");
+    expect(findings[0]).toHaveTextContent("Critical");
+    expect(findings[0]).toHaveTextContent("src/config.ts:17");
+    expect(findings[0]).toHaveTextContent("secrets/github");
+    expect(findings[0]).toHaveTextContent("Posted inline");
+    expect(findings[0]).toHaveTextContent('githubToken: env.GITHUB_TOKEN ?? "ghp_****"');
+    expect(findings[1]).toHaveTextContent("The whole pull request");
+    expect(findings[1]).toHaveTextContent("In the summary");
+  });
+
+  it("Review again starts a new run and goes to its page", async () => {
+    renderRun();
+    await userEvent.setup().click(await screen.findByRole("button", { name: "Review again" }));
+    expect(await screen.findByText("Command: review")).toBeInTheDocument();
+    expect(screen.getByText("Nothing yet: the review has not started.")).toBeInTheDocument();
+    expect(fetchMock).toHaveBeenCalledWith(
+      `/api/reviews/${RUN_ID}/retry`,
+      expect.objectContaining({ method: "POST" }),
+    );
+  });
+
+  it("says why when the review cannot start again, and stays", async () => {
+    retryStatus = 409;
+    renderRun();
+    await userEvent.setup().click(await screen.findByRole("button", { name: "Review again" }));
+    expect(await screen.findByText("A review of this pull request is already queued.")).toBeInTheDocument();
+    expect(screen.getByRole("heading", { name: "argus-sandbox/web-app #3" })).toBeInTheDocument();
+  });
+
+  it("says so for a run the organisation does not have", async () => {
+    renderRun("0f0f0f0f-0f0f-4f0f-8f0f-0f0f0f0f0f0f");
+    expect(await screen.findByRole("heading", { name: "Review not found" })).toBeInTheDocument();
+  });
+});

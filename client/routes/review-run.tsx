@@ -1,0 +1,240 @@
+import { ArrowLeft, ExternalLink, RotateCw, SearchX } from "lucide-react";
+import { useCallback, useState } from "react";
+import { useNavigate, useRevalidator } from "react-router";
+import type { ReviewDecision, ReviewRunDetail, RunFinding } from "../../shared/review-contract.ts";
+import {
+  durationText,
+  findingsText,
+  isUnderWay,
+  RunStatusBadge,
+  SeverityBadge,
+  triggerText,
+  whenText,
+} from "../components/reviews/run-status";
+import { useRunEvents } from "../components/reviews/use-run-events";
+import { Settled } from "../components/streamed";
+import { Button, Card, EmptyState, TextLink, useToast } from "../components/ui";
+import { backendFor } from "../lib/backend.server";
+import { reviewCalls } from "../lib/lazy-reviews";
+import { loadReviewRun } from "../lib/reviews.server";
+import { documentTitle, productNameOf, type RouteHandle } from "../lib/route-handle";
+import type { Route } from "./+types/review-run";
+
+export const handle: RouteHandle = { title: "Reviews" };
+
+export function meta({ matches }: Route.MetaArgs) {
+  return [{ title: documentTitle("Review", productNameOf(matches)) }];
+}
+
+export async function loader({ context, request, params }: Route.LoaderArgs) {
+  const { api } = backendFor(context, request);
+  return { run: await loadReviewRun(api, params.runId) };
+}
+
+/** docs/product.md#reviewsrunid: one run's decision log and findings. */
+export default function ReviewRun({ loaderData }: Route.ComponentProps) {
+  return (
+    <div className="space-y-6">
+      <TextLink to="/reviews" className="inline-flex items-center gap-1.5 text-sm">
+        <ArrowLeft aria-hidden="true" className="size-4" />
+        Back to reviews
+      </TextLink>
+      <Settled
+        result={loaderData.run}
+        errorDescription="The review could not be fetched. Check your connection and try again."
+      >
+        {(run) =>
+          run ? (
+            <RunDetail run={run} />
+          ) : (
+            <EmptyState
+              icon={<SearchX />}
+              titleAs="h2"
+              title="Review not found"
+              description="There is no review run by that id in your organization."
+            />
+          )
+        }
+      </Settled>
+    </div>
+  );
+}
+
+function RunDetail({ run }: { run: ReviewRunDetail }) {
+  const { revalidate } = useRevalidator();
+  const underWay = isUnderWay(run.status);
+  // While the run is under way, each change of it reloads the page's data (its log grows).
+  useRunEvents(
+    useCallback((changed) => changed.id === run.id && void revalidate(), [run.id, revalidate]),
+    underWay,
+  );
+  return (
+    <>
+      <Card as="section" aria-labelledby="run-title">
+        <div className="flex flex-wrap items-start justify-between gap-4 border-border border-b px-6 py-5">
+          <div className="min-w-0 space-y-1">
+            <h2 id="run-title" className="font-semibold text-fg text-xl tracking-tight">
+              {run.repository} #{run.pullRequest}
+            </h2>
+            {run.pullRequestTitle ? <p className="text-fg-muted text-sm">{run.pullRequestTitle}</p> : null}
+            {run.pullRequestUrl ? (
+              <a
+                href={run.pullRequestUrl}
+                className="focus-ring inline-flex items-center gap-1 rounded-sm text-accent-text text-sm hover:underline"
+              >
+                <ExternalLink aria-hidden="true" className="size-3.5" />
+                Open the pull request
+              </a>
+            ) : null}
+          </div>
+          <ReviewAgain runId={run.id} disabled={underWay} />
+        </div>
+        <dl className="grid gap-x-6 gap-y-3 px-6 py-5 text-sm sm:grid-cols-3">
+          <Fact term="Status">
+            <RunStatusBadge status={run.status} />
+          </Fact>
+          <Fact term="Trigger">{triggerText(run)}</Fact>
+          <Fact term="Duration">{durationText(run.durationMs)}</Fact>
+          <Fact term="Findings">{findingsText(run)}</Fact>
+          <Fact term="Queued">{whenText(run.queuedAt)}</Fact>
+          <Fact term="Head commit">
+            <span className="font-mono">{run.headSha ? run.headSha.slice(0, 12) : "—"}</span>
+          </Fact>
+          {run.reason ? <Fact term="Reason">{run.reason}</Fact> : null}
+        </dl>
+      </Card>
+      <DecisionLog decisions={run.decisions} underWay={underWay} />
+      <Findings findings={run.findings} />
+    </>
+  );
+}
+
+function Fact({ term, children }: { term: string; children: React.ReactNode }) {
+  return (
+    <div className="space-y-1">
+      <dt className="text-fg-muted text-xs">{term}</dt>
+      <dd className="text-fg">{children}</dd>
+    </div>
+  );
+}
+
+/** POST retry, then the new run's page. */
+function ReviewAgain({ runId, disabled }: { runId: string; disabled: boolean }) {
+  const navigate = useNavigate();
+  const { toast } = useToast();
+  const [busy, setBusy] = useState(false);
+  async function retry() {
+    setBusy(true);
+    const outcome = await reviewCalls
+      .load()
+      .then(({ retryRun }) => retryRun(runId))
+      .catch(() => ({ ok: false as const, message: "The review could not be started again." }));
+    setBusy(false);
+    if (!outcome.ok) {
+      toast({ tone: "danger", title: outcome.message });
+      return;
+    }
+    toast({ tone: "success", title: "Review started again" });
+    await navigate(`/reviews/${encodeURIComponent(outcome.id)}`);
+  }
+  return (
+    <Button
+      variant="secondary"
+      loading={busy}
+      disabled={disabled}
+      icon={<RotateCw aria-hidden="true" className="size-4" />}
+      onPointerEnter={reviewCalls.preload}
+      onFocus={reviewCalls.preload}
+      onClick={retry}
+    >
+      Review again
+    </Button>
+  );
+}
+
+function detailText(value: unknown): string {
+  return typeof value === "string" ? value : JSON.stringify(value);
+}
+
+function DecisionLog({ decisions, underWay }: { decisions: ReviewDecision[]; underWay: boolean }) {
+  return (
+    <Card as="section" aria-labelledby="decisions-title">
+      <h2 id="decisions-title" className="border-border border-b px-6 py-3.5 font-semibold text-fg text-sm">
+        Decision log
+      </h2>
+      {decisions.length === 0 ? (
+        <p className="px-6 py-5 text-fg-muted text-sm">
+          {underWay ? "Nothing yet: the review has not started." : "This run recorded no steps."}
+        </p>
+      ) : (
+        <ol className="divide-y divide-border">
+          {decisions.map((decision, index) => (
+            // The log only grows, so a step's place is its identity.
+            // biome-ignore lint/suspicious/noArrayIndexKey: steps repeat (one per reviewer), in order
+            <li key={index} className="space-y-1 px-6 py-3 text-sm">
+              <p className="flex flex-wrap items-baseline gap-x-2">
+                <span className="font-medium font-mono text-fg">{decision.step}</span>
+                <span className="text-fg">{decision.outcome}</span>
+                <span className="text-fg-subtle text-xs">{whenText(decision.at)}</span>
+              </p>
+              {Object.keys(decision.detail).length ? (
+                <dl className="grid grid-cols-[auto_1fr] gap-x-3 text-fg-muted text-xs">
+                  {Object.entries(decision.detail).map(([key, value]) => (
+                    <div key={key} className="contents">
+                      <dt>{key}</dt>
+                      <dd className="break-all font-mono">{detailText(value)}</dd>
+                    </div>
+                  ))}
+                </dl>
+              ) : null}
+            </li>
+          ))}
+        </ol>
+      )}
+    </Card>
+  );
+}
+
+const DELIVERY: Record<RunFinding["delivery"], string> = {
+  inline: "Posted inline",
+  summary: "In the summary",
+  duplicate: "Already posted",
+  not_posted: "Not posted",
+};
+
+function anchorText(finding: RunFinding["finding"]): string {
+  if (finding.path === null) return "The whole pull request";
+  return finding.line === null ? finding.path : `${finding.path}:${finding.line}`;
+}
+
+function Findings({ findings }: { findings: RunFinding[] }) {
+  return (
+    <Card as="section" aria-labelledby="findings-title">
+      <h2 id="findings-title" className="border-border border-b px-6 py-3.5 font-semibold text-fg text-sm">
+        Findings
+      </h2>
+      {findings.length === 0 ? (
+        <p className="px-6 py-5 text-fg-muted text-sm">No findings.</p>
+      ) : (
+        <ul className="divide-y divide-border">
+          {findings.map(({ finding, delivery }) => (
+            <li key={finding.fingerprint} className="space-y-1.5 px-6 py-3 text-sm">
+              <p className="flex flex-wrap items-center gap-2">
+                <SeverityBadge severity={finding.severity} />
+                <span className="font-mono text-fg">{anchorText(finding)}</span>
+                <span className="font-mono text-fg-muted text-xs">{finding.ruleId}</span>
+                <span className="text-fg-muted text-xs">· {DELIVERY[delivery]}</span>
+              </p>
+              {finding.quote ? (
+                <pre className="overflow-x-auto rounded-md bg-surface-muted px-3 py-2 font-mono text-fg text-xs">
+                  <code>{finding.quote}</code>
+                </pre>
+              ) : null}
+              <p className="text-fg">{finding.message}</p>
+            </li>
+          ))}
+        </ul>
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,107 @@
+import { act, screen, within } from "@testing-library/react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { ReviewRunSummary } from "../../shared/review-contract.ts";
+import { jsonResponse } from "../../tests/support/client/fixtures";
+import { renderPage } from "../../tests/support/client/render-page";
+import { RUN_ID, runSummary } from "../../tests/support/client/review-fixtures";
+import Reviews, { loader } from "./reviews";
+
+const fetchMock = vi.fn<typeof fetch>();
+let runs: ReviewRunSummary[];
+let status: number;
+
+/** A stand-in for the browser's EventSource: the test sends events and errors through it. */
+class FakeEventSource extends EventTarget {
+  static last: FakeEventSource | undefined;
+  onerror: (() => void) | null = null;
+  closed = false;
+  readonly url: string;
+  constructor(url: string) {
+    super();
+    this.url = url;
+    FakeEventSource.last = this;
+  }
+  close() {
+    this.closed = true;
+  }
+  send(run: ReviewRunSummary) {
+    this.dispatchEvent(new MessageEvent("run", { data: JSON.stringify(run) }));
+  }
+}
+
+beforeEach(() => {
+  runs = [runSummary()];
+  status = 200;
+  FakeEventSource.last = undefined;
+  vi.stubGlobal("fetch", fetchMock);
+  vi.stubGlobal("EventSource", FakeEventSource);
+  fetchMock.mockImplementation(async (input) => {
+    if (String(input) === "http://backend.test/api/reviews") {
+      return status === 200
+        ? jsonResponse({ success: true, data: runs })
+        : jsonResponse({ error: "boom" }, status);
+    }
+    throw new Error(`unexpected fetch ${String(input)}`);
+  });
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  fetchMock.mockReset();
+});
+
+const renderReviews = () => renderPage({ path: "reviews", loader, Component: Reviews }, "/reviews");
+
+describe("/reviews", () => {
+  it("lists each run with its pull request, status, trigger, duration and findings, linked to its page", async () => {
+    renderReviews();
+    const table = await screen.findByRole("table", { name: "Review runs, newest first" });
+    const row = within(table).getAllByRole("row")[1] as HTMLElement;
+    expect(within(row).getByRole("link", { name: "argus-sandbox/web-app #3" })).toHaveAttribute(
+      "href",
+      `/reviews/${RUN_ID}`,
+    );
+    expect(row).toHaveTextContent("Add the GitHub client token to the config");
+    expect(row).toHaveTextContent("Succeeded");
+    expect(row).toHaveTextContent("Opened");
+    expect(row).toHaveTextContent("2.5 s");
+    expect(row).toHaveTextContent("2 (1 posted)");
+  });
+
+  it("merges runs from the event stream: a changed run in place, a new one on top", async () => {
+    runs = [runSummary({ status: "running", durationMs: null, findingsTotal: null, findingsPosted: null })];
+    renderReviews();
+    const table = await screen.findByRole("table");
+    expect(table).toHaveTextContent("Running");
+    expect(FakeEventSource.last?.url).toBe("/api/reviews/events");
+    act(() => FakeEventSource.last?.send(runSummary({ status: "failed", reason: "boom" })));
+    expect(await within(table).findByText("Failed")).toBeInTheDocument();
+    act(() => FakeEventSource.last?.send(runSummary({ id: "other-run", pullRequest: 9, status: "queued" })));
+    const rows = await within(table).findAllByRole("row");
+    expect(rows).toHaveLength(3);
+    expect(rows[1]).toHaveTextContent("#9");
+    expect(screen.getByRole("status")).toHaveTextContent("Updates as reviews run.");
+  });
+
+  it("falls back to reloading when the stream fails", async () => {
+    renderReviews();
+    await screen.findByRole("table");
+    const source = FakeEventSource.last;
+    act(() => source?.onerror?.());
+    expect(source?.closed).toBe(true);
+    expect(await screen.findByText(/Live updates are unavailable/)).toBeInTheDocument();
+  });
+
+  it("says there are no reviews yet and where to start one", async () => {
+    runs = [];
+    renderReviews();
+    expect(await screen.findByRole("heading", { name: "No reviews yet" })).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Go to your repositories" })).toHaveAttribute("href", "/home");
+  });
+
+  it("shows an error with Retry when the runs cannot be loaded", async () => {
+    status = 500;
+    renderReviews();
+    expect(await screen.findByRole("alert")).toHaveTextContent("Could not load the reviews");
+    expect(screen.getByRole("button", { name: "Retry" })).toBeInTheDocument();
+  });
+});

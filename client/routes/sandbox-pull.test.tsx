@@ -1,0 +1,137 @@
+import { screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { SandboxPullDetail } from "../../shared/sandbox-review-contract.ts";
+import { jsonResponse } from "../../tests/support/client/fixtures";
+import { renderPage } from "../../tests/support/client/render-page";
+import { PULL_ID, pullDetail, RUN_ID } from "../../tests/support/client/review-fixtures";
+import SandboxPull, { loader } from "./sandbox-pull";
+
+const fetchMock = vi.fn<typeof fetch>();
+/** What each GET of the pull request answers, in turn; the last one repeats. */
+let answers: SandboxPullDetail[];
+/** Bodies POSTed as commits. */
+let pushed: unknown[];
+
+const REVIEWED = pullDetail({
+  reviews: [
+    {
+      id: 1,
+      kind: "review",
+      commitId: "c".repeat(40),
+      body: "Argus found 1 critical problem.",
+      createdAt: "2026-01-05T10:00:03.000Z",
+      comments: [
+        {
+          id: 10,
+          path: "src/config.ts",
+          line: 2,
+          side: "RIGHT",
+          commitId: "c".repeat(40),
+          body: "A GitHub token is committed (secrets/github).",
+        },
+      ],
+    },
+  ],
+});
+
+beforeEach(() => {
+  answers = [REVIEWED];
+  pushed = [];
+  vi.stubGlobal("fetch", fetchMock);
+  fetchMock.mockImplementation(async (input, init) => {
+    if (String(input) === `/api/sandbox/pulls/${PULL_ID}/commits` && init?.method === "POST") {
+      pushed.push(JSON.parse(String(init.body)));
+      return jsonResponse({ success: true, data: { id: PULL_ID, number: 1, headSha: "e".repeat(40) } }, 201);
+    }
+    if (String(input) === `http://backend.test/api/sandbox/pulls/${PULL_ID}`) {
+      const data = answers.length > 1 ? answers.shift() : answers[0];
+      return jsonResponse({ success: true, data });
+    }
+    if (String(input).startsWith("http://backend.test/api/sandbox/pulls/"))
+      return jsonResponse({ error: "Not found" }, 404);
+    throw new Error(`unexpected fetch ${String(input)}`);
+  });
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  fetchMock.mockReset();
+});
+
+const renderPull = (id = PULL_ID) =>
+  renderPage({ path: "sandbox/pulls/:pullId", loader, Component: SandboxPull }, `/sandbox/pulls/${id}`);
+
+describe("/sandbox/pulls/:pullId", () => {
+  it("shows the diff with the review comment under its line and the summary in the conversation", async () => {
+    renderPull();
+    expect(
+      await screen.findByRole("heading", { name: /Add the GitHub client token to the config/ }),
+    ).toBeInTheDocument();
+    expect(screen.getAllByText("Sandbox")[0]).toBeVisible();
+    expect(screen.getByRole("link", { name: "See its decision log" })).toHaveAttribute(
+      "href",
+      `/reviews/${RUN_ID}`,
+    );
+    const conversation = screen.getByRole("region", { name: "Conversation" });
+    expect(within(conversation).getByRole("article", { name: "Review" })).toHaveTextContent(
+      "Argus found 1 critical problem.",
+    );
+
+    const table = screen.getByRole("table", { name: "Changes to src/config.ts" });
+    const rows = within(table).getAllByRole("row");
+    const tokenRow = rows.findIndex((row) => row.textContent?.includes('token: "ghp_secret"'));
+    expect(rows[tokenRow]).toHaveTextContent(/^2Added: \+/);
+    // The comment is the row right under its line.
+    expect(
+      within(rows[tokenRow + 1] as HTMLElement).getByRole("article", {
+        name: "Review comment on src/config.ts line 2",
+      }),
+    ).toHaveTextContent("A GitHub token is committed (secrets/github).");
+  });
+
+  it("reloads while the review runs and shows it once posted", async () => {
+    answers = [pullDetail({ latestRun: { id: RUN_ID, status: "running" } }), REVIEWED];
+    renderPull();
+    expect(await screen.findByText("Running")).toBeInTheDocument();
+    expect(screen.getByText("Nothing posted yet.")).toBeInTheDocument();
+    expect(
+      await screen.findByText("Argus found 1 critical problem.", {}, { timeout: 4000 }),
+    ).toBeInTheDocument();
+    expect(screen.getByText("Succeeded")).toBeInTheDocument();
+  });
+
+  it("lists a comment on an older commit as outdated, not under a line", async () => {
+    const review = REVIEWED.reviews[0];
+    if (!review) throw new Error("fixture");
+    answers = [
+      pullDetail({
+        reviews: [{ ...review, comments: review.comments.map((c) => ({ ...c, commitId: "d".repeat(40) })) }],
+      }),
+    ];
+    renderPull();
+    const outdated = await screen.findByRole("list", { name: "Outdated comments" });
+    expect(outdated).toHaveTextContent("src/config.ts:2 (outdated)");
+    expect(screen.queryByRole("article", { name: /Review comment on/ })).not.toBeInTheDocument();
+  });
+
+  it("pushes a commit with a changed file's new text, starting from its text at head, then reloads", async () => {
+    const user = userEvent.setup();
+    answers = [
+      REVIEWED,
+      pullDetail({ headSha: "e".repeat(40), latestRun: { id: RUN_ID, status: "queued" } }),
+    ];
+    renderPull();
+    const editor = await screen.findByRole("textbox", { name: "New text of src/config.ts" });
+    expect(editor).toHaveValue('export const config = {\n  token: "ghp_secret",\n};\n');
+    await user.clear(editor);
+    await user.type(editor, "export const limit = 1;");
+    await user.click(screen.getByRole("button", { name: "Push commit" }));
+    expect(await screen.findByText("Queued")).toBeInTheDocument();
+    expect(pushed).toEqual([{ path: "src/config.ts", content: "export const limit = 1;" }]);
+  });
+
+  it("says so for a pull request the organisation does not have", async () => {
+    renderPull("0f0f0f0f-0f0f-4f0f-8f0f-0f0f0f0f0f0f");
+    expect(await screen.findByRole("heading", { name: "Pull request not found" })).toBeInTheDocument();
+  });
+});

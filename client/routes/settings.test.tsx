@@ -1,0 +1,459 @@
+import { act, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { resolveAll, resolveCategory } from "../../backend/settings/resolve.ts";
+import type { Integration } from "../../shared/contract.ts";
+import { SETTINGS_CATALOGUE, settingCategory } from "../../shared/settings-catalogue.ts";
+import type { SettingTemplate } from "../../shared/settings-contract.ts";
+import { GITHUB_INTEGRATION, integration, jsonResponse } from "../../tests/support/client/fixtures";
+import { renderPage } from "../../tests/support/client/render-page";
+import { forgetTemplates } from "../lib/settings-templates-cache";
+import SettingsRoute, { clientLoader, loader } from "./settings";
+
+const REPOSITORY_ID = "3f0e7c1a-0000-4000-8000-000000000001";
+const TEMPLATES: SettingTemplate[] = SETTINGS_CATALOGUE.map((category) => ({
+  ...category,
+  default_value: [...category.default_value],
+}));
+
+const fetchMock = vi.fn<typeof fetch>();
+
+/** The fake backend's state: organisation values per code host, and the repository's own. */
+let organization: Record<string, Map<string, Record<string, boolean>>>;
+let repository: Map<string, Record<string, boolean>>;
+let integrations: Record<string, Integration | number>;
+let templatesAnswer: () => Response;
+/** Every GET waits for this (a test holds it to see the loading state). */
+let gate: Promise<unknown>;
+/** What a PUT answers instead of saving, when set; called with the category and the body. */
+type SaveBody = { value: Record<string, boolean | null>; repositoryId?: string };
+let refuseSave: ((category: string, body: SaveBody) => Response | Promise<Response>) | null;
+
+function settingsAnswer(url: URL) {
+  const repositoryId = url.searchParams.get("repositoryId");
+  const integrationName = repositoryId ? "github" : (url.searchParams.get("integrationName") ?? "github");
+  const level = repositoryId ? "repository" : "organization";
+  const resolved = resolveAll(
+    SETTINGS_CATALOGUE,
+    level,
+    organization[integrationName] ?? new Map(),
+    repositoryId ? repository : new Map(),
+  );
+  return {
+    success: true,
+    data: {
+      level,
+      integrationName,
+      repository: repositoryId ? { id: repositoryId, name: "engine", full_name: "babbage/engine" } : null,
+      ...resolved,
+    },
+  };
+}
+
+function saveAnswer(url: URL, category: string, body: SaveBody) {
+  const definition = settingCategory(category);
+  if (!definition) return jsonResponse({ error: "Setting category not found" }, 404);
+  const integrationName = body.repositoryId
+    ? "github"
+    : (url.searchParams.get("integrationName") ?? "github");
+  const kept = Object.fromEntries(Object.entries(body.value).filter(([, value]) => value !== null)) as Record<
+    string,
+    boolean
+  >;
+  organization[integrationName] ??= new Map();
+  if (body.repositoryId) repository.set(category, kept);
+  else organization[integrationName]?.set(category, kept);
+  const level = body.repositoryId ? "repository" : "organization";
+  const { own, ...resolved } = resolveCategory(
+    definition,
+    level,
+    organization[integrationName]?.get(category),
+    body.repositoryId ? repository.get(category) : undefined,
+  );
+  return jsonResponse({
+    success: true,
+    message: "saved",
+    data: {
+      category,
+      level,
+      integrationName,
+      repositoryId: body.repositoryId ?? null,
+      value: own,
+      ...resolved,
+    },
+  });
+}
+
+beforeEach(() => {
+  vi.stubGlobal("fetch", fetchMock);
+  forgetTemplates();
+  organization = {};
+  repository = new Map();
+  integrations = { github: { ...GITHUB_INTEGRATION, isActive: true }, "azure-devops": integration() };
+  templatesAnswer = () => jsonResponse({ success: true, data: TEMPLATES });
+  gate = Promise.resolve();
+  refuseSave = null;
+  fetchMock.mockImplementation(async (input, init) => {
+    const url = new URL(String(input), "http://gateway.test");
+    const path = url.pathname;
+    if (path === "/auth/logout") return new Response(null, { status: 204 });
+    const category = /^\/api\/settings\/([^/]+)$/.exec(path)?.[1];
+    if (init?.method === "PUT" && category) {
+      const body = JSON.parse(String(init.body));
+      if (refuseSave) return refuseSave(decodeURIComponent(category), body);
+      return saveAnswer(url, decodeURIComponent(category), body);
+    }
+    await gate;
+    if (path === "/api/settings/templates") return templatesAnswer();
+    if (path === "/api/settings") return jsonResponse(settingsAnswer(url));
+    const name = /^\/api\/integrations\/([^/]+)$/.exec(path)?.[1];
+    if (name) {
+      const found = integrations[decodeURIComponent(name)] ?? 404;
+      return typeof found === "number"
+        ? jsonResponse({ error: "Integration not found" }, found)
+        : jsonResponse({ success: true, data: found });
+    }
+    throw new Error(`unexpected fetch ${url}`);
+  });
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  fetchMock.mockReset();
+});
+
+/** The page with its server loader (the first HTML), or with its client loader (client navigations). */
+function renderSettings(url = "/settings", { client = false } = {}) {
+  return renderPage(
+    {
+      path: "settings",
+      loader: client ? clientLoader : loader,
+      Component: SettingsRoute,
+    },
+    url,
+  );
+}
+
+const calls = (method: string, path: string) =>
+  fetchMock.mock.calls.filter(
+    ([input, init]) =>
+      (init?.method ?? "GET") === method && new URL(String(input), "http://gateway.test").pathname === path,
+  );
+const saves = () =>
+  fetchMock.mock.calls
+    .filter(([, init]) => init?.method === "PUT")
+    .map(([input, init]) => ({ url: String(input), body: JSON.parse(String(init?.body)) }));
+
+const switchNamed = (name: string) => screen.findByRole("switch", { name });
+
+/** Every key of a category as null (inherited), then `values`. */
+function category(name: string, values: Record<string, boolean | null> = {}) {
+  const keys = settingCategory(name)?.default_value.map((item) => item.key) ?? [];
+  return { ...Object.fromEntries(keys.map((key) => [key, null])), ...values };
+}
+
+describe("/settings, organisation view", () => {
+  it("shows the title, the provider, one tab per category with its first line, and a switch per setting", async () => {
+    renderSettings();
+    expect(await screen.findByRole("heading", { name: "Organization Settings" })).toBeInTheDocument();
+    const provider = screen.getByRole("combobox", { name: "Provider" });
+    expect(provider).toHaveValue("github");
+    expect(
+      within(provider)
+        .getAllByRole("option")
+        .map((option) => option.textContent),
+    ).toEqual(["GitHub", "Azure DevOps"]);
+
+    const tabs = await screen.findByRole("tablist", { name: "Setting categories" });
+    expect(
+      within(tabs)
+        .getAllByRole("tab")
+        .map((tab) => tab.textContent),
+    ).toEqual(["Account Preferences", "Review Scope", "Comment Style"]);
+    const panel = screen.getByRole("tabpanel");
+    expect(panel).toHaveTextContent("When reviews run.");
+    expect(panel).not.toHaveTextContent("Auto review starts a review");
+    const auto = await switchNamed("Review draft pull requests");
+    expect(auto).toHaveAttribute("aria-checked", "false");
+    expect(auto).toHaveAccessibleDescription(
+      "Review pull requests while they are still drafts, not only once they are ready.",
+    );
+    expect(await switchNamed("Review new commits")).toHaveAttribute("aria-checked", "true");
+    // The organisation view says nothing about inheritance.
+    expect(screen.queryByText("Inherited from organization")).not.toBeInTheDocument();
+
+    const [templates] = calls("GET", "/api/settings/templates");
+    expect(String(templates?.[0])).toBe("http://backend.test/api/settings/templates?includeInactive=false");
+    const [settings] = calls("GET", "/api/settings");
+    expect(String(settings?.[0])).toBe("http://backend.test/api/settings?integrationName=github");
+  });
+
+  it("says 'Loading settings...' while loading and 'No settings available at this time.' without templates", async () => {
+    let open: (value: unknown) => void = () => {};
+    gate = new Promise((resolve) => (open = resolve));
+    templatesAnswer = () => jsonResponse({ success: true, data: [] });
+    renderSettings();
+    expect(await screen.findByText("Loading settings...")).toBeInTheDocument();
+    open(undefined);
+    expect(await screen.findByText("No settings available at this time.")).toBeInTheDocument();
+    expect(screen.queryByText("Loading settings...")).not.toBeInTheDocument();
+  });
+
+  it("offers to connect a code host the organisation has not connected", async () => {
+    renderSettings("/settings?integrationName=azure-devops");
+    expect(await screen.findByRole("combobox", { name: "Provider" })).toHaveValue("azure-devops");
+    const card = await screen.findByRole("region", { name: "Connect to Azure DevOps" });
+    expect(card).toHaveTextContent("Connect an Azure DevOps project with a personal access token.");
+    expect(within(card).getByRole("link", { name: "Connect Azure DevOps" })).toHaveAttribute(
+      "href",
+      "/integrations/azure-devops",
+    );
+    expect(screen.queryByRole("switch")).not.toBeInTheDocument();
+  });
+
+  it("keeps the chosen provider in the query string", async () => {
+    renderSettings("/settings", { client: true });
+    await switchNamed("Review draft pull requests");
+    await userEvent.selectOptions(screen.getByRole("combobox", { name: "Provider" }), "azure-devops");
+    expect(await screen.findByRole("region", { name: "Connect to Azure DevOps" })).toBeInTheDocument();
+    const [, second] = calls("GET", "/api/settings");
+    expect(new URL(String(second?.[0]), "http://gateway.test").search).toBe("?integrationName=azure-devops");
+  });
+
+  it("saves a switch at once with its whole category, and says so", async () => {
+    const user = userEvent.setup();
+    let answer: (response: Response) => void = () => {};
+    refuseSave = (name, body) =>
+      new Promise<Response>((resolve) => {
+        answer = resolve;
+      }).then(() => saveAnswer(new URL("http://gateway.test/?integrationName=github"), name, body));
+    renderSettings();
+    const auto = await switchNamed("Review draft pull requests");
+    await user.click(auto);
+    // Optimistic: on before the answer.
+    expect(auto).toHaveAttribute("aria-checked", "true");
+    await waitFor(() => expect(saves()).toHaveLength(1));
+    expect(saves()[0]).toEqual({
+      url: "/api/settings/account_preferences?integrationName=github",
+      body: { value: category("account_preferences", { review_draft_pull_requests: true }) },
+    });
+    await act(async () => answer(new Response()));
+    expect(await screen.findByText("Organization setting updated successfully")).toBeInTheDocument();
+    expect(auto).toHaveAttribute("aria-checked", "true");
+    expect(organization.github?.get("account_preferences")).toEqual({ review_draft_pull_requests: true });
+  });
+
+  it("rolls a switch back with 'Failed to update {label}. Please try again.' when the backend cannot be reached", async () => {
+    const user = userEvent.setup();
+    refuseSave = () =>
+      jsonResponse(
+        { error: "Backend service unavailable. Please try again.", code: "UPSTREAM_UNAVAILABLE" },
+        502,
+      );
+    renderSettings();
+    const drafts = await switchNamed("Review draft pull requests");
+    await user.click(drafts);
+    expect(
+      await screen.findByText("Failed to update Review draft pull requests. Please try again."),
+    ).toBeInTheDocument();
+    expect(drafts).toHaveAttribute("aria-checked", "false");
+
+    // A network failure is the same.
+    refuseSave = () => Promise.reject(new TypeError("Failed to fetch"));
+    await user.click(drafts);
+    await waitFor(() =>
+      expect(screen.getAllByText(/Failed to update Review draft pull requests/)).toHaveLength(2),
+    );
+    expect(drafts).toHaveAttribute("aria-checked", "false");
+  });
+
+  it("shows the server's reason when it refuses a save, else 'Failed to update setting'", async () => {
+    const user = userEvent.setup();
+    refuseSave = () =>
+      jsonResponse(
+        {
+          error: 'Unknown setting "review_draft_pull_requests"',
+          code: "INVALID_REQUEST",
+          message: 'Unknown setting "review_draft_pull_requests"',
+        },
+        400,
+      );
+    renderSettings();
+    const auto = await switchNamed("Review draft pull requests");
+    await user.click(auto);
+    expect(await screen.findByText('Unknown setting "review_draft_pull_requests"')).toBeInTheDocument();
+    expect(auto).toHaveAttribute("aria-checked", "false");
+
+    refuseSave = () => new Response("nope", { status: 404 });
+    await user.click(auto);
+    expect(await screen.findByText("Failed to update setting")).toBeInTheDocument();
+    expect(auto).toHaveAttribute("aria-checked", "false");
+  });
+
+  it("rolls back only the change that failed when two changes of one category overlap", async () => {
+    const user = userEvent.setup();
+    let failFirst = true;
+    const bodies: unknown[] = [];
+    refuseSave = (name, body) => {
+      bodies.push(body.value);
+      if (failFirst) {
+        failFirst = false;
+        return jsonResponse({ error: "boom" }, 500);
+      }
+      return saveAnswer(new URL("http://gateway.test/?integrationName=github"), name, body);
+    };
+    renderSettings();
+    const auto = await switchNamed("Auto review");
+    const drafts = await switchNamed("Review draft pull requests");
+    await user.click(auto);
+    await user.click(drafts);
+    expect(await screen.findByText("Organization setting updated successfully")).toBeInTheDocument();
+    expect(screen.getByText("Failed to update Auto review. Please try again.")).toBeInTheDocument();
+    expect(auto).toHaveAttribute("aria-checked", "true");
+    expect(drafts).toHaveAttribute("aria-checked", "true");
+    // The second save did not carry the first, failed change.
+    expect(bodies[1]).toEqual(category("account_preferences", { review_draft_pull_requests: true }));
+  });
+
+  it("works from the keyboard: arrows between tabs, Space on a switch", async () => {
+    const user = userEvent.setup();
+    renderSettings();
+    await switchNamed("Review draft pull requests");
+    screen.getByRole("tab", { name: "Account Preferences" }).focus();
+    await user.keyboard("{ArrowRight}");
+    expect(screen.getByRole("tab", { name: "Review Scope" })).toHaveAttribute("aria-selected", "true");
+    expect(screen.getByRole("tabpanel")).toHaveTextContent("What a review looks at.");
+    await user.tab();
+    await user.tab();
+    const generated = screen.getByRole("switch", { name: "Skip generated files" });
+    expect(generated).toHaveFocus();
+    await user.keyboard(" ");
+    expect(generated).toHaveAttribute("aria-checked", "false");
+    expect(await screen.findByText("Organization setting updated successfully")).toBeInTheDocument();
+    expect(saves()[0]?.url).toBe("/api/settings/review_scope?integrationName=github");
+  });
+});
+
+describe("/settings, repository view", () => {
+  const url = `/settings?repositoryId=${REPOSITORY_ID}&integrationKey=ik-1&integrationName=github&integrationType=git`;
+
+  it("shows each setting as inherited or set on the repository, saves with the repository, and returns to inherited", async () => {
+    const user = userEvent.setup();
+    organization.github = new Map([["account_preferences", { review_draft_pull_requests: true }]]);
+    repository.set("account_preferences", { review_new_commits: false });
+    renderSettings(url);
+    expect(await screen.findByRole("heading", { name: "Repository Settings" })).toBeInTheDocument();
+    expect(screen.queryByRole("combobox", { name: "Provider" })).not.toBeInTheDocument();
+    expect(await screen.findByText("babbage/engine")).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Organization settings" })).toHaveAttribute(
+      "href",
+      "/settings?integrationName=github",
+    );
+    const auto = await switchNamed("Review draft pull requests");
+    expect(auto).toHaveAttribute("aria-checked", "true");
+    expect(auto).toHaveAccessibleDescription(expect.stringContaining("Inherited from organization"));
+    const commits = screen.getByRole("switch", { name: "Review new commits" });
+    expect(commits).toHaveAttribute("aria-checked", "false");
+    expect(commits).toHaveAccessibleDescription(expect.stringContaining("Set on this repository"));
+    expect(screen.getAllByRole("button", { name: /^Use organization value/ })).toHaveLength(1);
+
+    await user.click(auto);
+    expect(auto).toHaveAttribute("aria-checked", "false");
+    expect(auto).toHaveAccessibleDescription(expect.stringContaining("Set on this repository"));
+    expect(await screen.findByText("Repository setting updated successfully")).toBeInTheDocument();
+    expect(saves()[0]).toEqual({
+      url: "/api/settings/account_preferences?integrationKey=ik-1&integrationName=github",
+      body: {
+        value: category("account_preferences", {
+          review_draft_pull_requests: false,
+          review_new_commits: false,
+        }),
+        repositoryId: REPOSITORY_ID,
+      },
+    });
+
+    const back = screen.getByRole("button", {
+      name: "Use organization value (On) for Review draft pull requests",
+    });
+    await user.click(back);
+    expect(auto).toHaveFocus();
+    expect(auto).toHaveAttribute("aria-checked", "true");
+    expect(auto).toHaveAccessibleDescription(expect.stringContaining("Inherited from organization"));
+    await waitFor(() => expect(saves()).toHaveLength(2));
+    expect(saves()[1]?.body.value).toEqual(category("account_preferences", { review_new_commits: false }));
+    expect(repository.get("account_preferences")).toEqual({ review_new_commits: false });
+    // The organisation is untouched.
+    expect(organization.github.get("account_preferences")).toEqual({ review_draft_pull_requests: true });
+  });
+
+  it("does not ask whether the code host is connected", async () => {
+    renderSettings(url);
+    await switchNamed("Review draft pull requests");
+    expect(calls("GET", "/api/integrations/github")).toHaveLength(0);
+    expect(String(calls("GET", "/api/settings")[0]?.[0])).toBe(
+      `http://backend.test/api/settings?repositoryId=${REPOSITORY_ID}&integrationKey=ik-1&integrationName=github`,
+    );
+  });
+});
+
+describe("/settings, a repository link without its code host", () => {
+  it("lets the backend take the repository's own code host", async () => {
+    renderSettings(`/settings?repositoryId=${REPOSITORY_ID}`);
+    await switchNamed("Review draft pull requests");
+    expect(String(calls("GET", "/api/settings")[0]?.[0])).toBe(
+      `http://backend.test/api/settings?repositoryId=${REPOSITORY_ID}`,
+    );
+    await userEvent.click(screen.getByRole("switch", { name: "Review draft pull requests" }));
+    await waitFor(() => expect(saves()).toHaveLength(1));
+    // Saves name the code host the answer gave.
+    expect(saves()[0]?.url).toBe("/api/settings/account_preferences?integrationName=github");
+  });
+});
+
+describe("/settings, loading", () => {
+  it("says 'Failed to load settings templates' with Retry, and loads them again", async () => {
+    templatesAnswer = () => jsonResponse({ error: "boom" }, 500);
+    renderSettings("/settings", { client: true });
+    const alert = await screen.findByRole("alert");
+    expect(alert).toHaveTextContent("Failed to load settings templates");
+    templatesAnswer = () => jsonResponse({ success: true, data: TEMPLATES });
+    await userEvent.click(within(alert).getByRole("button", { name: "Retry" }));
+    expect(await switchNamed("Review draft pull requests")).toBeInTheDocument();
+  });
+
+  it("says 'Failed to load settings' when the values do not load", async () => {
+    fetchMock.mockImplementationOnce(async () => jsonResponse({ success: true, data: TEMPLATES }));
+    fetchMock.mockImplementationOnce(async () => jsonResponse({ error: "boom" }, 500));
+    renderSettings();
+    expect(await screen.findByRole("alert")).toHaveTextContent("Failed to load settings");
+  });
+
+  it("keeps the templates in the browser: client navigations load only the values", async () => {
+    renderSettings("/settings", { client: true });
+    await switchNamed("Review draft pull requests");
+    await userEvent.selectOptions(screen.getByRole("combobox", { name: "Provider" }), "azure-devops");
+    await screen.findByRole("region", { name: "Connect to Azure DevOps" });
+    await userEvent.selectOptions(screen.getByRole("combobox", { name: "Provider" }), "github");
+    await switchNamed("Review draft pull requests");
+    expect(calls("GET", "/api/settings")).toHaveLength(3);
+    expect(calls("GET", "/api/settings/templates")).toHaveLength(1);
+    // From the browser, through the gateway.
+    expect(String(calls("GET", "/api/settings/templates")[0]?.[0])).toBe(
+      "/api/settings/templates?includeInactive=false",
+    );
+  });
+
+  it("says the code host is unknown for a provider no integration has", async () => {
+    renderSettings("/settings?integrationName=gitlab");
+    expect(await screen.findByText("Integration not found")).toBeInTheDocument();
+  });
+
+  it("ends the session when the backend answers 401", async () => {
+    templatesAnswer = () => jsonResponse({ error: "Invalid or expired session" }, 401);
+    renderSettings("/settings?integrationName=github");
+    await waitFor(() =>
+      expect(screen.getByText(/Login page/)).toHaveTextContent(
+        "redirectTo=%2Fsettings%3FintegrationName%3Dgithub",
+      ),
+    );
+  });
+});

@@ -1,0 +1,202 @@
+/**
+ * The review settings catalogue (docs/product.md#settings, docs/decisions/010-review-settings.md):
+ * every setting category, its on/off settings and their defaults, written once. The backend answers
+ * these as the setting templates and checks saved values against them; the review engine reads a
+ * repository's effective values by these keys (`effectiveSettings` in backend/settings/), typed
+ * from this list, so a key that is renamed or removed here stops compiling there.
+ *
+ * Plain data, no schemas: a page may import the provider list without loading zod.
+ */
+
+/** How one setting is kept and shown; only on/off settings exist so far. */
+export type SettingType = "boolean";
+
+export interface SettingItemDefinition {
+  /** Stable: stored values and the review engine refer to it. */
+  key: string;
+  type: SettingType;
+  label: string;
+  /** The default, used when neither the organisation nor the repository sets a value. */
+  value: boolean;
+  description: string;
+}
+
+export interface SettingCategoryDefinition {
+  /** Stable, snake_case; shown with underscores as spaces and each word capitalised. */
+  setting_category: string;
+  /** Several lines; the settings screen shows the first. */
+  description: string;
+  /** An inactive category keeps its stored values but is not offered (`includeInactive=false`). */
+  is_active: boolean;
+  default_value: readonly SettingItemDefinition[];
+}
+
+export const SETTINGS_CATALOGUE = [
+  {
+    setting_category: "account_preferences",
+    description: [
+      "When reviews run.",
+      "Auto review starts a review as soon as a pull request is opened. Without it, a review runs",
+      "when someone comments the bot command on a pull request.",
+    ].join("\n"),
+    is_active: true,
+    default_value: [
+      {
+        key: "auto_review",
+        type: "boolean",
+        label: "Auto review",
+        value: true,
+        description: "Review every pull request automatically as soon as it is opened.",
+      },
+      {
+        key: "review_draft_pull_requests",
+        type: "boolean",
+        label: "Review draft pull requests",
+        value: false,
+        description: "Review pull requests while they are still drafts, not only once they are ready.",
+      },
+      {
+        key: "review_new_commits",
+        type: "boolean",
+        label: "Review new commits",
+        value: true,
+        description: "Review again when new commits are pushed to a pull request that was already reviewed.",
+      },
+      {
+        key: "review_on_command",
+        type: "boolean",
+        label: "Review on request",
+        value: true,
+        description: "Start a review when someone comments the bot command on a pull request.",
+      },
+    ],
+  },
+  {
+    setting_category: "review_scope",
+    description: [
+      "What a review looks at.",
+      "Files and pull requests left out here are never sent for review, which keeps reviews focused",
+      "and fast.",
+    ].join("\n"),
+    is_active: true,
+    default_value: [
+      {
+        key: "skip_generated_files",
+        type: "boolean",
+        label: "Skip generated files",
+        value: true,
+        description: "Leave out lock files, build output, minified bundles and vendored code.",
+      },
+      {
+        key: "skip_bot_authors",
+        type: "boolean",
+        label: "Skip pull requests from bots",
+        value: true,
+        description: "Do not review pull requests opened by bot accounts, such as dependency update bots.",
+      },
+      {
+        key: "skip_documentation_only",
+        type: "boolean",
+        label: "Skip documentation-only changes",
+        value: false,
+        description: "Do not review pull requests that change nothing but documentation.",
+      },
+      {
+        key: "review_test_files",
+        type: "boolean",
+        label: "Review test files",
+        value: true,
+        description: "Review changes to tests as well as the code they test.",
+      },
+    ],
+  },
+  {
+    setting_category: "comment_style",
+    description: [
+      "How a review reports what it finds.",
+      "Choose where findings appear on the pull request and how much detail they carry.",
+    ].join("\n"),
+    is_active: true,
+    default_value: [
+      {
+        key: "summary_comment",
+        type: "boolean",
+        label: "Summary comment",
+        value: true,
+        description: "Post one comment that sums up the pull request and what the review found.",
+      },
+      {
+        key: "inline_comments",
+        type: "boolean",
+        label: "Inline comments",
+        value: true,
+        description: "Comment on the lines each finding is about.",
+      },
+      {
+        key: "suggested_changes",
+        type: "boolean",
+        label: "Suggested changes",
+        value: true,
+        description: "Offer fixes as suggestions the author can apply in one click.",
+      },
+      {
+        key: "minor_findings",
+        type: "boolean",
+        label: "Minor findings",
+        value: false,
+        description: "Also point out style, naming and readability, not only bugs, security and performance.",
+      },
+      {
+        key: "request_changes",
+        type: "boolean",
+        label: "Request changes on serious findings",
+        value: false,
+        description: "Submit the review as a change request when it finds a bug or a security problem.",
+      },
+    ],
+  },
+] as const satisfies readonly SettingCategoryDefinition[];
+
+type Catalogue = (typeof SETTINGS_CATALOGUE)[number];
+
+/** A category of the catalogue: "account_preferences" | "review_scope" | "comment_style". */
+export type SettingCategory = Catalogue["setting_category"];
+
+/** The keys of one category. */
+export type SettingKey<C extends SettingCategory> = Extract<
+  Catalogue,
+  { setting_category: C }
+>["default_value"][number]["key"];
+
+/**
+ * Every setting's value for one repository (or one organisation), by category and key: what the
+ * review engine acts on. `effectiveSettings(db, orgId, projectId).account_preferences.auto_review`.
+ */
+export type EffectiveSettings = { [C in SettingCategory]: { [K in SettingKey<C>]: boolean } };
+
+/** The catalogue's categories, by name. */
+export const SETTING_CATEGORIES = {
+  accountPreferences: "account_preferences",
+  reviewScope: "review_scope",
+  commentStyle: "comment_style",
+} as const satisfies Record<string, SettingCategory>;
+
+/** The category definition named `name`, or undefined. */
+export function settingCategory(name: string): SettingCategoryDefinition | undefined {
+  return SETTINGS_CATALOGUE.find((category) => category.setting_category === name);
+}
+
+/**
+ * The code hosts of the organisation view's provider dropdown (docs/product.md#settings), by the
+ * integration names of the backend's catalogue (backend/integrations/catalogue.ts). Organisation
+ * settings are kept per code host; a repository inherits those of its own code host.
+ */
+export const SETTINGS_PROVIDERS = [
+  { value: "github", label: "GitHub" },
+  { value: "azure-devops", label: "Azure DevOps" },
+] as const;
+export type SettingsProvider = (typeof SETTINGS_PROVIDERS)[number]["value"];
+export const DEFAULT_SETTINGS_PROVIDER: SettingsProvider = "github";
+
+/** Where a setting's value comes from: the template, the organisation or the repository. */
+export type SettingSource = "default" | "organization" | "repository";

@@ -1,0 +1,142 @@
+/**
+ * The review settings calls of the HTTP contract (docs/product.md#settings, #api), as zod schemas.
+ * Kept beside shared/contract.ts so that pages without settings never load them. What the values
+ * mean and how they are inherited: docs/decisions/010-review-settings.md.
+ *
+ * Values live at two levels. An organisation keeps one set per code host (`integrationName`); a
+ * repository keeps its own, and every key it does not set is inherited from its organisation's set
+ * for the repository's code host, which in turn falls back to the template's default.
+ */
+import { z } from "zod";
+import { ID_MAX } from "./constants.ts";
+import { API_PATHS } from "./contract.ts";
+
+/** The most keys a category's body may carry; a longer body is not a category. */
+export const SETTINGS_PER_CATEGORY_MAX = 100;
+
+const idSchema = z.string().min(1).max(ID_MAX);
+
+/** One on/off setting of a template, with its default as `value`. */
+export const settingItemSchema = z.object({
+  key: z.string(),
+  type: z.literal("boolean"),
+  label: z.string(),
+  value: z.boolean(),
+  description: z.string(),
+});
+export type SettingItem = z.infer<typeof settingItemSchema>;
+
+/** A setting category: its name, a description of several lines and its settings. */
+export const settingTemplateSchema = z.object({
+  setting_category: z.string(),
+  description: z.string(),
+  is_active: z.boolean(),
+  default_value: z.array(settingItemSchema),
+});
+export type SettingTemplate = z.infer<typeof settingTemplateSchema>;
+
+/** GET /api/settings/templates?includeInactive=false */
+export const ACTIVE_SETTING_TEMPLATES_PATH = `${API_PATHS.settingsTemplates}?includeInactive=false`;
+export const settingTemplatesQuerySchema = z.object({
+  includeInactive: z.enum(["true", "false"]).optional(),
+});
+export const settingTemplatesResponseSchema = z.object({
+  success: z.boolean(),
+  data: z.array(settingTemplateSchema),
+});
+export type SettingTemplatesResponse = z.infer<typeof settingTemplatesResponseSchema>;
+
+/** Which set of values a call reads or writes. */
+export const settingsLevelSchema = z.enum(["organization", "repository"]);
+export type SettingsLevel = z.infer<typeof settingsLevelSchema>;
+
+/** Where a value comes from: the template's default, the organisation, or the repository itself. */
+export const settingSourceSchema = z.enum(["default", "organization", "repository"]);
+
+/** One category's values, key → value. */
+const categoryValuesSchema = z.record(z.string(), z.boolean());
+/** Values grouped by category: category → key → value. */
+export const settingsValuesSchema = z.record(z.string(), categoryValuesSchema);
+export type SettingsValues = z.infer<typeof settingsValuesSchema>;
+
+/**
+ * GET /api/settings: the organisation's values for a code host (`integrationName`, default
+ * `github`), or with `repositoryId` those of one repository of the caller's organisation (404
+ * otherwise). `integrationKey` is accepted and not needed: an organisation has one connection per
+ * code host, and its values outlive a reinstallation (a new key).
+ */
+export const settingsQuerySchema = z.object({
+  repositoryId: idSchema.optional(),
+  integrationKey: idSchema.optional(),
+  integrationName: idSchema.optional(),
+});
+export type SettingsQuery = z.infer<typeof settingsQuerySchema>;
+
+/** The repository a repository-level answer is about. */
+export const settingsRepositorySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  full_name: z.string(),
+});
+
+export const settingsResponseSchema = z.object({
+  success: z.boolean(),
+  data: z.object({
+    level: settingsLevelSchema,
+    /** The code host whose organisation values apply (a repository's own code host). */
+    integrationName: z.string(),
+    repository: settingsRepositorySchema.nullable(),
+    /** The values in effect, for every setting of every category: category → key → value. */
+    settings: settingsValuesSchema,
+    /** Where each value in `settings` comes from. */
+    sources: z.record(z.string(), z.record(z.string(), settingSourceSchema)),
+    /**
+     * What each value would be if this level did not set it: for a repository the organisation's
+     * value, for an organisation the default.
+     */
+    inherited: settingsValuesSchema,
+  }),
+});
+export type SettingsResponse = z.infer<typeof settingsResponseSchema>;
+export type SettingsData = SettingsResponse["data"];
+
+/** PUT /api/settings/{category}?integrationKey&integrationName (the query of GET, less the repository). */
+export const settingsUpdateQuerySchema = settingsQuerySchema.omit({ repositoryId: true });
+
+/**
+ * PUT /api/settings/{category}: the whole category as this level holds it. A key with a value sets
+ * it here; a key that is null, or absent, is not set here and is inherited. Each value is checked
+ * against its template item (an on/off setting takes true, false or null), so the schema leaves it
+ * to the backend, which names the key and the expected type when refusing one.
+ */
+export const settingsUpdateRequestSchema = z.object({
+  value: z
+    .record(idSchema, z.unknown())
+    .refine((value) => Object.keys(value).length <= SETTINGS_PER_CATEGORY_MAX, {
+      message: `at most ${SETTINGS_PER_CATEGORY_MAX} settings`,
+    }),
+  repositoryId: idSchema.optional(),
+});
+/** The body as the client sends it. */
+export interface SettingsUpdateRequest {
+  value: Record<string, boolean | null>;
+  repositoryId?: string;
+}
+
+/** What a save answers: the category as it was saved, and the values now in effect. */
+export const settingsUpdateResponseSchema = z.object({
+  success: z.boolean(),
+  message: z.string(),
+  data: z.object({
+    category: z.string(),
+    level: settingsLevelSchema,
+    integrationName: z.string(),
+    repositoryId: z.string().nullable(),
+    /** Every key of the category as this level now holds it: a value, or null for inherited. */
+    value: z.record(z.string(), z.boolean().nullable()),
+    settings: categoryValuesSchema,
+    sources: z.record(z.string(), settingSourceSchema),
+    inherited: categoryValuesSchema,
+  }),
+});
+export type SettingsUpdateResponse = z.infer<typeof settingsUpdateResponseSchema>;

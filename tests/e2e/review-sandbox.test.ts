@@ -1,0 +1,67 @@
+/**
+ * The review engine seen by a newcomer on `npm start`: connect the sandbox code host, open the
+ * leaked-key template as a pull request, and see the finding inline on the sandbox's pull request
+ * page and in the run's decision log; every page passes axe.
+ */
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { launchBrowser, seriousViolations, signedInPage } from "./browser.ts";
+
+const baseUrl = inject("gatewayUrl");
+const stack = { baseUrl, emulatorHost: inject("emulatorHost"), projectId: inject("projectId") };
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(() => browser?.close());
+
+describe("sandbox pull requests", () => {
+  it("a leaked key gets an inline finding on the pull request and in the run's decision log", async () => {
+    const page = await signedInPage(browser, stack, "Dorothy Vaughan", "/integrations/github");
+    await page
+      .getByRole("link", { name: /Connect/ })
+      .first()
+      .click();
+    await page.waitForURL(/\/sandbox\/install\?installation_id=sandbox-/);
+    await page.getByRole("link", { name: "Install", exact: true }).click();
+    await page.waitForURL(/\/home$/, { timeout: 30_000 });
+
+    // A sandbox repository's card leads to its pull requests.
+    await page
+      .getByRole("link", { name: /^Pull requests of .* \(sandbox\)$/ })
+      .first()
+      .click();
+    await page.waitForURL(/\/sandbox\/repositories\/[^/]+\/pulls$/);
+    await page.getByRole("heading", { name: "Open a pull request from a template" }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await page
+      .getByRole("button", { name: "Open pull request: Add the GitHub client token to the config" })
+      .click();
+    await page.waitForURL(/\/sandbox\/pulls\/[^/]+$/);
+    const comment = page.getByRole("article", { name: /^Review comment on src\/config\.ts line \d+$/ });
+    await comment.waitFor({ timeout: 30_000 });
+    expect(await comment.textContent()).toContain("secrets/github");
+    const conversation = page.getByRole("region", { name: "Conversation" });
+    expect(await conversation.getByRole("article", { name: "Review" }).count()).toBe(1);
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await page.getByRole("link", { name: "See its decision log" }).click();
+    await page.waitForURL(/\/reviews\/[^/]+$/);
+    const findings = page.getByRole("region", { name: "Findings" });
+    await findings.getByText("secrets/github").waitFor();
+    expect(await findings.textContent()).toContain("Posted inline");
+    const log = page.getByRole("region", { name: "Decision log" });
+    expect(await log.getByRole("listitem").count()).toBeGreaterThan(2);
+    expect(await log.textContent()).toContain("post");
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await page.getByRole("link", { name: "Reviews", exact: true }).first().click();
+    await page.waitForURL(/\/reviews$/);
+    await page.getByRole("table", { name: "Review runs, newest first" }).waitFor();
+    expect(await page.getByRole("row").count()).toBeGreaterThan(1);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.context().close();
+  });
+});
