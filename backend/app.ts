@@ -35,7 +35,7 @@ import {
   type QueueOptions,
   type ReviewQueue,
 } from "./review/queue.ts";
-import { defaultReviewSettings, type ReviewSettingsReader } from "./review/review-settings.ts";
+import type { ReviewSettingsReader } from "./review/review-settings.ts";
 import { type ReviewPipeline, reviewWorker } from "./review/worker.ts";
 import { accountRouter } from "./routes/account.ts";
 import { type AuthDeps, authRouter } from "./routes/auth.ts";
@@ -56,6 +56,7 @@ import { signupRouter } from "./routes/signup.ts";
 import { stripeWebhooksRouter } from "./routes/stripe-webhooks.ts";
 import { subscriptionRouter } from "./routes/subscription.ts";
 import { webhooksRouter } from "./routes/webhooks.ts";
+import { effectiveSettings } from "./settings/effective.ts";
 
 export interface Backend {
   app: Express;
@@ -93,7 +94,7 @@ export interface BackendOptions {
    * diff, the built-in reviewer, posting); tests may hold runs with a pipeline of their own.
    */
   pipeline?: ReviewPipeline;
-  /** The review settings of an organisation's project; the defaults until the settings module is wired. */
+  /** The review settings of an organisation's project; default `effectiveSettings` (settings/effective.ts). */
   reviewSettings?: ReviewSettingsReader;
   /** Queue timings (tests shorten the heartbeat to see a dead worker's job come back). */
   queue?: Partial<QueueOptions>;
@@ -134,7 +135,7 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
               apiUrl: config.github.apiUrl,
             }),
         }),
-        settings: options.reviewSettings ?? defaultReviewSettings,
+        settings: options.reviewSettings ?? effectiveSettings,
         clock,
         productName: config.productName,
       });

@@ -6,10 +6,11 @@ import { type MemoryReviewHost, memoryReviewHost } from "../../tests/support/mem
 import { hunk } from "../../tests/support/review-files.ts";
 import { type Db, openDatabase } from "../db/database.ts";
 import { migrateToLatest } from "../db/migrations.ts";
+import { effectiveSettings } from "../settings/effective.ts";
 import { fingerprint } from "./findings.ts";
 import type { BotCommand, ReviewTrigger } from "./model.ts";
 import { createReviewPipeline } from "./pipeline.ts";
-import { DEFAULT_REVIEW_SETTINGS, type ReviewSettings } from "./review-settings.ts";
+import type { ReviewSettings } from "./review-settings.ts";
 import { queueRun } from "./runs.ts";
 import { reviewWorker } from "./worker.ts";
 
@@ -60,7 +61,9 @@ describe.each(TEST_DATABASE_KINDS)("the review pipeline on %s", (kind) => {
         .executeTakeFirstOrThrow()
     ).id;
     await setPlan(PLAN_VALUES.proTrial);
-    settings = structuredClone(DEFAULT_REVIEW_SETTINGS);
+    // The catalogue's defaults, with minor findings shown: these tests follow every finding.
+    settings = await effectiveSettings(db, orgId, projectId);
+    settings.comment_style.minor_findings = true;
     host = memoryReviewHost({
       number: 7,
       title: "Add numbers",

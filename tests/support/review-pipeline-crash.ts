@@ -7,7 +7,7 @@ import type { Db } from "../../backend/db/database.ts";
 import { githubReviewHosts } from "../../backend/review/hosts/github.ts";
 import { reviewHostFor } from "../../backend/review/hosts/index.ts";
 import { createReviewPipeline } from "../../backend/review/pipeline.ts";
-import { defaultReviewSettings } from "../../backend/review/review-settings.ts";
+import { effectiveSettings } from "../../backend/settings/effective.ts";
 
 export interface FakeGitHubApp {
   url: string;
@@ -22,7 +22,7 @@ export function githubPipeline(db: Db, github: FakeGitHubApp) {
       db,
       github: githubReviewHosts({ appId: github.appId, privateKey: github.privateKey, apiUrl: github.url }),
     }),
-    settings: defaultReviewSettings,
+    settings: effectiveSettings,
     clock: systemClock,
     productName: "Argus",
   });
