@@ -187,6 +187,23 @@ describe.each(TEST_DATABASE_KINDS)("the review engine on %s", (kind) => {
 
   it("keeps other organisations out, retries a run through the queue, and streams run changes", async () => {
     const [latest] = await runs();
+    const byProject = await request(backend.app)
+      .get(`${API_PATHS.reviews}?projectId=${latest?.projectId}`)
+      .set("Authorization", `Bearer ${token}`);
+    expect(reviewRunsResponseSchema.parse(byProject.body).data.map((run) => run.id)).toEqual(
+      (await runs()).map((run) => run.id),
+    );
+    const otherProject = await request(backend.app)
+      .get(`${API_PATHS.reviews}?projectId=${randomUUID()}`)
+      .set("Authorization", `Bearer ${token}`);
+    expect(reviewRunsResponseSchema.parse(otherProject.body).data).toEqual([]);
+    expect(
+      (
+        await request(backend.app)
+          .get(`${API_PATHS.reviews}?projectId=web`)
+          .set("Authorization", `Bearer ${token}`)
+      ).status,
+    ).toBe(400);
     const stranger = await signedInAccount(backend, "stranger");
     const foreign = await request(backend.app)
       .get(API_PATHS.reviewRun(latest?.id ?? ""))
