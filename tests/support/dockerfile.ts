@@ -9,6 +9,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import { builtinModules, stripTypeScriptTypes } from "node:module";
 import path from "node:path";
+import { initSync, parse as parseModule } from "es-module-lexer";
+
+initSync();
 
 /** What a service's configuration makes of the image's environment. */
 export interface ServiceFacts {
@@ -246,12 +249,11 @@ export function checkDockerfile(text: string, root: string, services: Service[])
       if (!/\.[cm]?[jt]s$/.test(local) || !existsSync(local)) return;
       const source = readFileSync(local, "utf8");
       const code = /\.[cm]?ts$/.test(local) ? stripTypeScriptTypes(source) : source;
-      const imports = [
-        ...code.matchAll(/(?:^|[;\s])(?:import|export)\s[^;]*?\sfrom\s*["']([^"']+)["']/g),
-        ...code.matchAll(/(?:^|[;\s])import\s*["']([^"']+)["']/g),
-      ].map((match) => ({ specifier: match[1] ?? "", dynamic: false }));
-      for (const match of code.matchAll(/\bimport\(\s*["']([^"']+)["']\s*\)/g))
-        imports.push({ specifier: match[1] ?? "", dynamic: true });
+      // A lexer, not a pattern, so code quoted in a string or template (the sandbox's sample files)
+      // is not mistaken for an import.
+      const imports = parseModule(code)[0]
+        .filter((found) => found.n !== undefined && found.d !== -2)
+        .map((found) => ({ specifier: found.n ?? "", dynamic: found.d > -1 }));
       for (const { specifier, dynamic } of imports) {
         if (specifier.startsWith(".")) {
           visit(path.posix.resolve(path.posix.dirname(file), specifier), file);
