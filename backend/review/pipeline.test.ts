@@ -165,9 +165,11 @@ describe.each(TEST_DATABASE_KINDS)("the review pipeline on %s", (kind) => {
       "triage.paused: pass",
       "triage.draft: pass",
       "triage.bot_author: pass",
+      "triage.ignored_branch: pass",
       "triage.plan: pass",
       "triage.seat: pass",
       "triage.head: pass",
+      "triage.ignored_paths: pass",
       "diff: from base",
       "review: built-in",
       "post: started",
@@ -333,6 +335,67 @@ describe.each(TEST_DATABASE_KINDS)("the review pipeline on %s", (kind) => {
     const reviewed = await run("opened");
     expect(await runOf(reviewed)).toMatchObject({ status: "succeeded" });
     expect(await decisions(reviewed)).toContain("triage.seat: pass");
+  });
+
+  it("skips a pull request into or out of an ignored branch, unless someone asks", async () => {
+    settings.review_scope.ignored_branches = ["release/*", "dependabot/**"];
+    const reviewed = await run("opened");
+    expect(await runOf(reviewed)).toMatchObject({ status: "succeeded" });
+    expect(await decisions(reviewed)).toContain("triage.ignored_branch: pass");
+
+    host.info.headSha = HEAD2;
+    host.info.baseRef = "release/2.0";
+    const intoRelease = await run("synchronize");
+    expect(await runOf(intoRelease)).toMatchObject({
+      status: "skipped",
+      reason: 'The base branch release/2.0 matches "release/*" (ignored_branches)',
+    });
+    expect(await decisions(intoRelease)).toContain("triage.ignored_branch: skip");
+
+    host.info.baseRef = "main";
+    host.info.headRef = "dependabot/npm/zod-4";
+    const fromBot = await run("synchronize");
+    expect((await runOf(fromBot)).reason).toBe(
+      'The head branch dependabot/npm/zod-4 matches "dependabot/**" (ignored_branches)',
+    );
+    expect(host.reviews).toHaveLength(1);
+
+    const asked = await run("command", "review");
+    expect(await runOf(asked)).toMatchObject({ status: "succeeded" });
+    expect(host.reviews).toHaveLength(2);
+  });
+
+  it("leaves ignored paths out of the review, and skips a pull request that changes nothing else", async () => {
+    settings.review_scope.ignored_paths = ["docs/**", "*.env"];
+    const partly = await run("opened");
+    expect(await runOf(partly)).toMatchObject({ status: "succeeded" });
+    const review = await db
+      .selectFrom("review_decisions")
+      .select("detail")
+      .where("run_id", "=", partly)
+      .where("step", "=", "review")
+      .executeTakeFirstOrThrow();
+    expect(review.detail.skipped).toEqual([
+      { path: ".env", reason: "ignored by ignored_paths", pattern: "*.env" },
+    ]);
+    // The .env finding is gone with its file; the others stay.
+    expect((await findings(partly)).map((row) => row.finding.ruleId)).toEqual([
+      "markers/debugger",
+      "markers/lint-disable",
+    ]);
+
+    settings.review_scope.ignored_paths = ["src/**", ".env"];
+    host.info.headSha = HEAD2;
+    const all = await run("synchronize");
+    expect(await runOf(all)).toMatchObject({
+      status: "skipped",
+      reason: 'Every changed file is ignored (ignored_paths: "src/**")',
+    });
+    expect(await decisions(all)).toContain("triage.ignored_paths: skip");
+    expect(host.reviews).toHaveLength(1);
+    // Not looked at again for the same head.
+    const state = await db.selectFrom("review_pull_requests").selectAll().executeTakeFirstOrThrow();
+    expect(state.last_reviewed_sha).toBe(HEAD2);
   });
 
   it("answers help, pause and resume with a comment each; a paused pull request is reviewed on command only", async () => {

@@ -14,6 +14,7 @@ import { extensionOf, SCRIPT_EXTENSIONS } from "./builtin/analyzer.ts";
 import { reviewBuiltIn } from "./builtin/index.ts";
 import { BOT_COMMANDS, botHandle } from "./commands.ts";
 import { type DiffFile, fromPullRequestFiles, type PullRequestFile, RightSideIndex } from "./diff.ts";
+import { pathPatterns } from "./glob.ts";
 import type { ReviewRunOutcome } from "./model.ts";
 import { asksForChanges, planReview, summaryBody } from "./posting.ts";
 import { type PullRequestRef, pullRequestState, updatePullRequest } from "./pull-requests.ts";
@@ -164,16 +165,32 @@ export function createReviewPipeline(deps: PipelineDeps): ReviewPipeline {
     const withoutTests = scope.review_test_files ? files : files.filter((file) => !TEST_FILE.test(file.path));
     const leftOut = files.length - withoutTests.length;
     files = withoutTests;
+    // Ignored files stay in `files`, so the filter reports them as skipped; nothing else reads them.
+    const ignoredBy = pathPatterns(scope.ignored_paths);
+    const considered = files.filter((file) => ignoredBy(file.path) === undefined);
+    const ignoredPatterns = [
+      ...new Set(files.map((file) => ignoredBy(file.path)).filter((p) => p !== undefined)),
+    ];
+    if (files.length > 0 && considered.length === 0) {
+      const reason = `Every changed file is ignored (ignored_paths: ${ignoredPatterns.map((p) => `"${p}"`).join(", ")})`;
+      await log("triage.ignored_paths", "skip", { reason, files: files.length, patterns: ignoredPatterns });
+      await updatePullRequest(db, ref, { last_reviewed_sha: head });
+      return { status: "skipped", reason };
+    }
+    await log("triage.ignored_paths", "pass", {
+      ignored: files.length - considered.length,
+      ...(ignoredPatterns.length ? { patterns: ignoredPatterns } : {}),
+    });
     if (
       scope.skip_documentation_only &&
-      files.length > 0 &&
-      files.every((file) => DOCUMENTATION_FILE.test(file.path))
+      considered.length > 0 &&
+      considered.every((file) => DOCUMENTATION_FILE.test(file.path))
     ) {
-      await log("triage.documentation_only", "skip", { files: files.length });
+      await log("triage.documentation_only", "skip", { files: considered.length });
       await updatePullRequest(db, ref, { last_reviewed_sha: head });
       return { status: "skipped", reason: "Only documentation changed (skip_documentation_only)" };
     }
-    const wanted = files.filter(wantsContent).slice(0, CONTENT_FILES_MAX);
+    const wanted = considered.filter(wantsContent).slice(0, CONTENT_FILES_MAX);
     await Promise.all(
       wanted.map(async (file) => {
         const content = await host.fileContent(file.path, head);
@@ -190,7 +207,10 @@ export function createReviewPipeline(deps: PipelineDeps): ReviewPipeline {
       ...(leftOut ? { test_files_left_out: leftOut } : {}),
     });
 
-    const result = await reviewBuiltIn(files, { reviewGenerated: !scope.skip_generated_files });
+    const result = await reviewBuiltIn(files, {
+      reviewGenerated: !scope.skip_generated_files,
+      ignoredPaths: scope.ignored_paths,
+    });
     await log("review", "built-in", {
       findings: result.findings.length,
       skipped: result.skipped.slice(0, LISTED_MAX),
