@@ -11,6 +11,8 @@ describe("glob patterns", () => {
     expect(matches("v?.0", "v2.0")).toBe(true);
     expect(matches("v?.0", "v/.0")).toBe(false);
     expect(matches("v?.0", "v12.0")).toBe(false);
+    expect(matches("?.md", "🚀.md")).toBe(true);
+    expect(matches("🚀*", "🚀launch")).toBe(true);
     expect(matches("release/*", "release/1.2")).toBe(true);
     expect(matches("release/*", "release/1.2/hotfix")).toBe(false);
     expect(matches("release/*", "release/")).toBe(true);

@@ -11,7 +11,9 @@ type Token =
   // `**`; followed by a slash it may also match nothing at all, slash included (`skip` jumps past both).
   | { kind: "globstar"; skip?: number };
 
-function tokensOf(pattern: string): Token[] {
+function tokensOf(text: string): Token[] {
+  // By code point, as the text is read: a character outside the BMP is one `?`.
+  const pattern = [...text];
   const tokens: Token[] = [];
   for (let i = 0; i < pattern.length; i++) {
     const char = pattern[i] ?? "";

@@ -167,12 +167,12 @@ export function createReviewPipeline(deps: PipelineDeps): ReviewPipeline {
     files = withoutTests;
     // Ignored files stay in `files`, so the filter reports them as skipped; nothing else reads them.
     const ignoredBy = pathPatterns(scope.ignored_paths);
-    const considered = files.filter((file) => ignoredBy(file.path) === undefined);
-    const ignoredPatterns = [
-      ...new Set(files.map((file) => ignoredBy(file.path)).filter((p) => p !== undefined)),
-    ];
+    const matched = files.map((file) => ignoredBy(file.path));
+    const considered = files.filter((_, index) => matched[index] === undefined);
+    const ignoredPatterns = [...new Set(matched.filter((pattern) => pattern !== undefined))];
     if (files.length > 0 && considered.length === 0) {
-      const reason = `Every changed file is ignored (ignored_paths: ${ignoredPatterns.map((p) => `"${p}"`).join(", ")})`;
+      const listed = ignoredPatterns.map((pattern) => `"${pattern}"`).join(", ");
+      const reason = `Every changed file is ignored (ignored_paths: ${listed})`;
       await log("triage.ignored_paths", "skip", { reason, files: files.length, patterns: ignoredPatterns });
       await updatePullRequest(db, ref, { last_reviewed_sha: head });
       return { status: "skipped", reason };
