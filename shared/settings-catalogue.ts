@@ -8,18 +8,23 @@
  * Plain data, no schemas: a page may import the provider list without loading zod.
  */
 
-/** How one setting is kept and shown; only on/off settings exist so far. */
-export type SettingType = "boolean";
+/** How one setting is kept and shown: an on/off switch, or a list of glob patterns. */
+export type SettingType = "boolean" | "patterns";
 
-export interface SettingItemDefinition {
+/** A setting's value: on/off, or glob patterns (rules in shared/setting-patterns.ts). */
+export type SettingValue = boolean | readonly string[];
+
+interface SettingItemBase {
   /** Stable: stored values and the review engine refer to it. */
   key: string;
-  type: SettingType;
   label: string;
-  /** The default, used when neither the organisation nor the repository sets a value. */
-  value: boolean;
   description: string;
 }
+
+/** The default is `value`, used when neither the organisation nor the repository sets one. */
+export type SettingItemDefinition =
+  | (SettingItemBase & { type: "boolean"; value: boolean })
+  | (SettingItemBase & { type: "patterns"; value: readonly string[] });
 
 export interface SettingCategoryDefinition {
   /** Stable, snake_case; shown with underscores as spaces and each word capitalised. */
@@ -108,6 +113,22 @@ export const SETTINGS_CATALOGUE = [
         value: true,
         description: "Review changes to tests as well as the code they test.",
       },
+      {
+        key: "ignored_branches",
+        type: "patterns",
+        label: "Ignored branches",
+        value: [],
+        description:
+          "Do not review pull requests into or from these branches: one glob pattern per line, such as release/* or dependabot/**.",
+      },
+      {
+        key: "ignored_paths",
+        type: "patterns",
+        label: "Ignored paths",
+        value: [],
+        description:
+          "Leave these files out of reviews: one glob pattern per line, such as *.snap or docs/**. A pull request that changes nothing else is not reviewed.",
+      },
     ],
   },
   {
@@ -168,11 +189,20 @@ export type SettingKey<C extends SettingCategory> = Extract<
   { setting_category: C }
 >["default_value"][number]["key"];
 
+type ItemOf<C extends SettingCategory, K> = Extract<
+  Extract<Catalogue, { setting_category: C }>["default_value"][number],
+  { key: K }
+>;
+
 /**
  * Every setting's value for one repository (or one organisation), by category and key: what the
  * review engine acts on. `effectiveSettings(db, orgId, projectId).account_preferences.auto_review`.
  */
-export type EffectiveSettings = { [C in SettingCategory]: { [K in SettingKey<C>]: boolean } };
+export type EffectiveSettings = {
+  [C in SettingCategory]: {
+    [K in SettingKey<C>]: ItemOf<C, K> extends { type: "patterns" } ? string[] : boolean;
+  };
+};
 
 /** The catalogue's categories, by name. */
 export const SETTING_CATEGORIES = {

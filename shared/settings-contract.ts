@@ -16,14 +16,13 @@ export const SETTINGS_PER_CATEGORY_MAX = 100;
 
 const idSchema = z.string().min(1).max(ID_MAX);
 
-/** One on/off setting of a template, with its default as `value`. */
-export const settingItemSchema = z.object({
-  key: z.string(),
-  type: z.literal("boolean"),
-  label: z.string(),
-  value: z.boolean(),
-  description: z.string(),
-});
+const settingItemFields = { key: z.string(), label: z.string(), description: z.string() };
+
+/** One setting of a template, with its default as `value`: on/off, or a list of glob patterns. */
+export const settingItemSchema = z.discriminatedUnion("type", [
+  z.object({ ...settingItemFields, type: z.literal("boolean"), value: z.boolean() }),
+  z.object({ ...settingItemFields, type: z.literal("patterns"), value: z.array(z.string()).readonly() }),
+]);
 export type SettingItem = z.infer<typeof settingItemSchema>;
 
 /** A setting category: its name, a description of several lines and its settings. */
@@ -53,8 +52,10 @@ export type SettingsLevel = z.infer<typeof settingsLevelSchema>;
 /** Where a value comes from: the template's default, the organisation, or the repository itself. */
 export const settingSourceSchema = z.enum(["default", "organization", "repository"]);
 
+/** One setting's value: on/off, or glob patterns. */
+const settingValueSchema = z.union([z.boolean(), z.array(z.string())]);
 /** One category's values, key → value. */
-const categoryValuesSchema = z.record(z.string(), z.boolean());
+const categoryValuesSchema = z.record(z.string(), settingValueSchema);
 /** Values grouped by category: category → key → value. */
 export const settingsValuesSchema = z.record(z.string(), categoryValuesSchema);
 export type SettingsValues = z.infer<typeof settingsValuesSchema>;
@@ -106,8 +107,9 @@ export const settingsUpdateQuerySchema = settingsQuerySchema.omit({ repositoryId
 /**
  * PUT /api/settings/{category}: the whole category as this level holds it. A key with a value sets
  * it here; a key that is null, or absent, is not set here and is inherited. Each value is checked
- * against its template item (an on/off setting takes true, false or null), so the schema leaves it
- * to the backend, which names the key and the expected type when refusing one.
+ * against its template item (an on/off setting takes true, false or null; a pattern list an array
+ * of strings or null, within shared/setting-patterns.ts), so the schema leaves it to the backend,
+ * which names the key and what it expected when refusing one.
  */
 export const settingsUpdateRequestSchema = z.object({
   value: z
@@ -119,7 +121,7 @@ export const settingsUpdateRequestSchema = z.object({
 });
 /** The body as the client sends it. */
 export interface SettingsUpdateRequest {
-  value: Record<string, boolean | null>;
+  value: Record<string, boolean | string[] | null>;
   repositoryId?: string;
 }
 
@@ -133,7 +135,7 @@ export const settingsUpdateResponseSchema = z.object({
     integrationName: z.string(),
     repositoryId: z.string().nullable(),
     /** Every key of the category as this level now holds it: a value, or null for inherited. */
-    value: z.record(z.string(), z.boolean().nullable()),
+    value: z.record(z.string(), settingValueSchema.nullable()),
     settings: categoryValuesSchema,
     sources: z.record(z.string(), settingSourceSchema),
     inherited: categoryValuesSchema,

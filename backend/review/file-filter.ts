@@ -1,26 +1,39 @@
 /**
- * Which changed files the reviewers read: generated and vendored files, lockfiles, files without a
- * text diff and files over the size cap are set aside, each with its reason. A lockfile changed
+ * Which changed files the reviewers read: files the ignored_paths setting names, generated and
+ * vendored files, lockfiles, files without a text diff and files over the size cap are set aside,
+ * each with its reason. A lockfile changed
  * without its manifest is itself a finding.
  */
 import type { Finding } from "../../shared/review-contract.ts";
 import type { DiffFile } from "./diff.ts";
 import { createFinding } from "./findings.ts";
+import { pathPatterns } from "./glob.ts";
 
 /** Default per-file cap on the changed text (the patch), in bytes. */
 export const DEFAULT_MAX_FILE_BYTES = 200_000;
 
-export type SkipReason = "generated" | "vendored" | "lockfile" | "removed" | "no-text-diff" | "too-large";
+export type SkipReason =
+  | "ignored by ignored_paths"
+  | "generated"
+  | "vendored"
+  | "lockfile"
+  | "removed"
+  | "no-text-diff"
+  | "too-large";
 
 export interface SkippedFile {
   path: string;
   reason: SkipReason;
+  /** For an ignored file, the ignored_paths pattern it matched. */
+  pattern?: string;
 }
 
 export interface FilterOptions {
   maxFileBytes?: number;
   /** Review generated and vendored files too (the skip_generated_files setting turned off). */
   reviewGenerated?: boolean;
+  /** The ignored_paths setting: files matching one are left out (glob.ts, `pathPatterns`). */
+  ignoredPaths?: readonly string[];
 }
 
 export interface FilterResult {
@@ -109,8 +122,15 @@ function lockfileWithoutManifest(file: DiffFile, changedPaths: ReadonlySet<strin
 export function filterFiles(files: readonly DiffFile[], options: FilterOptions = {}): FilterResult {
   const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const changedPaths = new Set(files.map((file) => file.path));
+  const ignoredBy = pathPatterns(options.ignoredPaths ?? []);
   const result: FilterResult = { reviewable: [], skipped: [], findings: [] };
   for (const file of files) {
+    // Ignored by the user's own choice: nothing else is said about the file, not even a finding.
+    const pattern = ignoredBy(file.path);
+    if (pattern !== undefined) {
+      result.skipped.push({ path: file.path, reason: "ignored by ignored_paths", pattern });
+      continue;
+    }
     const lockfileFinding = lockfileWithoutManifest(file, changedPaths);
     if (lockfileFinding) result.findings.push(lockfileFinding);
     const reason = skipReason(file, maxFileBytes, options.reviewGenerated ?? false);

@@ -2,14 +2,17 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PLAN_VALUES } from "../../shared/constants.ts";
 import { createLogger } from "../../shared/logging.ts";
 import { freshDatabase, TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
+import { fakeRepository, startFakeGitHub } from "../../tests/support/fake-github.ts";
 import { type MemoryReviewHost, memoryReviewHost } from "../../tests/support/memory-review-host.ts";
 import { hunk } from "../../tests/support/review-files.ts";
 import { type Db, openDatabase } from "../db/database.ts";
 import { migrateToLatest } from "../db/migrations.ts";
 import { effectiveSettings } from "../settings/effective.ts";
 import { fingerprint } from "./findings.ts";
+import { githubReviewHosts } from "./hosts/github.ts";
 import type { BotCommand, ReviewTrigger } from "./model.ts";
 import { createReviewPipeline } from "./pipeline.ts";
+import type { ReviewHost } from "./review-host.ts";
 import type { ReviewSettings } from "./review-settings.ts";
 import { queueRun } from "./runs.ts";
 import { reviewWorker } from "./worker.ts";
@@ -107,27 +110,27 @@ describe.each(TEST_DATABASE_KINDS)("the review pipeline on %s", (kind) => {
       .execute();
   }
 
-  const pipeline = () =>
+  const pipeline = (reviewHost: ReviewHost = host) =>
     createReviewPipeline({
       db,
-      hostFor: async () => host,
+      hostFor: async () => reviewHost,
       settings: async () => settings,
       clock: () => NOW,
       productName: "Argus",
     });
 
   /** Queues a run as ingest would and works it, as the queue's worker would. */
-  async function run(trigger: ReviewTrigger, command?: BotCommand, attempt = 0) {
+  async function run(trigger: ReviewTrigger, command?: BotCommand, attempt = 0, reviewHost?: ReviewHost) {
     const { runId } = await queueRun(db, {
       orgId,
       projectId,
       pullRequest: 7,
       trigger,
       command,
-      headSha: trigger === "command" ? undefined : host.info.headSha,
+      headSha: trigger === "command" ? undefined : (await (reviewHost ?? host).pullRequest(7)).headSha,
       deliveryId: `d-${Math.random()}`,
     });
-    await reviewWorker(db, pipeline(), silent)({ runId, projectId, pullRequest: 7 }, attempt);
+    await reviewWorker(db, pipeline(reviewHost), silent)({ runId, projectId, pullRequest: 7 }, attempt);
     return runId;
   }
 
@@ -162,9 +165,11 @@ describe.each(TEST_DATABASE_KINDS)("the review pipeline on %s", (kind) => {
       "triage.paused: pass",
       "triage.draft: pass",
       "triage.bot_author: pass",
+      "triage.ignored_branch: pass",
       "triage.plan: pass",
       "triage.seat: pass",
       "triage.head: pass",
+      "triage.ignored_paths: pass",
       "diff: from base",
       "review: built-in",
       "post: started",
@@ -213,6 +218,53 @@ describe.each(TEST_DATABASE_KINDS)("the review pipeline on %s", (kind) => {
     // `full review` starts from the base again.
     await run("command", "full review");
     expect(host.asked.at(-1)).toBe(`${BASE}...${HEAD2}`);
+  });
+
+  it("reviews from the base when a force-push dropped the last reviewed head (GitHub answers 404)", async () => {
+    const github = await startFakeGitHub();
+    try {
+      github.addInstallation({ id: 31, account: "acme", repositories: [fakeRepository("acme", "web", 100)] });
+      github.pulls.addPullRequest("acme/web", {
+        number: 7,
+        title: "Add numbers",
+        author: { login: "octocat", type: "User" },
+        head: { ref: "feature", sha: HEAD1 },
+        base: { ref: "main", sha: BASE },
+      });
+      github.pulls.setDiff("acme/web", BASE, HEAD1, [
+        { filename: "src/app.ts", status: "added", patch: APP_PATCH },
+      ]);
+      const githubHost = githubReviewHosts({
+        appId: github.appId,
+        privateKey: github.appPrivateKey,
+        apiUrl: github.url,
+      })("31", "acme/web");
+      await run("opened", undefined, 0, githubHost);
+
+      // Rewritten history: HEAD1 is no longer in the branch, so GitHub cannot compare from it.
+      github.pulls.pushTo("acme/web", 7, HEAD2);
+      github.pulls.setDiff("acme/web", BASE, HEAD2, [
+        { filename: "src/app.ts", status: "added", patch: APP_PATCH },
+      ]);
+      const pushed = await run("synchronize", undefined, 0, githubHost);
+      expect(await runOf(pushed)).toMatchObject({ status: "succeeded" });
+      const steps = await decisions(pushed);
+      expect(steps).toContain("diff.range: base");
+      expect(steps).toContain("diff: from base");
+      const reason = await db
+        .selectFrom("review_decisions")
+        .select("detail")
+        .where("run_id", "=", pushed)
+        .where("step", "=", "diff.range")
+        .executeTakeFirstOrThrow();
+      expect(reason.detail).toEqual({
+        reason: "last reviewed commit no longer in the branch",
+        last_reviewed: HEAD1,
+      });
+      expect(github.pulls.reviews.map((review) => review.commitId)).toEqual([HEAD1, HEAD2]);
+    } finally {
+      await github.close();
+    }
   });
 
   it("records why triage skipped a run, check by check", async () => {
@@ -283,6 +335,67 @@ describe.each(TEST_DATABASE_KINDS)("the review pipeline on %s", (kind) => {
     const reviewed = await run("opened");
     expect(await runOf(reviewed)).toMatchObject({ status: "succeeded" });
     expect(await decisions(reviewed)).toContain("triage.seat: pass");
+  });
+
+  it("skips a pull request into or out of an ignored branch, unless someone asks", async () => {
+    settings.review_scope.ignored_branches = ["release/*", "dependabot/**"];
+    const reviewed = await run("opened");
+    expect(await runOf(reviewed)).toMatchObject({ status: "succeeded" });
+    expect(await decisions(reviewed)).toContain("triage.ignored_branch: pass");
+
+    host.info.headSha = HEAD2;
+    host.info.baseRef = "release/2.0";
+    const intoRelease = await run("synchronize");
+    expect(await runOf(intoRelease)).toMatchObject({
+      status: "skipped",
+      reason: 'The base branch release/2.0 matches "release/*" (ignored_branches)',
+    });
+    expect(await decisions(intoRelease)).toContain("triage.ignored_branch: skip");
+
+    host.info.baseRef = "main";
+    host.info.headRef = "dependabot/npm/zod-4";
+    const fromBot = await run("synchronize");
+    expect((await runOf(fromBot)).reason).toBe(
+      'The head branch dependabot/npm/zod-4 matches "dependabot/**" (ignored_branches)',
+    );
+    expect(host.reviews).toHaveLength(1);
+
+    const asked = await run("command", "review");
+    expect(await runOf(asked)).toMatchObject({ status: "succeeded" });
+    expect(host.reviews).toHaveLength(2);
+  });
+
+  it("leaves ignored paths out of the review, and skips a pull request that changes nothing else", async () => {
+    settings.review_scope.ignored_paths = ["docs/**", "*.env"];
+    const partly = await run("opened");
+    expect(await runOf(partly)).toMatchObject({ status: "succeeded" });
+    const review = await db
+      .selectFrom("review_decisions")
+      .select("detail")
+      .where("run_id", "=", partly)
+      .where("step", "=", "review")
+      .executeTakeFirstOrThrow();
+    expect(review.detail.skipped).toEqual([
+      { path: ".env", reason: "ignored by ignored_paths", pattern: "*.env" },
+    ]);
+    // The .env finding is gone with its file; the others stay.
+    expect((await findings(partly)).map((row) => row.finding.ruleId)).toEqual([
+      "markers/debugger",
+      "markers/lint-disable",
+    ]);
+
+    settings.review_scope.ignored_paths = ["src/**", ".env"];
+    host.info.headSha = HEAD2;
+    const all = await run("synchronize");
+    expect(await runOf(all)).toMatchObject({
+      status: "skipped",
+      reason: 'Every changed file is ignored (ignored_paths: "src/**")',
+    });
+    expect(await decisions(all)).toContain("triage.ignored_paths: skip");
+    expect(host.reviews).toHaveLength(1);
+    // Not looked at again for the same head.
+    const state = await db.selectFrom("review_pull_requests").selectAll().executeTakeFirstOrThrow();
+    expect(state.last_reviewed_sha).toBe(HEAD2);
   });
 
   it("answers help, pause and resume with a comment each; a paused pull request is reviewed on command only", async () => {

@@ -13,11 +13,12 @@ import type { ProjectsTable } from "../db/schema.ts";
 import { extensionOf, SCRIPT_EXTENSIONS } from "./builtin/analyzer.ts";
 import { reviewBuiltIn } from "./builtin/index.ts";
 import { BOT_COMMANDS, botHandle } from "./commands.ts";
-import { type DiffFile, fromPullRequestFiles, RightSideIndex } from "./diff.ts";
+import { type DiffFile, fromPullRequestFiles, type PullRequestFile, RightSideIndex } from "./diff.ts";
+import { pathPatterns } from "./glob.ts";
 import type { ReviewRunOutcome } from "./model.ts";
 import { asksForChanges, planReview, summaryBody } from "./posting.ts";
 import { type PullRequestRef, pullRequestState, updatePullRequest } from "./pull-requests.ts";
-import type { PullRequestInfo, ReviewHost } from "./review-host.ts";
+import { CommitNotFoundError, type PullRequestInfo, type ReviewHost } from "./review-host.ts";
 import type { ReviewSettings, ReviewSettingsReader } from "./review-settings.ts";
 import { announceRunChange } from "./run-events.ts";
 import { type DbExecutor, type ReviewJob, recordDecision } from "./runs.ts";
@@ -80,6 +81,29 @@ async function logged(db: DbExecutor, runId: string, step: string, outcome: stri
   return row !== undefined;
 }
 
+/**
+ * The files changed from `since` to the head, and where the range starts: at the base instead when
+ * the host no longer knows `since` (a force-push dropped the last reviewed head from the branch).
+ */
+async function changedSince(
+  host: ReviewHost,
+  pullRequest: PullRequestInfo,
+  since: string,
+  log: DecisionLog,
+): Promise<{ from: string; changed: PullRequestFile[] }> {
+  const { number, baseSha, headSha } = pullRequest;
+  try {
+    return { from: since, changed: await host.changedFiles(number, since, headSha) };
+  } catch (error) {
+    if (!(error instanceof CommitNotFoundError) || since === baseSha) throw error;
+    await log("diff.range", "base", {
+      reason: "last reviewed commit no longer in the branch",
+      last_reviewed: since,
+    });
+    return { from: baseSha, changed: await host.changedFiles(number, baseSha, headSha) };
+  }
+}
+
 async function countsOf(db: DbExecutor, runId: string) {
   const rows = await db
     .selectFrom("review_findings")
@@ -122,7 +146,7 @@ export function createReviewPipeline(deps: PipelineDeps): ReviewPipeline {
     host: ReviewHost,
     pullRequest: PullRequestInfo,
     settings: ReviewSettings,
-    from: string,
+    since: string,
     log: DecisionLog,
   ): Promise<ReviewRunOutcome> {
     const ref = { projectId: job.projectId, pullRequest: job.pullRequest };
@@ -134,22 +158,39 @@ export function createReviewPipeline(deps: PipelineDeps): ReviewPipeline {
     }
 
     // Nothing pushed since the last review (a `review` command or a retry): an empty range.
-    let files =
-      from === head ? [] : fromPullRequestFiles(await host.changedFiles(job.pullRequest, from, head));
+    const { from, changed } =
+      since === head ? { from: since, changed: [] } : await changedSince(host, pullRequest, since, log);
+    let files = fromPullRequestFiles(changed);
     const scope = settings.review_scope;
     const withoutTests = scope.review_test_files ? files : files.filter((file) => !TEST_FILE.test(file.path));
     const leftOut = files.length - withoutTests.length;
     files = withoutTests;
+    // Ignored files stay in `files`, so the filter reports them as skipped; nothing else reads them.
+    const ignoredBy = pathPatterns(scope.ignored_paths);
+    const matched = files.map((file) => ignoredBy(file.path));
+    const considered = files.filter((_, index) => matched[index] === undefined);
+    const ignoredPatterns = [...new Set(matched.filter((pattern) => pattern !== undefined))];
+    if (files.length > 0 && considered.length === 0) {
+      const listed = ignoredPatterns.map((pattern) => `"${pattern}"`).join(", ");
+      const reason = `Every changed file is ignored (ignored_paths: ${listed})`;
+      await log("triage.ignored_paths", "skip", { reason, files: files.length, patterns: ignoredPatterns });
+      await updatePullRequest(db, ref, { last_reviewed_sha: head });
+      return { status: "skipped", reason };
+    }
+    await log("triage.ignored_paths", "pass", {
+      ignored: files.length - considered.length,
+      ...(ignoredPatterns.length ? { patterns: ignoredPatterns } : {}),
+    });
     if (
       scope.skip_documentation_only &&
-      files.length > 0 &&
-      files.every((file) => DOCUMENTATION_FILE.test(file.path))
+      considered.length > 0 &&
+      considered.every((file) => DOCUMENTATION_FILE.test(file.path))
     ) {
-      await log("triage.documentation_only", "skip", { files: files.length });
+      await log("triage.documentation_only", "skip", { files: considered.length });
       await updatePullRequest(db, ref, { last_reviewed_sha: head });
       return { status: "skipped", reason: "Only documentation changed (skip_documentation_only)" };
     }
-    const wanted = files.filter(wantsContent).slice(0, CONTENT_FILES_MAX);
+    const wanted = considered.filter(wantsContent).slice(0, CONTENT_FILES_MAX);
     await Promise.all(
       wanted.map(async (file) => {
         const content = await host.fileContent(file.path, head);
@@ -166,7 +207,10 @@ export function createReviewPipeline(deps: PipelineDeps): ReviewPipeline {
       ...(leftOut ? { test_files_left_out: leftOut } : {}),
     });
 
-    const result = await reviewBuiltIn(files, { reviewGenerated: !scope.skip_generated_files });
+    const result = await reviewBuiltIn(files, {
+      reviewGenerated: !scope.skip_generated_files,
+      ignoredPaths: scope.ignored_paths,
+    });
     await log("review", "built-in", {
       findings: result.findings.length,
       skipped: result.skipped.slice(0, LISTED_MAX),

@@ -5,6 +5,14 @@
  */
 import type { PullRequestFile } from "./diff.ts";
 
+/**
+ * A commit the host does not know: after a force-push the last reviewed head is gone from the
+ * branch, and the pipeline reviews from the base instead.
+ */
+export class CommitNotFoundError extends Error {
+  override name = "CommitNotFoundError";
+}
+
 export interface PullRequestInfo {
   number: number;
   title: string;
@@ -52,7 +60,8 @@ export interface ReviewHost {
   pullRequest(number: number): Promise<PullRequestInfo>;
   /**
    * The files changed from `fromSha` (exclusive) to `toSha`, in GitHub's "list pull request files"
-   * shape, with `patch` hunks.
+   * shape, with `patch` hunks. Throws CommitNotFoundError when the host does not know a commit of
+   * the range.
    */
   changedFiles(number: number, fromSha: string, toSha: string): Promise<PullRequestFile[]>;
   /** A file's whole text at a commit; null when it does not exist there or is binary. */

@@ -7,6 +7,7 @@
 import { sql } from "kysely";
 import { PLAN_VALUES } from "../../shared/constants.ts";
 import type { SubscriptionRow } from "../billing/subscription-view.ts";
+import { matchingBranchPattern } from "./glob.ts";
 import type { PullRequestState } from "./pull-requests.ts";
 import type { PullRequestInfo } from "./review-host.ts";
 import type { ReviewSettings } from "./review-settings.ts";
@@ -50,6 +51,21 @@ function triggerAllowed(job: ReviewJob, settings: ReviewSettings): Check {
     : skip("Automatic reviews are turned off (auto_review)");
 }
 
+/** A pull request into an ignored branch (its base) or from one (its head) is not reviewed. */
+function branchAllowed(pullRequest: PullRequestInfo, scope: ReviewSettings["review_scope"]): Check {
+  const patterns = scope.ignored_branches;
+  for (const [side, branch] of [
+    ["base", pullRequest.baseRef],
+    ["head", pullRequest.headRef],
+  ] as const) {
+    const pattern = matchingBranchPattern(patterns, branch);
+    if (pattern !== undefined) {
+      return skip(`The ${side} branch ${branch} matches "${pattern}" (ignored_branches)`);
+    }
+  }
+  return pass({ base: pullRequest.baseRef, head: pullRequest.headRef });
+}
+
 /**
  * Reviews need Pro: the trial or the paid plan, not expired. After the trial the organisation is
  * on Free, which reviews nothing.
@@ -81,7 +97,8 @@ export async function triage(input: TriageInput, log: DecisionLog): Promise<Tria
   const { job, pullRequest, settings, state } = input;
   const command = job.trigger === "command";
   const scope = settings.review_scope;
-  // An explicit `review` is a person asking: it is not held back by a pause, a draft or a bot author.
+  // An explicit `review` is a person asking: it is not held back by a pause, a draft, a bot author or
+  // an ignored branch.
   const checks: Array<[string, () => Check | Promise<Check>]> = [
     [
       "triage.state",
@@ -109,6 +126,7 @@ export async function triage(input: TriageInput, log: DecisionLog): Promise<Tria
           ? skip(`${pullRequest.author.login} is a bot (skip_bot_authors)`)
           : pass({ author: pullRequest.author.login }),
     ],
+    ["triage.ignored_branch", () => (command ? pass({ command: true }) : branchAllowed(pullRequest, scope))],
     ["triage.plan", () => planAllows(input.subscription, input.now)],
     ["triage.seat", () => seatAllows(input)],
     [

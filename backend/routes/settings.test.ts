@@ -32,9 +32,9 @@ const DEFAULTS = Object.fromEntries(
     category.setting_category,
     Object.fromEntries(category.default_value.map((item) => [item.key, item.value])),
   ]),
-) as Record<string, Record<string, boolean>>;
+) as Record<string, Record<string, boolean | string[]>>;
 
-function defaultsOf(category: string): Record<string, boolean> {
+function defaultsOf(category: string): Record<string, boolean | string[]> {
   return { ...DEFAULTS[category] };
 }
 
@@ -55,7 +55,7 @@ describe("the catalogue", () => {
     }
   });
 
-  it("has unique snake_case categories and keys, each with a label, a description and a boolean default", () => {
+  it("has unique snake_case categories and keys, each with a label, a description and a default of its type", () => {
     const categories = SETTINGS_CATALOGUE.map((category) => category.setting_category);
     expect(new Set(categories).size).toBe(categories.length);
     expect(categories).toEqual(
@@ -68,13 +68,14 @@ describe("the catalogue", () => {
       expect(new Set(keys).size).toBe(keys.length);
       for (const item of category.default_value) {
         expect(item.key).toMatch(/^[a-z]+(_[a-z]+)*$/);
-        expect(item.type).toBe("boolean");
-        expect(typeof item.value).toBe("boolean");
+        if (item.type === "boolean") expect(typeof item.value).toBe("boolean");
+        else expect(item.value).toEqual([]);
         expect(item.label && item.description).toBeTruthy();
       }
     }
     // docs/product.md#settings: a fresh install reviews every pull request as it opens.
     expect(DEFAULTS.account_preferences?.auto_review).toBe(true);
+    expect(DEFAULTS.review_scope).toMatchObject({ ignored_branches: [], ignored_paths: [] });
   });
 });
 
@@ -332,6 +333,42 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
       expect(back.sources.summary_comment).toBe("organization");
     });
 
+    it("inherit pattern lists like switches, an empty list being a value of its own", async () => {
+      const { token, orgId } = await signedInAccount(backend, "patterns");
+      const repositoryId = await addRepository(orgId, "lists");
+      const saved = await save(token, "review_scope", {
+        ignored_paths: ["  docs/** ", "", "*.snap", "docs/**"],
+        ignored_branches: ["release/*"],
+      });
+      // Trimmed, without blanks and repeats.
+      expect(saved.value).toMatchObject({
+        ignored_paths: ["docs/**", "*.snap"],
+        ignored_branches: ["release/*"],
+      });
+      expect(saved.sources).toMatchObject({ ignored_paths: "organization", skip_bot_authors: "default" });
+
+      const inherited = await settingsOf(token, { repositoryId });
+      expect(inherited.settings.review_scope).toMatchObject({
+        ignored_paths: ["docs/**", "*.snap"],
+        ignored_branches: ["release/*"],
+      });
+      expect(inherited.sources.review_scope?.ignored_paths).toBe("organization");
+
+      // The repository clears one list for itself: [] is its own value, not "inherit".
+      const own = await save(token, "review_scope", { ignored_paths: [] }, { repositoryId });
+      expect(own.value.ignored_paths).toEqual([]);
+      expect(own.settings).toMatchObject({ ignored_paths: [], ignored_branches: ["release/*"] });
+      expect(own.sources).toMatchObject({ ignored_paths: "repository", ignored_branches: "organization" });
+      expect(own.inherited.ignored_paths).toEqual(["docs/**", "*.snap"]);
+      const effective = await effectiveSettings(backend.db, orgId, repositoryId);
+      expect(effective.review_scope.ignored_paths).toEqual([]);
+      expect(effective.review_scope.ignored_branches).toEqual(["release/*"]);
+
+      const back = await save(token, "review_scope", { ignored_paths: null }, { repositoryId });
+      expect(back.settings.ignored_paths).toEqual(["docs/**", "*.snap"]);
+      expect(back.sources.ignored_paths).toBe("organization");
+    });
+
     it("go when their repository goes", async () => {
       const { token, orgId } = await signedInAccount(backend, "cascade");
       const repositoryId = await addRepository(orgId, "gone");
@@ -374,6 +411,40 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
         }
       }
       expect(await storedRows()).toEqual(before);
+    });
+
+    it("refuses pattern lists that are not lists of strings or break the shared rules, saving nothing", async () => {
+      const { token } = await signedInAccount(backend, "pattern-rules");
+      const before = await storedRows();
+      const cases: [unknown, string][] = [
+        [
+          "docs/**",
+          'Setting "ignored_paths" is a list of patterns: it takes an array of strings or null (inherit), not a string',
+        ],
+        [["docs/**", 3], "not an array of other values"],
+        [true, "not a boolean"],
+        [
+          Array.from({ length: 51 }, (_, i) => `dir${i}/**`),
+          "Ignored paths: at most 50 patterns, one per line (this list has 51)",
+        ],
+        [
+          ["x".repeat(201)],
+          `Ignored paths: a pattern is at most 200 characters ("${"x".repeat(20)}…" has 201)`,
+        ],
+      ];
+      for (const [value, message] of cases) {
+        const response = await put(token, API_PATHS.settingsCategory("review_scope"), {
+          value: { ignored_paths: value },
+        });
+        expect(response.status, JSON.stringify(value).slice(0, 60)).toBe(400);
+        expect(response.body.error).toBe(response.body.message);
+        expect(response.body.error).toContain(message);
+      }
+      // At the limits exactly: taken.
+      await save(token, "review_scope", {
+        ignored_paths: Array.from({ length: 50 }, (_, i) => `${i}`.padEnd(200, "x")),
+      });
+      expect((await storedRows()).organization.length).toBe(before.organization.length + 1);
     });
 
     it("refuses malformed bodies and queries, and unknown categories and code hosts", async () => {

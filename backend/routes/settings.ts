@@ -29,6 +29,7 @@ import {
   SettingValueError,
   type StoredCategories,
   templates,
+  type Value,
 } from "../settings/resolve.ts";
 import {
   findRepository,
@@ -129,7 +130,7 @@ export function settingsRouter(db: Db): Router {
     if (!category) throw new HttpError(404, { error: "Setting category not found" });
     const { org } = sessionOf(res);
     const scope = await scopeOf(db, org.id, { ...query, repositoryId: body.repositoryId });
-    let values: Record<string, boolean>;
+    let values: Record<string, Value>;
     try {
       values = checkCategoryValues(category, body.value);
     } catch (error) {

@@ -3,6 +3,8 @@
  * else its organisation's for the repository's code host, else the template's default. Pure: the
  * stored rows come in, the answer's shapes go out.
  */
+
+import { normalizePatterns, patternsProblem } from "../../shared/setting-patterns.ts";
 import {
   SETTINGS_CATALOGUE,
   type SettingCategoryDefinition,
@@ -15,24 +17,38 @@ import type { StoredSettingValues } from "../db/schema.ts";
 /** Stored category values by category name. */
 export type StoredCategories = ReadonlyMap<string, StoredSettingValues>;
 
+/** A value as answers carry it. */
+export type Value = boolean | string[];
+
 /**
  * A stored value that still counts: one of the item's type. Anything else (a key no longer in the
  * template, a value of another type) is as good as absent, and a save of the category drops it.
  */
-function storedValue(item: SettingItemDefinition, stored: StoredSettingValues | undefined) {
+function storedValue(
+  item: SettingItemDefinition,
+  stored: StoredSettingValues | undefined,
+): Value | undefined {
   const value = stored && Object.hasOwn(stored, item.key) ? stored[item.key] : undefined;
-  return typeof value === "boolean" ? value : undefined;
+  if (item.type === "boolean") return typeof value === "boolean" ? value : undefined;
+  return isStringList(value) ? value : undefined;
 }
+
+const isStringList = (value: unknown): value is string[] =>
+  Array.isArray(value) && value.every((entry) => typeof entry === "string");
+
+/** The template's default, as a value of its own (a list is copied, not shared). */
+const defaultOf = (item: SettingItemDefinition): Value =>
+  item.type === "boolean" ? item.value : [...item.value];
 
 /** One category at one level, in the answer's shapes. */
 export interface ResolvedCategory {
   /** Every key, as this level holds it: a value, or null for inherited. */
-  own: Record<string, boolean | null>;
+  own: Record<string, Value | null>;
   /** The value in effect. */
-  settings: Record<string, boolean>;
+  settings: Record<string, Value>;
   sources: Record<string, SettingSource>;
   /** What the value would be if this level did not set it. */
-  inherited: Record<string, boolean>;
+  inherited: Record<string, Value>;
 }
 
 export function resolveCategory(
@@ -45,7 +61,7 @@ export function resolveCategory(
   for (const item of category.default_value) {
     const fromOrganization = storedValue(item, organization);
     const fromRepository = level === "repository" ? storedValue(item, repository) : undefined;
-    const fromAbove = level === "repository" ? (fromOrganization ?? item.value) : item.value;
+    const fromAbove = level === "repository" ? (fromOrganization ?? defaultOf(item)) : defaultOf(item);
     const own = level === "repository" ? fromRepository : fromOrganization;
     resolved.own[item.key] = own ?? null;
     resolved.inherited[item.key] = fromAbove;
@@ -67,9 +83,9 @@ export function resolveAll(
   organization: StoredCategories,
   repository: StoredCategories,
 ) {
-  const settings: Record<string, Record<string, boolean>> = {};
+  const settings: Record<string, Record<string, Value>> = {};
   const sources: Record<string, Record<string, SettingSource>> = {};
-  const inherited: Record<string, Record<string, boolean>> = {};
+  const inherited: Record<string, Record<string, Value>> = {};
   for (const category of categories) {
     const name = category.setting_category;
     const resolved = resolveCategory(category, level, organization.get(name), repository.get(name));
@@ -93,26 +109,40 @@ function describeType(value: unknown): string {
 
 /**
  * A category body checked against its template: the keys to keep at this level with their values
- * (null and absent keys are inherited, so they are not kept). Throws SettingValueError naming the
- * first unknown key or wrongly typed value.
+ * (null and absent keys are inherited, so they are not kept; pattern lists are kept normalised).
+ * Throws SettingValueError naming the first unknown key or wrongly typed value, or saying which rule
+ * of shared/setting-patterns.ts a pattern list breaks.
  */
 export function checkCategoryValues(
   category: SettingCategoryDefinition,
   body: Record<string, unknown>,
-): Record<string, boolean> {
-  const kept: Record<string, boolean> = {};
+): Record<string, Value> {
+  const kept: Record<string, Value> = {};
   for (const [key, value] of Object.entries(body)) {
     const item = category.default_value.find((candidate) => candidate.key === key);
     if (!item) {
       throw new SettingValueError(`Unknown setting "${key}" in category "${category.setting_category}"`);
     }
     if (value === null) continue;
-    if (typeof value !== "boolean") {
+    if (item.type === "boolean") {
+      if (typeof value !== "boolean") {
+        throw new SettingValueError(
+          `Setting "${key}" is on or off: it takes true, false or null (inherit), not ${describeType(value)}`,
+        );
+      }
+      kept[key] = value;
+      continue;
+    }
+    if (!isStringList(value)) {
+      const what = Array.isArray(value) ? "an array of other values" : describeType(value);
       throw new SettingValueError(
-        `Setting "${key}" is on or off: it takes true, false or null (inherit), not ${describeType(value)}`,
+        `Setting "${key}" is a list of patterns: it takes an array of strings or null (inherit), not ${what}`,
       );
     }
-    kept[key] = value;
+    const patterns = normalizePatterns(value);
+    const problem = patternsProblem(item.label, patterns);
+    if (problem) throw new SettingValueError(problem);
+    kept[key] = patterns;
   }
   return kept;
 }

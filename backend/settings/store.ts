@@ -5,7 +5,7 @@
 import { sql } from "kysely";
 import type { Db } from "../db/database.ts";
 import type { StoredSettingValues } from "../db/schema.ts";
-import type { StoredCategories } from "./resolve.ts";
+import type { StoredCategories, Value } from "./resolve.ts";
 
 type Reader = Pick<Db, "selectFrom">;
 type Writer = Pick<Db, "insertInto">;
@@ -79,7 +79,7 @@ export async function saveOrganizationCategory(
   orgId: string,
   integrationName: string,
   category: string,
-  values: Record<string, boolean>,
+  values: Record<string, Value>,
 ): Promise<void> {
   const value = JSON.stringify(values);
   await db
@@ -98,7 +98,7 @@ export async function saveRepositoryCategory(
   db: Writer,
   projectId: string,
   category: string,
-  values: Record<string, boolean>,
+  values: Record<string, Value>,
 ): Promise<void> {
   const value = JSON.stringify(values);
   await db

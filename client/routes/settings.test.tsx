@@ -19,14 +19,15 @@ const TEMPLATES: SettingTemplate[] = SETTINGS_CATALOGUE.map((category) => ({
 const fetchMock = vi.fn<typeof fetch>();
 
 /** The fake backend's state: organisation values per code host, and the repository's own. */
-let organization: Record<string, Map<string, Record<string, boolean>>>;
-let repository: Map<string, Record<string, boolean>>;
+type Stored = Record<string, boolean | string[]>;
+let organization: Record<string, Map<string, Stored>>;
+let repository: Map<string, Stored>;
 let integrations: Record<string, Integration | number>;
 let templatesAnswer: () => Response;
 /** Every GET waits for this (a test holds it to see the loading state). */
 let gate: Promise<unknown>;
 /** What a PUT answers instead of saving, when set; called with the category and the body. */
-type SaveBody = { value: Record<string, boolean | null>; repositoryId?: string };
+type SaveBody = { value: Record<string, boolean | string[] | null>; repositoryId?: string };
 let refuseSave: ((category: string, body: SaveBody) => Response | Promise<Response>) | null;
 
 function settingsAnswer(url: URL) {
@@ -56,10 +57,7 @@ function saveAnswer(url: URL, category: string, body: SaveBody) {
   const integrationName = body.repositoryId
     ? "github"
     : (url.searchParams.get("integrationName") ?? "github");
-  const kept = Object.fromEntries(Object.entries(body.value).filter(([, value]) => value !== null)) as Record<
-    string,
-    boolean
-  >;
+  const kept = Object.fromEntries(Object.entries(body.value).filter(([, value]) => value !== null)) as Stored;
   organization[integrationName] ??= new Map();
   if (body.repositoryId) repository.set(category, kept);
   else organization[integrationName]?.set(category, kept);
@@ -146,7 +144,7 @@ const saves = () =>
 const switchNamed = (name: string) => screen.findByRole("switch", { name });
 
 /** Every key of a category as null (inherited), then `values`. */
-function category(name: string, values: Record<string, boolean | null> = {}) {
+function category(name: string, values: Record<string, boolean | string[] | null> = {}) {
   const keys = settingCategory(name)?.default_value.map((item) => item.key) ?? [];
   return { ...Object.fromEntries(keys.map((key) => [key, null])), ...values };
 }
@@ -455,5 +453,99 @@ describe("/settings, loading", () => {
         "redirectTo=%2Fsettings%3FintegrationName%3Dgithub",
       ),
     );
+  });
+});
+
+// Last: a toast of one test can still show in the next, and these look for the texts the tests above do.
+describe("/settings, pattern lists", () => {
+  async function openReviewScope(url = "/settings") {
+    const user = userEvent.setup();
+    renderSettings(url);
+    await user.click(await screen.findByRole("tab", { name: "Review Scope" }));
+    return user;
+  }
+
+  it("saves a pattern list on Save only, one pattern a line, and says so", async () => {
+    const user = await openReviewScope();
+    const paths = screen.getByRole("textbox", { name: "Ignored paths" });
+    expect(paths).toHaveValue("");
+    expect(paths).toHaveAccessibleDescription(expect.stringContaining("one glob pattern per line"));
+    const save = screen.getByRole("button", { name: "Save Ignored paths" });
+    expect(save).toBeDisabled();
+
+    await user.type(paths, "docs/**{Enter}{Enter}  *.snap  {Enter}docs/**");
+    expect(saves()).toEqual([]);
+    await user.click(save);
+    expect(await screen.findByText("Organization setting updated successfully")).toBeInTheDocument();
+    expect(saves()).toEqual([
+      {
+        url: "/api/settings/review_scope?integrationName=github",
+        body: { value: category("review_scope", { ignored_paths: ["docs/**", "*.snap"] }) },
+      },
+    ]);
+    // The list as saved: trimmed, blank lines and repeats gone.
+    expect(paths).toHaveValue("docs/**\n*.snap");
+    expect(save).toBeDisabled();
+    expect(organization.github?.get("review_scope")).toEqual({ ignored_paths: ["docs/**", "*.snap"] });
+  });
+
+  it("rolls the list back with 'Failed to update {label}. Please try again.' when the save fails", async () => {
+    organization.github = new Map([["review_scope", { ignored_branches: ["release/*"] }]]);
+    refuseSave = () => jsonResponse({ error: "boom" }, 502);
+    const user = await openReviewScope();
+    const branches = screen.getByRole("textbox", { name: "Ignored branches" });
+    expect(branches).toHaveValue("release/*");
+    await user.type(branches, "{Enter}dependabot/**");
+    await user.click(screen.getByRole("button", { name: "Save Ignored branches" }));
+    expect(
+      await screen.findByText("Failed to update Ignored branches. Please try again."),
+    ).toBeInTheDocument();
+    expect(branches).toHaveValue("release/*");
+    expect(organization.github.get("review_scope")).toEqual({ ignored_branches: ["release/*"] });
+  });
+
+  it("refuses a list that breaks the rules with the backend's own message, sending nothing", async () => {
+    const user = await openReviewScope();
+    const paths = screen.getByRole("textbox", { name: "Ignored paths" });
+    await user.click(paths);
+    await user.paste(Array.from({ length: 51 }, (_, i) => `dir${i}/**`).join("\n"));
+    await user.click(screen.getByRole("button", { name: "Save Ignored paths" }));
+    const message = "Ignored paths: at most 50 patterns, one per line (this list has 51)";
+    expect(await screen.findByText(message)).toBeInTheDocument();
+    expect(paths).toHaveAttribute("aria-invalid", "true");
+    expect(paths).toHaveAccessibleDescription(expect.stringContaining(message));
+    expect(saves()).toEqual([]);
+    // Editing clears the message.
+    await user.type(paths, "x");
+    expect(screen.queryByText(message)).not.toBeInTheDocument();
+  });
+
+  it("shows a repository's list as inherited, saves its own from the keyboard, and returns to inherited", async () => {
+    organization.github = new Map([["review_scope", { ignored_paths: ["docs/**", "*.snap"] }]]);
+    const user = await openReviewScope(
+      `/settings?repositoryId=${REPOSITORY_ID}&integrationKey=ik-1&integrationName=github`,
+    );
+    const paths = screen.getByRole("textbox", { name: "Ignored paths" });
+    expect(paths).toHaveValue("docs/**\n*.snap");
+    expect(paths).toHaveAccessibleDescription(expect.stringContaining("Inherited from organization"));
+
+    await user.clear(paths);
+    await user.type(paths, "vendor/**");
+    await user.tab();
+    expect(screen.getByRole("button", { name: "Save Ignored paths" })).toHaveFocus();
+    await user.keyboard("{Enter}");
+    expect(await screen.findByText("Repository setting updated successfully")).toBeInTheDocument();
+    expect(saves()[0]?.body).toEqual({
+      value: category("review_scope", { ignored_paths: ["vendor/**"] }),
+      repositoryId: REPOSITORY_ID,
+    });
+    expect(paths).toHaveAccessibleDescription(expect.stringContaining("Set on this repository"));
+
+    await user.click(
+      screen.getByRole("button", { name: "Use organization value (2 patterns) for Ignored paths" }),
+    );
+    expect(paths).toHaveFocus();
+    expect(paths).toHaveValue("docs/**\n*.snap");
+    await waitFor(() => expect(repository.get("review_scope")).toEqual({}));
   });
 });

@@ -5,7 +5,7 @@ import { migrateToLatest } from "../../db/migrations.ts";
 import { fromPullRequestFiles, RightSideIndex } from "../diff.ts";
 import type { ProjectRow } from "../pipeline.ts";
 import { fingerprintMarker } from "../posting.ts";
-import type { ReviewHost } from "../review-host.ts";
+import { CommitNotFoundError, type ReviewHost } from "../review-host.ts";
 import { azureDevOpsReviewHost } from "./azure-devops.ts";
 
 const BASE = "a".repeat(40);
@@ -125,6 +125,10 @@ describe("the Azure DevOps review host", () => {
     expect(index.text("src/total.ts", 3)).toBe("debugger;");
     expect(await host.fileContent("src/total.ts", HEAD)).toContain("debugger;");
     expect(await host.fileContent("src/missing.ts", HEAD)).toBeNull();
+  });
+
+  it("says which commit it lost when Azure DevOps cannot diff from it (a force-push)", async () => {
+    await expect(host.changedFiles(4, "e".repeat(40), HEAD)).rejects.toBeInstanceOf(CommitNotFoundError);
   });
 
   it("posts a summary thread and one thread per line comment, and reads their markers back", async () => {

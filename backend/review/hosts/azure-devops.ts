@@ -19,7 +19,7 @@ import { AZURE_DEVOPS_INTEGRATION, AZURE_DEVOPS_FIELDS as FIELDS } from "../../i
 import type { PullRequestFile } from "../diff.ts";
 import type { ProjectRow } from "../pipeline.ts";
 import { markedFingerprints } from "../posting.ts";
-import type { PullRequestInfo, ReviewHost } from "../review-host.ts";
+import { CommitNotFoundError, type PullRequestInfo, type ReviewHost } from "../review-host.ts";
 
 const BRANCH_PREFIX = "refs/heads/";
 /** Azure DevOps' thread status "active" (1) and comment type "text" (1). */
@@ -154,18 +154,23 @@ export async function azureDevOpsReviewHost(db: Db, project: ProjectRow): Promis
     },
 
     async changedFiles(_number, fromSha, toSha) {
-      const diff = object(
-        await call(
-          at(["diffs", "commits"], {
-            baseVersion: fromSha,
-            baseVersionType: "commit",
-            targetVersion: toSha,
-            targetVersionType: "commit",
-            diffCommonCommit: "true",
-          }),
-          "commit diff",
-        ),
-      );
+      const commitDiff = call(
+        at(["diffs", "commits"], {
+          baseVersion: fromSha,
+          baseVersionType: "commit",
+          targetVersion: toSha,
+          targetVersionType: "commit",
+          diffCommonCommit: "true",
+        }),
+        "commit diff",
+      ).catch((error: unknown) => {
+        // The pull request was just read: a 404 here is a commit the repository no longer has.
+        if (error instanceof AzureDevOpsError && error.reason === "not-found") {
+          throw new CommitNotFoundError(`Azure DevOps does not know ${fromSha}...${toSha}`);
+        }
+        throw error;
+      });
+      const diff = object(await commitDiff);
       // The diff is taken from the merge base, as the pull request shows it.
       const base = text(diff.commonCommit) || fromSha;
       const changes = list(diff.changes).filter((change) => object(change.item).isFolder !== true);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FakeGitHub, fakeRepository, startFakeGitHub } from "../../../tests/support/fake-github.ts";
 import { fingerprintMarker } from "../posting.ts";
-import type { ReviewHost } from "../review-host.ts";
+import { CommitNotFoundError, type ReviewHost } from "../review-host.ts";
 import { githubReviewHosts } from "./github.ts";
 
 const REPO = "acme/web";
@@ -60,6 +60,11 @@ describe("the GitHub review host", () => {
     expect(await host.fileContent("src/a.ts", HEAD)).toBe("const a = 1;\ndebugger;\nconst b = 2;\n");
     expect(await host.fileContent("src/missing.ts", HEAD)).toBeNull();
     expect(github.calls).toContain(`POST /app/installations/31/access_tokens`);
+  });
+
+  it("says which commit it lost when GitHub cannot compare from it (a force-push)", async () => {
+    const gone = "e".repeat(40);
+    await expect(host.changedFiles(7, gone, HEAD)).rejects.toBeInstanceOf(CommitNotFoundError);
   });
 
   it("posts a review with line comments, waits out a secondary rate limit, and reads its markers back", async () => {

@@ -13,7 +13,7 @@ import type { Octokit } from "@octokit/rest";
 import { octokitAt } from "../../github/client.ts";
 import type { PullRequestFile } from "../diff.ts";
 import { markedFingerprints, summaryWithMoved } from "../posting.ts";
-import type { PullRequestInfo, ReviewHost } from "../review-host.ts";
+import { CommitNotFoundError, type PullRequestInfo, type ReviewHost } from "../review-host.ts";
 
 /** Rate-limited calls are retried this many times, then fail (and so the run). */
 const RATE_LIMIT_RETRIES = 2;
@@ -79,11 +79,14 @@ export function githubReviewHosts(settings: GitHubReviewSettings): GitHubReviewH
         const octokit = await client();
         // Three dots: the changes on the head side since the merge base, as the pull request shows
         // them. GitHub lists at most 300 files here.
-        const { data } = await octokit.rest.repos.compareCommitsWithBasehead({
-          owner,
-          repo,
-          basehead: `${fromSha}...${toSha}`,
-        });
+        const basehead = `${fromSha}...${toSha}`;
+        const { data } = await octokit.rest.repos
+          .compareCommitsWithBasehead({ owner, repo, basehead })
+          .catch((error: unknown) => {
+            // The repository answered for the pull request just before: a 404 is a commit it lost.
+            if (statusOf(error) === 404) throw new CommitNotFoundError(`GitHub does not know ${basehead}`);
+            throw error;
+          });
         return (data.files ?? []).map((file) => ({
           filename: file.filename,
           ...(file.previous_filename ? { previous_filename: file.previous_filename } : {}),

@@ -7,6 +7,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { type Kysely, sql } from "kysely";
 import type { Database } from "../../db/schema.ts";
 import type { PullRequestFile } from "../diff.ts";
+import { CommitNotFoundError } from "../review-host.ts";
 import { filePatch } from "./line-diff.ts";
 import { BASE_TREE } from "./samples.ts";
 
@@ -79,7 +80,7 @@ export async function changedFiles(
   toSha: string,
 ): Promise<PullRequestFile[]> {
   const [from, to] = await Promise.all([treeAt(db, projectId, fromSha), treeAt(db, projectId, toSha)]);
-  if (!from || !to) throw new Error("unknown sandbox commit");
+  if (!from || !to) throw new CommitNotFoundError("unknown sandbox commit");
   const paths = [...new Set([...Object.keys(from), ...Object.keys(to)])].sort();
   return paths.flatMap((path): PullRequestFile[] => {
     const before = from[path] ?? null;

@@ -1,6 +1,6 @@
 /**
  * The settings of /settings (docs/product.md#settings): one tab per category, with the first line
- * of its description and a switch per setting. A repository's settings each say whether they are
+ * of its description and a switch or a pattern list per setting. A repository's settings each say whether they are
  * inherited from the organisation or set on the repository, and can go back to inherited.
  */
 import { Undo2 } from "lucide-react";
@@ -10,16 +10,22 @@ import type { SettingItem, SettingsData, SettingTemplate } from "../../../shared
 import { settingsApi } from "../../lib/lazy-settings";
 import type { SaveScope } from "../../lib/settings-api";
 import { Button, Switch, Tabs } from "../ui";
-import { type SettingValue, useSettingSaves } from "./use-setting-saves";
+import { PatternListField } from "./pattern-list-field";
+import { type SettingValue, useSettingSaves, type Value } from "./use-setting-saves";
+
+/** A value in a few words: On or Off, or how many patterns. */
+function describe(value: Value): string {
+  if (typeof value === "boolean") return value ? "On" : "Off";
+  if (value.length === 0) return "no patterns";
+  return value.length === 1 ? "1 pattern" : `${value.length} patterns`;
+}
 
 export const INHERITANCE_TEXT = {
   inherited: "Inherited from organization",
   own: "Set on this repository",
   /** The button that returns a repository's value to inherited; says what that value is. */
-  backToOrganization: (inherited: boolean | undefined) =>
-    inherited === undefined
-      ? "Use organization value"
-      : `Use organization value (${inherited ? "On" : "Off"})`,
+  backToOrganization: (inherited: Value | undefined) =>
+    inherited === undefined ? "Use organization value" : `Use organization value (${describe(inherited)})`,
 } as const;
 
 /** The first line of a category's description: what the tab says about it. */
@@ -59,7 +65,11 @@ export function SettingsEditor({
                   <li key={item.key} className="px-5 py-4">
                     <SettingRow
                       item={item}
-                      value={settingOf(template.setting_category, item.key, item.value)}
+                      value={settingOf(
+                        template.setting_category,
+                        item.key,
+                        typeof item.value === "boolean" ? item.value : [...item.value],
+                      )}
                       repository={repository}
                       onChange={(value) => change(template.setting_category, item.key, value, item.label)}
                     />
@@ -83,7 +93,7 @@ function SettingRow({
   item: SettingItem;
   value: SettingValue;
   repository: boolean;
-  onChange: (value: boolean | null) => void;
+  onChange: (value: Value | null) => void;
 }) {
   const row = useRef<HTMLDivElement>(null);
   // The status is part of the switch's description, so a screen reader says it with the switch.
@@ -101,17 +111,26 @@ function SettingRow({
   function inherit() {
     onChange(null);
     // The button goes once the value is inherited: keep the focus on the setting.
-    row.current?.querySelector<HTMLElement>('[role="switch"]')?.focus();
+    row.current?.querySelector<HTMLElement>('[role="switch"], textarea')?.focus();
   }
 
   return (
     <div ref={row} className="space-y-2">
-      <Switch
-        label={item.label}
-        description={description}
-        checked={value.checked}
-        onCheckedChange={(checked) => onChange(checked)}
-      />
+      {item.type === "boolean" ? (
+        <Switch
+          label={item.label}
+          description={description}
+          checked={value.value === true}
+          onCheckedChange={(checked) => onChange(checked)}
+        />
+      ) : (
+        <PatternListField
+          label={item.label}
+          description={description}
+          patterns={Array.isArray(value.value) ? value.value : []}
+          onSave={onChange}
+        />
+      )}
       {repository && value.own ? (
         <Button
           variant="ghost"

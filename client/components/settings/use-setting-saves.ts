@@ -1,6 +1,6 @@
 /**
- * Saving the switches of /settings (docs/product.md#settings): a change shows at once and saves its
- * whole category; a failed save rolls the switch back and says so.
+ * Saving the settings of /settings (docs/product.md#settings): a change (a switch moved, a pattern
+ * list saved) shows at once and saves its whole category; a failed save rolls it back and says so.
  *
  * Saves of one category run one after another, each sending the values last confirmed by the
  * backend plus its own change, so a failure rolls back exactly that change, even while a quicker
@@ -15,14 +15,17 @@ import type { SaveOutcome, SaveScope } from "../../lib/settings-api";
 import { useSignOut } from "../../lib/use-sign-out";
 import { useToast } from "../ui";
 
+/** A setting's value: on/off, or a list of patterns. */
+export type Value = boolean | string[];
+
 /** category → key → the value this level sets, or null where it inherits. */
-type OwnValues = Record<string, Record<string, boolean | null>>;
+type OwnValues = Record<string, Record<string, Value | null>>;
 
 interface Change {
   id: number;
   category: string;
   key: string;
-  value: boolean | null;
+  value: Value | null;
 }
 
 /** What the answer says this level holds: its value where it sets one, null where it inherits. */
@@ -40,7 +43,7 @@ function ownValuesOf(level: SettingsLevel, data: SettingsData): OwnValues {
 async function save(
   scope: SaveScope,
   category: string,
-  value: Record<string, boolean | null>,
+  value: Record<string, Value | null>,
 ): Promise<SaveOutcome> {
   try {
     const { saveSettingsCategory } = await settingsApi.load();
@@ -53,11 +56,11 @@ async function save(
 
 export interface SettingValue {
   /** The value in effect, as shown. */
-  checked: boolean;
+  value: Value;
   /** Whether this level sets it (else it is inherited). */
   own: boolean;
   /** The value it would have without this level's own. */
-  inherited: boolean | undefined;
+  inherited: Value | undefined;
 }
 
 export function useSettingSaves(data: SettingsData, scope: SaveScope) {
@@ -75,20 +78,20 @@ export function useSettingSaves(data: SettingsData, scope: SaveScope) {
   const nextId = useRef(1);
 
   const settingOf = useCallback(
-    (category: string, key: string, fallback: boolean): SettingValue => {
+    (category: string, key: string, fallback: Value): SettingValue => {
       let own = confirmed[category]?.[key] ?? null;
       for (const change of changes) {
         if (change.category === category && change.key === key) own = change.value;
       }
       const from = inherited[category]?.[key];
-      return { checked: own ?? from ?? fallback, own: own !== null, inherited: from };
+      return { value: own ?? from ?? fallback, own: own !== null, inherited: from };
     },
     [confirmed, changes, inherited],
   );
 
   /** Sets `key` to `value` at this level, or back to inherited with null. `label` names it in messages. */
   const change = useCallback(
-    (category: string, key: string, value: boolean | null, label: string) => {
+    (category: string, key: string, value: Value | null, label: string) => {
       const pending: Change = { id: nextId.current++, category, key, value };
       setChanges((list) => [...list, pending]);
       const run = async () => {
