@@ -5,32 +5,11 @@
  */
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { createEmulatorUser } from "../support/firebase-emulator-users.ts";
-import { launchBrowser, seriousViolations } from "./browser.ts";
+import { launchBrowser, seriousViolations, signedInPage } from "./browser.ts";
 
 const baseUrl = inject("gatewayUrl");
-const emulatorHost = inject("emulatorHost");
-const projectId = inject("projectId");
+const stack = { baseUrl, emulatorHost: inject("emulatorHost"), projectId: inject("projectId") };
 let browser: Browser;
-
-/** A new verified user, signed in through the form; the browser then sits on `path`. */
-async function signedInPage(name: string, path: string): Promise<Page> {
-  const email = `${name.split(" ")[0]?.toLowerCase()}-${Date.now()}@example.com`;
-  const password = "Billing-Pass-1!";
-  await createEmulatorUser(emulatorHost, projectId, {
-    email,
-    password,
-    displayName: name,
-    emailVerified: true,
-  });
-  const page = await (await browser.newContext()).newPage();
-  await page.goto(`${baseUrl}${path}`, { waitUntil: "networkidle" });
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(password);
-  await page.getByRole("button", { name: "Sign in with Email" }).click();
-  await page.waitForURL(`${baseUrl}${path}`, { timeout: 20_000 });
-  return page;
-}
 
 /**
  * Dismisses the toasts on screen and waits until they are gone: axe measures a toast sliding in or
@@ -75,7 +54,7 @@ afterAll(() => browser?.close());
 
 describe("billing", () => {
   it("starts on the Pro trial, upgrades to Pro with 3 seats, updates seats, cancels and resumes", async () => {
-    const page = await signedInPage("Grace Hopper", "/subscriptions");
+    const page = await signedInPage(browser, stack, "Grace Hopper", "/subscriptions");
     await page.getByText("Pro trial in progress").waitFor();
     await page.getByText("Trial Ends").waitFor();
     expect(await seriousViolations(page)).toEqual([]);
@@ -121,7 +100,7 @@ describe("billing", () => {
   });
 
   it("a checkout given up on the sandbox page lands on /payment-cancel, and nothing changes", async () => {
-    const page = await signedInPage("Annie Easley", "/subscriptions");
+    const page = await signedInPage(browser, stack, "Annie Easley", "/subscriptions");
     await page.getByRole("button", { name: "Upgrade to Pro" }).click();
     await page
       .getByRole("dialog", { name: "Upgrade to Pro" })

@@ -51,3 +51,17 @@ export async function signedInPage(
   await page.waitForURL(`${stack.baseUrl}${path}`, { timeout: 20_000 });
   return page;
 }
+
+/**
+ * Connects the sandbox GitHub the way a user does, from a page on /integrations/github: its
+ * Connect link, the sandbox's stand-in for GitHub's install page, and back; the page then sits on /home.
+ */
+export async function connectSandbox(page: Page): Promise<void> {
+  await page
+    .getByRole("link", { name: /Connect/ })
+    .first()
+    .click();
+  await page.waitForURL(/\/sandbox\/install\?installation_id=sandbox-/);
+  await page.getByRole("link", { name: "Install", exact: true }).click();
+  await page.waitForURL(/\/home$/, { timeout: 30_000 });
+}

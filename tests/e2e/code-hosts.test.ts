@@ -2,36 +2,15 @@
  * Connecting code hosts in a real browser against the whole stack (local mode): the sandbox GitHub
  * (through its install page), and Azure DevOps through the fake the global setup runs.
  */
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { API_PATHS, projectsResponseSchema } from "../../shared/contract.ts";
-import { createEmulatorUser } from "../support/firebase-emulator-users.ts";
-import { launchBrowser, seriousViolations } from "./browser.ts";
+import { launchBrowser, seriousViolations, signedInPage } from "./browser.ts";
 
 const baseUrl = inject("gatewayUrl");
-const emulatorHost = inject("emulatorHost");
-const projectId = inject("projectId");
+const stack = { baseUrl, emulatorHost: inject("emulatorHost"), projectId: inject("projectId") };
 const azureDevOps = inject("azureDevOps");
 let browser: Browser;
-
-/** A new verified user, signed in through the form; the browser then sits on `path`. */
-async function signedInPage(name: string, path: string): Promise<Page> {
-  const email = `${name.split(" ")[0]?.toLowerCase()}-${Date.now()}@example.com`;
-  const password = "Sandbox-Pass-1!";
-  await createEmulatorUser(emulatorHost, projectId, {
-    email,
-    password,
-    displayName: name,
-    emailVerified: true,
-  });
-  const page = await (await browser.newContext()).newPage();
-  await page.goto(`${baseUrl}${path}`, { waitUntil: "networkidle" });
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(password);
-  await page.getByRole("button", { name: "Sign in with Email" }).click();
-  await page.waitForURL(`${baseUrl}${path}`, { timeout: 20_000 });
-  return page;
-}
 
 beforeAll(async () => {
   browser = await launchBrowser();
@@ -40,7 +19,7 @@ afterAll(() => browser?.close());
 
 describe("code hosts", () => {
   it("connects the sandbox GitHub, shows its repositories on /home and links to their settings", async () => {
-    const page = await signedInPage("Mary Jackson", "/integrations");
+    const page = await signedInPage(browser, stack, "Mary Jackson", "/integrations");
     await page.getByText("Not Connected").first().waitFor();
     expect(await seriousViolations(page)).toEqual([]);
 
@@ -90,7 +69,7 @@ describe("code hosts", () => {
   });
 
   it("sets Azure DevOps up: required fields, a refused token's message, then its repositories imported", async () => {
-    const page = await signedInPage("Katherine Johnson", "/integrations/azure-devops");
+    const page = await signedInPage(browser, stack, "Katherine Johnson", "/integrations/azure-devops");
     const form = page.getByRole("form", { name: "Azure DevOps settings" });
     await form.waitFor();
     const save = page.getByRole("button", { name: "Save Settings" });

@@ -10,32 +10,15 @@ import { TRIAL_SEATS } from "../../shared/constants.ts";
 import { API_PATHS } from "../../shared/contract.ts";
 import { SANDBOX_ACTIVE_PEOPLE, SANDBOX_PEOPLE } from "../../shared/sandbox.ts";
 import { SEAT_MESSAGES } from "../../shared/seat-rules.ts";
-import { createEmulatorUser } from "../support/firebase-emulator-users.ts";
-import { launchBrowser, seriousViolations } from "./browser.ts";
+import { launchBrowser, seriousViolations, signedInPage } from "./browser.ts";
 
-const baseUrl = inject("gatewayUrl");
-const emulatorHost = inject("emulatorHost");
-const projectId = inject("projectId");
+const stack = {
+  baseUrl: inject("gatewayUrl"),
+  emulatorHost: inject("emulatorHost"),
+  projectId: inject("projectId"),
+};
 const CONTRIBUTORS = 25;
 let browser: Browser;
-
-async function signedInPage(name: string, path: string): Promise<Page> {
-  const email = `${name.split(" ")[0]?.toLowerCase()}-${Date.now()}@example.com`;
-  const password = "Sandbox-Pass-1!";
-  await createEmulatorUser(emulatorHost, projectId, {
-    email,
-    password,
-    displayName: name,
-    emailVerified: true,
-  });
-  const page = await (await browser.newContext()).newPage();
-  await page.goto(`${baseUrl}${path}`, { waitUntil: "networkidle" });
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(password);
-  await page.getByRole("button", { name: "Sign in with Email" }).click();
-  await page.waitForURL(`${baseUrl}${path}`, { timeout: 20_000 });
-  return page;
-}
 
 /** A call from the page, as its own scripts make them (same origin, the session cookie). */
 function call(page: Page, path: string, body?: unknown): Promise<{ status: number; json: unknown }> {
@@ -80,7 +63,7 @@ afterAll(() => browser?.close());
 
 describe("contributors and seats", () => {
   it("adds a contributor, pages through 25, gives seats until none is left, and takes one back", async () => {
-    const page = await signedInPage("Dorothy Vaughan", "/subscriptions");
+    const page = await signedInPage(browser, stack, "Dorothy Vaughan", "/subscriptions");
     await seedContributors(page, CONTRIBUTORS);
     await page.reload({ waitUntil: "networkidle" });
     await page.getByText(`0 / ${TRIAL_SEATS} seats allocated`).waitFor();

@@ -5,7 +5,7 @@
  */
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchBrowser, seriousViolations, signedInPage } from "./browser.ts";
+import { connectSandbox, launchBrowser, seriousViolations, signedInPage } from "./browser.ts";
 
 const baseUrl = inject("gatewayUrl");
 const stack = { baseUrl, emulatorHost: inject("emulatorHost"), projectId: inject("projectId") };
@@ -19,13 +19,7 @@ afterAll(() => browser?.close());
 describe("sandbox pull requests", () => {
   it("a leaked key gets an inline finding on the pull request and in the run's decision log", async () => {
     const page = await signedInPage(browser, stack, "Dorothy Vaughan", "/integrations/github");
-    await page
-      .getByRole("link", { name: /Connect/ })
-      .first()
-      .click();
-    await page.waitForURL(/\/sandbox\/install\?installation_id=sandbox-/);
-    await page.getByRole("link", { name: "Install", exact: true }).click();
-    await page.waitForURL(/\/home$/, { timeout: 30_000 });
+    await connectSandbox(page);
 
     // A sandbox repository's card leads to its pull requests.
     await page

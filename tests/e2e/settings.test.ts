@@ -11,8 +11,7 @@ import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { claimPort } from "../../scripts/lib/ports.ts";
 import { type RunningStack, type StackOptions, startStack } from "../../scripts/lib/stack.ts";
-import { createEmulatorUser } from "../support/firebase-emulator-users.ts";
-import { launchBrowser, seriousViolations } from "./browser.ts";
+import { connectSandbox, launchBrowser, seriousViolations, signedInPage } from "./browser.ts";
 
 let browser: Browser;
 beforeAll(async () => {
@@ -26,35 +25,10 @@ interface Stack {
   projectId: string;
 }
 
-/** A new verified user of `stack`, signed in through the form; the browser then sits on `path`. */
-async function signedInPage(stack: Stack, name: string, path: string): Promise<Page> {
-  const email = `${name.split(" ")[0]?.toLowerCase()}-${Date.now()}@example.com`;
-  const password = "Settings-Pass-1!";
-  await createEmulatorUser(stack.emulatorHost, stack.projectId, {
-    email,
-    password,
-    displayName: name,
-    emailVerified: true,
-  });
-  const page = await (await browser.newContext()).newPage();
-  await page.goto(`${stack.baseUrl}${path}`, { waitUntil: "networkidle" });
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(password);
-  await page.getByRole("button", { name: "Sign in with Email" }).click();
-  await page.waitForURL(`${stack.baseUrl}${path}`, { timeout: 20_000 });
-  return page;
-}
-
-/** Connects the sandbox GitHub the way a user does, and answers the first repository's settings URL. */
-async function connectSandbox(page: Page, baseUrl: string): Promise<string> {
+/** Connects the sandbox GitHub, and answers the first repository's settings URL. */
+async function connectSandboxRepository(page: Page, baseUrl: string): Promise<string> {
   await page.goto(`${baseUrl}/integrations/github`);
-  await page
-    .getByRole("link", { name: /Connect/ })
-    .first()
-    .click();
-  await page.waitForURL(/\/sandbox\/install\?installation_id=sandbox-/);
-  await page.getByRole("link", { name: "Install", exact: true }).click();
-  await page.waitForURL(/\/home$/, { timeout: 20_000 });
+  await connectSandbox(page);
   const link = page
     .getByRole("article")
     .first()
@@ -82,11 +56,11 @@ describe("settings", () => {
   };
 
   it("keeps an organisation setting and a repository setting across reloads, and returns one to inherited", async () => {
-    const page = await signedInPage(stack, "Grace Hopper", "/settings");
+    const page = await signedInPage(browser, stack, "Grace Hopper", "/settings");
     // No code host yet: the organisation view offers to connect GitHub.
     await page.getByRole("heading", { name: "Connect to GitHub" }).waitFor();
     expect(await seriousViolations(page)).toEqual([]);
-    const repositorySettings = await connectSandbox(page, stack.baseUrl);
+    const repositorySettings = await connectSandboxRepository(page, stack.baseUrl);
 
     await page.goto(`${stack.baseUrl}/settings`);
     await page.getByRole("heading", { name: "Organization Settings" }).waitFor();
@@ -186,8 +160,8 @@ describe("settings on a stack of their own", () => {
       emulatorHost: current().emulatorHost,
       projectId: current().projectId,
     };
-    const page = await signedInPage(stack, "Annie Easley", "/home");
-    const repositorySettings = await connectSandbox(page, stack.baseUrl);
+    const page = await signedInPage(browser, stack, "Annie Easley", "/home");
+    const repositorySettings = await connectSandboxRepository(page, stack.baseUrl);
 
     await page.goto(`${stack.baseUrl}/settings`);
     const auto = await settingSwitch(page, "Review draft pull requests");
