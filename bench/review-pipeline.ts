@@ -9,23 +9,20 @@
  *                                    embedded PGlite in a temporary folder otherwise)
  */
 import { spawn } from "node:child_process";
-import { randomUUID } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { Webhooks } from "@octokit/webhooks";
-import { createBackend } from "../backend/app.ts";
-import { loadConfig } from "../backend/config.ts";
 import { PLAN_VALUES } from "../shared/constants.ts";
-import { API_PATHS } from "../shared/contract.ts";
-import { startServer } from "../shared/http-server.ts";
-import { createLogger } from "../shared/logging.ts";
 import { fakeRepository, startFakeGitHub } from "../tests/support/fake-github.ts";
+import {
+  DATABASE,
+  deliverPullRequestEvent,
+  percentile,
+  startBenchBackend,
+  WEBHOOK_SECRET,
+} from "./lib/backend.ts";
 
 const REVIEWS = Number(process.env.BENCH_REVIEWS ?? 20);
 const INTERVAL_MS = Number(process.env.BENCH_INTERVAL_MS ?? 3500);
-const SECRET = "bench-webhook-secret";
 const INSTALLATION = 4343;
 const REPOSITORY = 434343;
 const BASE = "b".repeat(40);
@@ -94,55 +91,30 @@ async function main(): Promise<void> {
   }
   const github = JSON.parse(output) as { url: string; appId: string; privateKey: string };
 
-  const dataDir = await mkdtemp(path.join(tmpdir(), "argus-bench-"));
-  const backend = await createBackend(
-    loadConfig({
-      LOG_LEVEL: "silent",
-      SESSION_SECRET: "s".repeat(32),
-      GITHUB_WEBHOOK_SECRET: SECRET,
+  const { backend, url, orgId, stop } = await startBenchBackend(
+    {
       GITHUB_API_URL: github.url,
       GITHUB_APP_ID: github.appId,
       GITHUB_APP_PRIVATE_KEY: github.privateKey,
-      DATA_DIR: dataDir,
-      ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
-    }),
+    },
+    {
+      name: "app",
+      installation: INSTALLATION,
+      repository: REPOSITORY,
+      properties: { full_name: "bench/app" },
+    },
   );
-  const org = await backend.db
-    .insertInto("organizations")
-    .values({ name: "Bench" })
-    .returning("id")
-    .executeTakeFirstOrThrow();
   await backend.db
     .insertInto("subscriptions")
     .values({
-      org_id: org.id,
+      org_id: orgId,
       plan_code: PLAN_VALUES.proTrial,
       status: "trialing",
       seats_total: 5,
       trial_ends_at: new Date(Date.now() + 7 * 86_400_000),
     })
     .execute();
-  await backend.db
-    .insertInto("projects")
-    .values({
-      org_id: org.id,
-      name: "app",
-      integration_key: String(INSTALLATION),
-      integration_name: "github",
-      integration_type: "git",
-      external_link: "https://github.com/bench/app",
-      external_id: String(REPOSITORY),
-      properties: JSON.stringify({ full_name: "bench/app" }),
-    })
-    .execute();
-  const logger = createLogger({ name: "bench", level: "silent" });
-  const running = await startServer(backend.app, {
-    host: "127.0.0.1",
-    port: 0,
-    shutdownTimeoutMs: 2000,
-    logger,
-  });
-  const webhooks = new Webhooks({ secret: SECRET });
+  const webhooks = new Webhooks({ secret: WEBHOOK_SECRET });
 
   const latencies: number[] = [];
   const statuses: Record<string, number> = {};
@@ -154,16 +126,7 @@ async function main(): Promise<void> {
       pull_request: { number: n, head: { sha: head(n) }, base: { sha: BASE } },
     });
     const begin = performance.now();
-    const response = await fetch(`${running.url}${API_PATHS.githubWebhook}`, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        "x-github-event": "pull_request",
-        "x-github-delivery": randomUUID(),
-        "x-hub-signature-256": await webhooks.sign(body),
-      },
-      body,
-    });
+    const response = await deliverPullRequestEvent(url, webhooks, body);
     const { outcome } = (await response.json()) as { outcome: string };
     if (outcome !== "queued") throw new Error(`delivery ${n}: ${outcome}`);
     let status = "queued";
@@ -185,22 +148,19 @@ async function main(): Promise<void> {
 
   const first = latencies[0]?.toFixed(1);
   const warm = latencies.slice(1).sort((a, b) => a - b);
-  const at = (q: number) => warm[Math.min(warm.length - 1, Math.floor(q * warm.length))]?.toFixed(1);
   console.table([
     {
-      database: process.env.DATABASE_URL ? "postgres" : "pglite",
+      database: DATABASE,
       reviews: REVIEWS,
       "lines per PR": FILES * LINES,
       statuses: JSON.stringify(statuses),
       "first ms": first,
-      "p50 ms": at(0.5),
-      "p95 ms": at(0.95),
+      "p50 ms": percentile(warm, 0.5),
+      "p95 ms": percentile(warm, 0.95),
       "max ms": warm.at(-1)?.toFixed(1),
     },
   ]);
-  await running.shutdown();
-  await backend.close();
-  await rm(dataDir, { recursive: true, force: true });
+  await stop();
   child.stdin.end();
 }
 

@@ -8,28 +8,26 @@
  */
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { Webhooks } from "@octokit/webhooks";
-import { createBackend } from "../backend/app.ts";
-import { loadConfig } from "../backend/config.ts";
-import { API_PATHS } from "../shared/contract.ts";
-import { startServer } from "../shared/http-server.ts";
-import { createLogger } from "../shared/logging.ts";
+import {
+  DATABASE,
+  deliverPullRequestEvent,
+  percentile,
+  startBenchBackend,
+  WEBHOOK_SECRET,
+} from "./lib/backend.ts";
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 1000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 /** Deliveries spread over this many pull requests: most coalesce into a queued run. */
 const PULL_REQUESTS = Number(process.env.BENCH_PULL_REQUESTS ?? 20);
-const SECRET = "bench-webhook-secret";
 const INSTALLATION = 4242;
 const REPOSITORY = 424242;
 
 /** The child: sends the deliveries and prints its latencies as JSON. */
 async function load(url: string): Promise<void> {
-  const webhooks = new Webhooks({ secret: SECRET });
+  const webhooks = new Webhooks({ secret: WEBHOOK_SECRET });
   const latencies: number[] = [];
   const statuses: Record<number, number> = {};
   let next = 0;
@@ -47,16 +45,7 @@ async function load(url: string): Promise<void> {
         },
       });
       const begin = performance.now();
-      const response = await fetch(`${url}${API_PATHS.githubWebhook}`, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          "x-github-event": "pull_request",
-          "x-github-delivery": randomUUID(),
-          "x-hub-signature-256": await webhooks.sign(body),
-        },
-        body,
-      });
+      const response = await deliverPullRequestEvent(url, webhooks, body);
       await response.arrayBuffer();
       latencies.push(performance.now() - begin);
       statuses[response.status] = (statuses[response.status] ?? 0) + 1;
@@ -70,42 +59,12 @@ async function load(url: string): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const dataDir = await mkdtemp(path.join(tmpdir(), "argus-bench-"));
-  const backend = await createBackend(
-    loadConfig({
-      LOG_LEVEL: "silent",
-      SESSION_SECRET: "s".repeat(32),
-      GITHUB_WEBHOOK_SECRET: SECRET,
-      DATA_DIR: dataDir,
-      ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
-    }),
+  const { backend, url, stop } = await startBenchBackend(
+    {},
+    { name: "bench", installation: INSTALLATION, repository: REPOSITORY },
   );
-  const org = await backend.db
-    .insertInto("organizations")
-    .values({ name: "Bench" })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  await backend.db
-    .insertInto("projects")
-    .values({
-      org_id: org.id,
-      name: "bench",
-      integration_key: String(INSTALLATION),
-      integration_name: "github",
-      integration_type: "git",
-      external_link: "https://github.com/bench/bench",
-      external_id: String(REPOSITORY),
-    })
-    .execute();
-  const logger = createLogger({ name: "bench", level: "silent" });
-  const running = await startServer(backend.app, {
-    host: "127.0.0.1",
-    port: 0,
-    shutdownTimeoutMs: 2000,
-    logger,
-  });
 
-  const child = spawn(process.execPath, [import.meta.filename, "--load", running.url], {
+  const child = spawn(process.execPath, [import.meta.filename, "--load", url], {
     stdio: ["ignore", "pipe", "inherit"],
   });
   let output = "";
@@ -116,28 +75,24 @@ async function main(): Promise<void> {
     seconds: number;
   };
   latencies.sort((a, b) => a - b);
-  const at = (q: number) =>
-    latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]?.toFixed(1);
   const runs = await backend.db
     .selectFrom("review_runs")
     .select(({ fn }) => fn.countAll<number>().as("count"))
     .executeTakeFirst();
   console.table([
     {
-      database: process.env.DATABASE_URL ? "postgres" : "pglite",
+      database: DATABASE,
       requests: REQUESTS,
       concurrency: CONCURRENCY,
       statuses: JSON.stringify(statuses),
       "req/s": Math.round(REQUESTS / seconds),
-      "p50 ms": at(0.5),
-      "p95 ms": at(0.95),
-      "p99 ms": at(0.99),
+      "p50 ms": percentile(latencies, 0.5),
+      "p95 ms": percentile(latencies, 0.95),
+      "p99 ms": percentile(latencies, 0.99),
       "runs queued": Number(runs?.count ?? 0),
     },
   ]);
-  await running.shutdown();
-  await backend.close();
-  await rm(dataDir, { recursive: true, force: true });
+  await stop();
 }
 
 const loadAt = process.argv.indexOf("--load");
