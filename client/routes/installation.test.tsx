@@ -2,19 +2,13 @@ import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { INSTALLATION_COUNTDOWN_SECONDS } from "../../shared/constants.ts";
-import {
-  type AnswersInTurn,
-  gateway,
-  jsonResponse,
-  nextAnswer,
-  restoreFetch,
-} from "../../tests/support/client/fixtures";
+import { gateway, jsonResponse, nextAnswer, restoreFetch } from "../../tests/support/client/fixtures";
 import { renderPage } from "../../tests/support/client/render-page";
 import Installation, { loader } from "./installation";
 
 const fetchMock = vi.fn<typeof fetch>();
 /** What POST /api/integrations/github/setup answers, call by call (the last one again). */
-let answers: AnswersInTurn;
+let answers: Parameters<typeof nextAnswer>[0];
 
 function renderInstallation(query: string, options: { strict?: boolean; guest?: boolean } = {}) {
   renderPage({ path: "installation", loader, Component: Installation }, `/installation${query}`, {
