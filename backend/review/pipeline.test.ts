@@ -5,6 +5,7 @@ import { freshDatabase, TEST_DATABASE_KINDS } from "../../tests/support/database
 import { fakeRepository, startFakeGitHub } from "../../tests/support/fake-github.ts";
 import { type MemoryReviewHost, memoryReviewHost } from "../../tests/support/memory-review-host.ts";
 import { hunk } from "../../tests/support/review-files.ts";
+import { seedProject } from "../../tests/support/review-queue.ts";
 import { type Db, openDatabase } from "../db/database.ts";
 import { migrateToLatest } from "../db/migrations.ts";
 import { effectiveSettings } from "../settings/effective.ts";
@@ -44,25 +45,7 @@ describe.each(TEST_DATABASE_KINDS)("the review pipeline on %s", (kind) => {
     drop = fresh.drop;
     db = await openDatabase(fresh.target);
     await migrateToLatest(db);
-    orgId = (
-      await db.insertInto("organizations").values({ name: "Acme" }).returning("id").executeTakeFirstOrThrow()
-    ).id;
-    projectId = (
-      await db
-        .insertInto("projects")
-        .values({
-          org_id: orgId,
-          name: "web",
-          integration_key: "1",
-          integration_name: "github",
-          integration_type: "git",
-          external_link: "https://github.com/acme/web",
-          external_id: "100",
-          properties: JSON.stringify({ full_name: "acme/web" }),
-        })
-        .returning("id")
-        .executeTakeFirstOrThrow()
-    ).id;
+    ({ orgId, projectId } = await seedProject(db));
     await setPlan(PLAN_VALUES.proTrial);
     // The catalogue's defaults, with minor findings shown: these tests follow every finding.
     settings = await effectiveSettings(db, orgId, projectId);

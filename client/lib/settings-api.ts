@@ -6,70 +6,23 @@
  * never statically (docs/decisions/006-page-weight.md).
  */
 import { ApiError, createApiClient } from "../../shared/api-client.ts";
-import { INTEGRATIONS } from "../../shared/code-host-messages.ts";
 import { API_PATHS } from "../../shared/contract.ts";
-import { DEFAULT_SETTINGS_PROVIDER } from "../../shared/settings-catalogue.ts";
 import {
-  ACTIVE_SETTING_TEMPLATES_PATH,
   type SettingsUpdateRequest,
   type SettingsUpdateResponse,
-  settingsResponseSchema,
   settingsUpdateResponseSchema,
-  settingTemplatesResponseSchema,
 } from "../../shared/settings-contract.ts";
 import { SETTINGS } from "../../shared/settings-messages.ts";
 import type { LoadResult } from "./load-result.server";
-import {
-  combineSettingsPage,
-  type SettingsPage,
-  type SettingsPageQuery,
-  settingsCallQuery,
-} from "./settings-page";
+import { loadSettings } from "./settings-load";
+import { type SettingsPage, type SettingsPageQuery, settingsCallQuery } from "./settings-page";
 import { cachedTemplates, forgetTemplates, keepTemplates } from "./settings-templates-cache";
 
 const api = createApiClient({ baseUrl: "" });
 
-/** The browser's twin of load-result.server's `settle`: the data, "unauthorized" on a 401, else `message`. */
-async function settle<T>(call: Promise<T>, message: string): Promise<LoadResult<T>> {
-  try {
-    return { status: "ok", data: await call };
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 401) return { status: "unauthorized" };
-    return { status: "error", message };
-  }
-}
-
 /** What the page shows for `query`, loaded from the browser (a client navigation or a Retry). */
 export function loadSettingsPage(query: SettingsPageQuery): Promise<LoadResult<SettingsPage>> {
-  const cached = cachedTemplates();
-  const templates = cached
-    ? Promise.resolve({ status: "ok" as const, data: cached })
-    : settle(
-        api.request(settingTemplatesResponseSchema, ACTIVE_SETTING_TEMPLATES_PATH).then((answer) => {
-          keepTemplates(answer.data);
-          return answer.data;
-        }),
-        SETTINGS.templatesLoadFailed,
-      );
-  const settings = settle(
-    api
-      .request(settingsResponseSchema, `${API_PATHS.settings}?${settingsCallQuery(query)}`)
-      .then((answer) => answer.data),
-    SETTINGS.loadFailed,
-  );
-  const integration = query.repositoryId
-    ? null
-    : settle(
-        api.getIntegration(query.integrationName ?? DEFAULT_SETTINGS_PROVIDER).then(
-          (answer) => answer.data,
-          (error: unknown) => {
-            if (error instanceof ApiError && error.status === 404) return null;
-            throw error;
-          },
-        ),
-        INTEGRATIONS.loadFailed,
-      );
-  return combineSettingsPage(templates, settings, integration, query.integrationName);
+  return loadSettings(api, query, { cached: cachedTemplates(), keep: keepTemplates });
 }
 
 /** Whose values a save writes: the scope the page's values were loaded for. */

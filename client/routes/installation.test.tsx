@@ -2,13 +2,13 @@ import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { INSTALLATION_COUNTDOWN_SECONDS } from "../../shared/constants.ts";
-import { gateway, jsonResponse } from "../../tests/support/client/fixtures";
+import { gateway, jsonResponse, nextAnswer, restoreFetch } from "../../tests/support/client/fixtures";
 import { renderPage } from "../../tests/support/client/render-page";
 import Installation, { loader } from "./installation";
 
 const fetchMock = vi.fn<typeof fetch>();
 /** What POST /api/integrations/github/setup answers, call by call (the last one again). */
-let answers: (() => Response | Promise<Response>)[];
+let answers: Parameters<typeof nextAnswer>[0];
 
 function renderInstallation(query: string, options: { strict?: boolean; guest?: boolean } = {}) {
   renderPage({ path: "installation", loader, Component: Installation }, `/installation${query}`, {
@@ -25,18 +25,13 @@ beforeEach(() => {
   vi.stubGlobal("fetch", fetchMock);
   answers = [() => jsonResponse({ success: true, message: "Installed" })];
   fetchMock.mockImplementation(async (input, init) => {
-    if (String(input) === "/api/integrations/github/setup" && init?.method === "POST") {
-      const next = answers.length > 1 ? answers.shift() : answers[0];
-      if (next) return next();
-    }
+    const setup = String(input) === "/api/integrations/github/setup" && init?.method === "POST";
+    const answer = setup ? nextAnswer(answers) : undefined;
+    if (answer) return answer;
     throw new Error(`unexpected fetch ${String(input)}`);
   });
 });
-afterEach(() => {
-  vi.useRealTimers();
-  vi.unstubAllGlobals();
-  fetchMock.mockReset();
-});
+afterEach(() => restoreFetch(fetchMock));
 
 describe("/installation", () => {
   it("goes to / without setup_action", async () => {

@@ -9,14 +9,20 @@ import {
   PAYMENT_POLL_INTERVAL_MS,
   PAYMENT_POLL_TIMEOUT_MS,
 } from "../../shared/constants.ts";
-import { gateway, jsonResponse } from "../../tests/support/client/fixtures";
+import {
+  type AnswersInTurn,
+  gateway,
+  jsonResponse,
+  nextAnswer,
+  restoreFetch,
+} from "../../tests/support/client/fixtures";
 import { renderPage } from "../../tests/support/client/render-page";
 import PaymentSuccess, { loader } from "./payment-success";
 
 const VALIDATE = "/api/subscription/stripe/validate-session/cs_1";
 const fetchMock = vi.fn<typeof fetch>();
 /** The validation answers, call by call (the last one again). */
-let answers: (() => Response | Promise<Response>)[];
+let answers: AnswersInTurn;
 
 function validation(overrides: Partial<ValidateSessionResponse> = {}): ValidateSessionResponse {
   return {
@@ -46,18 +52,12 @@ beforeEach(() => {
   vi.stubGlobal("fetch", fetchMock);
   answers = [() => jsonResponse(validation())];
   fetchMock.mockImplementation(async (input) => {
-    if (String(input) === VALIDATE) {
-      const next = answers.length > 1 ? answers.shift() : answers[0];
-      if (next) return next();
-    }
+    const answer = String(input) === VALIDATE ? nextAnswer(answers) : undefined;
+    if (answer) return answer;
     throw new Error(`unexpected fetch ${String(input)}`);
   });
 });
-afterEach(() => {
-  vi.useRealTimers();
-  vi.unstubAllGlobals();
-  fetchMock.mockReset();
-});
+afterEach(() => restoreFetch(fetchMock));
 
 /** Shows where a redirect led, and the error it carries. */
 function WhereProbe() {

@@ -1,15 +1,14 @@
 import { FilePen, GitPullRequest, GitPullRequestCreate, SearchX } from "lucide-react";
-import { type FormEvent, useId, useState } from "react";
+import { type FormEvent, useState } from "react";
 import { Link, useNavigate } from "react-router";
-import { SANDBOX_CONTENT_MAX, SANDBOX_TITLE_MAX, sandboxPullHref } from "../../shared/review-paths.ts";
+import { SANDBOX_TITLE_MAX, sandboxPullHref } from "../../shared/review-paths.ts";
 import type { SandboxPullCreate, SandboxPullsData } from "../../shared/sandbox-review-contract.ts";
 import { whenText } from "../components/reviews/run-status";
+import { FileEditor, useFileEdit } from "../components/sandbox/file-editor";
 import { SandboxBadge } from "../components/sandbox/sandbox-badge";
 import { Settled } from "../components/streamed";
-import { Button, Card, EmptyState, SelectField, TextField, TextLink, useToast } from "../components/ui";
-import { inputClasses } from "../components/ui/text-field";
+import { Button, Card, EmptyState, TextField, TextLink, useToast } from "../components/ui";
 import { backendFor } from "../lib/backend.server";
-import { cn } from "../lib/cn";
 import { reviewCalls } from "../lib/lazy-reviews";
 import { loadSandboxPulls } from "../lib/reviews.server";
 import { documentTitle, productNameOf, type RouteHandle } from "../lib/route-handle";
@@ -173,17 +172,11 @@ function EditFile({
   busy: string | null;
   onOpen: (body: SandboxPullCreate) => Promise<void>;
 }) {
-  const first = data.files[0];
-  const [path, setPath] = useState(first?.path ?? "");
-  const [content, setContent] = useState(first?.content ?? "");
+  const edit = useFileEdit(data.files);
+  const { path, content } = edit;
   const [title, setTitle] = useState("");
   const [error, setError] = useState<string | undefined>();
-  const editorId = useId();
 
-  function pick(next: string) {
-    setPath(next);
-    setContent(data.files.find((file) => file.path === next)?.content ?? "");
-  }
   function submit(event: FormEvent) {
     event.preventDefault();
     if (!title.trim()) {
@@ -208,28 +201,7 @@ function EditFile({
           error={error}
           onChange={(event) => setTitle(event.target.value)}
         />
-        <SelectField
-          label="File"
-          placeholder="Pick a file"
-          options={data.files.map((file) => ({ value: file.path, label: file.path }))}
-          value={path}
-          required
-          onChange={(event) => pick(event.target.value)}
-        />
-        <div className="space-y-1.5">
-          <label htmlFor={editorId} className="block font-medium text-fg text-sm">
-            New text of {path || "the file"}
-          </label>
-          <textarea
-            id={editorId}
-            value={content}
-            maxLength={SANDBOX_CONTENT_MAX}
-            spellCheck={false}
-            rows={16}
-            onChange={(event) => setContent(event.target.value)}
-            className={cn(inputClasses(), "h-auto py-2 font-mono text-xs leading-5")}
-          />
-        </div>
+        <FileEditor files={data.files} edit={edit} rows={16} />
         <div className="flex justify-end">
           <Button
             type="submit"

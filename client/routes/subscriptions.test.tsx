@@ -9,6 +9,7 @@ import {
   FREE_PLAN,
   seats,
   subscription,
+  subscriptionPageAnswer,
   trialSubscription,
 } from "../../tests/support/client/billing-fixtures";
 import { gateway, jsonResponse } from "../../tests/support/client/fixtures";
@@ -27,14 +28,8 @@ beforeEach(() => {
   posts = {};
   fetchMock.mockImplementation(async (input, init) => {
     const url = String(input);
-    if (url === "http://backend.test/api/subscription") {
-      return jsonResponse({ success: true, subscription: current.subscription });
-    }
-    if (url === "http://backend.test/api/subscription/credit") {
-      return jsonResponse({ success: true, creditBalanceCents: current.credit });
-    }
-    if (url === "http://backend.test/api/seats/status")
-      return jsonResponse({ success: true, data: current.seats });
+    const billing = subscriptionPageAnswer(url, current);
+    if (billing) return billing;
     // The contributors table has tests of its own (client/components/contributors).
     if (url === "http://backend.test/api/contributors") return jsonResponse({ success: true, data: [] });
     const answer = init?.method === "POST" ? posts[url] : undefined;

@@ -545,24 +545,10 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
         return;
       }
       if (path === "/user") {
-        const primary = user.emails.find((entry) => entry.primary && entry.visibility === "public");
         // The account's own token sees the private view (private-user).
         send(res, 200, {
-          ...simpleUser(fake.url, user.login, user.id, "User"),
+          ...publicUser(fake.url, user),
           user_view_type: "private",
-          name: user.name,
-          company: null,
-          blog: "",
-          location: null,
-          email: primary?.email ?? null,
-          hireable: null,
-          bio: null,
-          public_repos: 0,
-          public_gists: 0,
-          followers: 0,
-          following: 0,
-          created_at: CREATED_AT,
-          updated_at: UPDATED_AT,
           private_gists: 0,
           total_private_repos: 0,
           owned_private_repos: 0,

@@ -4,7 +4,12 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Contributor, SeatStatus, Subscription } from "../../../shared/billing-contract.ts";
 import { CONTRIBUTOR_MESSAGES } from "../../../shared/billing-messages.ts";
 import { SEAT_MESSAGES } from "../../../shared/seat-rules.ts";
-import { FREE_PLAN, seats, subscription } from "../../../tests/support/client/billing-fixtures";
+import {
+  FREE_PLAN,
+  seats,
+  subscription,
+  subscriptionPageAnswer,
+} from "../../../tests/support/client/billing-fixtures";
 import { jsonResponse } from "../../../tests/support/client/fixtures";
 import { renderPage } from "../../../tests/support/client/render-page";
 import Subscriptions, { loader } from "../../routes/subscriptions";
@@ -68,14 +73,8 @@ beforeEach(() => {
   posts = {};
   fetchMock.mockImplementation(async (input, init) => {
     const url = String(input);
-    if (url === "http://backend.test/api/subscription") {
-      return jsonResponse({ success: true, subscription: current.subscription });
-    }
-    if (url === "http://backend.test/api/subscription/credit") {
-      return jsonResponse({ success: true, creditBalanceCents: 0 });
-    }
-    if (url === "http://backend.test/api/seats/status")
-      return jsonResponse({ success: true, data: current.seats });
+    const billing = subscriptionPageAnswer(url, current);
+    if (billing) return billing;
     if (url === "http://backend.test/api/contributors") {
       return jsonResponse({ success: true, data: current.contributors });
     }

@@ -3,29 +3,24 @@
  * a fix. The pull request then gets a `synchronize` review.
  */
 import { GitCommitHorizontal } from "lucide-react";
-import { type FormEvent, useId, useState } from "react";
+import { type FormEvent, useState } from "react";
 import { useRevalidator } from "react-router";
-import { SANDBOX_CONTENT_MAX } from "../../../shared/review-paths.ts";
 import type { SandboxDiffFile } from "../../../shared/sandbox-review-contract.ts";
-import { cn } from "../../lib/cn";
 import { reviewCalls } from "../../lib/lazy-reviews";
-import { Button, Card, SelectField, useToast } from "../ui";
-import { inputClasses } from "../ui/text-field";
+import { Button, Card, useToast } from "../ui";
+import { type EditableFile, FileEditor, useFileEdit } from "./file-editor";
 
 export function PushCommit({ pullId, files }: { pullId: string; files: SandboxDiffFile[] }) {
-  const editable = files.filter((file) => file.headContent !== null);
-  const [path, setPath] = useState(editable[0]?.path ?? "");
-  const [content, setContent] = useState(editable[0]?.headContent ?? "");
+  const editable = files.flatMap((file): EditableFile[] =>
+    file.headContent === null ? [] : [{ path: file.path, content: file.headContent }],
+  );
+  const edit = useFileEdit(editable);
+  const { path, content } = edit;
   const [busy, setBusy] = useState(false);
   const { toast } = useToast();
   const { revalidate } = useRevalidator();
-  const editorId = useId();
   if (editable.length === 0) return null;
 
-  function pick(next: string) {
-    setPath(next);
-    setContent(editable.find((file) => file.path === next)?.headContent ?? "");
-  }
   async function submit(event: FormEvent) {
     event.preventDefault();
     setBusy(true);
@@ -49,28 +44,7 @@ export function PushCommit({ pullId, files }: { pullId: string; files: SandboxDi
         Push a commit
       </h2>
       <form noValidate onSubmit={submit} className="space-y-4">
-        <SelectField
-          label="File"
-          placeholder="Pick a file"
-          options={editable.map((file) => ({ value: file.path, label: file.path }))}
-          value={path}
-          required
-          onChange={(event) => pick(event.target.value)}
-        />
-        <div className="space-y-1.5">
-          <label htmlFor={editorId} className="block font-medium text-fg text-sm">
-            New text of {path || "the file"}
-          </label>
-          <textarea
-            id={editorId}
-            value={content}
-            maxLength={SANDBOX_CONTENT_MAX}
-            spellCheck={false}
-            rows={12}
-            onChange={(event) => setContent(event.target.value)}
-            className={cn(inputClasses(), "h-auto py-2 font-mono text-xs leading-5")}
-          />
-        </div>
+        <FileEditor files={editable} edit={edit} rows={12} />
         <div className="flex justify-end">
           <Button
             type="submit"

@@ -1,6 +1,7 @@
 /** Billing test data for the jsdom tests of the billing pages (not imported by the app). */
 import type { SandboxCheckout, SeatStatus, Subscription } from "../../../shared/billing-contract.ts";
 import { PLAN_VALUES } from "../../../shared/constants.ts";
+import { jsonResponse } from "./fixtures";
 
 type SubscriptionOverrides = Partial<Omit<Subscription, "meta">> & { meta?: Partial<Subscription["meta"]> };
 
@@ -60,4 +61,20 @@ export function sandboxCheckout(overrides: Partial<SandboxCheckout> = {}): Sandb
     status: "open",
     ...overrides,
   };
+}
+
+/** What the backend answers /subscriptions' loads of the subscription, the credit and the seats; undefined for other URLs. */
+export function subscriptionPageAnswer(
+  url: string,
+  backend: { subscription: Subscription | null; credit?: number; seats: SeatStatus },
+): Response | undefined {
+  if (url === "http://backend.test/api/subscription") {
+    return jsonResponse({ success: true, subscription: backend.subscription });
+  }
+  if (url === "http://backend.test/api/subscription/credit") {
+    return jsonResponse({ success: true, creditBalanceCents: backend.credit ?? 0 });
+  }
+  if (url === "http://backend.test/api/seats/status")
+    return jsonResponse({ success: true, data: backend.seats });
+  return undefined;
 }

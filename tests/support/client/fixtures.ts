@@ -1,5 +1,6 @@
 /** Shared test data for the jsdom tests (not imported by the app). */
 import { RouterContextProvider } from "react-router";
+import { vi } from "vitest";
 import { type GatewayContext, gatewayContext } from "../../../client/lib/gateway-context";
 import type { Integration, Project, SessionUser } from "../../../shared/contract.ts";
 
@@ -139,4 +140,20 @@ export async function thrownStatusOf(promise: Promise<unknown>): Promise<number 
     return (error as { init?: ResponseInit }).init?.status;
   }
   return undefined;
+}
+
+/** Answers in turn, one a call; the last one again once the others are used. */
+export type AnswersInTurn = (() => Response | Promise<Response>)[];
+
+/** The next of `answers` (taken off the list while more follow), or undefined when it is empty. */
+export function nextAnswer(answers: AnswersInTurn): Promise<Response> | Response | undefined {
+  const next = answers.length > 1 ? answers.shift() : answers[0];
+  return next?.();
+}
+
+/** afterEach of the tests that stub fetch (and may fake timers): the real timers and fetch again. */
+export function restoreFetch(fetchMock: { mockReset(): unknown }): void {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+  fetchMock.mockReset();
 }
