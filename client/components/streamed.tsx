@@ -15,6 +15,7 @@ export function Streamed<T>({
   skeleton,
   errorTitle,
   errorDescription,
+  reportedElsewhere,
   children,
 }: {
   result: Promise<LoadResult<T>>;
@@ -22,13 +23,19 @@ export function Streamed<T>({
   /** The title when the promise itself fails (the stream broke); a failed call names its own. */
   errorTitle: string;
   errorDescription: string;
+  /**
+   * Shown instead of the error (and of the sign-out) when another part of the page awaits the same
+   * data and already reports its failure, so a page never says the same thing twice.
+   */
+  reportedElsewhere?: ReactNode;
   children: (data: T) => ReactNode;
 }) {
+  const error = reportedElsewhere ?? <LoadError title={errorTitle} description={errorDescription} />;
   return (
     <Suspense key={keyOf(result)} fallback={skeleton}>
-      <Await resolve={result} errorElement={<LoadError title={errorTitle} description={errorDescription} />}>
+      <Await resolve={result} errorElement={error}>
         {(settled) => (
-          <Settled result={settled} errorDescription={errorDescription}>
+          <Settled result={settled} errorDescription={errorDescription} reportedElsewhere={reportedElsewhere}>
             {children}
           </Settled>
         )}
@@ -44,12 +51,15 @@ export function Streamed<T>({
 export function Settled<T>({
   result,
   errorDescription,
+  reportedElsewhere,
   children,
 }: {
   result: LoadResult<T>;
   errorDescription: string;
+  reportedElsewhere?: ReactNode;
   children: (data: T) => ReactNode;
 }) {
+  if (result.status !== "ok" && reportedElsewhere !== undefined) return reportedElsewhere;
   if (result.status === "unauthorized") return <SessionEnded />;
   if (result.status === "error") return <LoadError title={result.message} description={errorDescription} />;
   return children(result.data);

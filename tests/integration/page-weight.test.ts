@@ -48,7 +48,8 @@ const BUDGETS_KB: Record<string, number> = {
   "/reviews": 135,
   "/reviews/7d3f0b52-9a43-4c55-8f8a-1f1c7e0b1a01": 135,
   "/sandbox/repositories/0b8f7c1e-5f3a-4d2b-9c4e-6a7b8c9d0e1f/pulls": 135,
-  "/sandbox/pulls/4a5b6c7d-8e9f-4a0b-8c1d-2e3f4a5b6c7d": 135,
+  // +1 kB: the file editor it shares with the new-pull-request form is a chunk of its own.
+  "/sandbox/pulls/4a5b6c7d-8e9f-4a0b-8c1d-2e3f4a5b6c7d": 136,
 };
 
 const CLIENT_DIR = path.resolve("build/client");

@@ -13,6 +13,7 @@ import { lazyPart, Skeleton, useLazyPart } from "../ui";
 
 const contributorsTable = lazyPart(() => import("./contributors-table"));
 const RETRY_HINT = "Check your connection and try again.";
+const WAITING_FOR_PLAN = "Contributors show once the subscription has loaded.";
 
 export function ContributorsSection({
   contributors,
@@ -36,6 +37,8 @@ export function ContributorsSection({
         skeleton={<TableSkeleton />}
         errorTitle={SUBSCRIPTION_MESSAGES.loadFailed}
         errorDescription={RETRY_HINT}
+        // The plan above reports a failed subscription load, with its Retry.
+        reportedElsewhere={<p className="text-fg-muted text-sm">{WAITING_FOR_PLAN}</p>}
       >
         {(loadedBilling) => (
           <Streamed
