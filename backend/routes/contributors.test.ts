@@ -1,4 +1,3 @@
-import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   addContributorResponseSchema,
@@ -14,40 +13,29 @@ import {
   sandboxInstallationOf,
 } from "../../shared/sandbox.ts";
 import { signedInAccount } from "../../tests/support/backend-sessions.ts";
-import { type FreshDatabase, freshDatabase, TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
-import { type FakeGitHub, fakeRepository, startFakeGitHub } from "../../tests/support/fake-github.ts";
-import { type Backend, createBackend } from "../app.ts";
-import { loadConfig } from "../config.ts";
+import { TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
+import {
+  type FakeGitHub,
+  fakeRepository,
+  gitHubAppEnv,
+  startFakeGitHub,
+} from "../../tests/support/fake-github.ts";
+import { bearerCalls, TEST_BACKEND_ENV, testBackends } from "../../tests/support/test-backend.ts";
+import type { Backend } from "../app.ts";
 import { CONTRIBUTOR_IMPORT_TTL_MS, createContributorImport } from "../contributors/import.ts";
 import { createGitHubApp } from "../integrations/github-app.ts";
 import { createSandboxCodeHost } from "../integrations/sandbox.ts";
 
-const BASE_ENV = {
-  LOG_LEVEL: "silent",
-  SESSION_SECRET: "s".repeat(32),
-  PUBLIC_ORIGIN: "http://127.0.0.1:3000",
-};
 const DAY_MS = 86_400_000;
 
 describe.each(TEST_DATABASE_KINDS)("contributors on %s", (kind) => {
-  let database: FreshDatabase;
+  const backends = testBackends(kind);
   let backend: Backend;
-
   async function start(env: Record<string, string>) {
-    database = await freshDatabase(kind);
-    backend = await createBackend(loadConfig({ ...BASE_ENV, ...database.env, ...env }));
+    backend = await backends.start(env);
   }
-  async function stop() {
-    await backend?.close();
-    await database?.drop();
-  }
-  const get = (token: string, path: string) =>
-    request(backend.app).get(path).set("Authorization", `Bearer ${token}`);
-  const post = (token: string, path: string, body: unknown) =>
-    request(backend.app)
-      .post(path)
-      .set("Authorization", `Bearer ${token}`)
-      .send(body as object);
+  const stop = backends.stop;
+  const { get, post } = bearerCalls(() => backend.app);
 
   async function contributors(token: string): Promise<Contributor[]> {
     const response = await get(token, API_PATHS.contributors);
@@ -139,7 +127,7 @@ describe.each(TEST_DATABASE_KINDS)("contributors on %s", (kind) => {
       const connected = await signedInAccount(backend, "sandbox-stale");
       const unconnected = await signedInAccount(backend, "sandbox-stale-none");
       await connectSandbox(connected);
-      const sandbox = createSandboxCodeHost(BASE_ENV.PUBLIC_ORIGIN);
+      const sandbox = createSandboxCodeHost(TEST_BACKEND_ENV.PUBLIC_ORIGIN);
       const asked: string[][] = [];
       const codeHost = {
         ...sandbox,
@@ -194,9 +182,7 @@ describe.each(TEST_DATABASE_KINDS)("contributors on %s", (kind) => {
       });
       github.addUser({ id: 502, login: "quiet-one", name: null, emails: [] });
       await start({
-        GITHUB_API_URL: github.url,
-        GITHUB_APP_ID: github.appId,
-        GITHUB_APP_PRIVATE_KEY: github.appPrivateKey.replaceAll("\n", "\\n"),
+        ...gitHubAppEnv(github),
       });
     });
     afterAll(async () => {

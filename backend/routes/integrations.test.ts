@@ -1,7 +1,6 @@
 import { once } from "node:events";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   API_PATHS,
@@ -13,36 +12,27 @@ import {
 } from "../../shared/contract.ts";
 import { SANDBOX_REPOSITORIES, sandboxInstallationOf } from "../../shared/sandbox.ts";
 import { signedInAccount } from "../../tests/support/backend-sessions.ts";
-import { type FreshDatabase, freshDatabase, TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
+import { TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
 import { type FakeAzureDevOps, startFakeAzureDevOps } from "../../tests/support/fake-azure-devops.ts";
-import { type FakeGitHub, fakeRepository, startFakeGitHub } from "../../tests/support/fake-github.ts";
-import { type Backend, createBackend } from "../app.ts";
-import { loadConfig } from "../config.ts";
+import {
+  type FakeGitHub,
+  fakeRepository,
+  gitHubAppEnv,
+  startFakeGitHub,
+} from "../../tests/support/fake-github.ts";
+import { bearerCalls, TEST_BACKEND_ENV, testBackends } from "../../tests/support/test-backend.ts";
+import type { Backend } from "../app.ts";
 
-const PUBLIC_ORIGIN = "http://127.0.0.1:3000";
 const WRONG_PAT = "azure-pat-that-must-never-come-back-0123456789";
-const BASE_ENV = { LOG_LEVEL: "silent", SESSION_SECRET: "s".repeat(32), PUBLIC_ORIGIN };
 
 describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
-  let database: FreshDatabase;
+  const backends = testBackends(kind);
   let backend: Backend;
-
   async function start(env: Record<string, string>) {
-    database = await freshDatabase(kind);
-    backend = await createBackend(loadConfig({ ...BASE_ENV, ...database.env, ...env }));
+    backend = await backends.start(env);
   }
-  async function stop() {
-    await backend?.close();
-    await database?.drop();
-  }
-
-  const get = (token: string, path: string) =>
-    request(backend.app).get(path).set("Authorization", `Bearer ${token}`);
-  const post = (token: string, path: string, body: unknown) =>
-    request(backend.app)
-      .post(path)
-      .set("Authorization", `Bearer ${token}`)
-      .send(body as object);
+  const stop = backends.stop;
+  const { get, post } = bearerCalls(() => backend.app);
 
   async function integration(token: string, name: string): Promise<Integration> {
     const response = await get(token, API_PATHS.integration(name));
@@ -75,7 +65,7 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
       expect(github.links.icon).toMatch(/\.svg$/);
       // Connect leads to the sandbox's own install page, with a new sandbox installation id.
       const install = new URL(github.links.oauth_url ?? "");
-      expect(install.origin + install.pathname).toBe(`${PUBLIC_ORIGIN}/sandbox/install`);
+      expect(install.origin + install.pathname).toBe(`${TEST_BACKEND_ENV.PUBLIC_ORIGIN}/sandbox/install`);
       expect([...install.searchParams.keys()]).toEqual(["installation_id"]);
       expect(install.searchParams.get("installation_id")).toMatch(/^sandbox-[0-9a-f]+$/);
       expect(sandboxInstallationOf(github.links.oauth_url)).toBe(install.searchParams.get("installation_id"));
@@ -377,10 +367,7 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
     beforeAll(async () => {
       github = await startFakeGitHub();
       await start({
-        GITHUB_API_URL: github.url,
-        GITHUB_APP_ID: github.appId,
-        // As operators set it: one line, "\n" for each line break.
-        GITHUB_APP_PRIVATE_KEY: github.appPrivateKey.replaceAll("\n", "\\n"),
+        ...gitHubAppEnv(github),
       });
     });
     afterAll(async () => {

@@ -9,43 +9,25 @@ import {
   sandboxPullsResponseSchema,
 } from "../../shared/sandbox-review-contract.ts";
 import { signedInAccount } from "../../tests/support/backend-sessions.ts";
-import { type FreshDatabase, freshDatabase, TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
-import { type Backend, createBackend } from "../app.ts";
-import { loadConfig } from "../config.ts";
+import { TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
+import { bearerCalls, testBackends } from "../../tests/support/test-backend.ts";
+import type { Backend } from "../app.ts";
 import { fingerprintMarker } from "../review/posting.ts";
 import { createSandboxReviewHost } from "../review/sandbox/review-host.ts";
 import { BASE_TREE, templateOf } from "../review/sandbox/samples.ts";
 import { sandboxProject } from "../review/sandbox/store.ts";
 
-const PUBLIC_ORIGIN = "http://127.0.0.1:3000";
 const FINGERPRINT = (digit: string) => digit.repeat(64);
 
 describe.each(TEST_DATABASE_KINDS)("sandbox pull requests on %s", (kind) => {
-  let database: FreshDatabase;
+  const backends = testBackends(kind);
   let backend: Backend;
-
   beforeAll(async () => {
-    database = await freshDatabase(kind);
     // No workers: the runs stay queued, so the test sees what ingest queued.
-    backend = await createBackend(
-      loadConfig({
-        LOG_LEVEL: "silent",
-        SESSION_SECRET: "s".repeat(32),
-        PUBLIC_ORIGIN,
-        REVIEW_WORKERS: "0",
-        ...database.env,
-      }),
-    );
+    backend = await backends.start({ REVIEW_WORKERS: "0" });
   });
-  afterAll(async () => {
-    await backend?.close();
-    await database?.drop();
-  });
-
-  const get = (token: string, path: string) =>
-    request(backend.app).get(path).set("Authorization", `Bearer ${token}`);
-  const post = (token: string, path: string, body: object) =>
-    request(backend.app).post(path).set("Authorization", `Bearer ${token}`).send(body);
+  afterAll(() => backends.stop());
+  const { get, post } = bearerCalls(() => backend.app);
 
   /** A signed-in account with the sandbox connected; answers its first sample repository. */
   async function connected(name: string) {
@@ -279,19 +261,12 @@ describe.each(TEST_DATABASE_KINDS)("sandbox pull requests on %s", (kind) => {
 });
 
 describe("a sandbox pull request reviewed end to end", () => {
-  let database: FreshDatabase;
+  const backends = testBackends("pglite");
   let backend: Backend;
-
   beforeAll(async () => {
-    database = await freshDatabase("pglite");
-    backend = await createBackend(
-      loadConfig({ LOG_LEVEL: "silent", SESSION_SECRET: "s".repeat(32), PUBLIC_ORIGIN, ...database.env }),
-    );
+    backend = await backends.start();
   });
-  afterAll(async () => {
-    await backend?.close();
-    await database?.drop();
-  });
+  afterAll(() => backends.stop());
 
   it("the leaked-key template gets the token flagged on its line, as GitHub would show it", async () => {
     const { token, orgId } = await signedInAccount(backend, "sandbox-e2e");

@@ -1,20 +1,14 @@
-import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seatChangeResponseSchema } from "../../shared/billing-contract.ts";
 import { TRIAL_SEATS } from "../../shared/constants.ts";
 import { API_PATHS } from "../../shared/contract.ts";
 import { SEAT_MESSAGES } from "../../shared/seat-rules.ts";
 import { signedInAccount } from "../../tests/support/backend-sessions.ts";
-import { type FreshDatabase, freshDatabase, TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
-import { type Backend, createBackend } from "../app.ts";
-import { loadConfig } from "../config.ts";
+import { TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
+import { bearerCalls, testBackends } from "../../tests/support/test-backend.ts";
+import type { Backend } from "../app.ts";
 import type { SubscriptionsTable } from "../db/schema.ts";
 
-const BASE_ENV = {
-  LOG_LEVEL: "silent",
-  SESSION_SECRET: "s".repeat(32),
-  PUBLIC_ORIGIN: "http://127.0.0.1:3000",
-};
 const DAY_MS = 86_400_000;
 
 type Plan = Pick<SubscriptionsTable, "plan_code" | "status"> & {
@@ -30,23 +24,13 @@ const proTrial = (seats: number): Plan => ({
 });
 
 describe.each(TEST_DATABASE_KINDS)("seats on %s", (kind) => {
-  let database: FreshDatabase;
+  const backends = testBackends(kind);
   let backend: Backend;
-
   beforeAll(async () => {
-    database = await freshDatabase(kind);
-    backend = await createBackend(loadConfig({ ...BASE_ENV, ...database.env }));
+    backend = await backends.start();
   });
-  afterAll(async () => {
-    await backend?.close();
-    await database?.drop();
-  });
-
-  const post = (token: string, path: string, body: unknown) =>
-    request(backend.app)
-      .post(path)
-      .set("Authorization", `Bearer ${token}`)
-      .send(body as object);
+  afterAll(() => backends.stop());
+  const { post } = bearerCalls(() => backend.app);
   const assign = (token: string, userId: string) => post(token, API_PATHS.assignSeat, { userId });
   const unassign = (token: string, userId: string) => post(token, API_PATHS.unassignSeat, { userId });
 

@@ -15,6 +15,7 @@ import {
 } from "../../shared/settings-contract.ts";
 import { signedInAccount } from "../../tests/support/backend-sessions.ts";
 import { type FreshDatabase, freshDatabase, TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
+import { bearerCalls, TEST_BACKEND_ENV, testBackends } from "../../tests/support/test-backend.ts";
 import { type Backend, createBackend } from "../app.ts";
 import { loadConfig } from "../config.ts";
 import { catalogueEntry } from "../integrations/catalogue.ts";
@@ -23,8 +24,6 @@ import {
   organizationEffectiveSettings,
   RepositoryNotFoundError,
 } from "../settings/effective.ts";
-
-const BASE_ENV = { LOG_LEVEL: "silent", SESSION_SECRET: "s".repeat(32) };
 
 /** Every template default, category → key → value. */
 const DEFAULTS = Object.fromEntries(
@@ -80,24 +79,13 @@ describe("the catalogue", () => {
 });
 
 describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
+  const backends = testBackends(kind);
   let backend: Backend;
-  let database: FreshDatabase;
   beforeAll(async () => {
-    database = await freshDatabase(kind);
-    backend = await createBackend(loadConfig({ ...BASE_ENV, ...database.env }));
+    backend = await backends.start();
   });
-  afterAll(async () => {
-    await backend?.close();
-    await database?.drop();
-  });
-
-  const get = (token: string, path: string) =>
-    request(backend.app).get(path).set("Authorization", `Bearer ${token}`);
-  const put = (token: string, path: string, body: unknown) =>
-    request(backend.app)
-      .put(path)
-      .set("Authorization", `Bearer ${token}`)
-      .send(body as object);
+  afterAll(() => backends.stop());
+  const { get, put } = bearerCalls(() => backend.app);
 
   async function settingsOf(token: string, query: Record<string, string> = {}): Promise<SettingsData> {
     const response = await get(token, `${API_PATHS.settings}?${new URLSearchParams(query)}`);
@@ -542,7 +530,7 @@ describe("values survive a restart of the backend on the same PGlite data direct
 
   it("reads back what was saved before the restart", async () => {
     database = await freshDatabase("pglite", { survivesRestart: true });
-    const start = () => createBackend(loadConfig({ ...BASE_ENV, ...database.env }));
+    const start = () => createBackend(loadConfig({ ...TEST_BACKEND_ENV, ...database.env }));
     backend = await start();
     const { token, orgId } = await signedInAccount(backend, "restart");
     const project = await backend.db

@@ -17,10 +17,10 @@ import { PAYMENT_MESSAGES, SUBSCRIPTION_MESSAGES } from "../../shared/billing-me
 import { PLAN_VALUES } from "../../shared/constants.ts";
 import { API_PATHS } from "../../shared/contract.ts";
 import { signedInAccount } from "../../tests/support/backend-sessions.ts";
-import { type FreshDatabase, freshDatabase, TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
+import { TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
 import { type FakeStripe, startFakeStripe } from "../../tests/support/fake-stripe.ts";
-import { type Backend, createBackend } from "../app.ts";
-import { loadConfig } from "../config.ts";
+import { bearerCalls, testBackends } from "../../tests/support/test-backend.ts";
+import type { Backend } from "../app.ts";
 
 const ORIGIN = "https://argus.example";
 const WEBHOOK_SECRET = "whsec_test_secret_for_argus";
@@ -28,35 +28,27 @@ const WEBHOOK_SECRET = "whsec_test_secret_for_argus";
 const signer = new Stripe("sk_test_signer");
 
 describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
-  let database: FreshDatabase;
+  const backends = testBackends(kind);
   let backend: Backend;
   let stripe: FakeStripe;
   beforeAll(async () => {
     stripe = await startFakeStripe();
-    database = await freshDatabase(kind);
-    backend = await createBackend(
-      loadConfig({
-        LOG_LEVEL: "silent",
-        SESSION_SECRET: "s".repeat(32),
-        PUBLIC_ORIGIN: ORIGIN,
-        STRIPE_SECRET_KEY: stripe.secretKey,
-        STRIPE_PRICE_ID: stripe.priceId,
-        STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-        STRIPE_API_URL: stripe.url,
-        ...database.env,
-      }),
-    );
+    backend = await backends.start({
+      PUBLIC_ORIGIN: ORIGIN,
+      STRIPE_SECRET_KEY: stripe.secretKey,
+      STRIPE_PRICE_ID: stripe.priceId,
+      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      STRIPE_API_URL: stripe.url,
+    });
   });
   afterAll(async () => {
-    await backend?.close();
-    await database?.drop();
+    await backends.stop();
     await stripe?.close();
   });
 
-  const get = (path: string, token: string) =>
-    request(backend.app).get(path).set("Authorization", `Bearer ${token}`);
-  const post = (path: string, token: string, body: object = {}) =>
-    request(backend.app).post(path).set("Authorization", `Bearer ${token}`).send(body);
+  const calls = bearerCalls(() => backend.app);
+  const get = (path: string, token: string) => calls.get(token, path);
+  const post = (path: string, token: string, body: object = {}) => calls.post(token, path, body);
   const validate = async (sessionId: string) =>
     validateSessionResponseSchema.parse(
       (await request(backend.app).get(API_PATHS.validateSession(sessionId))).body,

@@ -17,40 +17,27 @@ import { PLAN_VALUES, TRIAL_SEATS } from "../../shared/constants.ts";
 import { API_PATHS } from "../../shared/contract.ts";
 import { SEAT_MESSAGES } from "../../shared/seat-rules.ts";
 import { signedInAccount } from "../../tests/support/backend-sessions.ts";
-import { type FreshDatabase, freshDatabase, TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
-import { type Backend, createBackend } from "../app.ts";
+import { TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
+import { bearerCalls, testBackends } from "../../tests/support/test-backend.ts";
+import type { Backend } from "../app.ts";
 import { addDays, addOneMonth } from "../billing/clock.ts";
-import { loadConfig } from "../config.ts";
 
 const ORIGIN = "http://127.0.0.1:3000";
 /** Mid-morning, so that "days" are calendar days and not 24-hour spans from sign-up. */
 const DAY_0 = new Date("2026-03-02T10:30:00Z");
 
 describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
-  let database: FreshDatabase;
+  const backends = testBackends(kind);
   let backend: Backend;
   let now = DAY_0;
   beforeAll(async () => {
-    database = await freshDatabase(kind);
-    backend = await createBackend(
-      loadConfig({
-        LOG_LEVEL: "silent",
-        SESSION_SECRET: "s".repeat(32),
-        PUBLIC_ORIGIN: ORIGIN,
-        ...database.env,
-      }),
-      { clock: () => now },
-    );
+    backend = await backends.start({ PUBLIC_ORIGIN: ORIGIN }, { clock: () => now });
   });
-  afterAll(async () => {
-    await backend?.close();
-    await database?.drop();
-  });
+  afterAll(() => backends.stop());
 
-  const get = (path: string, token: string) =>
-    request(backend.app).get(path).set("Authorization", `Bearer ${token}`);
-  const post = (path: string, token: string, body: object = {}) =>
-    request(backend.app).post(path).set("Authorization", `Bearer ${token}`).send(body);
+  const calls = bearerCalls(() => backend.app);
+  const get = (path: string, token: string) => calls.get(token, path);
+  const post = (path: string, token: string, body: object = {}) => calls.post(token, path, body);
 
   async function subscription(token: string) {
     const response = await get(API_PATHS.subscription, token);

@@ -5,9 +5,15 @@ import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_PATHS, integrationResponseSchema, projectsResponseSchema } from "../../shared/contract.ts";
 import { signedInAccount } from "../../tests/support/backend-sessions.ts";
-import { type FreshDatabase, freshDatabase, TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
-import { type FakeGitHub, fakeRepository, startFakeGitHub } from "../../tests/support/fake-github.ts";
+import { TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
+import {
+  type FakeGitHub,
+  fakeRepository,
+  gitHubAppEnv,
+  startFakeGitHub,
+} from "../../tests/support/fake-github.ts";
 import { type WebhookExample, webhookExample } from "../../tests/support/github-webhook-examples.ts";
+import { testBackends } from "../../tests/support/test-backend.ts";
 import { type Backend, createBackend } from "../app.ts";
 import { loadConfig } from "../config.ts";
 
@@ -26,29 +32,20 @@ const brief = (owner: string, name: string, id: number) => ({
 });
 
 describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
-  let database: FreshDatabase;
+  const backends = testBackends(kind);
   let backend: Backend;
   let github: FakeGitHub;
   beforeAll(async () => {
     github = await startFakeGitHub();
-    database = await freshDatabase(kind);
-    backend = await createBackend(
-      loadConfig({
-        LOG_LEVEL: "silent",
-        SESSION_SECRET: "s".repeat(32),
-        GITHUB_API_URL: github.url,
-        GITHUB_APP_ID: github.appId,
-        GITHUB_APP_PRIVATE_KEY: github.appPrivateKey,
-        GITHUB_WEBHOOK_SECRET: SECRET,
-        // No workers: what ingest queued stays queued for the tests to see (backend/review/queue.test.ts runs jobs).
-        REVIEW_WORKERS: "0",
-        ...database.env,
-      }),
-    );
+    backend = await backends.start({
+      ...gitHubAppEnv(github),
+      GITHUB_WEBHOOK_SECRET: SECRET,
+      // No workers: what ingest queued stays queued for the tests to see (backend/review/queue.test.ts runs jobs).
+      REVIEW_WORKERS: "0",
+    });
   });
   afterAll(async () => {
-    await backend?.close();
-    await database?.drop();
+    await backends.stop();
     await github?.close();
   });
 

@@ -6,8 +6,7 @@ import { randomUUID } from "node:crypto";
 import { Webhooks } from "@octokit/webhooks";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Backend, createBackend } from "../../backend/app.ts";
-import { loadConfig } from "../../backend/config.ts";
+import type { Backend } from "../../backend/app.ts";
 import { markedFingerprints } from "../../backend/review/posting.ts";
 import { API_PATHS } from "../../shared/contract.ts";
 import {
@@ -16,10 +15,11 @@ import {
   reviewRunsResponseSchema,
 } from "../../shared/review-contract.ts";
 import { signedInAccount } from "../support/backend-sessions.ts";
-import { type FreshDatabase, freshDatabase, TEST_DATABASE_KINDS } from "../support/databases.ts";
-import { type FakeGitHub, fakeRepository, startFakeGitHub } from "../support/fake-github.ts";
+import { TEST_DATABASE_KINDS } from "../support/databases.ts";
+import { type FakeGitHub, fakeRepository, gitHubAppEnv, startFakeGitHub } from "../support/fake-github.ts";
 import { webhookExample } from "../support/github-webhook-examples.ts";
 import { FAST_QUEUE } from "../support/review-queue.ts";
+import { testBackends } from "../support/test-backend.ts";
 
 const SECRET = "webhook-secret-for-tests";
 const REPO = "acme/alpha";
@@ -35,25 +35,15 @@ const file = (i: number) => ({
 const PUSHES = 10;
 
 describe.each(TEST_DATABASE_KINDS)("the review engine on %s", (kind) => {
-  let database: FreshDatabase;
+  const backends = testBackends(kind);
   let backend: Backend;
   let github: FakeGitHub;
   let token: string;
 
   beforeAll(async () => {
     github = await startFakeGitHub();
-    database = await freshDatabase(kind);
-    backend = await createBackend(
-      loadConfig({
-        LOG_LEVEL: "silent",
-        SESSION_SECRET: "s".repeat(32),
-        GITHUB_API_URL: github.url,
-        GITHUB_APP_ID: github.appId,
-        GITHUB_APP_PRIVATE_KEY: github.appPrivateKey,
-        GITHUB_WEBHOOK_SECRET: SECRET,
-        REVIEW_WORKERS: "2",
-        ...database.env,
-      }),
+    backend = await backends.start(
+      { ...gitHubAppEnv(github), GITHUB_WEBHOOK_SECRET: SECRET, REVIEW_WORKERS: "2" },
       { queue: FAST_QUEUE },
     );
     const account = await signedInAccount(backend, "acme");
@@ -86,8 +76,7 @@ describe.each(TEST_DATABASE_KINDS)("the review engine on %s", (kind) => {
   });
 
   afterAll(async () => {
-    await backend?.close();
-    await database?.drop();
+    await backends.stop();
     await github?.close();
   });
 

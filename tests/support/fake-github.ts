@@ -606,3 +606,12 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
   };
   return fake;
 }
+
+/** The backend settings of a GitHub App that is this fake, the key on one line as operators set it. */
+export function gitHubAppEnv(github: FakeGitHub): Record<string, string> {
+  return {
+    GITHUB_API_URL: github.url,
+    GITHUB_APP_ID: github.appId,
+    GITHUB_APP_PRIVATE_KEY: github.appPrivateKey.replaceAll("\n", "\\n"),
+  };
+}
