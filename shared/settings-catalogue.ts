@@ -8,11 +8,20 @@
  * Plain data, no schemas: a page may import the provider list without loading zod.
  */
 
-/** How one setting is kept and shown: an on/off switch, or a list of glob patterns. */
-export type SettingType = "boolean" | "patterns";
+/**
+ * How one setting is kept and shown: an on/off switch, a list of glob patterns, one of a few
+ * choices, a whole number within bounds, or free text (such as review instructions).
+ */
+export type SettingType = "boolean" | "patterns" | "choice" | "number" | "text";
 
-/** A setting's value: on/off, or glob patterns (rules in shared/setting-patterns.ts). */
-export type SettingValue = boolean | readonly string[];
+/** A setting's value: on/off, glob patterns (rules in shared/setting-patterns.ts), a choice, a number or text. */
+export type SettingValue = boolean | readonly string[] | string | number;
+
+/** One option of a choice setting: the stored value and what the screen shows. */
+export interface SettingChoiceOption {
+  value: string;
+  label: string;
+}
 
 interface SettingItemBase {
   /** Stable: stored values and the review engine refer to it. */
@@ -24,7 +33,10 @@ interface SettingItemBase {
 /** The default is `value`, used when neither the organisation nor the repository sets one. */
 export type SettingItemDefinition =
   | (SettingItemBase & { type: "boolean"; value: boolean })
-  | (SettingItemBase & { type: "patterns"; value: readonly string[] });
+  | (SettingItemBase & { type: "patterns"; value: readonly string[] })
+  | (SettingItemBase & { type: "choice"; value: string; options: readonly SettingChoiceOption[] })
+  | (SettingItemBase & { type: "number"; value: number; min: number; max: number })
+  | (SettingItemBase & { type: "text"; value: string; maxLength: number });
 
 export interface SettingCategoryDefinition {
   /** Stable, snake_case; shown with underscores as spaces and each word capitalised. */
@@ -129,6 +141,15 @@ export const SETTINGS_CATALOGUE = [
         description:
           "Leave these files out of reviews: one glob pattern per line, such as *.snap or docs/**. A pull request that changes nothing else is not reviewed.",
       },
+      {
+        key: "review_instructions",
+        type: "text",
+        label: "Review instructions",
+        value: "",
+        maxLength: 4000,
+        description:
+          "What the AI reviewer should know about this code: conventions, what matters most, what to leave alone. A .argus.yaml file in the repository can add instructions per path.",
+      },
     ],
   },
   {
@@ -161,11 +182,27 @@ export const SETTINGS_CATALOGUE = [
         description: "Offer fixes as suggestions the author can apply in one click.",
       },
       {
-        key: "minor_findings",
-        type: "boolean",
-        label: "Minor findings",
-        value: false,
-        description: "Also point out style, naming and readability, not only bugs, security and performance.",
+        key: "severity_threshold",
+        type: "choice",
+        label: "Lowest severity reported",
+        value: "major",
+        options: [
+          { value: "critical", label: "Critical only" },
+          { value: "major", label: "Major and above" },
+          { value: "minor", label: "Minor and above" },
+          { value: "info", label: "Everything, including notes" },
+        ],
+        description:
+          "Report findings of this severity and above. Minor findings are style, naming and readability; major ones are bugs, security and performance.",
+      },
+      {
+        key: "max_findings",
+        type: "number",
+        label: "Most findings per review",
+        value: 10,
+        min: 1,
+        max: 50,
+        description: "Post at most this many findings in one review, the most severe first.",
       },
       {
         key: "request_changes",
@@ -173,6 +210,14 @@ export const SETTINGS_CATALOGUE = [
         label: "Request changes on serious findings",
         value: false,
         description: "Submit the review as a change request when it finds a bug or a security problem.",
+      },
+      {
+        key: "shadow_mode",
+        type: "boolean",
+        label: "Shadow mode",
+        value: false,
+        description:
+          "Review pull requests without posting anything to the code host: findings appear only on the review pages, so you can judge the noise before the bot speaks.",
       },
     ],
   },
@@ -194,13 +239,24 @@ type ItemOf<C extends SettingCategory, K> = Extract<
   { key: K }
 >;
 
+/** The value type of one item: a choice is one of its option values. */
+type ValueOf<Item> = Item extends { type: "patterns" }
+  ? string[]
+  : Item extends { type: "choice"; options: readonly { value: infer V }[] }
+    ? V
+    : Item extends { type: "number" }
+      ? number
+      : Item extends { type: "text" }
+        ? string
+        : boolean;
+
 /**
  * Every setting's value for one repository (or one organisation), by category and key: what the
  * review engine acts on. `effectiveSettings(db, orgId, projectId).account_preferences.auto_review`.
  */
 export type EffectiveSettings = {
   [C in SettingCategory]: {
-    [K in SettingKey<C>]: ItemOf<C, K> extends { type: "patterns" } ? string[] : boolean;
+    [K in SettingKey<C>]: ValueOf<ItemOf<C, K>>;
   };
 };
 

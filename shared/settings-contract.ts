@@ -18,10 +18,27 @@ const idSchema = z.string().min(1).max(ID_MAX);
 
 const settingItemFields = { key: z.string(), label: z.string(), description: z.string() };
 
-/** One setting of a template, with its default as `value`: on/off, or a list of glob patterns. */
+/**
+ * One setting of a template, with its default as `value`: on/off, a list of glob patterns, one of
+ * its options, a whole number within bounds, or text of at most `maxLength` characters.
+ */
 export const settingItemSchema = z.discriminatedUnion("type", [
   z.object({ ...settingItemFields, type: z.literal("boolean"), value: z.boolean() }),
   z.object({ ...settingItemFields, type: z.literal("patterns"), value: z.array(z.string()).readonly() }),
+  z.object({
+    ...settingItemFields,
+    type: z.literal("choice"),
+    value: z.string(),
+    options: z.array(z.object({ value: z.string(), label: z.string() })).readonly(),
+  }),
+  z.object({
+    ...settingItemFields,
+    type: z.literal("number"),
+    value: z.number(),
+    min: z.number(),
+    max: z.number(),
+  }),
+  z.object({ ...settingItemFields, type: z.literal("text"), value: z.string(), maxLength: z.number() }),
 ]);
 export type SettingItem = z.infer<typeof settingItemSchema>;
 
@@ -52,8 +69,8 @@ export type SettingsLevel = z.infer<typeof settingsLevelSchema>;
 /** Where a value comes from: the template's default, the organisation, or the repository itself. */
 export const settingSourceSchema = z.enum(["default", "organization", "repository"]);
 
-/** One setting's value: on/off, or glob patterns. */
-const settingValueSchema = z.union([z.boolean(), z.array(z.string())]);
+/** One setting's value: on/off, glob patterns, a choice or text, or a number. */
+const settingValueSchema = z.union([z.boolean(), z.array(z.string()), z.string(), z.number()]);
 /** One category's values, key → value. */
 const categoryValuesSchema = z.record(z.string(), settingValueSchema);
 /** Values grouped by category: category → key → value. */
@@ -121,7 +138,7 @@ export const settingsUpdateRequestSchema = z.object({
 });
 /** The body as the client sends it. */
 export interface SettingsUpdateRequest {
-  value: Record<string, boolean | string[] | null>;
+  value: Record<string, boolean | string[] | string | number | null>;
   repositoryId?: string;
 }
 

@@ -49,7 +49,7 @@ describe.each(TEST_DATABASE_KINDS)("the review pipeline on %s", (kind) => {
     await setPlan(PLAN_VALUES.proTrial);
     // The catalogue's defaults, with minor findings shown: these tests follow every finding.
     settings = await effectiveSettings(db, orgId, projectId);
-    settings.comment_style.minor_findings = true;
+    settings.comment_style.severity_threshold = "info";
     host = memoryReviewHost({
       number: 7,
       title: "Add numbers",
@@ -403,7 +403,7 @@ describe.each(TEST_DATABASE_KINDS)("the review pipeline on %s", (kind) => {
   });
 
   it("honours the comment style: minor findings off, inline comments off, request changes on", async () => {
-    settings.comment_style.minor_findings = false;
+    settings.comment_style.severity_threshold = "major";
     settings.comment_style.inline_comments = false;
     settings.comment_style.request_changes = true;
     const runId = await run("opened");

@@ -3,7 +3,7 @@
  * posted, not posted), the comment and summary bodies, and the hidden marker each posted finding
  * carries so that later runs (and retries) read back what is on the pull request already.
  */
-import type { Finding, FindingSeverity } from "../../shared/review-contract.ts";
+import { FINDING_SEVERITY_ORDER, type Finding, type FindingSeverity } from "../../shared/review-contract.ts";
 import type { RightSideIndex } from "./diff.ts";
 import type { FindingDelivery } from "./model.ts";
 import type { LineComment } from "./review-host.ts";
@@ -52,7 +52,7 @@ export interface PlannedReview {
 }
 
 /**
- * Where each finding goes. Not posted: minor and info findings with minor_findings off. Duplicate:
+ * Where each finding goes. Not posted: findings below the severity threshold. Duplicate:
  * a fingerprint already on the pull request. Inline: a line inside the diff, with inline comments
  * on. Everything else is listed in the summary, so no finding is silently dropped.
  */
@@ -65,7 +65,10 @@ export function planReview(
   const plan: PlannedReview = { deliveries: [], comments: [], summaryFindings: [] };
   for (const finding of findings) {
     let delivery: FindingDelivery;
-    if (!style.minor_findings && (finding.severity === "minor" || finding.severity === "info")) {
+    if (
+      FINDING_SEVERITY_ORDER.indexOf(finding.severity) >
+      FINDING_SEVERITY_ORDER.indexOf(style.severity_threshold)
+    ) {
       delivery = "not_posted";
     } else if (alreadyPosted.has(finding.fingerprint)) {
       delivery = "duplicate";

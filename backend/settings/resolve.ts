@@ -18,7 +18,7 @@ import type { StoredSettingValues } from "../db/schema.ts";
 export type StoredCategories = ReadonlyMap<string, StoredSettingValues>;
 
 /** A value as answers carry it. */
-export type Value = boolean | string[];
+export type Value = boolean | string[] | string | number;
 
 /**
  * A stored value that still counts: one of the item's type. Anything else (a key no longer in the
@@ -29,8 +29,45 @@ function storedValue(
   stored: StoredSettingValues | undefined,
 ): Value | undefined {
   const value = stored && Object.hasOwn(stored, item.key) ? stored[item.key] : undefined;
-  if (item.type === "boolean") return typeof value === "boolean" ? value : undefined;
-  return isStringList(value) ? value : undefined;
+  switch (item.type) {
+    case "boolean":
+      return typeof value === "boolean" ? value : undefined;
+    case "patterns":
+      return isStringList(value) ? value : undefined;
+    default:
+      return checkScalar(item, value) === null ? (value as string | number) : undefined;
+  }
+}
+
+/** What is wrong with `value` for a choice, number or text setting, or null when it fits. */
+function checkScalar(
+  item: Extract<SettingItemDefinition, { type: "choice" | "number" | "text" }>,
+  value: unknown,
+): string | null {
+  const { key } = item;
+  switch (item.type) {
+    case "choice":
+      return typeof value === "string" && item.options.some((option) => option.value === value)
+        ? null
+        : `Setting "${key}" takes one of ${item.options.map((option) => `"${option.value}"`).join(", ")} or null (inherit), not ${describe(value)}`;
+    case "number":
+      return typeof value === "number" && Number.isInteger(value) && value >= item.min && value <= item.max
+        ? null
+        : `Setting "${key}" takes a whole number from ${item.min} to ${item.max} or null (inherit), not ${describe(value)}`;
+    case "text":
+      return typeof value === "string" && value.length <= item.maxLength
+        ? null
+        : typeof value === "string"
+          ? `${item.label}: at most ${item.maxLength} characters (this text has ${value.length})`
+          : `Setting "${key}" takes text or null (inherit), not ${describe(value)}`;
+  }
+}
+
+/** A value in an error message: a short string or number as it is, anything else by its type. */
+function describe(value: unknown): string {
+  if (typeof value === "number") return String(value);
+  if (typeof value === "string") return value.length <= 40 ? JSON.stringify(value) : "a longer text";
+  return describeType(value);
 }
 
 const isStringList = (value: unknown): value is string[] =>
@@ -38,7 +75,7 @@ const isStringList = (value: unknown): value is string[] =>
 
 /** The template's default, as a value of its own (a list is copied, not shared). */
 const defaultOf = (item: SettingItemDefinition): Value =>
-  item.type === "boolean" ? item.value : [...item.value];
+  item.type === "patterns" ? [...item.value] : item.value;
 
 /** One category at one level, in the answer's shapes. */
 export interface ResolvedCategory {
@@ -131,6 +168,15 @@ export function checkCategoryValues(
         );
       }
       kept[key] = value;
+      continue;
+    }
+    if (item.type !== "patterns") {
+      const problem = checkScalar(
+        item,
+        item.type === "text" && typeof value === "string" ? value.trim() : value,
+      );
+      if (problem) throw new SettingValueError(problem);
+      kept[key] = item.type === "text" ? (value as string).trim() : (value as string | number);
       continue;
     }
     if (!isStringList(value)) {

@@ -16,6 +16,7 @@ import { type SettingValue, useSettingSaves, type Value } from "./use-setting-sa
 /** A value in a few words: On or Off, or how many patterns. */
 function describe(value: Value): string {
   if (typeof value === "boolean") return value ? "On" : "Off";
+  if (!Array.isArray(value)) return String(value);
   if (value.length === 0) return "no patterns";
   return value.length === 1 ? "1 pattern" : `${value.length} patterns`;
 }
@@ -68,7 +69,7 @@ export function SettingsEditor({
                       value={settingOf(
                         template.setting_category,
                         item.key,
-                        typeof item.value === "boolean" ? item.value : [...item.value],
+                        item.type === "patterns" ? [...item.value] : item.value,
                       )}
                       repository={repository}
                       onChange={(value) => change(template.setting_category, item.key, value, item.label)}

@@ -15,8 +15,8 @@ import type { SaveOutcome, SaveScope } from "../../lib/settings-api";
 import { useSignOut } from "../../lib/use-sign-out";
 import { useToast } from "../ui";
 
-/** A setting's value: on/off, or a list of patterns. */
-export type Value = boolean | string[];
+/** A setting's value: on/off, a list of patterns, a choice or text, or a number. */
+export type Value = boolean | string[] | string | number;
 
 /** category → key → the value this level sets, or null where it inherits. */
 type OwnValues = Record<string, Record<string, Value | null>>;
