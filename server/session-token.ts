@@ -6,19 +6,10 @@
  * signing everyone out (docs/security.md).
  */
 import { createRemoteJWKSet, type JWTVerifyGetKey, errors as joseErrors, jwtVerify } from "jose";
-import { CLOCK_TOLERANCE_SECONDS, SESSION_ABSOLUTE_LIFETIME_SECONDS } from "../shared/constants.ts";
+import { CLOCK_TOLERANCE_SECONDS } from "../shared/constants.ts";
 import { type SessionClaims, sessionClaimsSchema } from "../shared/contract.ts";
+import { claimsStillValid, verifiedTokens } from "../shared/verified-tokens.ts";
 import type { GatewayConfig } from "./config.ts";
-
-/**
- * A signature, once checked, is remembered for a minute (bounded, oldest out first): verifying
- * ES256 on every request was the largest cost of a proxied call. Time checks still run on every
- * use. jose itself keeps the fetched key set for 10 minutes, so a key rotated out of the JWKS keeps
- * verifying here for up to 11 minutes; a revoked session ends sooner, through the session-status
- * check (session-status.ts).
- */
-const VERIFIED_CACHE_SECONDS = 60;
-const VERIFIED_CACHE_ENTRIES = 10_000;
 
 /** The keys to check a token with could not be had (JWKS unreachable, slow or broken). */
 export class KeysUnavailableError extends Error {
@@ -64,23 +55,21 @@ export function createTokenVerifier(config: GatewayConfig): TokenVerifier {
   const verifySignature = (token: string) =>
     typeof key === "function" ? jwtVerify(token, key, options) : jwtVerify(token, key, options);
 
-  const verified = new Map<string, { claims: SessionClaims; checkedAt: number }>();
-  const stillValid = (claims: SessionClaims, now: number) =>
-    claims.exp + CLOCK_TOLERANCE_SECONDS > now && now - claims.auth_time <= SESSION_ABSOLUTE_LIFETIME_SECONDS;
+  // A signature, once checked, is remembered for a minute (shared/verified-tokens.ts): verifying
+  // ES256 on every request was the largest cost of a proxied call. jose itself keeps the fetched
+  // key set for 10 minutes, so a key rotated out of the JWKS keeps verifying here for up to 11
+  // minutes; a revoked session ends sooner, through the session-status check (session-status.ts).
+  const verified = verifiedTokens();
 
   return async (token) => {
     const now = nowSeconds();
-    const cached = verified.get(token);
-    if (cached && now - cached.checkedAt < VERIFIED_CACHE_SECONDS) {
-      return stillValid(cached.claims, now) ? cached.claims : null;
-    }
+    const cached = verified.recall(token, now);
+    if (cached) return claimsStillValid(cached, now) ? cached : null;
     try {
       const { payload } = await verifySignature(token);
       const claims = sessionClaimsSchema.safeParse(payload);
-      if (!claims.success || !stillValid(claims.data, now)) return null;
-      verified.delete(token);
-      verified.set(token, { claims: claims.data, checkedAt: now });
-      if (verified.size > VERIFIED_CACHE_ENTRIES) verified.delete(verified.keys().next().value as string);
+      if (!claims.success || !claimsStillValid(claims.data, now)) return null;
+      verified.remember(token, claims.data, now);
       return claims.data;
     } catch (error) {
       if (error instanceof KeysUnavailableError) throw error;

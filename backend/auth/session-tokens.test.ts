@@ -86,6 +86,17 @@ describe("session tokens", () => {
     await expect(tokens.verify(token)).rejects.toBeInstanceOf(InvalidSessionToken);
   });
 
+  it("still refuses a token once expired after its signature was checked and remembered", async () => {
+    const tokens = await es256Tokens();
+    const issuedAt = epochSeconds() - 100;
+    const token = await tokens.mint(identity(issuedAt), issuedAt);
+    await expect(tokens.verify(token, issuedAt + 10)).resolves.toMatchObject({ sub: identity().sub });
+    await expect(tokens.verify(token, issuedAt + 20)).resolves.toBeDefined();
+    await expect(tokens.verify(token, issuedAt + 3600 + 60)).rejects.toBeInstanceOf(InvalidSessionToken);
+    const tampered = `${token.slice(0, -2)}${token.endsWith("A") ? "B" : "A"}A`;
+    await expect(tokens.verify(tampered, issuedAt + 10)).rejects.toBeInstanceOf(InvalidSessionToken);
+  });
+
   it("refuses a token without exp, an unsigned one, and one whose alg is not the key's", async () => {
     const tokens = createSessionTokens(sessionKeyFromSecret(SECRET), options);
     const claims = { ...identity(), iat: epochSeconds() };

@@ -17,6 +17,7 @@ import {
 } from "jose";
 import { CLOCK_TOLERANCE_SECONDS, SESSION_ABSOLUTE_LIFETIME_SECONDS } from "../../shared/constants.ts";
 import { type SessionClaims, sessionClaimsSchema } from "../../shared/contract.ts";
+import { notExpired, verifiedTokens } from "../../shared/verified-tokens.ts";
 
 export type SessionKey =
   | { alg: "HS256"; secret: Uint8Array }
@@ -86,6 +87,9 @@ export function createSessionTokens(key: SessionKey, options: SessionTokenOption
   const verifyingKey = key.alg === "HS256" ? key.secret : key.publicKey;
   const header =
     key.alg === "HS256" ? { alg: key.alg, typ: "JWT" } : { alg: key.alg, kid: key.kid, typ: "JWT" };
+  // Every /api call of a session brings the same token: its signature is checked once a minute
+  // (shared/verified-tokens.ts), its expiry on every use; the session's row is still read each time.
+  const verified = verifiedTokens();
 
   return {
     alg: key.alg,
@@ -103,6 +107,11 @@ export function createSessionTokens(key: SessionKey, options: SessionTokenOption
     },
 
     async verify(token, now = epochSeconds()) {
+      const cached = verified.recall(token, now);
+      if (cached) {
+        if (notExpired(cached, now)) return cached;
+        throw new InvalidSessionToken("Invalid session token");
+      }
       try {
         const { payload } = await jwtVerify(token, verifyingKey, {
           algorithms: [key.alg],
@@ -112,7 +121,9 @@ export function createSessionTokens(key: SessionKey, options: SessionTokenOption
           currentDate: new Date(now * 1000),
           clockTolerance: CLOCK_TOLERANCE_SECONDS,
         });
-        return sessionClaimsSchema.parse(payload);
+        const claims = sessionClaimsSchema.parse(payload);
+        verified.remember(token, claims, now);
+        return claims;
       } catch (error) {
         throw new InvalidSessionToken("Invalid session token", { cause: error });
       }

@@ -8,6 +8,7 @@ import type { Provider } from "../../shared/contract.ts";
 import type { Db } from "../db/database.ts";
 import { ACCOUNT_COLUMNS, type Account, accountFromRow } from "./account-rows.ts";
 import { capLength } from "./names.ts";
+import { sessionCacheOf } from "./session-cache.ts";
 import {
   epochSeconds,
   InvalidSessionToken,
@@ -98,6 +99,13 @@ export async function revokeUserSessions(db: Db, userId: string): Promise<void> 
 
 async function findActiveSession(db: Db, sid: string, userId: string): Promise<SessionContext | undefined> {
   if (!UUID_PATTERN.test(sid) || !UUID_PATTERN.test(userId)) return undefined;
+  const cache = sessionCacheOf<SessionContext>(db);
+  if (!cache) return readActiveSession(db, sid, userId);
+  const key = `${sid}:${userId}`;
+  return cache.recall(key) ?? cache.load(key, () => readActiveSession(db, sid, userId));
+}
+
+async function readActiveSession(db: Db, sid: string, userId: string): Promise<SessionContext | undefined> {
   const row = await db
     .selectFrom("sessions")
     .innerJoin("users", "users.id", "sessions.user_id")
@@ -125,7 +133,8 @@ async function findActiveSession(db: Db, sid: string, userId: string): Promise<S
 
 /**
  * The live session behind a token, or undefined when the token is invalid or expired, the session
- * is revoked or past its absolute lifetime, or its user is gone. One query, by primary keys.
+ * is revoked or past its absolute lifetime, or its user is gone. One query, by primary keys (none
+ * on embedded PGlite while the session's rows are unchanged: session-cache.ts).
  */
 export async function authenticateSession(
   db: Db,

@@ -87,15 +87,36 @@ async function endCancelledSubscription(db: Db, orgId: string, now: Date): Promi
   });
 }
 
-/** The organisation's row as of `now`, after the moves time has made; undefined when it has none. */
+/** Whether time has made a move due on this row: the same conditions as the UPDATEs above. */
+function moveDue(row: SubscriptionRow, now: Date): boolean {
+  const today = startOfUtcDay(now);
+  const trialLapsed =
+    row.plan_code === PLAN_VALUES.proTrial && row.trial_ends_at !== null && row.trial_ends_at < today;
+  const cancellationPassed =
+    row.plan_code === PLAN_VALUES.paid &&
+    row.status !== "canceled" &&
+    row.cancel_at !== null &&
+    row.cancel_at < today;
+  return trialLapsed || cancellationPassed;
+}
+
+const subscriptionRow = (db: Db, orgId: string) =>
+  db.selectFrom("subscriptions").selectAll().where("org_id", "=", orgId).executeTakeFirst();
+
+/**
+ * The organisation's row as of `now`, after the moves time has made; undefined when it has none.
+ * Read first: most reads find no move due and cost one query, not two transactions and a query.
+ */
 export async function currentSubscription(
   db: Db,
   orgId: string,
   now: Date,
 ): Promise<SubscriptionRow | undefined> {
+  const row = await subscriptionRow(db, orgId);
+  if (!row || !moveDue(row, now)) return row;
   await endLapsedTrial(db, orgId, now);
   await endCancelledSubscription(db, orgId, now);
-  return db.selectFrom("subscriptions").selectAll().where("org_id", "=", orgId).executeTakeFirst();
+  return subscriptionRow(db, orgId);
 }
 
 /** What the billing provider says a paid session bought. */

@@ -10,11 +10,13 @@ import pg from "pg";
 import type { DatabaseTarget } from "../config.ts";
 import { PGliteDialect } from "./pglite-dialect.ts";
 import type { Database } from "./schema.ts";
+import { TableWritesPlugin } from "./table-writes.ts";
 
 export type Db = Kysely<Database>;
 
 /** The PGlite instance under each embedded database, for what must speak to it directly. */
 const embedded = new WeakMap<Db, PGlite>();
+const writesOf = new WeakMap<Db, TableWritesPlugin>();
 
 export async function openDatabase(target: DatabaseTarget): Promise<Db> {
   if (target.kind === "postgres") {
@@ -27,8 +29,10 @@ export async function openDatabase(target: DatabaseTarget): Promise<Db> {
   }
   if (target.dataDir) await mkdir(target.dataDir, { recursive: true });
   const client = await PGlite.create(target.dataDir ? { dataDir: target.dataDir } : {});
-  const db = new Kysely<Database>({ dialect: new PGliteDialect(client) });
+  const writes = new TableWritesPlugin();
+  const db = new Kysely<Database>({ dialect: new PGliteDialect(client), plugins: [writes] });
   embedded.set(db, client);
+  writesOf.set(db, writes);
   return db;
 }
 
@@ -39,6 +43,16 @@ export async function openDatabase(target: DatabaseTarget): Promise<Db> {
  */
 export function embeddedClient(db: Db): PGlite | undefined {
   return embedded.get(db);
+}
+
+/**
+ * The writes of an embedded database as they happen (table-writes.ts), or undefined on Postgres.
+ * Embedded PGlite belongs to this one process, so every write to it passes here and a cache of its
+ * rows can be kept exact (the review queue's direct use of the client writes only its own schema);
+ * a Postgres server has other writers (replicas, operators).
+ */
+export function embeddedWrites(db: Db): TableWritesPlugin | undefined {
+  return writesOf.get(db);
 }
 
 /** Postgres' code for a unique-constraint violation (pg and PGlite both expose `code`). */
