@@ -11,7 +11,10 @@ export default defineConfig({
   environments: { ssr: { build: { rollupOptions: { input: "client/page-handler.ts" } } } },
   // Bundled rather than left to Node, so that in `npm run dev` it uses the same copy of react-router
   // as the page handler (Vite resolves that copy with the "development" condition, Node would not).
-  ssr: { noExternal: ["@react-router/express"] },
+  // The icon and UI-primitive libraries are bundled too, so the gateway holds only the icons and
+  // primitives the pages use: left to Node, all of lucide-react and radix-ui cost it about 45 MB
+  // of memory (docs/performance.md).
+  ssr: { noExternal: ["@react-router/express", "lucide-react", "radix-ui", /^@radix-ui\//] },
   // React, React DOM and React Router in one chunk: every page loads all of them, and one file
   // compresses better than the pieces rolldown would split them into (docs/decisions/006-page-weight.md).
   // The server build keeps them external, so this shapes the client build only.
