@@ -6,8 +6,7 @@
  * once it ran, and a lookup that overlapped a write is not kept. Only embedded PGlite, whose every
  * write passes through this process (db/database.ts); on Postgres each call reads the row.
  */
-import type { Db } from "../db/database.ts";
-import { embeddedWrites } from "../db/database.ts";
+import { type Db, embeddedWrites } from "../db/database.ts";
 import type { WrittenTables } from "../db/table-writes.ts";
 
 /** The tables a session's row is read from (sessions.ts, findActiveSession). */
