@@ -38,7 +38,7 @@ CMD ["node", "backend/index.ts"]
 FROM runtime AS gateway
 COPY --from=build /app/build ./build
 COPY server ./server
-# A small young generation: V8's default kept 200 MB more of heap under load (docs/performance.md).
+# A small young generation: V8's default kept about 100 MB more resident under load (docs/performance.md).
 ENV NODE_OPTIONS=--max-semi-space-size=4
 ENV HOST=0.0.0.0 PORT=3000
 USER node
