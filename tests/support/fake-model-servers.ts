@@ -20,7 +20,9 @@
  * Each server answers its queue of scripted answers in order (`server.script(a, b, …)` appends),
  * then `server.defaultAnswer` (`{ json: { findings: [] } }` unless set). An answer is one of:
  *   { json: value }                  the model's content is JSON.stringify(value)
- *   { text: "…" }                    the model's content verbatim (malformed JSON, a fenced answer, "OK")
+ *   { text: "…" }                    the model's content verbatim (malformed JSON, a fenced answer, "OK");
+ *                                    with `truncated: true` the model stopped at its output limit
+ *                                    (`finish_reason: "length"`, `stop_reason: "max_tokens"`)
  *   { status, message?, body?, headers? }  an HTTP error; without `body`, the provider's error shape
  *                                    with `message` (or a stock message for the status); `headers`
  *                                    e.g. { "retry-after": "2" }
@@ -48,7 +50,7 @@ export interface FakeModelUsage {
 
 export type FakeModelAnswer = (
   | { json: unknown }
-  | { text: string }
+  | { text: string; truncated?: boolean }
   | { status: number; message?: string; body?: unknown; headers?: Record<string, string> }
   | { hang: true }
 ) & { delayMs?: number; usage?: Partial<FakeModelUsage> };
@@ -107,7 +109,13 @@ interface Dialect {
   keyHeader: "authorization" | "x-api-key";
   keyOf(headerValue: string): string;
   requestText(body: Record<string, unknown>): string;
-  answer(body: Record<string, unknown>, content: Content, usage: FakeModelUsage, id: number): unknown;
+  answer(
+    body: Record<string, unknown>,
+    content: Content,
+    usage: FakeModelUsage,
+    id: number,
+    truncated: boolean,
+  ): unknown;
   error(status: number, message: string): unknown;
   unauthorized: string;
 }
@@ -149,7 +157,7 @@ const openAiDialect: Dialect = {
   keyHeader: "authorization",
   keyOf: (value) => value.replace(/^Bearer\s+/i, ""),
   requestText: (body) => messagesText(body.messages).join("\n\n"),
-  answer: (body, content, usage, id) => ({
+  answer: (body, content, usage, id, truncated) => ({
     id: `chatcmpl-fake${id}`,
     object: "chat.completion",
     created: Math.floor(Date.now() / 1000),
@@ -165,7 +173,7 @@ const openAiDialect: Dialect = {
           annotations: [],
         },
         logprobs: null,
-        finish_reason: "stop",
+        finish_reason: truncated ? "length" : "stop",
       },
     ],
     usage: {
@@ -205,7 +213,7 @@ const anthropicDialect: Dialect = {
     const system = Array.isArray(body.system) ? contentText(body.system) : String(body.system ?? "");
     return [system, ...messagesText(body.messages)].filter(Boolean).join("\n\n");
   },
-  answer: (body, content, usage, id) => {
+  answer: (body, content, usage, id, truncated) => {
     const asTool = content.kind === "json" && offersJsonTool(body);
     return {
       id: `msg_fake${id}`,
@@ -215,7 +223,7 @@ const anthropicDialect: Dialect = {
       content: asTool
         ? [{ type: "tool_use", id: `toolu_fake${id}`, name: "json", input: content.value }]
         : [{ type: "text", text: content.kind === "json" ? JSON.stringify(content.value) : content.text }],
-      stop_reason: asTool ? "tool_use" : "end_turn",
+      stop_reason: truncated ? "max_tokens" : asTool ? "tool_use" : "end_turn",
       stop_sequence: null,
       usage: {
         input_tokens: usage.inputTokens,
@@ -304,7 +312,8 @@ const startFakeServer = async (
       "json" in scripted ? { kind: "json", value: scripted.json } : { kind: "text", text: scripted.text };
     const usage = { ...baseUsage, ...scripted.usage };
     answered += 1;
-    sendJson(response, 200, dialect.answer(body, content, usage, answered));
+    const truncated = "truncated" in scripted && scripted.truncated === true;
+    sendJson(response, 200, dialect.answer(body, content, usage, answered, truncated));
   };
 
   const server = createServer(async (request, response) => {

@@ -437,3 +437,18 @@ describe("the API key", () => {
     expect(logged.join("\n")).not.toContain(KEY);
   });
 });
+
+describe("an answer cut off at the output limit", () => {
+  it.each(VARIANTS)("is repaired, its tokens counted ($name)", async (variant) => {
+    const server = variant.server();
+    server.script(
+      { text: "", truncated: true, usage: { inputTokens: 900, outputTokens: 4096 } },
+      { json: REVIEW, usage: { inputTokens: 950, outputTokens: 80 } },
+    );
+
+    const answer = await providerFor(variant).review(REQUEST);
+
+    expect(answer).toEqual({ review: REVIEW, usage: { inputTokens: 1850, outputTokens: 4176 }, attempts: 2 });
+    expect(server.requests[1]?.text).toContain("Your answer could not be used: the answer is empty");
+  });
+});

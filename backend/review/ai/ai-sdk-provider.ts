@@ -103,6 +103,16 @@ const settingsProblem = (settings: ModelSettings): ModelError | undefined => {
   return undefined;
 };
 
+/** The SDK's validated output; none when the model stopped without text (a length or content limit). */
+const outputOf = (result: { readonly output: ModelReview }): ModelReview | undefined => {
+  try {
+    return result.output;
+  } catch (error) {
+    if (NoOutputGeneratedError.isInstance(error)) return undefined;
+    throw error;
+  }
+};
+
 /** One model answer: the review when it is valid, the text and tokens either way. */
 interface Attempt {
   review: ModelReview | undefined;
@@ -174,14 +184,12 @@ export const createAiSdkModelProvider = (
             maxRetries: 0,
             abortSignal,
           });
-          return { review: result.output, text: result.text, usage: toUsage(result.usage) };
+          return { review: outputOf(result), text: result.text, usage: toUsage(result.usage) };
         } catch (error) {
           // The SDK's own parse failed (a fence, words around the JSON, a schema mismatch): read it ourselves.
           if (NoObjectGeneratedError.isInstance(error)) {
             return { review: undefined, text: error.text ?? "", usage: toUsage(error.usage) };
           }
-          if (NoOutputGeneratedError.isInstance(error))
-            return { review: undefined, text: "", usage: NO_USAGE };
           throw error;
         }
       },
