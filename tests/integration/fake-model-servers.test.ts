@@ -97,6 +97,16 @@ describe("fake OpenAI server", () => {
       data: [{ id: "fake-model", object: "model" }],
     });
   });
+
+  it("sends a string body as it is, like a proxy's error page", async () => {
+    servers.openai.script({ status: 502, body: "<html><body>Bad gateway</body></html>" });
+
+    const response = await chat({ model: "m", messages: [] });
+
+    expect(response.status).toBe(502);
+    expect(response.headers.get("content-type")).toBe("text/html");
+    expect(await response.text()).toBe("<html><body>Bad gateway</body></html>");
+  });
 });
 
 describe("fake Anthropic server", () => {
