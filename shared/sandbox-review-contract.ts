@@ -117,7 +117,10 @@ export const sandboxReactSchema = z.object({ content: sandboxReactionSchema, pre
 export type SandboxReact = z.infer<typeof sandboxReactSchema>;
 
 /** What a reaction answers: the comment's reactions now. */
-export const sandboxReactionsResponseSchema = z.object({ success: z.boolean(), data: sandboxReactionsSchema });
+export const sandboxReactionsResponseSchema = z.object({
+  success: z.boolean(),
+  data: sandboxReactionsSchema,
+});
 
 /** A comment on one right-side line, as GitHub holds a pull request review comment. */
 export const sandboxReviewCommentSchema = z.object({

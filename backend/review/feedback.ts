@@ -14,7 +14,11 @@ import type { DecisionLog } from "./worker.ts";
 export const NO_FEEDBACK: FindingFeedback = { thumbsUp: 0, thumbsDown: 0 };
 
 /** Adds a comment's reactions to the fingerprint's counts (a fingerprint may be in several comments). */
-export function addReactions(found: Map<string, FindingFeedback>, fingerprint: string, counts: FindingFeedback) {
+export function addReactions(
+  found: Map<string, FindingFeedback>,
+  fingerprint: string,
+  counts: FindingFeedback,
+) {
   const before = found.get(fingerprint) ?? NO_FEEDBACK;
   found.set(fingerprint, {
     thumbsUp: before.thumbsUp + counts.thumbsUp,
@@ -26,7 +30,11 @@ export function addReactions(found: Map<string, FindingFeedback>, fingerprint: s
  * Stores the counts as the code host shows them now (the latest read wins), and suppresses each
  * fingerprint the first time it has a 👎. A suppression stays when the 👎 is taken back.
  */
-export async function storeFeedback(db: DbExecutor, projectId: string, posted: PostedFindings): Promise<void> {
+export async function storeFeedback(
+  db: DbExecutor,
+  projectId: string,
+  posted: PostedFindings,
+): Promise<void> {
   if (posted.size === 0) return;
   await db
     .insertInto("finding_feedback")

@@ -14,8 +14,8 @@ import {
   type SandboxPullsData,
   sandboxCommitSchema,
   sandboxPullCreateSchema,
-  sandboxReactSchema,
   type sandboxReactionsResponseSchema,
+  sandboxReactSchema,
 } from "../../shared/sandbox-review-contract.ts";
 import { sessionOf } from "../auth/require-session.ts";
 import type { Db } from "../db/database.ts";
@@ -39,8 +39,8 @@ import {
   pullRequestOf,
   pullRequestsOf,
   pushCommit,
-  reactionsOn,
   react,
+  reactionsOn,
   repositoryOf,
   type SandboxProject,
   sandboxProject,

@@ -200,6 +200,7 @@ const DELIVERY: Record<RunFinding["delivery"], string> = {
   summary: "In the summary",
   duplicate: "Already posted",
   not_posted: "Not posted",
+  suppressed: "Suppressed (👎 in this repository)",
 };
 
 function anchorText(finding: RunFinding["finding"]): string {

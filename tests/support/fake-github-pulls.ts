@@ -307,7 +307,11 @@ export function createFakeGitHubPulls(api: () => string, send: Send, userOf: Use
       (review) => commentId >= review.id * 100 && commentId < review.id * 100 + review.comments.length,
     );
     if (!exists) {
-      send(res, 404, { message: "Not Found", documentation_url: "https://docs.github.com/rest", status: "404" });
+      send(res, 404, {
+        message: "Not Found",
+        documentation_url: "https://docs.github.com/rest",
+        status: "404",
+      });
       return true;
     }
     if (req.method === "POST" && !match[2]) {
@@ -324,7 +328,9 @@ export function createFakeGitHubPulls(api: () => string, send: Send, userOf: Use
       }
       const already = reactions.find(
         (reaction) =>
-          reaction.commentId === commentId && reaction.user.login === actor.login && reaction.content === content,
+          reaction.commentId === commentId &&
+          reaction.user.login === actor.login &&
+          reaction.content === content,
       );
       if (already) {
         send(res, 200, reactionAnswer(already));

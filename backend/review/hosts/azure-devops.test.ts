@@ -3,6 +3,7 @@ import { type FakeAzureDevOps, startFakeAzureDevOps } from "../../../tests/suppo
 import { type Db, openDatabase } from "../../db/database.ts";
 import { migrateToLatest } from "../../db/migrations.ts";
 import { fromPullRequestFiles, RightSideIndex } from "../diff.ts";
+import { NO_FEEDBACK } from "../feedback.ts";
 import type { ProjectRow } from "../pipeline.ts";
 import { fingerprintMarker } from "../posting.ts";
 import { CommitNotFoundError, type ReviewHost } from "../review-host.ts";
@@ -152,7 +153,12 @@ describe("the Azure DevOps review host", () => {
         },
       },
     ]);
-    expect(await host.postedFingerprints(4)).toEqual(new Set([fp(1), fp(2)]));
+    expect(await host.postedFindings(4)).toEqual(
+      new Map([
+        [fp(1), NO_FEEDBACK],
+        [fp(2), NO_FEEDBACK],
+      ]),
+    );
     await host.comment(4, "Paused");
     expect(azure.pullRequests.threads.at(-1)).toEqual({ pullRequestId: 4, content: "Paused" });
   });

@@ -12,14 +12,7 @@ import { fromPullRequestFiles, RightSideIndex } from "../diff.ts";
 import { addReactions, NO_FEEDBACK } from "../feedback.ts";
 import { markedFingerprints, summaryWithMoved } from "../posting.ts";
 import type { ReviewHost } from "../review-host.ts";
-import {
-  changedFiles,
-  postedOn,
-  reactionsOn,
-  repositoryOf,
-  type SandboxProject,
-  treeAt,
-} from "./store.ts";
+import { changedFiles, postedOn, reactionsOn, repositoryOf, type SandboxProject, treeAt } from "./store.ts";
 
 export class SandboxPullRequestNotFound extends Error {
   override name = "SandboxPullRequestNotFound";
