@@ -436,13 +436,15 @@ export const migrations: Record<string, Migration> = {
   },
   "0013_finding_feedback": {
     async up(db: Kysely<unknown>) {
-      // People's 👍 and 👎 on a posted finding, per repository and fingerprint, as the latest run
-      // read them from the code host. `suppressed_at`: when a 👎 was first seen; from then on the
-      // fingerprint is not posted in this repository (decision 021), even if the 👎 is taken back.
+      // People's 👍 and 👎 on a posted finding, per repository and fingerprint, as a run last read
+      // them from the code host on `pull_request`. `suppressed_at`: when a 👎 was first seen; from
+      // then on the fingerprint is not posted in this repository (decision 021), even if the 👎 is
+      // taken back.
       await db.schema
         .createTable("finding_feedback")
         .addColumn("project_id", "uuid", (c) => c.notNull().references("projects.id").onDelete("cascade"))
         .addColumn("fingerprint", "text", (c) => c.notNull())
+        .addColumn("pull_request", "integer", (c) => c.notNull())
         .addColumn("thumbs_up", "integer", (c) => c.notNull().defaultTo(0))
         .addColumn("thumbs_down", "integer", (c) => c.notNull().defaultTo(0))
         .addColumn("suppressed_at", "timestamptz")

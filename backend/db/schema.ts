@@ -341,6 +341,8 @@ export interface SandboxReviewCommentsTable {
 export interface FindingFeedbackTable {
   project_id: string;
   fingerprint: string;
+  /** The pull request the counts were read from. */
+  pull_request: number;
   thumbs_up: number;
   thumbs_down: number;
   /** When a 👎 was first seen: the fingerprint is not posted in the repository from then on. */

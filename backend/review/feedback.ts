@@ -27,12 +27,15 @@ export function addReactions(
 }
 
 /**
- * Stores the counts as the code host shows them now (the latest read wins), and suppresses each
- * fingerprint the first time it has a 👎. A suppression stays when the 👎 is taken back.
+ * Stores the counts as the code host shows them on a pull request now, and suppresses each
+ * fingerprint the first time it has a 👎 (the suppression stays when the 👎 is taken back). The same
+ * fingerprint may be on several pull requests: a read with reactions wins, and a read without any
+ * replaces only counts read from the same pull request, so a fresh pull request does not wipe the
+ * reactions an earlier one got.
  */
 export async function storeFeedback(
   db: DbExecutor,
-  projectId: string,
+  ref: { projectId: string; pullRequest: number },
   posted: PostedFindings,
 ): Promise<void> {
   if (posted.size === 0) return;
@@ -40,20 +43,27 @@ export async function storeFeedback(
     .insertInto("finding_feedback")
     .values(
       [...posted].map(([fingerprint, counts]) => ({
-        project_id: projectId,
+        project_id: ref.projectId,
         fingerprint,
+        pull_request: ref.pullRequest,
         thumbs_up: counts.thumbsUp,
         thumbs_down: counts.thumbsDown,
         suppressed_at: counts.thumbsDown > 0 ? sql<Date>`now()` : null,
       })),
     )
     .onConflict((conflict) =>
-      conflict.columns(["project_id", "fingerprint"]).doUpdateSet((eb) => ({
-        thumbs_up: eb.ref("excluded.thumbs_up"),
-        thumbs_down: eb.ref("excluded.thumbs_down"),
-        suppressed_at: sql<Date | null>`coalesce(finding_feedback.suppressed_at, excluded.suppressed_at)`,
-        updated_at: sql<Date>`now()`,
-      })),
+      conflict
+        .columns(["project_id", "fingerprint"])
+        .doUpdateSet((eb) => ({
+          pull_request: eb.ref("excluded.pull_request"),
+          thumbs_up: eb.ref("excluded.thumbs_up"),
+          thumbs_down: eb.ref("excluded.thumbs_down"),
+          suppressed_at: sql<Date | null>`coalesce(finding_feedback.suppressed_at, excluded.suppressed_at)`,
+          updated_at: sql<Date>`now()`,
+        }))
+        .where(
+          sql<boolean>`excluded.thumbs_up + excluded.thumbs_down > 0 or finding_feedback.pull_request = excluded.pull_request`,
+        ),
     )
     .execute();
 }
@@ -61,11 +71,11 @@ export async function storeFeedback(
 /** The pipeline's `feedback` step: reads the counts into storage and logs their totals. */
 export async function syncFeedback(
   db: DbExecutor,
-  projectId: string,
+  ref: { projectId: string; pullRequest: number },
   posted: PostedFindings,
   log: DecisionLog,
 ): Promise<void> {
-  await storeFeedback(db, projectId, posted);
+  await storeFeedback(db, ref, posted);
   const counts = [...posted.values()];
   await log("feedback", "synced", {
     posted_findings: posted.size,

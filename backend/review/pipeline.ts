@@ -158,7 +158,7 @@ export function createReviewPipeline(deps: PipelineDeps): ReviewPipeline {
       return { status: "succeeded", ...(await countsOf(db, job.runId)) };
     }
     const onPullRequest = await host.postedFindings(job.pullRequest);
-    await syncFeedback(db, job.projectId, onPullRequest, log);
+    await syncFeedback(db, ref, onPullRequest, log);
 
     // Nothing pushed since the last review (a `review` command or a retry): an empty range.
     const { from, changed } =

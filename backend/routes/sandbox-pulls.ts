@@ -255,7 +255,7 @@ export function sandboxPullsRouter(db: Db, queue: ReviewQueue): Router {
       const feedback = { thumbsUp: counts["+1"], thumbsDown: counts["-1"] };
       await storeFeedback(
         trx,
-        comment.project_id,
+        { projectId: comment.project_id, pullRequest: comment.number },
         new Map(markedFingerprints(comment.body).map((fingerprint) => [fingerprint, feedback])),
       );
       return counts;

@@ -227,7 +227,7 @@ export function commentOf(db: DbExecutor, orgId: string, commentId: number) {
     .selectFrom("sandbox_review_comments as comment")
     .innerJoin("sandbox_reviews as review", "review.id", "comment.review_id")
     .innerJoin("sandbox_pull_requests as pull", "pull.id", "review.pull_request_id")
-    .select(["comment.id", "comment.body", "pull.project_id"])
+    .select(["comment.id", "comment.body", "pull.project_id", "pull.number"])
     .where("comment.id", "=", commentId)
     .where("pull.org_id", "=", orgId)
     .executeTakeFirst();
