@@ -222,9 +222,14 @@ export function createReviewPipeline(deps: PipelineDeps): ReviewPipeline {
     });
 
     const style = settings.comment_style;
-    const feedback = await withoutSuppressed(db, job.projectId, result.findings, log);
-    const plan = planReview(feedback.kept, new RightSideIndex(files), new Set(onPullRequest.keys()), style);
-    plan.deliveries.push(...feedback.suppressed);
+    const suppression = await withoutSuppressed(db, job.projectId, result.findings, log);
+    const plan = planReview(
+      suppression.kept,
+      new RightSideIndex(files),
+      new Set(onPullRequest.keys()),
+      style,
+    );
+    plan.deliveries.push(...suppression.suppressed);
     const duplicates = plan.deliveries.filter(({ delivery }) => delivery === "duplicate").length;
     const summary = summaryBody(
       plan,
