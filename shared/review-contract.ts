@@ -101,11 +101,26 @@ export const reviewDecisionSchema = z.object({
 });
 export type ReviewDecision = z.infer<typeof reviewDecisionSchema>;
 
+/**
+ * People's reactions to a posted finding, as last read from the code host (docs/review-engine.md,
+ * "Feedback"): 👍 says it was useful, 👎 that it was noise.
+ */
+export const findingFeedbackSchema = z.object({
+  thumbsUp: z.number().int().nonnegative(),
+  thumbsDown: z.number().int().nonnegative(),
+});
+export type FindingFeedback = z.infer<typeof findingFeedbackSchema>;
+
 /** A finding of a run and what became of it. */
 export const runFindingSchema = z.object({
   finding: findingSchema,
-  /** posted inline; in the summary (no line, or outside the diff); already posted by an earlier run. */
-  delivery: z.enum(["inline", "summary", "duplicate", "not_posted"]),
+  /**
+   * posted inline; in the summary (no line, or outside the diff); already posted by an earlier run;
+   * below the severity threshold; suppressed (a 👎 in this repository, decision 021).
+   */
+  delivery: z.enum(["inline", "summary", "duplicate", "not_posted", "suppressed"]),
+  /** The repository's counts for this finding's fingerprint, as the latest run read them. */
+  feedback: findingFeedbackSchema,
 });
 export type RunFinding = z.infer<typeof runFindingSchema>;
 

@@ -337,6 +337,27 @@ export interface SandboxReviewCommentsTable {
   body: string;
 }
 
+/** A fingerprint's 👍 and 👎 in one repository (migration 0013_finding_feedback). */
+export interface FindingFeedbackTable {
+  project_id: string;
+  fingerprint: string;
+  /** The pull request the counts were read from. */
+  pull_request: number;
+  thumbs_up: number;
+  thumbs_down: number;
+  /** When a 👎 was first seen: the fingerprint is not posted in the repository from then on. */
+  suppressed_at: Date | null;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+}
+
+/** One person's 👍 or 👎 on a sandbox review comment. */
+export interface SandboxCommentReactionsTable {
+  comment_id: number;
+  user_id: string;
+  content: "+1" | "-1";
+  created_at: CreatedAt;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -361,4 +382,6 @@ export interface Database {
   sandbox_pull_requests: SandboxPullRequestsTable;
   sandbox_reviews: SandboxReviewsTable;
   sandbox_review_comments: SandboxReviewCommentsTable;
+  finding_feedback: FindingFeedbackTable;
+  sandbox_comment_reactions: SandboxCommentReactionsTable;
 }

@@ -152,6 +152,7 @@ describe.each(TEST_DATABASE_KINDS)("the review pipeline on %s", (kind) => {
       "triage.plan: pass",
       "triage.seat: pass",
       "triage.head: pass",
+      "feedback: synced",
       "triage.ignored_paths: pass",
       "diff: from base",
       "review: built-in",
@@ -201,6 +202,56 @@ describe.each(TEST_DATABASE_KINDS)("the review pipeline on %s", (kind) => {
     // `full review` starts from the base again.
     await run("command", "full review");
     expect(host.asked.at(-1)).toBe(`${BASE}...${HEAD2}`);
+  });
+
+  it("stores people's 👍 and 👎 and, after a 👎, never posts that fingerprint in the repository again", async () => {
+    await run("opened");
+    const debuggerFp = fingerprint("markers/debugger", "src/app.ts", "debugger;");
+    const lintFp = fingerprint("markers/lint-disable", "src/app.ts", "// eslint-disable-next-line");
+    host.reactions.set(debuggerFp, { thumbsUp: 0, thumbsDown: 1 });
+    host.reactions.set(lintFp, { thumbsUp: 2, thumbsDown: 0 });
+
+    const second = await run("command", "full review");
+    expect(await decisions(second)).toEqual(
+      expect.arrayContaining(["feedback: synced", "feedback.suppressed: suppressed"]),
+    );
+    const rows = await db
+      .selectFrom("review_decisions")
+      .select(["step", "detail"])
+      .where("run_id", "=", second)
+      .where("step", "like", "feedback%")
+      .orderBy("id")
+      .execute();
+    expect(rows.map((row) => row.detail)).toEqual([
+      { posted_findings: 3, thumbs_up: 2, thumbs_down: 1 },
+      { count: 1, rules: ["markers/debugger"] },
+    ]);
+    expect((await findings(second)).map((row) => [row.finding.ruleId, row.delivery])).toEqual([
+      ["hygiene/env-file", "duplicate"],
+      ["markers/lint-disable", "duplicate"],
+      ["markers/debugger", "suppressed"],
+    ]);
+    const feedback = () =>
+      db
+        .selectFrom("finding_feedback")
+        .select(["fingerprint", "thumbs_up", "thumbs_down", "suppressed_at"])
+        .where("project_id", "=", projectId)
+        .where("fingerprint", "in", [debuggerFp, lintFp])
+        .orderBy("thumbs_up")
+        .execute();
+    const [suppressed, useful] = await feedback();
+    expect(suppressed).toMatchObject({ fingerprint: debuggerFp, thumbs_down: 1 });
+    expect(suppressed?.suppressed_at).toBeInstanceOf(Date);
+    expect(useful).toMatchObject({ fingerprint: lintFp, thumbs_up: 2, thumbs_down: 0, suppressed_at: null });
+
+    // The 👎 is taken back: the counts follow, the suppression stays (decision 021).
+    host.reactions.delete(debuggerFp);
+    const third = await run("command", "full review");
+    expect((await findings(third)).find((row) => row.finding.fingerprint === debuggerFp)?.delivery).toBe(
+      "suppressed",
+    );
+    const [still] = await feedback();
+    expect(still).toMatchObject({ thumbs_down: 0, suppressed_at: suppressed?.suppressed_at });
   });
 
   it("reviews from the base when a force-push dropped the last reviewed head (GitHub answers 404)", async () => {

@@ -14,6 +14,7 @@ import { extensionOf, SCRIPT_EXTENSIONS } from "./builtin/analyzer.ts";
 import { reviewBuiltIn } from "./builtin/index.ts";
 import { BOT_COMMANDS, botHandle } from "./commands.ts";
 import { type DiffFile, fromPullRequestFiles, type PullRequestFile, RightSideIndex } from "./diff.ts";
+import { syncFeedback, withoutSuppressed } from "./feedback.ts";
 import { pathPatterns } from "./glob.ts";
 import type { ReviewRunOutcome } from "./model.ts";
 import { asksForChanges, planReview, summaryBody } from "./posting.ts";
@@ -156,6 +157,8 @@ export function createReviewPipeline(deps: PipelineDeps): ReviewPipeline {
       await log("post", "already posted", {});
       return { status: "succeeded", ...(await countsOf(db, job.runId)) };
     }
+    const onPullRequest = await host.postedFindings(job.pullRequest);
+    await syncFeedback(db, ref, onPullRequest, log);
 
     // Nothing pushed since the last review (a `review` command or a retry): an empty range.
     const { from, changed } =
@@ -219,12 +222,14 @@ export function createReviewPipeline(deps: PipelineDeps): ReviewPipeline {
     });
 
     const style = settings.comment_style;
+    const suppression = await withoutSuppressed(db, job.projectId, result.findings, log);
     const plan = planReview(
-      result.findings,
+      suppression.kept,
       new RightSideIndex(files),
-      await host.postedFingerprints(job.pullRequest),
+      new Set(onPullRequest.keys()),
       style,
     );
+    plan.deliveries.push(...suppression.suppressed);
     const duplicates = plan.deliveries.filter(({ delivery }) => delivery === "duplicate").length;
     const summary = summaryBody(
       plan,
@@ -285,6 +290,7 @@ export function createReviewPipeline(deps: PipelineDeps): ReviewPipeline {
         summary: count("summary"),
         duplicates: count("duplicate"),
         not_posted: count("not_posted"),
+        suppressed: count("suppressed"),
         moved_to_summary: posted.moved,
       });
     });

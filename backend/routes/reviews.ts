@@ -19,6 +19,7 @@ import type { Db } from "../db/database.ts";
 import { HttpError } from "../http/errors.ts";
 import { strictRouter } from "../http/router.ts";
 import { parseRequest } from "../http/validate.ts";
+import { feedbackOf, NO_FEEDBACK } from "../review/feedback.ts";
 import type { ReviewQueue } from "../review/queue.ts";
 import { announceRunChange, onRunChange } from "../review/run-events.ts";
 import { type DbExecutor, queueRun } from "../review/runs.ts";
@@ -163,11 +164,20 @@ export function reviewsRouter(db: Db, queue: ReviewQueue): Router {
         .execute(),
       db
         .selectFrom("review_findings")
-        .select(["finding", "delivery"])
+        .select(["fingerprint", "finding", "delivery"])
         .where("run_id", "=", runId)
         .orderBy("id")
         .execute(),
     ]);
+    const feedback = await feedbackOf(
+      db,
+      summary.projectId,
+      findings.map((row) => row.fingerprint),
+    );
+    const feedbackFor = (fingerprint: string) => {
+      const stored = feedback.get(fingerprint);
+      return stored ? { thumbsUp: stored.thumbsUp, thumbsDown: stored.thumbsDown } : NO_FEEDBACK;
+    };
     const data: ReviewRunDetail = {
       ...summary,
       decisions: decisions.map((row) => ({
@@ -176,7 +186,11 @@ export function reviewsRouter(db: Db, queue: ReviewQueue): Router {
         detail: row.detail,
         at: row.created_at.toISOString(),
       })),
-      findings: findings.map((row) => ({ finding: row.finding, delivery: row.delivery })),
+      findings: findings.map((row) => ({
+        finding: row.finding,
+        delivery: row.delivery,
+        feedback: feedbackFor(row.fingerprint),
+      })),
     };
     res.json({ success: true, data } satisfies z.infer<typeof reviewRunResponseSchema>);
   });

@@ -2,6 +2,7 @@ import { ArrowLeft, ExternalLink, RotateCw, SearchX } from "lucide-react";
 import { useCallback, useState } from "react";
 import { useNavigate, useRevalidator } from "react-router";
 import type { ReviewDecision, ReviewRunDetail, RunFinding } from "../../shared/review-contract.ts";
+import { FindingFeedbackCounts, RunFeedbackTotals } from "../components/reviews/finding-feedback";
 import {
   durationText,
   findingsText,
@@ -96,6 +97,9 @@ function RunDetail({ run }: { run: ReviewRunDetail }) {
           <Fact term="Trigger">{triggerText(run)}</Fact>
           <Fact term="Duration">{durationText(run.durationMs)}</Fact>
           <Fact term="Findings">{findingsText(run)}</Fact>
+          <Fact term="Feedback">
+            <RunFeedbackTotals findings={run.findings} />
+          </Fact>
           <Fact term="Queued">{whenText(run.queuedAt)}</Fact>
           <Fact term="Head commit">
             <span className="font-mono">{run.headSha ? run.headSha.slice(0, 12) : "—"}</span>
@@ -200,6 +204,7 @@ const DELIVERY: Record<RunFinding["delivery"], string> = {
   summary: "In the summary",
   duplicate: "Already posted",
   not_posted: "Not posted",
+  suppressed: "Suppressed (👎 in this repository)",
 };
 
 function anchorText(finding: RunFinding["finding"]): string {
@@ -217,13 +222,14 @@ function Findings({ findings }: { findings: RunFinding[] }) {
         <p className="px-6 py-5 text-fg-muted text-sm">No findings.</p>
       ) : (
         <ul className="divide-y divide-border">
-          {findings.map(({ finding, delivery }) => (
+          {findings.map(({ finding, delivery, feedback }) => (
             <li key={finding.fingerprint} className="space-y-1.5 px-6 py-3 text-sm">
               <p className="flex flex-wrap items-center gap-2">
                 <SeverityBadge severity={finding.severity} />
                 <span className="font-mono text-fg">{anchorText(finding)}</span>
                 <span className="font-mono text-fg-muted text-xs">{finding.ruleId}</span>
                 <span className="text-fg-muted text-xs">· {DELIVERY[delivery]}</span>
+                <FindingFeedbackCounts feedback={feedback} />
               </p>
               {finding.quote ? (
                 <pre className="overflow-x-auto rounded-md bg-surface-muted px-3 py-2 font-mono text-fg text-xs">

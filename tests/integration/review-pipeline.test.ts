@@ -150,6 +150,7 @@ describe.each(TEST_DATABASE_KINDS)("the review engine on %s", (kind) => {
       {
         finding: expect.objectContaining({ ruleId: "markers/debugger", path: "src/f0.ts", line: 2 }),
         delivery: "inline",
+        feedback: { thumbsUp: 0, thumbsDown: 0 },
       },
     ]);
     expect(detail.decisions.map((decision) => `${decision.step}: ${decision.outcome}`)).toContain(

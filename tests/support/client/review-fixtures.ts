@@ -50,6 +50,7 @@ export function runDetail(overrides: Partial<ReviewRunDetail> = {}): ReviewRunDe
           source: "builtin",
         },
         delivery: "inline",
+        feedback: { thumbsUp: 2, thumbsDown: 0 },
       },
       {
         finding: {
@@ -63,6 +64,7 @@ export function runDetail(overrides: Partial<ReviewRunDetail> = {}): ReviewRunDe
           source: "builtin",
         },
         delivery: "summary",
+        feedback: { thumbsUp: 0, thumbsDown: 0 },
       },
     ],
     ...overrides,
