@@ -83,6 +83,8 @@ export const reviewRunSummarySchema = z.object({
   findingsPosted: z.number().int().nullable(),
   /** Why a run was skipped or failed. */
   reason: z.string().nullable(),
+  /** The run reviewed in shadow mode: it posted nothing to the code host. */
+  shadow: z.boolean(),
 });
 export type ReviewRunSummary = z.infer<typeof reviewRunSummarySchema>;
 
@@ -101,11 +103,20 @@ export const reviewDecisionSchema = z.object({
 });
 export type ReviewDecision = z.infer<typeof reviewDecisionSchema>;
 
+/** Where a posted finding goes: on its line, or in the review's summary. */
+export const postedDeliverySchema = z.enum(["inline", "summary"]);
+
 /** A finding of a run and what became of it. */
 export const runFindingSchema = z.object({
   finding: findingSchema,
-  /** posted inline; in the summary (no line, or outside the diff); already posted by an earlier run. */
-  delivery: z.enum(["inline", "summary", "duplicate", "not_posted"]),
+  /**
+   * posted inline; in the summary (no line, or outside the diff); already posted by an earlier run;
+   * not posted (below the severity threshold); or shadow: it would have been posted, but the run was
+   * in shadow mode and posted nothing.
+   */
+  delivery: z.enum([...postedDeliverySchema.options, "duplicate", "not_posted", "shadow"]),
+  /** For a shadow finding, where it would have gone; null otherwise. */
+  shadowDelivery: postedDeliverySchema.nullable(),
 });
 export type RunFinding = z.infer<typeof runFindingSchema>;
 

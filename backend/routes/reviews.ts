@@ -75,6 +75,19 @@ function summaries(db: DbExecutor, orgId: string) {
       "run.findings_posted",
       "run.reason",
     ])
+    .select((eb) =>
+      eb
+        .exists(
+          eb
+            .selectFrom("review_decisions as decision")
+            .select("decision.id")
+            .whereRef("decision.run_id", "=", "run.id")
+            .where("decision.step", "=", "post")
+            .where("decision.outcome", "=", "shadow"),
+        )
+        .$castTo<boolean>()
+        .as("shadow"),
+    )
     .where("run.org_id", "=", orgId);
 }
 
@@ -100,6 +113,7 @@ function summaryOf(row: SummaryRow): ReviewRunSummary {
     findingsTotal: row.findings_total,
     findingsPosted: row.findings_posted,
     reason: row.reason,
+    shadow: row.shadow,
   };
 }
 
@@ -163,7 +177,7 @@ export function reviewsRouter(db: Db, queue: ReviewQueue): Router {
         .execute(),
       db
         .selectFrom("review_findings")
-        .select(["finding", "delivery"])
+        .select(["finding", "delivery", "shadow_delivery"])
         .where("run_id", "=", runId)
         .orderBy("id")
         .execute(),
@@ -176,7 +190,11 @@ export function reviewsRouter(db: Db, queue: ReviewQueue): Router {
         detail: row.detail,
         at: row.created_at.toISOString(),
       })),
-      findings: findings.map((row) => ({ finding: row.finding, delivery: row.delivery })),
+      findings: findings.map((row) => ({
+        finding: row.finding,
+        delivery: row.delivery,
+        shadowDelivery: row.shadow_delivery,
+      })),
     };
     res.json({ success: true, data } satisfies z.infer<typeof reviewRunResponseSchema>);
   });

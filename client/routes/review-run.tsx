@@ -11,6 +11,7 @@ import {
   triggerText,
   whenText,
 } from "../components/reviews/run-status";
+import { deliveryText, ShadowBadge } from "../components/reviews/shadow";
 import { useRunEvents } from "../components/reviews/use-run-events";
 import { Settled } from "../components/streamed";
 import { Button, Card, EmptyState, TextLink, useToast } from "../components/ui";
@@ -91,7 +92,10 @@ function RunDetail({ run }: { run: ReviewRunDetail }) {
         </div>
         <dl className="grid gap-x-6 gap-y-3 px-6 py-5 text-sm sm:grid-cols-3">
           <Fact term="Status">
-            <RunStatusBadge status={run.status} />
+            <span className="inline-flex flex-wrap gap-1.5">
+              <RunStatusBadge status={run.status} />
+              {run.shadow ? <ShadowBadge /> : null}
+            </span>
           </Fact>
           <Fact term="Trigger">{triggerText(run)}</Fact>
           <Fact term="Duration">{durationText(run.durationMs)}</Fact>
@@ -195,13 +199,6 @@ function DecisionLog({ decisions, underWay }: { decisions: ReviewDecision[]; und
   );
 }
 
-const DELIVERY: Record<RunFinding["delivery"], string> = {
-  inline: "Posted inline",
-  summary: "In the summary",
-  duplicate: "Already posted",
-  not_posted: "Not posted",
-};
-
 function anchorText(finding: RunFinding["finding"]): string {
   if (finding.path === null) return "The whole pull request";
   return finding.line === null ? finding.path : `${finding.path}:${finding.line}`;
@@ -217,13 +214,13 @@ function Findings({ findings }: { findings: RunFinding[] }) {
         <p className="px-6 py-5 text-fg-muted text-sm">No findings.</p>
       ) : (
         <ul className="divide-y divide-border">
-          {findings.map(({ finding, delivery }) => (
+          {findings.map(({ finding, ...delivery }) => (
             <li key={finding.fingerprint} className="space-y-1.5 px-6 py-3 text-sm">
               <p className="flex flex-wrap items-center gap-2">
                 <SeverityBadge severity={finding.severity} />
                 <span className="font-mono text-fg">{anchorText(finding)}</span>
                 <span className="font-mono text-fg-muted text-xs">{finding.ruleId}</span>
-                <span className="text-fg-muted text-xs">· {DELIVERY[delivery]}</span>
+                <span className="text-fg-muted text-xs">· {deliveryText(delivery)}</span>
               </p>
               {finding.quote ? (
                 <pre className="overflow-x-auto rounded-md bg-surface-muted px-3 py-2 font-mono text-fg text-xs">

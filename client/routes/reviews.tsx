@@ -9,6 +9,7 @@ import {
   triggerText,
   whenText,
 } from "../components/reviews/run-status";
+import { ShadowBadge } from "../components/reviews/shadow";
 import { useRunEvents } from "../components/reviews/use-run-events";
 import { Settled } from "../components/streamed";
 import { ButtonLink, Card, EmptyState } from "../components/ui";
@@ -140,7 +141,10 @@ function RunRow({ run }: { run: ReviewRunSummary }) {
         {run.pullRequestTitle ? <p className="text-fg-muted text-xs">{run.pullRequestTitle}</p> : null}
       </td>
       <td className="px-4 py-3">
-        <RunStatusBadge status={run.status} />
+        <span className="inline-flex flex-wrap gap-1.5">
+          <RunStatusBadge status={run.status} />
+          {run.shadow ? <ShadowBadge /> : null}
+        </span>
       </td>
       <td className="px-4 py-3 text-fg-muted">{triggerText(run)}</td>
       <td className="px-4 py-3 text-fg-muted tabular-nums">{durationText(run.durationMs)}</td>

@@ -25,6 +25,7 @@ export function runSummary(overrides: Partial<ReviewRunSummary> = {}): ReviewRun
     findingsTotal: 2,
     findingsPosted: 1,
     reason: null,
+    shadow: false,
     ...overrides,
   };
 }
@@ -50,6 +51,7 @@ export function runDetail(overrides: Partial<ReviewRunDetail> = {}): ReviewRunDe
           source: "builtin",
         },
         delivery: "inline",
+        shadowDelivery: null,
       },
       {
         finding: {
@@ -63,6 +65,7 @@ export function runDetail(overrides: Partial<ReviewRunDetail> = {}): ReviewRunDe
           source: "builtin",
         },
         delivery: "summary",
+        shadowDelivery: null,
       },
     ],
     ...overrides,

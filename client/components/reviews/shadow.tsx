@@ -1,0 +1,38 @@
+/**
+ * Shadow mode on the review screens (docs/review-engine.md, "Shadow mode"): a run that posted
+ * nothing to the code host says so with a badge, and each of its findings says where it would have
+ * gone.
+ */
+import { EyeOff } from "lucide-react";
+import type { RunFinding } from "../../../shared/review-contract.ts";
+import { Badge } from "../ui";
+
+export function ShadowBadge() {
+  return (
+    <Badge
+      tone="neutral"
+      icon={<EyeOff aria-hidden="true" />}
+      title="Reviewed in shadow mode: nothing was posted"
+    >
+      Shadow
+    </Badge>
+  );
+}
+
+const DELIVERY: Record<RunFinding["delivery"], string> = {
+  inline: "Posted inline",
+  summary: "In the summary",
+  duplicate: "Already posted",
+  not_posted: "Not posted",
+  shadow: "Shadow",
+};
+
+const WOULD_HAVE_GONE: Record<NonNullable<RunFinding["shadowDelivery"]>, string> = {
+  inline: "Shadow: would have been posted inline",
+  summary: "Shadow: would have been in the summary",
+};
+
+/** What became of a finding, or for a shadow finding where it would have gone. */
+export function deliveryText({ delivery, shadowDelivery }: Pick<RunFinding, "delivery" | "shadowDelivery">) {
+  return delivery === "shadow" && shadowDelivery ? WOULD_HAVE_GONE[shadowDelivery] : DELIVERY[delivery];
+}
