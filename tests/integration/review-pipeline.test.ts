@@ -138,6 +138,7 @@ describe.each(TEST_DATABASE_KINDS)("the review engine on %s", (kind) => {
       status: "succeeded",
       findingsTotal: 1,
       findingsPosted: 1,
+      shadow: false,
     });
     const detail = reviewRunResponseSchema.parse(
       (
@@ -150,6 +151,7 @@ describe.each(TEST_DATABASE_KINDS)("the review engine on %s", (kind) => {
       {
         finding: expect.objectContaining({ ruleId: "markers/debugger", path: "src/f0.ts", line: 2 }),
         delivery: "inline",
+        shadowDelivery: null,
       },
     ]);
     expect(detail.decisions.map((decision) => `${decision.step}: ${decision.outcome}`)).toContain(
