@@ -6,12 +6,11 @@ import {
   durationText,
   findingsText,
   isUnderWay,
-  RunStatusBadge,
   SeverityBadge,
   triggerText,
   whenText,
 } from "../components/reviews/run-status";
-import { deliveryText, ShadowBadge } from "../components/reviews/shadow";
+import { deliveryText, RunStatusBadges } from "../components/reviews/shadow";
 import { useRunEvents } from "../components/reviews/use-run-events";
 import { Settled } from "../components/streamed";
 import { Button, Card, EmptyState, TextLink, useToast } from "../components/ui";
@@ -92,10 +91,7 @@ function RunDetail({ run }: { run: ReviewRunDetail }) {
         </div>
         <dl className="grid gap-x-6 gap-y-3 px-6 py-5 text-sm sm:grid-cols-3">
           <Fact term="Status">
-            <span className="inline-flex flex-wrap gap-1.5">
-              <RunStatusBadge status={run.status} />
-              {run.shadow ? <ShadowBadge /> : null}
-            </span>
+            <RunStatusBadges run={run} />
           </Fact>
           <Fact term="Trigger">{triggerText(run)}</Fact>
           <Fact term="Duration">{durationText(run.durationMs)}</Fact>

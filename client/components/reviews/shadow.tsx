@@ -4,10 +4,11 @@
  * gone.
  */
 import { EyeOff } from "lucide-react";
-import type { RunFinding } from "../../../shared/review-contract.ts";
+import type { ReviewRunSummary, RunFinding } from "../../../shared/review-contract.ts";
 import { Badge } from "../ui";
+import { RunStatusBadge } from "./run-status";
 
-export function ShadowBadge() {
+function ShadowBadge() {
   return (
     <Badge
       tone="neutral"
@@ -16,6 +17,16 @@ export function ShadowBadge() {
     >
       Shadow
     </Badge>
+  );
+}
+
+/** The run's status, with a "Shadow" badge beside it for a run in shadow mode. */
+export function RunStatusBadges({ run }: { run: Pick<ReviewRunSummary, "status" | "shadow"> }) {
+  return (
+    <span className="inline-flex flex-wrap gap-1.5">
+      <RunStatusBadge status={run.status} />
+      {run.shadow ? <ShadowBadge /> : null}
+    </span>
   );
 }
 
