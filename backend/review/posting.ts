@@ -55,9 +55,9 @@ const severityRank = (severity: FindingSeverity) => FINDING_SEVERITY_ORDER.index
 
 /**
  * Where each finding goes, the most severe first. Not posted: findings below the severity
- * threshold, and those beyond the most findings per review. Duplicate: a fingerprint already on the
- * pull request. Inline: a line inside the diff, with inline comments on. Everything else is listed
- * in the summary, so no finding is silently dropped.
+ * threshold, and new ones beyond the most findings per review. Duplicate: a fingerprint already on
+ * the pull request (not counted towards the limit). Inline: a line inside the diff, with inline
+ * comments on. Everything else is listed in the summary, so no finding is silently dropped.
  */
 export function planReview(
   findings: readonly Finding[],
@@ -69,13 +69,12 @@ export function planReview(
   const bySeverity = [...findings].sort((a, b) => severityRank(a.severity) - severityRank(b.severity));
   for (const finding of bySeverity) {
     let delivery: FindingDelivery;
-    if (
-      severityRank(finding.severity) > severityRank(style.severity_threshold) ||
-      plan.comments.length + plan.summaryFindings.length >= style.max_findings
-    ) {
+    if (severityRank(finding.severity) > severityRank(style.severity_threshold)) {
       delivery = "not_posted";
     } else if (alreadyPosted.has(finding.fingerprint)) {
       delivery = "duplicate";
+    } else if (plan.comments.length + plan.summaryFindings.length >= style.max_findings) {
+      delivery = "not_posted";
     } else if (
       style.inline_comments &&
       finding.path !== null &&
