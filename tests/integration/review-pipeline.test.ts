@@ -265,4 +265,37 @@ describe.each(TEST_DATABASE_KINDS)("the review engine on %s", (kind) => {
     const fingerprints = inlineFingerprints();
     expect(new Set(fingerprints).size).toBe(fingerprints.length);
   });
+
+  it("marks a run reviewed in shadow mode, which posts nothing", async () => {
+    const saved = await request(backend.app)
+      .put(API_PATHS.settingsCategory("comment_style"))
+      .set("Authorization", `Bearer ${token}`)
+      .send({ value: { shadow_mode: true } });
+    expect(saved.status).toBe(200);
+    const [latest] = await runs();
+    const reviewsBefore = github.pulls.reviews.length;
+    const retry = await request(backend.app)
+      .post(API_PATHS.reviewRunRetry(latest?.id ?? ""))
+      .set("Authorization", `Bearer ${token}`);
+    const shadowRun = reviewRetryResponseSchema.parse(retry.body).data;
+    await settled();
+    const listed = await runs();
+    expect(listed.find((run) => run.id === shadowRun.id)).toMatchObject({
+      status: "succeeded",
+      shadow: true,
+    });
+    expect(listed.filter((run) => run.shadow)).toHaveLength(1);
+    expect(github.pulls.reviews).toHaveLength(reviewsBefore);
+    const detail = reviewRunResponseSchema.parse(
+      (
+        await request(backend.app)
+          .get(API_PATHS.reviewRun(shadowRun.id))
+          .set("Authorization", `Bearer ${token}`)
+      ).body,
+    ).data;
+    expect(detail.shadow).toBe(true);
+    expect(detail.decisions.map((decision) => `${decision.step}: ${decision.outcome}`)).toContain(
+      "post: shadow",
+    );
+  });
 });
