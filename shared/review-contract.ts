@@ -83,6 +83,8 @@ export const reviewRunSummarySchema = z.object({
   findingsPosted: z.number().int().nullable(),
   /** Why a run was skipped or failed. */
   reason: z.string().nullable(),
+  /** The run reviewed in shadow mode: it posted nothing to the code host. */
+  shadow: z.boolean(),
 });
 export type ReviewRunSummary = z.infer<typeof reviewRunSummarySchema>;
 
@@ -101,6 +103,9 @@ export const reviewDecisionSchema = z.object({
 });
 export type ReviewDecision = z.infer<typeof reviewDecisionSchema>;
 
+/** Where a posted finding goes: on its line, or in the review's summary. */
+export const postedDeliverySchema = z.enum(["inline", "summary"]);
+
 /**
  * People's reactions to a posted finding, as last read from the code host (docs/review-engine.md,
  * "Feedback"): 👍 says it was useful, 👎 that it was noise.
@@ -116,9 +121,13 @@ export const runFindingSchema = z.object({
   finding: findingSchema,
   /**
    * posted inline; in the summary (no line, or outside the diff); already posted by an earlier run;
-   * below the severity threshold; suppressed (a 👎 in this repository, decision 021).
+   * not posted (below the severity threshold or beyond the per-review limit); shadow: it would have
+   * been posted, but the run was in shadow mode and posted nothing; suppressed (a 👎 in this
+   * repository, decision 021).
    */
-  delivery: z.enum(["inline", "summary", "duplicate", "not_posted", "suppressed"]),
+  delivery: z.enum([...postedDeliverySchema.options, "duplicate", "not_posted", "shadow", "suppressed"]),
+  /** For a shadow finding, where it would have gone; null otherwise. */
+  shadowDelivery: postedDeliverySchema.nullable(),
   /** The repository's counts for this finding's fingerprint, as the latest run read them. */
   feedback: findingFeedbackSchema,
 });

@@ -82,6 +82,7 @@ describe.each(TEST_DATABASE_KINDS)("migrations on %s", (kind) => {
       "0007_review_engine",
       "0008_review_pull_requests",
       "0009_sandbox_pull_requests",
+      "0012_severity_threshold",
       "0013_finding_feedback",
     ]);
     const orgs = await db.selectFrom("organizations").select(["id", "name"]).execute();

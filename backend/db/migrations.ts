@@ -434,6 +434,46 @@ export const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  "0012_severity_threshold": {
+    async up(db: Kysely<unknown>) {
+      // The on/off `comment_style.minor_findings` became the choice `severity_threshold`
+      // (docs/decisions/020-setting-kinds-and-shadow-mode.md): on was "minor and above", off the
+      // default "major and above". Only a boolean converts; a value set under the new key stays.
+      for (const table of ["organization_settings", "repository_settings"]) {
+        await sql`
+          update ${sql.table(table)}
+          set value = case jsonb_typeof(value -> 'minor_findings')
+              when 'boolean' then jsonb_build_object(
+                'severity_threshold',
+                case when (value ->> 'minor_findings')::boolean then 'minor' else 'major' end
+              )
+              else '{}'::jsonb
+            end || (value - 'minor_findings'),
+            updated_at = now()
+          where category = 'comment_style' and value ? 'minor_findings'
+        `.execute(db);
+      }
+
+      // Shadow mode: a finding that would have been posted is recorded as "shadow", with where it
+      // would have gone (inline or in the summary).
+      await db.schema.alterTable("review_findings").dropConstraint("review_findings_delivery").execute();
+      await db.schema
+        .alterTable("review_findings")
+        .addCheckConstraint(
+          "review_findings_delivery",
+          sql`delivery in ('inline', 'summary', 'duplicate', 'not_posted', 'shadow')`,
+        )
+        .execute();
+      await db.schema.alterTable("review_findings").addColumn("shadow_delivery", "text").execute();
+      await db.schema
+        .alterTable("review_findings")
+        .addCheckConstraint(
+          "review_findings_shadow_delivery",
+          sql`(delivery = 'shadow') = (shadow_delivery is not null) and shadow_delivery in ('inline', 'summary')`,
+        )
+        .execute();
+    },
+  },
   "0013_finding_feedback": {
     async up(db: Kysely<unknown>) {
       // People's 👍 and 👎 on a posted finding, per repository and fingerprint, as a run last read
@@ -456,7 +496,7 @@ export const migrations: Record<string, Migration> = {
         .alterTable("review_findings")
         .addCheckConstraint(
           "review_findings_delivery",
-          sql`delivery in ('inline', 'summary', 'duplicate', 'not_posted', 'suppressed')`,
+          sql`delivery in ('inline', 'summary', 'duplicate', 'not_posted', 'shadow', 'suppressed')`,
         )
         .execute();
       // The sandbox code host's reactions on its review comments, one per person and content, as

@@ -6,7 +6,13 @@ import type { ColumnType, Generated } from "kysely";
 import type { PlanCode, SubscriptionStatus } from "../../shared/billing-contract.ts";
 import type { Provider } from "../../shared/contract.ts";
 import type { Finding } from "../../shared/review-contract.ts";
-import type { BotCommand, FindingDelivery, ReviewRunStatus, ReviewTrigger } from "../review/model.ts";
+import type {
+  BotCommand,
+  FindingDelivery,
+  PostedDelivery,
+  ReviewRunStatus,
+  ReviewTrigger,
+} from "../review/model.ts";
 
 /** Set by the database on insert, never updated. */
 type CreatedAt = ColumnType<Date, never, never>;
@@ -292,6 +298,8 @@ export interface ReviewFindingsTable {
   run_id: string;
   fingerprint: string;
   delivery: FindingDelivery;
+  /** Where a shadow finding would have gone; null for any other delivery (migration 0012). */
+  shadow_delivery: ColumnType<PostedDelivery | null, PostedDelivery | null | undefined, never>;
   finding: ColumnType<Finding, string, never>;
 }
 

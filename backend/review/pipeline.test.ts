@@ -468,6 +468,91 @@ describe.each(TEST_DATABASE_KINDS)("the review pipeline on %s", (kind) => {
     expect(host.reviews[0]?.summary).not.toContain("markers/lint-disable");
   });
 
+  it("posts at most max_findings findings, the most severe first", async () => {
+    settings.comment_style.max_findings = 2;
+    const runId = await run("opened");
+    expect((await findings(runId)).map((row) => [row.finding.ruleId, row.delivery])).toEqual([
+      ["hygiene/env-file", "summary"],
+      ["markers/debugger", "inline"],
+      ["markers/lint-disable", "not_posted"],
+    ]);
+    expect(host.reviews[0]?.comments.map((comment) => comment.line)).toEqual([2]);
+  });
+
+  it("in shadow mode posts nothing to GitHub, records where each finding would have gone, and still answers commands", async () => {
+    const github = await startFakeGitHub();
+    try {
+      github.addInstallation({ id: 31, account: "acme", repositories: [fakeRepository("acme", "web", 100)] });
+      github.pulls.addPullRequest("acme/web", {
+        number: 7,
+        title: "Add numbers",
+        author: { login: "octocat", type: "User" },
+        head: { ref: "feature", sha: HEAD1 },
+        base: { ref: "main", sha: BASE },
+      });
+      const patches = [
+        { filename: "src/app.ts", status: "added" as const, patch: APP_PATCH },
+        { filename: ".env", status: "added" as const, patch: ENV_PATCH },
+      ];
+      github.pulls.setDiff("acme/web", BASE, HEAD1, patches);
+      const githubHost = githubReviewHosts({
+        appId: github.appId,
+        privateKey: github.appPrivateKey,
+        apiUrl: github.url,
+      })("31", "acme/web");
+      const posts = () =>
+        github.calls.filter((call) => !call.startsWith("GET ") && !call.includes("/access_tokens"));
+      settings.comment_style.shadow_mode = true;
+
+      const shadowRun = await run("opened", undefined, 0, githubHost);
+      expect(posts()).toEqual([]);
+      expect(github.pulls.reviews).toEqual([]);
+      expect(await runOf(shadowRun)).toMatchObject({
+        status: "succeeded",
+        findings_total: 3,
+        findings_posted: 0,
+      });
+      const recorded = await db
+        .selectFrom("review_findings")
+        .select(["delivery", "shadow_delivery", "finding"])
+        .where("run_id", "=", shadowRun)
+        .orderBy("id")
+        .execute();
+      expect(recorded.map((row) => [row.finding.ruleId, row.delivery, row.shadow_delivery])).toEqual([
+        ["hygiene/env-file", "shadow", "summary"],
+        ["markers/debugger", "shadow", "inline"],
+        ["markers/lint-disable", "shadow", "inline"],
+      ]);
+      const post = await db
+        .selectFrom("review_decisions")
+        .select(["outcome", "detail"])
+        .where("run_id", "=", shadowRun)
+        .where("step", "=", "post")
+        .execute();
+      expect(post).toEqual([
+        { outcome: "shadow", detail: { inline: 2, summary: 1, duplicates: 0, not_posted: 0 } },
+      ]);
+      const state = await db.selectFrom("review_pull_requests").selectAll().executeTakeFirstOrThrow();
+      expect(state.last_reviewed_sha).toBe(HEAD1);
+
+      // Someone asking the bot for help still gets an answer: it is not a review.
+      await run("command", "help", 0, githubHost);
+      expect(posts()).toEqual(["POST /repos/acme/web/issues/7/comments"]);
+
+      // Shadow mode off: the next review starts at the base, so what the shadow run found is posted.
+      settings.comment_style.shadow_mode = false;
+      github.pulls.pushTo("acme/web", 7, HEAD2);
+      github.pulls.setDiff("acme/web", BASE, HEAD2, patches);
+      const live = await run("synchronize", undefined, 0, githubHost);
+      expect(await decisions(live)).toEqual(expect.arrayContaining(["diff.range: base", "diff: from base"]));
+      expect(github.pulls.reviews).toHaveLength(1);
+      expect(github.pulls.reviews[0]?.comments.map((comment) => comment.line)).toEqual([2, 3]);
+      expect(await runOf(live)).toMatchObject({ findings_total: 3, findings_posted: 3 });
+    } finally {
+      await github.close();
+    }
+  });
+
   it("records a comment the host moved into the summary as delivered there", async () => {
     host.refuse = new Set([fingerprint("markers/debugger", "src/app.ts", "debugger;")]);
     const runId = await run("opened");

@@ -51,10 +51,13 @@ export interface PlannedReview {
   summaryFindings: Finding[];
 }
 
+const severityRank = (severity: FindingSeverity) => FINDING_SEVERITY_ORDER.indexOf(severity);
+
 /**
- * Where each finding goes. Not posted: findings below the severity threshold. Duplicate:
- * a fingerprint already on the pull request. Inline: a line inside the diff, with inline comments
- * on. Everything else is listed in the summary, so no finding is silently dropped.
+ * Where each finding goes, the most severe first. Not posted: findings below the severity
+ * threshold, and new ones beyond the most findings per review. Duplicate: a fingerprint already on
+ * the pull request (not counted towards the limit). Inline: a line inside the diff, with inline
+ * comments on. Everything else is listed in the summary, so no finding is silently dropped.
  */
 export function planReview(
   findings: readonly Finding[],
@@ -63,15 +66,15 @@ export function planReview(
   style: ReviewSettings["comment_style"],
 ): PlannedReview {
   const plan: PlannedReview = { deliveries: [], comments: [], summaryFindings: [] };
-  for (const finding of findings) {
+  const bySeverity = [...findings].sort((a, b) => severityRank(a.severity) - severityRank(b.severity));
+  for (const finding of bySeverity) {
     let delivery: FindingDelivery;
-    if (
-      FINDING_SEVERITY_ORDER.indexOf(finding.severity) >
-      FINDING_SEVERITY_ORDER.indexOf(style.severity_threshold)
-    ) {
+    if (severityRank(finding.severity) > severityRank(style.severity_threshold)) {
       delivery = "not_posted";
     } else if (alreadyPosted.has(finding.fingerprint)) {
       delivery = "duplicate";
+    } else if (plan.comments.length + plan.summaryFindings.length >= style.max_findings) {
+      delivery = "not_posted";
     } else if (
       style.inline_comments &&
       finding.path !== null &&

@@ -76,6 +76,19 @@ function summaries(db: DbExecutor, orgId: string) {
       "run.findings_posted",
       "run.reason",
     ])
+    .select((eb) =>
+      eb
+        .exists(
+          eb
+            .selectFrom("review_decisions as decision")
+            .select("decision.id")
+            .whereRef("decision.run_id", "=", "run.id")
+            .where("decision.step", "=", "post")
+            .where("decision.outcome", "=", "shadow"),
+        )
+        .$castTo<boolean>()
+        .as("shadow"),
+    )
     .where("run.org_id", "=", orgId);
 }
 
@@ -101,6 +114,7 @@ function summaryOf(row: SummaryRow): ReviewRunSummary {
     findingsTotal: row.findings_total,
     findingsPosted: row.findings_posted,
     reason: row.reason,
+    shadow: row.shadow,
   };
 }
 
@@ -164,7 +178,7 @@ export function reviewsRouter(db: Db, queue: ReviewQueue): Router {
         .execute(),
       db
         .selectFrom("review_findings")
-        .select(["fingerprint", "finding", "delivery"])
+        .select(["fingerprint", "finding", "delivery", "shadow_delivery"])
         .where("run_id", "=", runId)
         .orderBy("id")
         .execute(),
@@ -189,6 +203,7 @@ export function reviewsRouter(db: Db, queue: ReviewQueue): Router {
       findings: findings.map((row) => ({
         finding: row.finding,
         delivery: row.delivery,
+        shadowDelivery: row.shadow_delivery,
         feedback: feedbackFor(row.fingerprint),
       })),
     };

@@ -7,11 +7,11 @@ import {
   durationText,
   findingsText,
   isUnderWay,
-  RunStatusBadge,
   SeverityBadge,
   triggerText,
   whenText,
 } from "../components/reviews/run-status";
+import { deliveryText, RunStatusBadges } from "../components/reviews/shadow";
 import { useRunEvents } from "../components/reviews/use-run-events";
 import { Settled } from "../components/streamed";
 import { Button, Card, EmptyState, TextLink, useToast } from "../components/ui";
@@ -92,7 +92,7 @@ function RunDetail({ run }: { run: ReviewRunDetail }) {
         </div>
         <dl className="grid gap-x-6 gap-y-3 px-6 py-5 text-sm sm:grid-cols-3">
           <Fact term="Status">
-            <RunStatusBadge status={run.status} />
+            <RunStatusBadges run={run} />
           </Fact>
           <Fact term="Trigger">{triggerText(run)}</Fact>
           <Fact term="Duration">{durationText(run.durationMs)}</Fact>
@@ -199,14 +199,6 @@ function DecisionLog({ decisions, underWay }: { decisions: ReviewDecision[]; und
   );
 }
 
-const DELIVERY: Record<RunFinding["delivery"], string> = {
-  inline: "Posted inline",
-  summary: "In the summary",
-  duplicate: "Already posted",
-  not_posted: "Not posted",
-  suppressed: "Suppressed (👎 in this repository)",
-};
-
 function anchorText(finding: RunFinding["finding"]): string {
   if (finding.path === null) return "The whole pull request";
   return finding.line === null ? finding.path : `${finding.path}:${finding.line}`;
@@ -222,13 +214,13 @@ function Findings({ findings }: { findings: RunFinding[] }) {
         <p className="px-6 py-5 text-fg-muted text-sm">No findings.</p>
       ) : (
         <ul className="divide-y divide-border">
-          {findings.map(({ finding, delivery, feedback }) => (
+          {findings.map(({ finding, feedback, ...delivery }) => (
             <li key={finding.fingerprint} className="space-y-1.5 px-6 py-3 text-sm">
               <p className="flex flex-wrap items-center gap-2">
                 <SeverityBadge severity={finding.severity} />
                 <span className="font-mono text-fg">{anchorText(finding)}</span>
                 <span className="font-mono text-fg-muted text-xs">{finding.ruleId}</span>
-                <span className="text-fg-muted text-xs">· {DELIVERY[delivery]}</span>
+                <span className="text-fg-muted text-xs">· {deliveryText(delivery)}</span>
                 <FindingFeedbackCounts feedback={feedback} />
               </p>
               {finding.quote ? (
