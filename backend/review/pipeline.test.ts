@@ -530,7 +530,7 @@ describe.each(TEST_DATABASE_KINDS)("the review pipeline on %s", (kind) => {
         .where("step", "=", "post")
         .execute();
       expect(post).toEqual([
-        { outcome: "shadow", detail: { inline: 2, summary: 1, duplicates: 0, not_posted: 0 } },
+        { outcome: "shadow", detail: { inline: 2, summary: 1, duplicates: 0, not_posted: 0, suppressed: 0 } },
       ]);
       const state = await db.selectFrom("review_pull_requests").selectAll().executeTakeFirstOrThrow();
       expect(state.last_reviewed_sha).toBe(HEAD1);
