@@ -32,7 +32,7 @@ const USERS_LINES = [
   'import { pool } from "./pool";',
   "export async function findUser(id: string) {",
   "  const client = await pool.connect();",
-  '  const rows = await client.query("select * from users where id = \'" + id + "\'");',
+  "  const rows = await client.query(SELECT_USER_BY_ID + id);",
   "  return rows;",
   "}",
 ];
