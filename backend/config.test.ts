@@ -238,13 +238,24 @@ describe("loadConfig", () => {
   });
 
   it("runs two review workers by default, from 0 to 32", () => {
-    expect(loadConfig({}).review).toEqual({ workers: 2 });
-    expect(loadConfig({ REVIEW_WORKERS: "0" }).review).toEqual({ workers: 0 });
-    expect(loadConfig({ REVIEW_WORKERS: "8" }).review).toEqual({ workers: 8 });
+    expect(loadConfig({}).review.workers).toBe(2);
+    expect(loadConfig({ REVIEW_WORKERS: "0" }).review.workers).toBe(0);
+    expect(loadConfig({ REVIEW_WORKERS: "8" }).review.workers).toBe(8);
     for (const value of ["-1", "33", "1.5", "many"]) {
       expect(configError({ REVIEW_WORKERS: value }), value).toContain(
         "REVIEW_WORKERS: must be a whole number from 0 to 32",
       );
     }
+  });
+
+  it("reads AI model prices as JSON, none by default, and says what is wrong with a bad table", () => {
+    expect(loadConfig({}).review.modelPrices).toEqual({});
+    expect(
+      loadConfig({ AI_MODEL_PRICES: '{"gpt-4o-mini": {"input": 0.15, "output": 0.6}}' }).review.modelPrices,
+    ).toEqual({ "gpt-4o-mini": { input: 0.15, output: 0.6 } });
+    expect(configError({ AI_MODEL_PRICES: "gpt-4o-mini=0.15" })).toContain("AI_MODEL_PRICES: must be JSON");
+    expect(configError({ AI_MODEL_PRICES: '{"m": {"input": -1, "output": 1}}' })).toContain(
+      "AI_MODEL_PRICES",
+    );
   });
 });

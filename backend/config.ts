@@ -30,6 +30,7 @@ import {
 } from "../shared/env.ts";
 import { httpUrl } from "../shared/http-server.ts";
 import type { StripeSettings } from "./billing/stripe.ts";
+import { type PriceTable, priceTableSchema } from "./review/ai/pricing.ts";
 
 /** What Pro costs per seat and month unless PRO_SEAT_PRICE_CENTS says otherwise: 15.00 USD. */
 export const DEFAULT_SEAT_PRICE_CENTS = 1500;
@@ -92,8 +93,11 @@ export interface BackendConfig {
      */
     webhookSecret?: string | undefined;
   };
-  /** REVIEW_WORKERS: review jobs run at once by this backend on Postgres (embedded PGlite runs one). */
-  review: { workers: number };
+  /**
+   * REVIEW_WORKERS: review jobs run at once by this backend on Postgres (embedded PGlite runs one).
+   * AI_MODEL_PRICES: USD per million input and output tokens by model name, for the AI pass's cost.
+   */
+  review: { workers: number; modelPrices: PriceTable };
   billing: {
     /** TRIAL_DAYS: how long a new organisation's Pro trial lasts. */
     trialDays: number;
@@ -172,6 +176,21 @@ const envSchema = z
       .optional(),
     STRIPE_API_URL: z.url({ protocol: /^https?$/ }).optional(),
     AZURE_DEVOPS_WEBHOOK_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
+    AI_MODEL_PRICES: z
+      .string()
+      .transform((text, ctx) => {
+        try {
+          return JSON.parse(text) as unknown;
+        } catch {
+          ctx.addIssue({
+            code: "custom",
+            message: 'must be JSON: {"<model>": {"input": 0.15, "output": 0.6}}',
+          });
+          return z.NEVER;
+        }
+      })
+      .pipe(priceTableSchema)
+      .default({}),
     REVIEW_WORKERS: z.coerce
       .number({ error: "must be a whole number from 0 to 32" })
       .int("must be a whole number from 0 to 32")
@@ -302,7 +321,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): BackendConfig 
             }
           : undefined,
     },
-    review: { workers: e.REVIEW_WORKERS },
+    review: { workers: e.REVIEW_WORKERS, modelPrices: e.AI_MODEL_PRICES },
     session: {
       secret: e.SESSION_SECRET,
       issuer: e.SESSION_ISSUER,

@@ -80,6 +80,7 @@ describe.each(TEST_DATABASE_KINDS)("migrations on %s", (kind) => {
       "0007_review_engine",
       "0008_review_pull_requests",
       "0009_sandbox_pull_requests",
+      "0011_ai_review_usage",
     ]);
     const orgs = await db.selectFrom("organizations").select(["id", "name"]).execute();
     expect(orgs).toEqual([{ id: org.id, name: "Acme" }]);
