@@ -410,6 +410,22 @@ describe.each(TEST_DATABASE_KINDS)("the review pipeline's AI pass on %s", (kind)
     });
   });
 
+  it("goes on without the instructions file when the code host fails to give it", async () => {
+    const fileContent = host.fileContent;
+    host.fileContent = async (path, sha) => {
+      if (path === ".argus.yaml") throw new Error("GitHub answered 502");
+      return fileContent(path, sha);
+    };
+    model$ = scriptedModel([answer([INJECTION])]);
+    const runId = await run();
+    expect(model$.requests).toHaveLength(1);
+    expect(await decision(runId, "ai.file")).toMatchObject({
+      outcome: "unreadable",
+      detail: { path: ".argus.yaml", error: "GitHub answered 502" },
+    });
+    expect(host.reviews[0]?.comments.map((comment) => comment.line)).toEqual([4, 2]);
+  });
+
   it("names the files left out for the model's token limit in the summary and the log", async () => {
     const big = Array.from({ length: 400 }, (_, index) => `+export const value${index} = compute(${index});`);
     host.diffs.get(`${BASE}...${HEAD}`)?.push({

@@ -97,9 +97,22 @@ async function record(db: Db, runId: string, result: AiPassResult, spentAt: Date
   });
 }
 
+/** A file's text at head, or null when the host does not have it or cannot answer now. */
+async function textAtHead(input: AiPassInput, path: string): Promise<string | null> {
+  try {
+    return await input.host.fileContent(path, input.headSha);
+  } catch (error) {
+    await input.log("ai.file", "unreadable", {
+      path,
+      error: error instanceof Error ? error.message.slice(0, 300) : String(error),
+    });
+    return null;
+  }
+}
+
 async function readInstructionsFile(input: AiPassInput): Promise<InstructionsFile | undefined> {
   const name = instructionsFileName(input.productName);
-  const text = await input.host.fileContent(name, input.headSha);
+  const text = await textAtHead(input, name);
   if (text === null) return undefined;
   const parsed = parseInstructionsFile(text);
   if (!parsed.ok) {
@@ -231,7 +244,7 @@ async function review(deps: ModelDeps, input: AiPassInput, settings: ModelSettin
     pathsToConfirm(findings, index)
       .filter((path) => included.has(path))
       .map(async (path) => {
-        const text = await input.host.fileContent(path, input.headSha);
+        const text = await textAtHead(input, path);
         if (text !== null) contents.set(path, text);
       }),
   );
