@@ -42,24 +42,26 @@ const apiKeySchema = z
   .min(1, AI_MODEL.apiKeyInvalid)
   .max(MODEL_API_KEY_MAX, AI_MODEL.apiKeyInvalid);
 
-const inputTokenLimitSchema = z
-  .number({ error: AI_MODEL.inputTokenLimit })
-  .int(AI_MODEL.inputTokenLimit)
-  .min(INPUT_TOKEN_LIMIT.min, AI_MODEL.inputTokenLimit)
-  .max(INPUT_TOKEN_LIMIT.max, AI_MODEL.inputTokenLimit);
+/**
+ * A whole number within [min, max], one message for all of it. A refinement, not .int(): that one
+ * stops the object's other checks, and a form shows every problem at once.
+ */
+const wholeNumberIn = (min: number, max: number, message: string) =>
+  z.number({ error: message }).refine((n) => Number.isInteger(n) && n >= min && n <= max, message);
 
-const budgetCentsSchema = z
-  .number({ error: AI_MODEL.budgetCents })
-  .int(AI_MODEL.budgetCents)
-  .min(0, AI_MODEL.budgetCents)
-  .max(MONTHLY_BUDGET_CENTS_MAX, AI_MODEL.budgetCents);
+const inputTokenLimitSchema = wholeNumberIn(
+  INPUT_TOKEN_LIMIT.min,
+  INPUT_TOKEN_LIMIT.max,
+  AI_MODEL.inputTokenLimit,
+);
+const budgetCentsSchema = wholeNumberIn(0, MONTHLY_BUDGET_CENTS_MAX, AI_MODEL.budgetCents);
 
 /** An OpenAI-compatible server has no default address: its base URL is required. */
-function requireBaseUrl(values: { kind: ModelKind; baseUrl: string | null }, ctx: z.RefinementCtx) {
-  if (values.kind === "openai-compatible" && values.baseUrl === null) {
-    ctx.addIssue({ code: "custom", path: ["baseUrl"], message: AI_MODEL.baseUrlRequired });
-  }
-}
+const baseUrlRequired = [
+  (values: { kind: ModelKind; baseUrl: string | null }) =>
+    !(values.kind === "openai-compatible" && (values.baseUrl === null || values.baseUrl === "")),
+  { path: ["baseUrl"], error: AI_MODEL.baseUrlRequired },
+] as const;
 
 /**
  * PUT /api/ai-model (save) and POST /api/ai-model/test (try before saving). `apiKey`: absent keeps
@@ -74,7 +76,7 @@ export const aiModelRequestSchema = z
     inputTokenLimit: inputTokenLimitSchema,
     monthlyBudgetCents: budgetCentsSchema.nullable(),
   })
-  .superRefine(requireBaseUrl);
+  .refine(...baseUrlRequired);
 export type AiModelRequest = z.output<typeof aiModelRequestSchema>;
 
 /** The form's text fields, as typed. */
@@ -113,7 +115,7 @@ export const aiModelFormSchema = z
       .transform((dollars) => (dollars === "" ? null : Math.round(Number(dollars) * 100)))
       .pipe(budgetCentsSchema.nullable()),
   })
-  .superRefine(requireBaseUrl)
+  .refine(...baseUrlRequired)
   .transform(
     ({ monthlyBudget, ...values }): AiModelRequest => ({ ...values, monthlyBudgetCents: monthlyBudget }),
   );
