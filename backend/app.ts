@@ -25,6 +25,8 @@ import { createGitHubApp } from "./integrations/github-app.ts";
 import { createSandboxCodeHost } from "./integrations/sandbox.ts";
 import { accountMailSender } from "./mail/account-mail.ts";
 import { createMailer } from "./mail/mailer.ts";
+import { createModelProvider } from "./review/ai/ai-sdk-provider.ts";
+import type { CreateModelProvider } from "./review/ai/model-provider.ts";
 import { loadBiome } from "./review/builtin/biome.ts";
 import { githubReviewHosts } from "./review/hosts/github.ts";
 import { reviewHostFor } from "./review/hosts/index.ts";
@@ -38,6 +40,7 @@ import {
 import type { ReviewSettingsReader } from "./review/review-settings.ts";
 import { type ReviewPipeline, reviewWorker } from "./review/worker.ts";
 import { accountRouter } from "./routes/account.ts";
+import { aiModelRouter } from "./routes/ai-model.ts";
 import { type AuthDeps, authRouter } from "./routes/auth.ts";
 import { azureDevOpsWebhooksRouter } from "./routes/azure-devops-webhooks.ts";
 import { contributorsRouter } from "./routes/contributors.ts";
@@ -56,6 +59,7 @@ import { signupRouter } from "./routes/signup.ts";
 import { stripeWebhooksRouter } from "./routes/stripe-webhooks.ts";
 import { subscriptionRouter } from "./routes/subscription.ts";
 import { webhooksRouter } from "./routes/webhooks.ts";
+import { createSecretBox } from "./secrets/secret-box.ts";
 import { effectiveSettings } from "./settings/effective.ts";
 
 export interface Backend {
@@ -98,6 +102,8 @@ export interface BackendOptions {
   reviewSettings?: ReviewSettingsReader;
   /** Queue timings (tests shorten the heartbeat to see a dead worker's job come back). */
   queue?: Partial<QueueOptions>;
+  /** Makes the model a connection test asks; default the AI SDK one. Tests script their own. */
+  createModelProvider?: CreateModelProvider;
 }
 
 export async function createBackend(config: BackendConfig, options: BackendOptions = {}): Promise<Backend> {
@@ -119,6 +125,8 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
     throw error;
   }
   const clock = options.clock ?? systemClock;
+  // Stored secrets (AI model API keys) are sealed and opened with it (docs/security.md#secrets-at-rest).
+  const secrets = createSecretBox(config.secrets);
   // REVIEW_WORKERS=0: this backend takes webhooks in and leaves the reviews to other processes.
   if (config.review.workers > 0) {
     const pipeline =
@@ -232,6 +240,14 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
   app.use(subscriptionRouter(billing));
   if (billing.provider.kind === "sandbox") app.use(sandboxBillingRouter(billing));
   app.use(settingsRouter(db));
+  app.use(
+    aiModelRouter({
+      db,
+      secrets,
+      logger,
+      createModelProvider: options.createModelProvider ?? createModelProvider,
+    }),
+  );
   app.use(notFoundHandler);
   app.use(errorHandler);
 

@@ -57,11 +57,13 @@ const inputTokenLimitSchema = wholeNumberIn(
 const budgetCentsSchema = wholeNumberIn(0, MONTHLY_BUDGET_CENTS_MAX, AI_MODEL.budgetCents);
 
 /** An OpenAI-compatible server has no default address: its base URL is required. */
-const baseUrlRequired = [
-  (values: { kind: ModelKind; baseUrl: string | null }) =>
-    !(values.kind === "openai-compatible" && (values.baseUrl === null || values.baseUrl === "")),
+const baseUrlRequired: [
+  (values: { kind: ModelKind; baseUrl: string | null }) => boolean,
+  { path: string[]; error: string },
+] = [
+  (values) => !(values.kind === "openai-compatible" && !values.baseUrl),
   { path: ["baseUrl"], error: AI_MODEL.baseUrlRequired },
-] as const;
+];
 
 /**
  * PUT /api/ai-model (save) and POST /api/ai-model/test (try before saving). `apiKey`: absent keeps
