@@ -1,7 +1,7 @@
 /**
  * The AI model screen in a real browser against the whole product (docs/product.md#ai-model): from
  * the organisation's settings to the AI model form, an OpenAI-compatible server (a fake one on
- * loopback) tested and saved, and after a reload the key shown as set, never in the page.
+ * loopback) tested and saved, after a reload the key shown as set, never in the page; then removed.
  */
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -29,7 +29,7 @@ describe("the AI model screen", () => {
     projectId: inject("projectId"),
   };
 
-  it("tests and saves an OpenAI-compatible server, and shows its key as set without ever showing it", async () => {
+  it("tests and saves an OpenAI-compatible server, shows its key as set without ever showing it, and removes it", async () => {
     const page = await signedInPage(browser, stack, "Ada Lovelace", "/settings");
     await page.getByRole("link", { name: /^AI model/ }).click();
     await page.waitForURL(`${stack.baseUrl}/settings/ai-model`);
@@ -68,5 +68,10 @@ describe("the AI model screen", () => {
       .getByText(/The model replied: OK$/)
       .waitFor();
     expect(await seriousViolations(page)).toEqual([]);
+
+    await page.getByRole("button", { name: "Remove AI model" }).click();
+    await page.getByText(AI_MODEL.empty).waitFor();
+    await page.reload({ waitUntil: "networkidle" });
+    await page.getByText(AI_MODEL.empty).waitFor();
   });
 });
