@@ -31,6 +31,7 @@ import {
 import { httpUrl } from "../shared/http-server.ts";
 import type { StripeSettings } from "./billing/stripe.ts";
 import { type PriceTable, priceTableSchema } from "./review/ai/pricing.ts";
+import { SECRETS_KEY_FILE, type SecretsConfig, secretsKeySchema } from "./secrets/keys.ts";
 
 /** What Pro costs per seat and month unless PRO_SEAT_PRICE_CENTS says otherwise: 15.00 USD. */
 export const DEFAULT_SEAT_PRICE_CENTS = 1500;
@@ -110,6 +111,8 @@ export interface BackendConfig {
      */
     stripe?: StripeSettings | undefined;
   };
+  /** The key stored secrets (AI model API keys) are encrypted with: backend/secrets/config.ts. */
+  secrets: SecretsConfig;
   session: {
     /** Set: tokens are HS256 with this secret. Unset: ES256 with a key pair kept in the database. */
     secret: string | undefined;
@@ -198,6 +201,12 @@ const envSchema = z
       .max(32, "must be a whole number from 0 to 32")
       .default(2),
     SESSION_SECRET: sessionSecretSchema,
+    SECRETS_ENCRYPTION_KEY: secretsKeySchema.optional(),
+    SECRETS_ENCRYPTION_PREVIOUS_KEYS: z
+      .string()
+      .transform((keys) => keys.split(",").filter(Boolean))
+      .pipe(z.array(secretsKeySchema))
+      .optional(),
     SESSION_ISSUER: z.string().default(SESSION_ISSUER_DEFAULT),
     SESSION_AUDIENCE: z.string().default(SESSION_AUDIENCE_DEFAULT),
     SESSION_TTL_SECONDS: z.coerce
@@ -245,6 +254,14 @@ const envSchema = z
           code: "custom",
           path: ["SMTP_URL"],
           message: "is required in production unless LOCAL_MODE=true (the local outbox sends nothing)",
+        });
+      }
+      if (!env.SECRETS_ENCRYPTION_KEY) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["SECRETS_ENCRYPTION_KEY"],
+          message:
+            "is required in production unless LOCAL_MODE=true (32 random bytes, base64: openssl rand -base64 32)",
         });
       }
       if (!env.FIREBASE_API_KEY) {
@@ -322,6 +339,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): BackendConfig 
           : undefined,
     },
     review: { workers: e.REVIEW_WORKERS, modelPrices: e.AI_MODEL_PRICES },
+    secrets: {
+      key: e.SECRETS_ENCRYPTION_KEY,
+      previousKeys: e.SECRETS_ENCRYPTION_PREVIOUS_KEYS ?? [],
+      keyFile: e.DATA_DIR === IN_MEMORY_DATA_DIR ? undefined : path.resolve(e.DATA_DIR, SECRETS_KEY_FILE),
+    },
     session: {
       secret: e.SESSION_SECRET,
       issuer: e.SESSION_ISSUER,
