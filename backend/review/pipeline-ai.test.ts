@@ -487,6 +487,20 @@ describe.each(TEST_DATABASE_KINDS)("the review pipeline's AI pass on %s", (kind)
     ]);
   });
 
+  it("does not ask the model again when Review again finds the head already reviewed", async () => {
+    model$ = scriptedModel([answer([INJECTION], 12_000, 300)]);
+    await run();
+    // What POST /api/reviews/{runId}/retry queues: a `review` command, from the last reviewed head.
+    const again = await run("command", "review");
+    expect(model$.requests).toHaveLength(1);
+    expect(await runOf(again)).toMatchObject({
+      ai_outcome: null,
+      ai_input_tokens: null,
+      ai_cost_micros: null,
+    });
+    expect((await decision(again, "ai.model"))?.detail).toMatchObject({ reason: "no reviewable file" });
+  });
+
   it("reviews with the built-in reviewer alone when the organisation has no model", async () => {
     model = null;
     const runId = await run();
