@@ -67,6 +67,7 @@ describe.each(TEST_DATABASE_KINDS)("migrations on %s", (kind) => {
         "sandbox_pull_requests",
         "sandbox_reviews",
         "sandbox_review_comments",
+        "ai_models",
         "finding_feedback",
         "sandbox_comment_reactions",
       ]),
@@ -82,6 +83,8 @@ describe.each(TEST_DATABASE_KINDS)("migrations on %s", (kind) => {
       "0007_review_engine",
       "0008_review_pull_requests",
       "0009_sandbox_pull_requests",
+      "0010_ai_models",
+      "0011_ai_review_usage",
       "0012_severity_threshold",
       "0013_finding_feedback",
     ]);

@@ -434,6 +434,48 @@ export const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  "0010_ai_models": {
+    async up(db: Kysely<unknown>) {
+      // An organisation's AI model (docs/decisions/018-ai-model-settings.md): one row, none for the
+      // built-in reviewer alone. The API key is stored sealed (backend/secrets/secret-box.ts), never plain.
+      await db.schema
+        .createTable("ai_models")
+        .addColumn("org_id", "uuid", (c) => c.primaryKey().references("organizations.id").onDelete("cascade"))
+        .addColumn("kind", "text", (c) => c.notNull())
+        .addColumn("base_url", "text")
+        .addColumn("model", "text", (c) => c.notNull())
+        .addColumn("api_key_ciphertext", "text")
+        .addColumn("input_token_limit", "integer", (c) => c.notNull())
+        .addColumn("monthly_budget_cents", "integer")
+        .addColumn("updated_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
+        .addCheckConstraint("ai_models_input_token_limit", sql`input_token_limit > 0`)
+        .addCheckConstraint("ai_models_monthly_budget_cents", sql`monthly_budget_cents >= 0`)
+        .execute();
+    },
+  },
+  "0011_ai_review_usage": {
+    async up(db: Kysely<unknown>) {
+      // A run's AI pass: how it ended, the model, the tokens and the cost (micro-dollars; null when
+      // no price is known), and when it was spent (the injected clock), which the monthly budget
+      // sums by. Written once per run, so a run started again never counts twice.
+      await db.schema
+        .alterTable("review_runs")
+        .addColumn("ai_outcome", "text")
+        .addColumn("ai_model", "text")
+        .addColumn("ai_input_tokens", "integer")
+        .addColumn("ai_output_tokens", "integer")
+        .addColumn("ai_cost_micros", "integer")
+        .addColumn("ai_note", "text")
+        .addColumn("ai_at", "timestamptz")
+        .execute();
+      await db.schema
+        .createIndex("review_runs_ai_spend_idx")
+        .on("review_runs")
+        .columns(["org_id", "ai_at"])
+        .where(sql.ref("ai_at"), "is not", null)
+        .execute();
+    },
+  },
   "0012_severity_threshold": {
     async up(db: Kysely<unknown>) {
       // The on/off `comment_style.minor_findings` became the choice `severity_threshold`

@@ -1,9 +1,10 @@
 /**
  * The review pipeline (docs/review-engine.md, "Pipeline"): a started run reads its pull request
  * from the code host, acts on a bot command or triages, fetches the diff (incremental from the last
- * reviewed head by default), runs the built-in reviewer and posts one review. Every stage writes
- * its outcome to the run's decision log. A run started again after a crash finds what it already
- * did there and in review_findings, and never posts twice.
+ * reviewed head by default), runs the built-in reviewer and the AI pass (when the organisation has
+ * a model) and posts one review. Every stage writes its outcome to the run's decision log. A run
+ * started again after a crash finds what it already did there and in review_findings, and never
+ * posts twice (nor calls the model twice).
  */
 import type { Selectable } from "kysely";
 import type { Finding } from "../../shared/review-contract.ts";
@@ -11,6 +12,9 @@ import type { Clock } from "../billing/clock.ts";
 import { currentSubscription } from "../billing/subscriptions.ts";
 import type { Db } from "../db/database.ts";
 import type { ProjectsTable } from "../db/schema.ts";
+import { type AiPassResult, type ModelDeps, runAiPass } from "./ai/ai-pass.ts";
+import { mergeFindings } from "./ai/merge.ts";
+import { aiSummarySection } from "./ai/summary.ts";
 import { extensionOf, SCRIPT_EXTENSIONS } from "./builtin/analyzer.ts";
 import { reviewBuiltIn } from "./builtin/index.ts";
 import { BOT_COMMANDS, botHandle } from "./commands.ts";
@@ -38,6 +42,8 @@ export interface PipelineDeps {
   settings: ReviewSettingsReader;
   clock: Clock;
   productName: string;
+  /** The AI pass (docs/review-engine.md, "AI pass"); absent, every review is built-in only. */
+  models?: ModelDeps | undefined;
 }
 
 /** Whole files fetched at head for Biome and the dependency rule, at most this many per run. */
@@ -237,8 +243,37 @@ export function createReviewPipeline(deps: PipelineDeps): ReviewPipeline {
       notes: result.notes.slice(0, LISTED_MAX),
     });
 
+    // The AI reads what the built-in reviewer read: skipped files (generated, lock, ignored) stay out.
+    const skippedPaths = new Set(result.skipped.map((file) => file.path));
+    let ai: AiPassResult | undefined;
+    if (deps.models) {
+      ai = await runAiPass(deps.models, {
+        db,
+        runId: job.runId,
+        orgId: job.orgId,
+        host,
+        headSha: head,
+        files: files.filter((file) => !skippedPaths.has(file.path)),
+        builtin: result.findings,
+        instructions: scope.review_instructions,
+        productName,
+        now: deps.clock(),
+        log,
+      });
+    } else {
+      await log("ai.model", "off", { reason: "no AI models in this deployment" });
+    }
+    const merged = mergeFindings(result.findings, ai?.findings ?? []);
+    if (ai?.findings.length) {
+      await log("ai.merge", "merged", {
+        ai: ai.findings.length,
+        same_line_as_builtin: merged.sameLineAsBuiltIn,
+        findings: merged.findings.length,
+      });
+    }
+
     const style = settings.comment_style;
-    const suppression = await withoutSuppressed(db, job.projectId, result.findings, log);
+    const suppression = await withoutSuppressed(db, job.projectId, merged.findings, log);
     const plan = planReview(
       suppression.kept,
       new RightSideIndex(files),
@@ -257,6 +292,8 @@ export function createReviewPipeline(deps: PipelineDeps): ReviewPipeline {
         filesReviewed: files.length - result.skipped.length,
         skipped: result.skipped.length,
         duplicates,
+        maxFindings: style.max_findings,
+        sections: ai ? [aiSummarySection(ai)] : [],
       },
       style.summary_comment,
     );
@@ -292,6 +329,7 @@ export function createReviewPipeline(deps: PipelineDeps): ReviewPipeline {
       summary: count("summary"),
       duplicates: count("duplicate"),
       not_posted: count("not_posted"),
+      over_limit: plan.overLimit,
       suppressed: count("suppressed"),
       moved_to_summary: posted.moved,
     });

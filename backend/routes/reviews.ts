@@ -169,7 +169,7 @@ export function reviewsRouter(db: Db, queue: ReviewQueue): Router {
     const { org } = sessionOf(res);
     const summary = await runSummary(db, org.id, runId);
     if (!summary) throw notFound();
-    const [decisions, findings] = await Promise.all([
+    const [decisions, findings, usage] = await Promise.all([
       db
         .selectFrom("review_decisions")
         .select(["step", "outcome", "detail", "created_at"])
@@ -182,6 +182,18 @@ export function reviewsRouter(db: Db, queue: ReviewQueue): Router {
         .where("run_id", "=", runId)
         .orderBy("id")
         .execute(),
+      db
+        .selectFrom("review_runs")
+        .select([
+          "ai_outcome",
+          "ai_model",
+          "ai_input_tokens",
+          "ai_output_tokens",
+          "ai_cost_micros",
+          "ai_note",
+        ])
+        .where("id", "=", runId)
+        .executeTakeFirstOrThrow(),
     ]);
     const feedback = await feedbackOf(
       db,
@@ -206,6 +218,14 @@ export function reviewsRouter(db: Db, queue: ReviewQueue): Router {
         shadowDelivery: row.shadow_delivery,
         feedback: feedbackFor(row.fingerprint),
       })),
+      ai: usage.ai_outcome && {
+        outcome: usage.ai_outcome,
+        model: usage.ai_model,
+        inputTokens: usage.ai_input_tokens,
+        outputTokens: usage.ai_output_tokens,
+        costMicros: usage.ai_cost_micros,
+        note: usage.ai_note,
+      },
     };
     res.json({ success: true, data } satisfies z.infer<typeof reviewRunResponseSchema>);
   });

@@ -3,6 +3,7 @@ import { useCallback, useState } from "react";
 import { useNavigate, useRevalidator } from "react-router";
 import type { ReviewDecision, ReviewRunDetail, RunFinding } from "../../shared/review-contract.ts";
 import { FindingFeedbackCounts, RunFeedbackTotals } from "../components/reviews/finding-feedback";
+import { RunAiUsageCard } from "../components/reviews/run-ai-usage";
 import {
   durationText,
   findingsText,
@@ -107,6 +108,7 @@ function RunDetail({ run }: { run: ReviewRunDetail }) {
           {run.reason ? <Fact term="Reason">{run.reason}</Fact> : null}
         </dl>
       </Card>
+      {run.ai ? <RunAiUsageCard ai={run.ai} /> : null}
       <DecisionLog decisions={run.decisions} underWay={underWay} />
       <Findings findings={run.findings} />
     </>

@@ -70,6 +70,7 @@ export function runDetail(overrides: Partial<ReviewRunDetail> = {}): ReviewRunDe
         feedback: { thumbsUp: 0, thumbsDown: 0 },
       },
     ],
+    ai: null,
     ...overrides,
   };
 }
