@@ -109,12 +109,33 @@ export const runFindingSchema = z.object({
 });
 export type RunFinding = z.infer<typeof runFindingSchema>;
 
+/**
+ * How a run's AI pass ended: reviewed (the model answered), failed (a model error: the built-in
+ * findings were posted alone), over_budget (the organisation's monthly AI budget was spent).
+ */
+export const runAiOutcomeSchema = z.enum(["reviewed", "failed", "over_budget"]);
+export type RunAiOutcome = z.infer<typeof runAiOutcomeSchema>;
+
+/** A run's AI pass as the run page shows it; null on a run without one. */
+export const runAiUsageSchema = z.object({
+  outcome: runAiOutcomeSchema,
+  model: z.string().nullable(),
+  inputTokens: z.number().int().nullable(),
+  outputTokens: z.number().int().nullable(),
+  /** Micro-dollars (millionths of a USD); null when no price is known for the model. */
+  costMicros: z.number().int().nullable(),
+  /** Why it failed or was skipped, or that its cost is unknown. */
+  note: z.string().nullable(),
+});
+export type RunAiUsage = z.infer<typeof runAiUsageSchema>;
+
 /** GET /api/reviews/{runId} */
 export const reviewRunResponseSchema = z.object({
   success: z.boolean(),
   data: reviewRunSummarySchema.extend({
     decisions: z.array(reviewDecisionSchema),
     findings: z.array(runFindingSchema),
+    ai: runAiUsageSchema.nullable(),
   }),
 });
 export type ReviewRunDetail = z.infer<typeof reviewRunResponseSchema>["data"];

@@ -5,7 +5,7 @@
 import type { ColumnType, Generated } from "kysely";
 import type { PlanCode, SubscriptionStatus } from "../../shared/billing-contract.ts";
 import type { Provider } from "../../shared/contract.ts";
-import type { Finding } from "../../shared/review-contract.ts";
+import type { Finding, RunAiOutcome } from "../../shared/review-contract.ts";
 import type { BotCommand, FindingDelivery, ReviewRunStatus, ReviewTrigger } from "../review/model.ts";
 
 /** Set by the database on insert, never updated. */
@@ -143,6 +143,8 @@ export interface WebhookDeliveriesTable {
 
 type Timestamp = ColumnType<Date, Date | undefined, Date>;
 type NullableTimestamp = ColumnType<Date | null, Date | null | undefined, Date | null>;
+type NullableText = ColumnType<string | null, string | null | undefined, string | null>;
+type NullableInteger = ColumnType<number | null, number | null | undefined, number | null>;
 
 /**
  * An organisation's plan. `seats_allocated` counts the contributors holding a seat; the database
@@ -237,6 +239,17 @@ export interface ReviewRunsTable {
   queued_at: ColumnType<Date, Date | undefined, Date>;
   started_at: NullableTimestamp;
   finished_at: NullableTimestamp;
+  /** The AI pass (migration 0011): null on a run without one. */
+  ai_outcome: ColumnType<RunAiOutcome | null, RunAiOutcome | null | undefined, RunAiOutcome | null>;
+  ai_model: NullableText;
+  ai_input_tokens: NullableInteger;
+  ai_output_tokens: NullableInteger;
+  /** Micro-dollars; null when no price is known for the model. */
+  ai_cost_micros: NullableInteger;
+  /** Why the pass failed or was skipped, or that its cost is unknown. */
+  ai_note: NullableText;
+  /** When the pass spent its tokens: the monthly budget sums by it. */
+  ai_at: NullableTimestamp;
 }
 
 /** A run's decision log; `id` orders it. `detail` is jsonb, written as JSON text. */

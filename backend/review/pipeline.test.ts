@@ -155,6 +155,7 @@ describe.each(TEST_DATABASE_KINDS)("the review pipeline on %s", (kind) => {
       "triage.ignored_paths: pass",
       "diff: from base",
       "review: built-in",
+      "ai.model: off",
       "post: started",
       "post: posted",
       "run: succeeded",

@@ -10,6 +10,9 @@ import type { Clock } from "../billing/clock.ts";
 import { currentSubscription } from "../billing/subscriptions.ts";
 import type { Db } from "../db/database.ts";
 import type { ProjectsTable } from "../db/schema.ts";
+import { type ModelDeps, runAiPass } from "./ai/ai-pass.ts";
+import { mergeFindings } from "./ai/merge.ts";
+import { aiSummarySection } from "./ai/summary.ts";
 import { extensionOf, SCRIPT_EXTENSIONS } from "./builtin/analyzer.ts";
 import { reviewBuiltIn } from "./builtin/index.ts";
 import { BOT_COMMANDS, botHandle } from "./commands.ts";
@@ -36,6 +39,8 @@ export interface PipelineDeps {
   settings: ReviewSettingsReader;
   clock: Clock;
   productName: string;
+  /** The AI pass (docs/review-engine.md, "AI pass"); absent, every review is built-in only. */
+  models?: ModelDeps | undefined;
 }
 
 /** Whole files fetched at head for Biome and the dependency rule, at most this many per run. */
@@ -218,9 +223,34 @@ export function createReviewPipeline(deps: PipelineDeps): ReviewPipeline {
       notes: result.notes.slice(0, LISTED_MAX),
     });
 
+    const reviewed = new Set(result.skipped.map((file) => file.path));
+    const ai = deps.models
+      ? await runAiPass(deps.models, {
+          db,
+          runId: job.runId,
+          orgId: job.orgId,
+          host,
+          headSha: head,
+          files: files.filter((file) => !reviewed.has(file.path)),
+          builtin: result.findings,
+          instructions: scope.review_instructions,
+          productName,
+          now: deps.clock(),
+          log,
+        })
+      : await log("ai.model", "off", { reason: "no AI models in this deployment" });
+    const merged = mergeFindings(result.findings, ai?.findings ?? []);
+    if (ai?.findings.length) {
+      await log("ai.merge", "merged", {
+        ai: ai.findings.length,
+        same_line_as_builtin: merged.sameLineAsBuiltIn,
+        findings: merged.findings.length,
+      });
+    }
+
     const style = settings.comment_style;
     const plan = planReview(
-      result.findings,
+      merged.findings,
       new RightSideIndex(files),
       await host.postedFingerprints(job.pullRequest),
       style,
@@ -235,6 +265,8 @@ export function createReviewPipeline(deps: PipelineDeps): ReviewPipeline {
         filesReviewed: files.length - result.skipped.length,
         skipped: result.skipped.length,
         duplicates,
+        maxFindings: style.max_findings,
+        sections: ai ? [aiSummarySection(ai)] : [],
       },
       style.summary_comment,
     );
@@ -285,6 +317,7 @@ export function createReviewPipeline(deps: PipelineDeps): ReviewPipeline {
         summary: count("summary"),
         duplicates: count("duplicate"),
         not_posted: count("not_posted"),
+        over_limit: plan.overLimit,
         moved_to_summary: posted.moved,
       });
     });

@@ -154,7 +154,7 @@ export function reviewsRouter(db: Db, queue: ReviewQueue): Router {
     const { org } = sessionOf(res);
     const summary = await runSummary(db, org.id, runId);
     if (!summary) throw notFound();
-    const [decisions, findings] = await Promise.all([
+    const [decisions, findings, usage] = await Promise.all([
       db
         .selectFrom("review_decisions")
         .select(["step", "outcome", "detail", "created_at"])
@@ -167,6 +167,18 @@ export function reviewsRouter(db: Db, queue: ReviewQueue): Router {
         .where("run_id", "=", runId)
         .orderBy("id")
         .execute(),
+      db
+        .selectFrom("review_runs")
+        .select([
+          "ai_outcome",
+          "ai_model",
+          "ai_input_tokens",
+          "ai_output_tokens",
+          "ai_cost_micros",
+          "ai_note",
+        ])
+        .where("id", "=", runId)
+        .executeTakeFirstOrThrow(),
     ]);
     const data: ReviewRunDetail = {
       ...summary,
@@ -177,6 +189,14 @@ export function reviewsRouter(db: Db, queue: ReviewQueue): Router {
         at: row.created_at.toISOString(),
       })),
       findings: findings.map((row) => ({ finding: row.finding, delivery: row.delivery })),
+      ai: usage.ai_outcome && {
+        outcome: usage.ai_outcome,
+        model: usage.ai_model,
+        inputTokens: usage.ai_input_tokens,
+        outputTokens: usage.ai_output_tokens,
+        costMicros: usage.ai_cost_micros,
+        note: usage.ai_note,
+      },
     };
     res.json({ success: true, data } satisfies z.infer<typeof reviewRunResponseSchema>);
   });

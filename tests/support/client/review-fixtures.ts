@@ -65,6 +65,7 @@ export function runDetail(overrides: Partial<ReviewRunDetail> = {}): ReviewRunDe
         delivery: "summary",
       },
     ],
+    ai: null,
     ...overrides,
   };
 }
