@@ -36,5 +36,5 @@ describe("the quality benchmark with the built-in reviewer alone", () => {
     expect(metrics.anchorsValid).toEqual({ count: 2, total: 2, share: 1 });
     expect(metrics.duplicates).toBe(0);
     expect(metrics.schemaValidFirstTry).toBeNull();
-  }, 60_000);
+  }, 120_000);
 });

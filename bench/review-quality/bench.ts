@@ -5,10 +5,11 @@
  * then again on a `full review` command over the same head: what the second run posts again is a
  * duplicate. The findings each run posted are read back from review_findings.
  */
-
-import { openDatabase } from "../../backend/db/database.ts";
+import { type Db, openDatabase } from "../../backend/db/database.ts";
 import { migrateToLatest } from "../../backend/db/migrations.ts";
-import type { ModelSettings } from "../../backend/review/ai/model-provider.ts";
+import type { ModelDeps } from "../../backend/review/ai/ai-pass.ts";
+import { createModelProvider } from "../../backend/review/ai/ai-sdk-provider.ts";
+import { type CreateModelProvider, ModelError } from "../../backend/review/ai/model-provider.ts";
 import { loadBiome } from "../../backend/review/builtin/biome.ts";
 import type { BotCommand, ReviewTrigger } from "../../backend/review/model.ts";
 import { createReviewPipeline, type PipelineDeps } from "../../backend/review/pipeline.ts";
@@ -21,7 +22,8 @@ import type { Finding } from "../../shared/review-contract.ts";
 import { seedProject } from "../../tests/support/review-queue.ts";
 import { type CorpusCase, headLine } from "./corpus.ts";
 import { corpusReviewHost } from "./corpus-host.ts";
-import type { CaseOutcome, PostedFinding } from "./metrics.ts";
+import type { CaseOutcome, ModelCalls, PostedFinding } from "./metrics.ts";
+import type { QualityModel } from "./model.ts";
 
 /**
  * Findings of this severity and above are posted. One below the product's default (major), because
@@ -32,7 +34,7 @@ export const QUALITY_SEVERITY_THRESHOLD = "minor";
 export interface QualityBenchOptions {
   cases: readonly CorpusCase[];
   /** The model of the AI pass; null for the built-in reviewer alone. */
-  model: ModelSettings | null;
+  model: QualityModel | null;
 }
 
 export interface CaseRun {
@@ -47,13 +49,64 @@ export interface QualityBenchResult {
   durationMs: number;
 }
 
+/** Review answers the model gave since the last reset, and how many were valid on the first request. */
+interface AnswerCount {
+  answers: number;
+  validFirstTry: number;
+}
+
 /**
- * The pipeline's optional dependencies for the model, the one place the AI pass is wired. The
- * built-in reviewer alone needs none.
+ * The provider, counting its answers: `attempts` 1 is valid at once, 2 needed the repair request,
+ * and an invalid_output failure is an answer that never became valid.
  */
-function modelDeps(model: ModelSettings | null): Partial<PipelineDeps> {
+function counted(create: CreateModelProvider, count: AnswerCount): CreateModelProvider {
+  return (settings) => {
+    const provider = create(settings);
+    return {
+      ...provider,
+      async review(request) {
+        try {
+          const answer = await provider.review(request);
+          count.answers++;
+          if (answer.attempts === 1) count.validFirstTry++;
+          return answer;
+        } catch (error) {
+          if (error instanceof ModelError && error.failure === "invalid_output") count.answers++;
+          throw error;
+        }
+      },
+    };
+  };
+}
+
+/**
+ * The pipeline's model dependency, the one place the AI pass is wired: the organisation's model is
+ * the benchmark's. The built-in reviewer alone needs none.
+ */
+function modelDeps(model: QualityModel | null, count: AnswerCount): Pick<PipelineDeps, "models"> {
   if (!model) return {};
-  throw new Error("This build's review pipeline has no AI pass yet: run without ARGUS_QUALITY_MODEL_KIND");
+  const models: ModelDeps = {
+    settingsFor: async () => model.settings,
+    create: counted(createModelProvider, count),
+    prices: model.prices,
+  };
+  return { models };
+}
+
+/** The AI pass's tokens and cost over a case's runs, as the runs recorded them. */
+async function modelCalls(db: Db, runIds: readonly string[], count: AnswerCount): Promise<ModelCalls> {
+  const rows = await db
+    .selectFrom("review_runs")
+    .select(["ai_input_tokens", "ai_output_tokens", "ai_cost_micros"])
+    .where("id", "in", runIds)
+    .execute();
+  const costs = rows.flatMap((row) => (row.ai_cost_micros === null ? [] : [row.ai_cost_micros]));
+  return {
+    ...count,
+    inputTokens: rows.reduce((sum, row) => sum + (row.ai_input_tokens ?? 0), 0),
+    outputTokens: rows.reduce((sum, row) => sum + (row.ai_output_tokens ?? 0), 0),
+    costUsd: costs.length ? costs.reduce((sum, micros) => sum + micros, 0) / 1_000_000 : null,
+  };
 }
 
 export async function runQualityBench(options: QualityBenchOptions): Promise<QualityBenchResult> {
@@ -76,13 +129,14 @@ export async function runQualityBench(options: QualityBenchOptions): Promise<Qua
     const settings = await effectiveSettings(db, orgId, projectId);
     settings.comment_style.severity_threshold = QUALITY_SEVERITY_THRESHOLD;
     const host = corpusReviewHost(options.cases);
+    const count: AnswerCount = { answers: 0, validFirstTry: 0 };
     const pipeline = createReviewPipeline({
       db,
       hostFor: async () => host,
       settings: async () => settings,
       clock: () => new Date(),
       productName: DEFAULT_PRODUCT_NAME,
-      ...modelDeps(options.model),
+      ...modelDeps(options.model, count),
     });
     const work = reviewWorker(db, pipeline, createLogger({ name: "quality-bench", level: "silent" }));
 
@@ -130,6 +184,7 @@ export async function runQualityBench(options: QualityBenchOptions): Promise<Qua
             ? { lineText: headLine(corpusCase, finding.path, finding.line) }
             : {}),
         }));
+      Object.assign(count, { answers: 0, validFirstTry: 0 });
       const first = await review(number, "opened");
       const second = await review(number, "command", "full review");
       runs.push({
@@ -141,7 +196,7 @@ export async function runQualityBench(options: QualityBenchOptions): Promise<Qua
           defects: corpusCase.defects,
           firstRun: toPosted(first.posted),
           secondRun: toPosted(second.posted),
-          model: null,
+          model: options.model ? await modelCalls(db, [first.runId, second.runId], count) : null,
         },
       });
     }

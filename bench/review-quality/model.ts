@@ -6,9 +6,12 @@
  *   ARGUS_QUALITY_MODEL_BASE_URL    required for openai-compatible, optional otherwise
  *   ARGUS_QUALITY_MODEL_API_KEY     optional for a local server
  *   ARGUS_QUALITY_MODEL_INPUT_TOKENS  the most input tokens a request may carry (default 32,000)
+ *   ARGUS_QUALITY_MODEL_PRICE_INPUT, ARGUS_QUALITY_MODEL_PRICE_OUTPUT  USD per million tokens, for
+ *                                   the cost (none known otherwise)
  */
 import { z } from "zod";
 import type { ModelSettings } from "../../backend/review/ai/model-provider.ts";
+import type { PriceTable } from "../../backend/review/ai/pricing.ts";
 import { MODEL_KINDS } from "../../shared/ai-model.ts";
 
 const DEFAULT_INPUT_TOKENS = 32_000;
@@ -22,13 +25,21 @@ const envSchema = z
     ARGUS_QUALITY_MODEL_BASE_URL: z.url().optional(),
     ARGUS_QUALITY_MODEL_API_KEY: z.string().min(1).optional(),
     ARGUS_QUALITY_MODEL_INPUT_TOKENS: z.coerce.number().int().positive().default(DEFAULT_INPUT_TOKENS),
+    ARGUS_QUALITY_MODEL_PRICE_INPUT: z.coerce.number().nonnegative().optional(),
+    ARGUS_QUALITY_MODEL_PRICE_OUTPUT: z.coerce.number().nonnegative().optional(),
   })
   .refine((env) => env.ARGUS_QUALITY_MODEL_KIND !== "openai-compatible" || env.ARGUS_QUALITY_MODEL_BASE_URL, {
     message: "ARGUS_QUALITY_MODEL_BASE_URL is required for an openai-compatible server",
   });
 
+/** The model the AI pass reviews with, and its price (empty when unknown: no cost is reported). */
+export interface QualityModel {
+  settings: ModelSettings;
+  prices: PriceTable;
+}
+
 /** The model named by the environment, or null when ARGUS_QUALITY_MODEL_KIND is not set. */
-export function qualityModelFromEnv(env: NodeJS.ProcessEnv = process.env): ModelSettings | null {
+export function qualityModelFromEnv(env: NodeJS.ProcessEnv = process.env): QualityModel | null {
   if (!env.ARGUS_QUALITY_MODEL_KIND) return null;
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
@@ -36,19 +47,26 @@ export function qualityModelFromEnv(env: NodeJS.ProcessEnv = process.env): Model
     const issues = parsed.error.issues.map((issue) => `${issue.path.join(".") || "model"}: ${issue.message}`);
     throw new Error(`The quality benchmark's model settings are incomplete: ${issues.join("; ")}`);
   }
-  const settings = parsed.data;
+  const named = parsed.data;
+  const input = named.ARGUS_QUALITY_MODEL_PRICE_INPUT;
+  const output = named.ARGUS_QUALITY_MODEL_PRICE_OUTPUT;
   return {
-    kind: settings.ARGUS_QUALITY_MODEL_KIND,
-    model: settings.ARGUS_QUALITY_MODEL,
-    baseUrl: settings.ARGUS_QUALITY_MODEL_BASE_URL ?? null,
-    apiKey: settings.ARGUS_QUALITY_MODEL_API_KEY ?? null,
-    inputTokenLimit: settings.ARGUS_QUALITY_MODEL_INPUT_TOKENS,
-    monthlyBudgetCents: null,
+    settings: {
+      kind: named.ARGUS_QUALITY_MODEL_KIND,
+      model: named.ARGUS_QUALITY_MODEL,
+      baseUrl: named.ARGUS_QUALITY_MODEL_BASE_URL ?? null,
+      apiKey: named.ARGUS_QUALITY_MODEL_API_KEY ?? null,
+      inputTokenLimit: named.ARGUS_QUALITY_MODEL_INPUT_TOKENS,
+      monthlyBudgetCents: null,
+    },
+    prices:
+      input !== undefined && output !== undefined ? { [named.ARGUS_QUALITY_MODEL]: { input, output } } : {},
   };
 }
 
 /** The reviewer in words for the report: kind, model and server, never the key. */
-export function describeReviewer(model: ModelSettings | null): string {
-  if (!model) return "built-in reviewer alone (no model configured)";
+export function describeReviewer(quality: QualityModel | null): string {
+  if (!quality) return "built-in reviewer alone (no model configured)";
+  const model = quality.settings;
   return `built-in + ${model.kind} ${model.model}${model.baseUrl ? ` at ${new URL(model.baseUrl).host}` : ""}`;
 }
