@@ -101,6 +101,7 @@ describe("the quality benchmark with a scripted model", () => {
     expect(metrics.schemaValidFirstTry).toEqual({ count: 7, total: 8, share: 7 / 8 });
     // Nine requests of 100 in and 20 out; $1 and $5 per million: 200 micro-dollars each.
     expect(metrics.tokens).toEqual({ input: 900, output: 180, perRun: 1080 / 8 });
+    expect(metrics.modelFailedRuns).toBe(0);
     expect(metrics.costUsd?.total).toBeCloseTo(0.0018, 10);
     expect(metrics.costUsd?.perRun).toBeCloseTo(0.000225, 10);
   }, 120_000);

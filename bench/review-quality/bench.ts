@@ -97,7 +97,7 @@ function modelDeps(model: QualityModel | null, count: AnswerCount): Pick<Pipelin
 async function modelCalls(db: Db, runIds: readonly string[], count: AnswerCount): Promise<ModelCalls> {
   const rows = await db
     .selectFrom("review_runs")
-    .select(["ai_input_tokens", "ai_output_tokens", "ai_cost_micros"])
+    .select(["ai_outcome", "ai_input_tokens", "ai_output_tokens", "ai_cost_micros"])
     .where("id", "in", runIds)
     .execute();
   const costs = rows.flatMap((row) => (row.ai_cost_micros === null ? [] : [row.ai_cost_micros]));
@@ -106,6 +106,7 @@ async function modelCalls(db: Db, runIds: readonly string[], count: AnswerCount)
     inputTokens: rows.reduce((sum, row) => sum + (row.ai_input_tokens ?? 0), 0),
     outputTokens: rows.reduce((sum, row) => sum + (row.ai_output_tokens ?? 0), 0),
     costUsd: costs.length ? costs.reduce((sum, micros) => sum + micros, 0) / 1_000_000 : null,
+    failedRuns: rows.filter((row) => row.ai_outcome === "failed").length,
   };
 }
 

@@ -129,20 +129,36 @@ describe("computeMetrics", () => {
   it("has no model figures for the built-in reviewer alone", () => {
     expect(metrics.schemaValidFirstTry).toBeNull();
     expect(metrics.tokens).toBeNull();
+    expect(metrics.modelFailedRuns).toBeNull();
     expect(metrics.costUsd).toBeNull();
   });
 
   it("sums the model's answers, tokens and cost per run", () => {
     const withModel = computeMetrics([
       outcome("a", {
-        model: { answers: 2, validFirstTry: 1, inputTokens: 1000, outputTokens: 200, costUsd: 0.01 },
+        model: {
+          answers: 2,
+          validFirstTry: 1,
+          inputTokens: 1000,
+          outputTokens: 200,
+          costUsd: 0.01,
+          failedRuns: 0,
+        },
       }),
       outcome("b", {
         kind: "clean",
-        model: { answers: 2, validFirstTry: 2, inputTokens: 600, outputTokens: 200, costUsd: null },
+        model: {
+          answers: 1,
+          validFirstTry: 1,
+          inputTokens: 600,
+          outputTokens: 200,
+          costUsd: null,
+          failedRuns: 1,
+        },
       }),
     ]);
-    expect(withModel.schemaValidFirstTry).toEqual({ count: 3, total: 4, share: 0.75 });
+    expect(withModel.schemaValidFirstTry).toEqual({ count: 2, total: 3, share: 2 / 3 });
+    expect(withModel.modelFailedRuns).toBe(1);
     expect(withModel.tokens).toEqual({ input: 1600, output: 400, perRun: 500 });
     expect(withModel.costUsd).toEqual({ total: 0.01, perRun: 0.0025 });
   });

@@ -48,6 +48,8 @@ export interface ModelCalls {
   outputTokens: number;
   /** Null when the run records no cost. */
   costUsd: number | null;
+  /** Runs whose AI pass failed (timeout, unreachable, an answer invalid even after repair). */
+  failedRuns: number;
 }
 
 export interface CaseOutcome {
@@ -84,6 +86,8 @@ export interface QualityMetrics {
   /** Null when no model ran. */
   schemaValidFirstTry: Ratio | null;
   tokens: { input: number; output: number; perRun: number } | null;
+  /** Runs whose AI pass failed; null when no model ran. */
+  modelFailedRuns: number | null;
   costUsd: { total: number; perRun: number } | null;
 }
 
@@ -197,6 +201,7 @@ export function computeMetrics(outcomes: readonly CaseOutcome[]): QualityMetrics
         )
       : null,
     tokens,
+    modelFailedRuns: calls.length ? sum((each) => each.failedRuns) : null,
     costUsd: costs.length ? { total: costTotal, perRun: costTotal / runs } : null,
   };
 }

@@ -44,6 +44,10 @@ export function metricRows(metrics: QualityMetrics): [string, string][] {
       metrics.schemaValidFirstTry ? ofTotal(metrics.schemaValidFirstTry) : "n/a (no model)",
     ],
     [
+      "runs whose AI pass failed",
+      metrics.modelFailedRuns === null ? "n/a (no model)" : String(metrics.modelFailedRuns),
+    ],
+    [
       "tokens per run (input + output)",
       metrics.tokens
         ? `${number(metrics.tokens.perRun, 0)} (${metrics.tokens.input} in, ${metrics.tokens.output} out)`
