@@ -1,3 +1,6 @@
+"""Tags of blog posts: cleaned, counted and ranked."""
+
+
 def normalise_tags(raw: list[str]) -> list[str]:
     tags = []
     for tag in raw:
@@ -13,3 +16,8 @@ def tag_counts(posts: list[list[str]]) -> dict[str, int]:
         for tag in normalise_tags(tags):
             counts[tag] = counts.get(tag, 0) + 1
     return counts
+
+
+def top_tags(posts: list[list[str]], count: int = 10) -> list[str]:
+    counts = tag_counts(posts)
+    return sorted(counts, key=lambda tag: (-counts[tag], tag))[:count]
