@@ -139,7 +139,8 @@ published ones only as an order of magnitude.
 ## Cases
 
 "Stray" counts first-run findings that match no planted defect (all findings of a clean case);
-"second run" counts what the \`full review\` run posted again.
+"second run" counts every finding the \`full review\` run of the same head posted (those on a line
+the first run commented on are the duplicates).
 
 ${table(["case", "kind", "planted", "caught", "stray", "second run", "run status"], caseRows(runs))}
 `;
