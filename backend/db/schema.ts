@@ -3,6 +3,7 @@
  * a new table means a migration plus an interface here plus an entry in `Database`.
  */
 import type { ColumnType, Generated } from "kysely";
+import type { ModelKind } from "../../shared/ai-model.ts";
 import type { PlanCode, SubscriptionStatus } from "../../shared/billing-contract.ts";
 import type { Provider } from "../../shared/contract.ts";
 import type { Finding, RunAiOutcome } from "../../shared/review-contract.ts";
@@ -350,6 +351,21 @@ export interface SandboxReviewCommentsTable {
   body: string;
 }
 
+/**
+ * An organisation's AI model (docs/decisions/018-ai-model-settings.md); `api_key_ciphertext` is
+ * sealed by backend/secrets/secret-box.ts, null when the model takes no key.
+ */
+export interface AiModelsTable {
+  org_id: string;
+  kind: ModelKind;
+  base_url: string | null;
+  model: string;
+  api_key_ciphertext: string | null;
+  input_token_limit: number;
+  monthly_budget_cents: number | null;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -374,4 +390,5 @@ export interface Database {
   sandbox_pull_requests: SandboxPullRequestsTable;
   sandbox_reviews: SandboxReviewsTable;
   sandbox_review_comments: SandboxReviewCommentsTable;
+  ai_models: AiModelsTable;
 }

@@ -1,16 +1,17 @@
 /**
  * The review pipeline (docs/review-engine.md, "Pipeline"): a started run reads its pull request
  * from the code host, acts on a bot command or triages, fetches the diff (incremental from the last
- * reviewed head by default), runs the built-in reviewer and posts one review. Every stage writes
- * its outcome to the run's decision log. A run started again after a crash finds what it already
- * did there and in review_findings, and never posts twice.
+ * reviewed head by default), runs the built-in reviewer and the AI pass (when the organisation has
+ * a model) and posts one review. Every stage writes its outcome to the run's decision log. A run
+ * started again after a crash finds what it already did there and in review_findings, and never
+ * posts twice (nor calls the model twice).
  */
 import type { Selectable } from "kysely";
 import type { Clock } from "../billing/clock.ts";
 import { currentSubscription } from "../billing/subscriptions.ts";
 import type { Db } from "../db/database.ts";
 import type { ProjectsTable } from "../db/schema.ts";
-import { type ModelDeps, runAiPass } from "./ai/ai-pass.ts";
+import { type AiPassResult, type ModelDeps, runAiPass } from "./ai/ai-pass.ts";
 import { mergeFindings } from "./ai/merge.ts";
 import { aiSummarySection } from "./ai/summary.ts";
 import { extensionOf, SCRIPT_EXTENSIONS } from "./builtin/analyzer.ts";
@@ -223,22 +224,26 @@ export function createReviewPipeline(deps: PipelineDeps): ReviewPipeline {
       notes: result.notes.slice(0, LISTED_MAX),
     });
 
-    const reviewed = new Set(result.skipped.map((file) => file.path));
-    const ai = deps.models
-      ? await runAiPass(deps.models, {
-          db,
-          runId: job.runId,
-          orgId: job.orgId,
-          host,
-          headSha: head,
-          files: files.filter((file) => !reviewed.has(file.path)),
-          builtin: result.findings,
-          instructions: scope.review_instructions,
-          productName,
-          now: deps.clock(),
-          log,
-        })
-      : await log("ai.model", "off", { reason: "no AI models in this deployment" });
+    // The AI reads what the built-in reviewer read: skipped files (generated, lock, ignored) stay out.
+    const skippedPaths = new Set(result.skipped.map((file) => file.path));
+    let ai: AiPassResult | undefined;
+    if (deps.models) {
+      ai = await runAiPass(deps.models, {
+        db,
+        runId: job.runId,
+        orgId: job.orgId,
+        host,
+        headSha: head,
+        files: files.filter((file) => !skippedPaths.has(file.path)),
+        builtin: result.findings,
+        instructions: scope.review_instructions,
+        productName,
+        now: deps.clock(),
+        log,
+      });
+    } else {
+      await log("ai.model", "off", { reason: "no AI models in this deployment" });
+    }
     const merged = mergeFindings(result.findings, ai?.findings ?? []);
     if (ai?.findings.length) {
       await log("ai.merge", "merged", {

@@ -2,6 +2,7 @@ import { ArrowLeft, ExternalLink, RotateCw, SearchX } from "lucide-react";
 import { useCallback, useState } from "react";
 import { useNavigate, useRevalidator } from "react-router";
 import type { ReviewDecision, ReviewRunDetail, RunFinding } from "../../shared/review-contract.ts";
+import { RunAiUsageCard } from "../components/reviews/run-ai-usage";
 import {
   durationText,
   findingsText,
@@ -103,6 +104,7 @@ function RunDetail({ run }: { run: ReviewRunDetail }) {
           {run.reason ? <Fact term="Reason">{run.reason}</Fact> : null}
         </dl>
       </Card>
+      {run.ai ? <RunAiUsageCard ai={run.ai} /> : null}
       <DecisionLog decisions={run.decisions} underWay={underWay} />
       <Findings findings={run.findings} />
     </>

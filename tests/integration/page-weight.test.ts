@@ -43,6 +43,9 @@ const BUDGETS_KB: Record<string, number> = {
   "/sandbox/portal": 130,
   // Radix's tabs and switch on the first screen; the settings calls (zod) load on demand.
   "/settings": 150,
+  // The AI model form (react-hook-form, as on /integrations/azure-devops) on the first screen; its
+  // checks and calls (zod, the contract's schemas) load on demand.
+  "/settings/ai-model": 147,
   // The review screens: their calls (zod, the review schemas) load on demand, when a button that
   // makes one is pointed at; the live list reads its event stream without a schema.
   "/reviews": 135,

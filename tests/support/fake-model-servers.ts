@@ -23,9 +23,10 @@
  *   { text: "…" }                    the model's content verbatim (malformed JSON, a fenced answer, "OK");
  *                                    with `truncated: true` the model stopped at its output limit
  *                                    (`finish_reason: "length"`, `stop_reason: "max_tokens"`)
- *   { status, message?, body?, headers? }  an HTTP error; without `body`, the provider's error shape
- *                                    with `message` (or a stock message for the status); `headers`
- *                                    e.g. { "retry-after": "2" }
+ *   { status, message?, body?, headers? }  an HTTP answer; without `body`, the provider's error shape
+ *                                    with `message` (or a stock message for the status); a string
+ *                                    `body` is sent as it is (text/html: a proxy's error page), any
+ *                                    other as JSON; `headers` e.g. { "retry-after": "2" }
  *   { hang: true }                   never answers (the client's timeout must fire)
  * and any answer may add `delayMs` (wait before answering) and `usage` ({ inputTokens,
  * outputTokens } for this answer; the server's `usage` option otherwise, default 100 in / 20 out).
@@ -262,6 +263,17 @@ const sendJson = (
   response.end(JSON.stringify(body));
 };
 
+const sendBody = (
+  response: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+) => {
+  if (typeof body !== "string") return sendJson(response, status, body, headers);
+  response.writeHead(status, { "content-type": "text/html", ...headers });
+  response.end(body);
+};
+
 const startFakeServer = async (
   dialect: Dialect,
   options: FakeModelServerOptions,
@@ -300,7 +312,7 @@ const startFakeServer = async (
     if ("hang" in scripted) return;
     if ("status" in scripted) {
       const message = scripted.message ?? STOCK_MESSAGES[scripted.status] ?? `HTTP ${scripted.status}`;
-      sendJson(
+      sendBody(
         response,
         scripted.status,
         scripted.body ?? dialect.error(scripted.status, message),

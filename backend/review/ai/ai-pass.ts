@@ -22,6 +22,7 @@ import {
 import {
   type CreateModelProvider,
   ModelError,
+  type ModelReviewAnswer,
   type ModelSettings,
   type ModelSettingsReader,
   type ModelUsage,
@@ -97,9 +98,25 @@ async function record(db: Db, runId: string, result: AiPassResult, spentAt: Date
   });
 }
 
+/** An error's message for the log, cut short (the provider's and host's messages never carry keys). */
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 300);
+
+/** A file's text at head, or null when the host does not have it or cannot answer now. */
+async function textAtHead(input: AiPassInput, path: string): Promise<string | null> {
+  try {
+    return await input.host.fileContent(path, input.headSha);
+  } catch (error) {
+    await input.log("ai.file", "unreadable", {
+      path,
+      error: errorText(error),
+    });
+    return null;
+  }
+}
+
 async function readInstructionsFile(input: AiPassInput): Promise<InstructionsFile | undefined> {
   const name = instructionsFileName(input.productName);
-  const text = await input.host.fileContent(name, input.headSha);
+  const text = await textAtHead(input, name);
   if (text === null) return undefined;
   const parsed = parseInstructionsFile(text);
   if (!parsed.ok) {
@@ -200,7 +217,7 @@ async function review(deps: ModelDeps, input: AiPassInput, settings: ModelSettin
     const cost = costMicros(deps.prices, settings.model, usage);
     return { usage, costMicros: cost, priceNote: cost === null ? noPriceNote(settings.model) : null };
   };
-  let answer: Awaited<ReturnType<ReturnType<CreateModelProvider>["review"]>>;
+  let answer: ModelReviewAnswer;
   try {
     answer = await deps.create(settings).review({ system: REVIEW_SYSTEM_PROMPT, prompt });
   } catch (error) {
@@ -216,8 +233,7 @@ async function review(deps: ModelDeps, input: AiPassInput, settings: ModelSettin
     };
     await log("ai.review", "failed", {
       failure,
-      // The provider's own words, without the request (it never carries the key).
-      error: error instanceof Error ? error.message.slice(0, 300) : String(error),
+      error: errorText(error),
     });
     await record(db, runId, result, spentAt);
     return result;
@@ -231,7 +247,7 @@ async function review(deps: ModelDeps, input: AiPassInput, settings: ModelSettin
     pathsToConfirm(findings, index)
       .filter((path) => included.has(path))
       .map(async (path) => {
-        const text = await input.host.fileContent(path, input.headSha);
+        const text = await textAtHead(input, path);
         if (text !== null) contents.set(path, text);
       }),
   );

@@ -247,6 +247,18 @@ describe.each(VARIANTS)("$name", (variant) => {
     expect(server.requests).toHaveLength(3);
   });
 
+  it("reads a proxy's HTML error page as its status", async () => {
+    variant.server().defaultAnswer = {
+      status: 502,
+      body: "<html><body><h1>502 Bad Gateway</h1></body></html>",
+    };
+
+    const error = await modelError(providerFor(variant).review(REQUEST));
+
+    expect(error.failure).toBe("server_error");
+    expect(error.message).toBe("The model server answered 502 Bad Gateway");
+  });
+
   it("fails unauthorized on a wrong key, without retrying and without the key in the message", async () => {
     const wrongKey = "sk-wrong-9d8e7f6a5b4c";
     const server = variant.server();
@@ -280,6 +292,29 @@ describe.each(VARIANTS)("$name", (variant) => {
 
     expect(error.failure).toBe("bad_request");
     expect(error.message).toBe(`The model server answered 404 Not Found. It said: ${message}`);
+  });
+
+  it("fails server_error when a 200 answer is not the provider's shape", async () => {
+    variant.server().script({ status: 200, body: { hello: "world" } });
+
+    const error = await modelError(providerFor(variant).review(REQUEST));
+
+    expect(error.failure).toBe("server_error");
+    expect(error.message).toMatch(/^The model server's answer could not be read: /);
+  });
+
+  it("keeps the first answer's tokens when the repair request fails", async () => {
+    variant
+      .server()
+      .script(
+        { text: "not JSON", usage: { inputTokens: 800, outputTokens: 10 } },
+        { status: 400, message: "Too long." },
+      );
+
+    const error = await modelError(providerFor(variant).review(REQUEST));
+
+    expect(error.failure).toBe("bad_request");
+    expect(error.usage).toEqual({ inputTokens: 800, outputTokens: 10 });
   });
 
   it("waits for a slow answer within the timeout", async () => {

@@ -148,13 +148,8 @@ export const createAiSdkModelProvider = (
           if (!isRetryable(error) || retry >= policy.maxRetries) throw error;
           const askedSeconds = retryAfterSeconds(error.responseHeaders);
           if (askedSeconds !== undefined && askedSeconds > policy.maxRetryAfterSeconds) throw error;
-          await sleep(
-            askedSeconds !== undefined ? askedSeconds * 1000 : policy.retryDelayMs * 2 ** retry,
-            undefined,
-            {
-              signal,
-            },
-          );
+          const waitMs = askedSeconds !== undefined ? askedSeconds * 1000 : policy.retryDelayMs * 2 ** retry;
+          await sleep(waitMs, undefined, { signal });
         }
       }
     } catch (error) {
@@ -178,7 +173,7 @@ export const createAiSdkModelProvider = (
         try {
           const result = await generateText({
             model,
-            system,
+            instructions: system,
             messages,
             output: reviewOutput,
             maxRetries: 0,

@@ -5,9 +5,21 @@ import { fingerprint } from "../findings.ts";
 import { AI_RULE_ID, anchorFinding, pathsToConfirm } from "./anchor.ts";
 import type { ModelFinding } from "./model-provider.ts";
 
-const file = changedFile("src/db.ts", hunk(["+const conn = open();", "+  query(conn,   sql);", " return 1;"], 5, 5));
+const file = changedFile(
+  "src/db.ts",
+  hunk(["+const conn = open();", "+  query(conn,   sql);", " return 1;"], 5, 5),
+);
 const index = new RightSideIndex([file]);
-const CONTENT = ["import x;", "", "const a = 1;", "close(conn);", "const conn = open();", "query(conn, sql);", "return 1;", "const outside = 2;"].join("\n");
+const CONTENT = [
+  "import x;",
+  "",
+  "const a = 1;",
+  "close(conn);",
+  "const conn = open();",
+  "query(conn, sql);",
+  "return 1;",
+  "const outside = 2;",
+].join("\n");
 
 const modelFinding = (overrides: Partial<ModelFinding>): ModelFinding => ({
   path: "src/db.ts",
@@ -39,7 +51,11 @@ describe("the anchor check", () => {
     const contents = new Map([["src/db.ts", CONTENT]]);
     const result = anchorFinding(modelFinding({ line: 7, quote: "close(conn);" }), index, contents);
     expect(result).toMatchObject({ outcome: "moved", reason: "quote is at line 4" });
-    expect(result.finding).toMatchObject({ line: null, quote: null, message: expect.stringMatching(/^Line 4: /) });
+    expect(result.finding).toMatchObject({
+      line: null,
+      quote: null,
+      message: expect.stringMatching(/^Line 4: /),
+    });
   });
 
   it("moves a finding on a line outside the diff whose quote is right", () => {
@@ -61,7 +77,11 @@ describe("the anchor check", () => {
   it("asks for the text at head only of files with a finding the diff does not confirm", () => {
     expect(
       pathsToConfirm(
-        [modelFinding({}), modelFinding({ path: "src/other.ts", line: 1, quote: "x" }), modelFinding({ line: 9 })],
+        [
+          modelFinding({}),
+          modelFinding({ path: "src/other.ts", line: 1, quote: "x" }),
+          modelFinding({ line: 9 }),
+        ],
         index,
       ),
     ).toEqual(["src/other.ts", "src/db.ts"]);

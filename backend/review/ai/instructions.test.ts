@@ -30,10 +30,19 @@ describe("the repository's instructions file", () => {
   });
 
   it("rejects invalid YAML, unknown keys, wrong types and sizes over the bounds, saying what is wrong", () => {
-    expect(parseInstructionsFile("instructions: [unclosed")).toMatchObject({ ok: false, error: expect.stringMatching(/^not valid YAML/) });
+    expect(parseInstructionsFile("instructions: [unclosed")).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^not valid YAML/),
+    });
     expect(parseInstructionsFile("instruction: typo")).toMatchObject({ ok: false });
-    expect(parseInstructionsFile("path_instructions: src/**")).toMatchObject({ ok: false, error: expect.stringMatching(/^path_instructions/) });
-    expect(parseInstructionsFile(`instructions: ${"x".repeat(4001)}`)).toMatchObject({ ok: false, error: expect.stringMatching(/^instructions/) });
+    expect(parseInstructionsFile("path_instructions: src/**")).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^path_instructions/),
+    });
+    expect(parseInstructionsFile(`instructions: ${"x".repeat(4001)}`)).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^instructions/),
+    });
     expect(parseInstructionsFile("- a list\n- not a mapping")).toMatchObject({ ok: false });
   });
 

@@ -61,7 +61,8 @@ export const toModelError = (error: unknown, context: FailureContext): ModelErro
     return fail("timeout", `The model server did not answer within ${seconds} s`);
   }
   if (context.cancelled) return fail("timeout", "The model request was cancelled before the model answered");
-  if (APICallError.isInstance(error)) {
+  // A success status whose body is not the provider's answer (a base URL pointing elsewhere) is read below.
+  if (APICallError.isInstance(error) && (error.statusCode === undefined || error.statusCode >= 400)) {
     const status = error.statusCode;
     if (status === undefined) {
       const origin = URL.canParse(error.url) ? new URL(error.url).origin : error.url;

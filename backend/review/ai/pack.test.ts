@@ -25,7 +25,9 @@ describe("the numbered diff", () => {
 
   it("leaves the old hunk out when nothing was removed, and names a rename", () => {
     const file = { ...addedFile("b.ts", ["x();"]), previousPath: "a.ts", status: "renamed" as const };
-    expect(numberedFile(file)).toBe("## File: b.ts (renamed, renamed from a.ts)\n\n@@ -0,0 +1,1 @@\n__new hunk__\n1 +x();");
+    expect(numberedFile(file)).toBe(
+      "## File: b.ts (renamed, renamed from a.ts)\n\n@@ -0,0 +1,1 @@\n__new hunk__\n1 +x();",
+    );
   });
 });
 
