@@ -13,6 +13,7 @@ export default defineConfig({
             "backend/**/*.test.ts",
             "shared/**/*.test.ts",
             "scripts/**/*.test.ts",
+            "bench/lib/**/*.test.ts",
           ],
           testTimeout: 20_000,
           hookTimeout: 60_000,
