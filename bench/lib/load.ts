@@ -1,7 +1,7 @@
 /**
  * The load generator, in a process of its own so that its work never counts against the server
- * measured (docs/decisions/023-benchmarks.md): each run forks load-child.ts, which drives autocannon
- * and answers with its result.
+ * measured (docs/decisions/023-benchmarks.md): a forked load-child.ts drives autocannon, one run at
+ * a time, and answers each with its result.
  */
 import { fork } from "node:child_process";
 import { once } from "node:events";
@@ -57,28 +57,52 @@ export function medianFigures(runs: readonly LoadFigures[]): LoadFigures {
   };
 }
 
-/** One autocannon run in a forked process. */
-export async function runLoad(request: LoadRequest): Promise<LoadFigures> {
+export interface LoadGenerator {
+  run(request: LoadRequest): Promise<LoadFigures>;
+  close(): Promise<void>;
+}
+
+/** A forked load-child.ts that takes runs one at a time. */
+export function startLoadGenerator(): LoadGenerator {
   const child = fork(CHILD, [], { stdio: ["ignore", "ignore", "inherit", "ipc"] });
-  const options: autocannon.Options = {
-    url: request.url,
-    connections: request.connections,
-    duration: request.duration,
-    headers: request.headers,
-    ...(request.paths ? { requests: request.paths.map((p) => ({ method: "GET", path: p })) } : {}),
-  };
-  const answer = once(child, "message") as Promise<[LoadAnswer]>;
   const exited = once(child, "exit");
-  child.send(options);
-  const [message] = await Promise.race([
-    answer,
-    exited.then(([code]) => {
-      throw new Error(`the load generator exited with code ${code} before answering`);
-    }),
-  ]);
-  await exited;
-  if (!message.result || !message.latency) throw new Error(`the load generator failed: ${message.error}`);
-  return figuresOf(message.result, message.latency);
+  return {
+    async run(request) {
+      const options: autocannon.Options = {
+        url: request.url,
+        connections: request.connections,
+        duration: request.duration,
+        headers: request.headers,
+        ...(request.paths ? { requests: request.paths.map((p) => ({ method: "GET", path: p })) } : {}),
+      };
+      const answer = once(child, "message") as Promise<[LoadAnswer]>;
+      child.send(options);
+      const [message] = await Promise.race([
+        answer,
+        exited.then(([code]) => {
+          throw new Error(`the load generator exited with code ${code}`);
+        }),
+      ]);
+      if (!message.result || !message.latency) throw new Error(`the load generator failed: ${message.error}`);
+      return figuresOf(message.result, message.latency);
+    },
+    async close() {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.disconnect();
+        await exited;
+      }
+    },
+  };
+}
+
+/** One run by a load generator of its own. */
+export async function runLoad(request: LoadRequest): Promise<LoadFigures> {
+  const generator = startLoadGenerator();
+  try {
+    return await generator.run(request);
+  } finally {
+    await generator.close();
+  }
 }
 
 export interface Comparison<K extends string> {
@@ -96,13 +120,18 @@ export async function compare<K extends string>(
   settings: { runs: number; warmup: number },
 ): Promise<Comparison<K>> {
   const names = Object.keys(scenarios) as K[];
-  for (const name of names) await runLoad({ ...scenarios[name], duration: settings.warmup });
   const runs = Object.fromEntries(names.map((name) => [name, [] as LoadFigures[]])) as Record<
     K,
     LoadFigures[]
   >;
-  for (let round = 0; round < settings.runs; round += 1) {
-    for (const name of names) runs[name].push(await runLoad(scenarios[name]));
+  const generator = startLoadGenerator();
+  try {
+    for (const name of names) await generator.run({ ...scenarios[name], duration: settings.warmup });
+    for (let round = 0; round < settings.runs; round += 1) {
+      for (const name of names) runs[name].push(await generator.run(scenarios[name]));
+    }
+  } finally {
+    await generator.close();
   }
   const medians = Object.fromEntries(names.map((name) => [name, medianFigures(runs[name])])) as Record<
     K,
