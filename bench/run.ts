@@ -18,8 +18,8 @@ import { memorySection } from "./lib/sections/memory.ts";
 import { proxySection } from "./lib/sections/proxy.ts";
 import { renderingSection } from "./lib/sections/rendering.ts";
 import { weightSection } from "./lib/sections/weight.ts";
-import { seedAccount } from "./lib/seed.ts";
-import { type DatabaseKind, POSTGRES_SERVER_URL, startBenchStack } from "./lib/stack.ts";
+import { type BenchAccount, seedAccount } from "./lib/seed.ts";
+import { type BenchStack, type DatabaseKind, POSTGRES_SERVER_URL, startBenchStack } from "./lib/stack.ts";
 
 const README = path.join(import.meta.dirname, "README.md");
 
@@ -28,16 +28,24 @@ const started = Date.now();
 const log = (line: string) =>
   console.log(`[${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`);
 
+/** The running stack's stop, for Ctrl-C: its services run in process groups of their own. */
+let stopOnInterrupt: (() => Promise<void>) | undefined;
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, async () => {
+    await stopOnInterrupt?.();
+    process.exit(130);
+  });
+}
+
 /** Starts a stack with a seeded account, runs `work` on it and stops it, whatever happens. */
 async function onStack<T>(
   database: DatabaseKind,
-  work: (
-    ...args: [Awaited<ReturnType<typeof startBenchStack>>, Awaited<ReturnType<typeof seedAccount>>]
-  ) => Promise<T>,
+  work: (stack: BenchStack, account: BenchAccount) => Promise<T>,
 ): Promise<T> {
   log(`starting the stack on ${database}`);
   // The fake Azure DevOps the seeded repositories come from is plain http.
   const stack = await startBenchStack(database, { AZURE_DEVOPS_ALLOW_HTTP: "true" });
+  stopOnInterrupt = stack.stop;
   try {
     const account = await seedAccount(stack);
     try {
@@ -46,6 +54,7 @@ async function onStack<T>(
       await account.azureDevOps.close();
     }
   } finally {
+    stopOnInterrupt = undefined;
     await stack.stop();
   }
 }
@@ -82,7 +91,7 @@ const report = renderReport({
   commit: commit(),
   machine: info,
   method: [
-    `The stack \`npm start\` brings up (the Firebase Auth emulator, the backend and the gateway, each its own process; production mode, the production build), on loopback, with an account whose organisation has 20 repositories (the sandbox's and a local Azure DevOps stand-in's). autocannon runs in a process of its own, forked for each run. Every comparison warms each scenario up for ${options.warmup} s, then runs the scenarios in turn, ${options.runs} rounds of ${options.duration} s each at ${options.connections} connections unless said otherwise; each figure is the median of its runs. The targets are ratios of figures taken side by side, never absolute figures, because the machine is shared.`,
+    `The stack \`npm start\` brings up (the Firebase Auth emulator, the backend and the gateway, each its own process; production mode, the production build), on loopback, with an account whose organisation has 20 repositories (the sandbox's and a local Azure DevOps stand-in's). autocannon runs in a process of its own, one forked for each comparison. Every comparison warms each scenario up for ${options.warmup} s, then runs the scenarios in turn, ${options.runs} rounds of ${options.duration} s each at ${options.connections} connections unless said otherwise; each figure is the median of its runs. The targets are ratios of figures taken side by side, never absolute figures, because the machine is shared.`,
     POSTGRES_SERVER_URL
       ? "The backend runs once on PGlite (everything) and once on a fresh database of its own on the Postgres server (the backend comparison), dropped afterwards."
       : "Postgres was not measured: set TEST_DATABASE_URL or DATABASE_URL to a Postgres server to add it.",

@@ -4,7 +4,7 @@
  * serves statically, for the length of the comparison. Both sides ask for gzip, as browsers do.
  */
 import { randomBytes } from "node:crypto";
-import { rm, writeFile } from "node:fs/promises";
+import { readdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { CLIENT_DIR } from "../../../scripts/lib/page-weight.ts";
 import { compare, FIGURES_HEADERS, figuresRow, type LoadRequest } from "../load.ts";
@@ -18,6 +18,8 @@ import { TARGETS } from "../targets.ts";
 export const RENDERED_PAGES = ["/login", "/home", "/settings", "/subscriptions"] as const;
 export type RenderedPage = (typeof RENDERED_PAGES)[number];
 const GUEST_PAGES = new Set<RenderedPage>(["/login"]);
+/** The captured pages' file names under the client folder: `bench-<tag>-<page>.html`. */
+const STATIC_FILE = /^bench-[0-9a-f]{8}-[\w-]+\.html$/;
 
 export interface RenderingResult {
   section: ReportSection;
@@ -36,6 +38,10 @@ export async function renderingSection(
   account: BenchAccount,
   options: BenchOptions,
 ): Promise<RenderingResult> {
+  // What an interrupted run left behind.
+  for (const file of await readdir(CLIENT_DIR)) {
+    if (STATIC_FILE.test(file)) await rm(path.join(CLIENT_DIR, file), { force: true });
+  }
   const tag = randomBytes(4).toString("hex");
   const html = {} as Record<RenderedPage, string>;
   const staticFiles: string[] = [];
