@@ -29,6 +29,7 @@ export async function proxySection(
         duration: options.duration,
         headers,
       });
+      // nginx's figures are only read below when it started.
       return {
         direct: at(stack.backendUrl, account.bearer),
         gateway: at(stack.gatewayUrl, account.cookie),
