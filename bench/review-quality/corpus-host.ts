@@ -18,6 +18,8 @@ import type { CorpusCase } from "./corpus.ts";
 
 const shaOf = (text: string) => createHash("sha1").update(text).digest("hex");
 
+const NO_REACTIONS = { thumbsUp: 0, thumbsDown: 0 } as const;
+
 export interface CorpusReviewHost extends ReviewHost {
   /** The reviews posted on pull request N, in order. */
   reviews: Map<number, ReviewToPost[]>;
@@ -65,12 +67,13 @@ export function corpusReviewHost(cases: readonly CorpusCase[]): CorpusReviewHost
       const tree = sha === found.info.headSha ? found.corpusCase.head : found.corpusCase.base;
       return tree.get(path) ?? null;
     },
-    async postedFingerprints(number) {
+    async postedFindings(number) {
       const texts = (host.reviews.get(number) ?? []).flatMap((review) => [
         review.summary,
         ...review.comments.map((comment) => comment.body),
       ]);
-      return new Set(texts.flatMap((text) => markedFingerprints(text)));
+      // Nobody reacts to a benchmark's comments.
+      return new Map(texts.flatMap((text) => markedFingerprints(text)).map((fp) => [fp, NO_REACTIONS]));
     },
     async postReview(number, review): Promise<PostedReview> {
       const { shown } = pull(number);
