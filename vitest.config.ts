@@ -1,4 +1,4 @@
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
@@ -13,7 +13,10 @@ export default defineConfig({
             "backend/**/*.test.ts",
             "shared/**/*.test.ts",
             "scripts/**/*.test.ts",
+            "bench/**/*.test.ts",
           ],
+          // The quality corpus holds pull requests under review, their own tests included.
+          exclude: [...configDefaults.exclude, "bench/review-quality/corpus/**"],
           testTimeout: 20_000,
           hookTimeout: 60_000,
         },

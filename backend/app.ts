@@ -4,6 +4,7 @@
  */
 import express, { type Express } from "express";
 import { createLogger, type Logger, requestLogger } from "../shared/logging.ts";
+import { modelSettingsReader } from "./ai-models/reader.ts";
 import { requireSession } from "./auth/require-session.ts";
 import { createSessionTokens, type SessionTokens } from "./auth/session-tokens.ts";
 import { loadSessionKey } from "./auth/signing-key.ts";
@@ -25,6 +26,8 @@ import { createGitHubApp } from "./integrations/github-app.ts";
 import { createSandboxCodeHost } from "./integrations/sandbox.ts";
 import { accountMailSender } from "./mail/account-mail.ts";
 import { createMailer } from "./mail/mailer.ts";
+import { createModelProvider } from "./review/ai/ai-sdk-provider.ts";
+import type { CreateModelProvider } from "./review/ai/model-provider.ts";
 import { loadBiome } from "./review/builtin/biome.ts";
 import { githubReviewHosts } from "./review/hosts/github.ts";
 import { reviewHostFor } from "./review/hosts/index.ts";
@@ -38,6 +41,7 @@ import {
 import type { ReviewSettingsReader } from "./review/review-settings.ts";
 import { type ReviewPipeline, reviewWorker } from "./review/worker.ts";
 import { accountRouter } from "./routes/account.ts";
+import { aiModelRouter } from "./routes/ai-model.ts";
 import { type AuthDeps, authRouter } from "./routes/auth.ts";
 import { azureDevOpsWebhooksRouter } from "./routes/azure-devops-webhooks.ts";
 import { contributorsRouter } from "./routes/contributors.ts";
@@ -56,6 +60,7 @@ import { signupRouter } from "./routes/signup.ts";
 import { stripeWebhooksRouter } from "./routes/stripe-webhooks.ts";
 import { subscriptionRouter } from "./routes/subscription.ts";
 import { webhooksRouter } from "./routes/webhooks.ts";
+import { createSecretBox } from "./secrets/secret-box.ts";
 import { effectiveSettings } from "./settings/effective.ts";
 
 export interface Backend {
@@ -98,6 +103,8 @@ export interface BackendOptions {
   reviewSettings?: ReviewSettingsReader;
   /** Queue timings (tests shorten the heartbeat to see a dead worker's job come back). */
   queue?: Partial<QueueOptions>;
+  /** Makes the model a connection test and the reviews' AI pass ask; default the AI SDK one. */
+  createModelProvider?: CreateModelProvider;
 }
 
 export async function createBackend(config: BackendConfig, options: BackendOptions = {}): Promise<Backend> {
@@ -119,6 +126,8 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
     throw error;
   }
   const clock = options.clock ?? systemClock;
+  // Stored secrets (AI model API keys) are sealed and opened with it (docs/security.md#secrets-at-rest).
+  const secrets = createSecretBox(config.secrets);
   // REVIEW_WORKERS=0: this backend takes webhooks in and leaves the reviews to other processes.
   if (config.review.workers > 0) {
     const pipeline =
@@ -138,6 +147,11 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
         settings: options.reviewSettings ?? effectiveSettings,
         clock,
         productName: config.productName,
+        models: {
+          settingsFor: modelSettingsReader({ db, secrets, logger }),
+          create: options.createModelProvider ?? createModelProvider,
+          prices: config.review.modelPrices,
+        },
       });
     // Biome's WASM workspace loads now, so the first review does not wait for it.
     if (!options.pipeline) loadBiome();
@@ -232,6 +246,14 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
   app.use(subscriptionRouter(billing));
   if (billing.provider.kind === "sandbox") app.use(sandboxBillingRouter(billing));
   app.use(settingsRouter(db));
+  app.use(
+    aiModelRouter({
+      db,
+      secrets,
+      logger,
+      createModelProvider: options.createModelProvider ?? createModelProvider,
+    }),
+  );
   app.use(notFoundHandler);
   app.use(errorHandler);
 

@@ -12,6 +12,7 @@ const DEPLOYED = {
   PUBLIC_ORIGIN: "https://argus.example.com",
   SMTP_URL: "smtp://mailer:secret@smtp.example.com:587",
   FIREBASE_API_KEY: "web-api-key",
+  SECRETS_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),
 };
 
 const configError = (env: NodeJS.ProcessEnv) => configErrorOf(loadConfig, env);
@@ -238,13 +239,60 @@ describe("loadConfig", () => {
   });
 
   it("runs two review workers by default, from 0 to 32", () => {
-    expect(loadConfig({}).review).toEqual({ workers: 2 });
-    expect(loadConfig({ REVIEW_WORKERS: "0" }).review).toEqual({ workers: 0 });
-    expect(loadConfig({ REVIEW_WORKERS: "8" }).review).toEqual({ workers: 8 });
+    expect(loadConfig({}).review.workers).toBe(2);
+    expect(loadConfig({ REVIEW_WORKERS: "0" }).review.workers).toBe(0);
+    expect(loadConfig({ REVIEW_WORKERS: "8" }).review.workers).toBe(8);
     for (const value of ["-1", "33", "1.5", "many"]) {
       expect(configError({ REVIEW_WORKERS: value }), value).toContain(
         "REVIEW_WORKERS: must be a whole number from 0 to 32",
       );
     }
+  });
+
+  it("reads AI model prices as JSON, none by default, and says what is wrong with a bad table", () => {
+    expect(loadConfig({}).review.modelPrices).toEqual({});
+    expect(
+      loadConfig({ AI_MODEL_PRICES: '{"gpt-4o-mini": {"input": 0.15, "output": 0.6}}' }).review.modelPrices,
+    ).toEqual({ "gpt-4o-mini": { input: 0.15, output: 0.6 } });
+    expect(configError({ AI_MODEL_PRICES: "gpt-4o-mini=0.15" })).toContain("AI_MODEL_PRICES: must be JSON");
+    expect(configError({ AI_MODEL_PRICES: '{"m": {"input": -1, "output": 1}}' })).toContain(
+      "AI_MODEL_PRICES",
+    );
+  });
+});
+
+describe("SECRETS_ENCRYPTION_KEY", () => {
+  const KEY = Buffer.alloc(32, 9);
+
+  it("is 32 base64 bytes; previous keys are a comma-separated list of such keys", () => {
+    const config = loadConfig({
+      SECRETS_ENCRYPTION_KEY: KEY.toString("base64"),
+      SECRETS_ENCRYPTION_PREVIOUS_KEYS: `${Buffer.alloc(32, 1).toString("base64")},${Buffer.alloc(32, 2).toString("base64")}`,
+    });
+    expect(config.secrets.key?.equals(KEY)).toBe(true);
+    expect(config.secrets.previousKeys).toEqual([Buffer.alloc(32, 1), Buffer.alloc(32, 2)]);
+    for (const bad of ["short", Buffer.alloc(16).toString("base64"), "not base64!"]) {
+      const message = configError({ SECRETS_ENCRYPTION_KEY: bad });
+      expect(message).toContain("SECRETS_ENCRYPTION_KEY: must be 32 random bytes in base64");
+      expect(message).not.toContain(bad);
+    }
+  });
+
+  it("unset, is generated into DATA_DIR, or kept in memory with the database", () => {
+    expect(loadConfig({ DATA_DIR: "./here" }).secrets).toEqual({
+      key: undefined,
+      previousKeys: [],
+      keyFile: path.resolve("here", "secrets-encryption.key"),
+    });
+    expect(loadConfig({ DATA_DIR: "memory://" }).secrets.keyFile).toBeUndefined();
+  });
+
+  it("is required in production unless LOCAL_MODE=true", () => {
+    const { SECRETS_ENCRYPTION_KEY: _key, ...unset } = DEPLOYED;
+    const env = { ...unset, FIREBASE_PROJECT_ID: "argus-prod" };
+    expect(configError(env)).toContain(
+      "SECRETS_ENCRYPTION_KEY: is required in production unless LOCAL_MODE=true",
+    );
+    expect(loadConfig({ ...env, LOCAL_MODE: "true" }).secrets.key).toBeUndefined();
   });
 });

@@ -30,6 +30,8 @@ import {
 } from "../shared/env.ts";
 import { httpUrl } from "../shared/http-server.ts";
 import type { StripeSettings } from "./billing/stripe.ts";
+import { type PriceTable, priceTableSchema } from "./review/ai/pricing.ts";
+import { SECRETS_KEY_FILE, type SecretsConfig, secretsKeySchema } from "./secrets/keys.ts";
 
 /** What Pro costs per seat and month unless PRO_SEAT_PRICE_CENTS says otherwise: 15.00 USD. */
 export const DEFAULT_SEAT_PRICE_CENTS = 1500;
@@ -92,8 +94,11 @@ export interface BackendConfig {
      */
     webhookSecret?: string | undefined;
   };
-  /** REVIEW_WORKERS: review jobs run at once by this backend on Postgres (embedded PGlite runs one). */
-  review: { workers: number };
+  /**
+   * REVIEW_WORKERS: review jobs run at once by this backend on Postgres (embedded PGlite runs one).
+   * AI_MODEL_PRICES: USD per million input and output tokens by model name, for the AI pass's cost.
+   */
+  review: { workers: number; modelPrices: PriceTable };
   billing: {
     /** TRIAL_DAYS: how long a new organisation's Pro trial lasts. */
     trialDays: number;
@@ -106,6 +111,8 @@ export interface BackendConfig {
      */
     stripe?: StripeSettings | undefined;
   };
+  /** The key stored secrets (AI model API keys) are encrypted with: backend/secrets/config.ts. */
+  secrets: SecretsConfig;
   session: {
     /** Set: tokens are HS256 with this secret. Unset: ES256 with a key pair kept in the database. */
     secret: string | undefined;
@@ -172,6 +179,21 @@ const envSchema = z
       .optional(),
     STRIPE_API_URL: z.url({ protocol: /^https?$/ }).optional(),
     AZURE_DEVOPS_WEBHOOK_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
+    AI_MODEL_PRICES: z
+      .string()
+      .transform((text, ctx) => {
+        try {
+          return JSON.parse(text) as unknown;
+        } catch {
+          ctx.addIssue({
+            code: "custom",
+            message: 'must be JSON: {"<model>": {"input": 0.15, "output": 0.6}}',
+          });
+          return z.NEVER;
+        }
+      })
+      .pipe(priceTableSchema)
+      .default({}),
     REVIEW_WORKERS: z.coerce
       .number({ error: "must be a whole number from 0 to 32" })
       .int("must be a whole number from 0 to 32")
@@ -179,6 +201,12 @@ const envSchema = z
       .max(32, "must be a whole number from 0 to 32")
       .default(2),
     SESSION_SECRET: sessionSecretSchema,
+    SECRETS_ENCRYPTION_KEY: secretsKeySchema.optional(),
+    SECRETS_ENCRYPTION_PREVIOUS_KEYS: z
+      .string()
+      .transform((keys) => keys.split(",").filter(Boolean))
+      .pipe(z.array(secretsKeySchema))
+      .optional(),
     SESSION_ISSUER: z.string().default(SESSION_ISSUER_DEFAULT),
     SESSION_AUDIENCE: z.string().default(SESSION_AUDIENCE_DEFAULT),
     SESSION_TTL_SECONDS: z.coerce
@@ -226,6 +254,14 @@ const envSchema = z
           code: "custom",
           path: ["SMTP_URL"],
           message: "is required in production unless LOCAL_MODE=true (the local outbox sends nothing)",
+        });
+      }
+      if (!env.SECRETS_ENCRYPTION_KEY) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["SECRETS_ENCRYPTION_KEY"],
+          message:
+            "is required in production unless LOCAL_MODE=true (32 random bytes, base64: openssl rand -base64 32)",
         });
       }
       if (!env.FIREBASE_API_KEY) {
@@ -302,7 +338,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): BackendConfig 
             }
           : undefined,
     },
-    review: { workers: e.REVIEW_WORKERS },
+    review: { workers: e.REVIEW_WORKERS, modelPrices: e.AI_MODEL_PRICES },
+    secrets: {
+      key: e.SECRETS_ENCRYPTION_KEY,
+      previousKeys: e.SECRETS_ENCRYPTION_PREVIOUS_KEYS ?? [],
+      keyFile: e.DATA_DIR === IN_MEMORY_DATA_DIR ? undefined : path.resolve(e.DATA_DIR, SECRETS_KEY_FILE),
+    },
     session: {
       secret: e.SESSION_SECRET,
       issuer: e.SESSION_ISSUER,

@@ -1,82 +1,109 @@
 /**
- * Gateway benchmark: latency and throughput of a health probe, a proxied API call and a server
- * render, against the fake backend on loopback. Bounded: a fixed number of requests per scenario.
- *   npm run bench   (NODE_ENV=production, as deployed; builds the bundle if it is stale)
+ * `npm run bench`: the product's performance benchmark, on the stack `npm start` brings up, in
+ * production mode with the production build. Every throughput figure is a ratio to a reference
+ * measured side by side in the same run, each the median of 3 runs by autocannon in a process of
+ * its own (docs/decisions/023-benchmarks.md). Prints the report and writes it into
+ * bench/README.md. Options: bench/lib/options.ts (--quick, --duration, --runs, --soak).
  */
-import { performance } from "node:perf_hooks";
+import { readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
 import { ensureBuild } from "../scripts/lib/build.ts";
-import { createApp } from "../server/app.ts";
-import { loadConfig } from "../server/config.ts";
-import { startServer } from "../shared/http-server.ts";
-import { createLogger } from "../shared/logging.ts";
-import { startFakeBackend } from "../tests/support/fake-backend.ts";
+import { readClientBuild } from "../scripts/lib/page-weight.ts";
+import { commit, machine } from "./lib/machine.ts";
+import { type BenchOptions, parseOptions } from "./lib/options.ts";
+import { type ReportSection, renderReport, replaceGenerated } from "./lib/report.ts";
+import { backendSection } from "./lib/sections/backend.ts";
+import { lighthouseSection } from "./lib/sections/lighthouse.ts";
+import { memorySection } from "./lib/sections/memory.ts";
+import { proxySection } from "./lib/sections/proxy.ts";
+import { renderingSection } from "./lib/sections/rendering.ts";
+import { weightSection } from "./lib/sections/weight.ts";
+import { type BenchAccount, seedAccount } from "./lib/seed.ts";
+import { type BenchStack, type DatabaseKind, POSTGRES_SERVER_URL, startBenchStack } from "./lib/stack.ts";
 
-const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
+const README = path.join(import.meta.dirname, "README.md");
 
-ensureBuild();
-const backend = await startFakeBackend();
-const config = loadConfig({
-  NODE_ENV: "production",
-  // As deployed: behind TLS under its own name.
-  PUBLIC_ORIGIN: "https://argus.example.com",
-  BACKEND_URL: backend.url,
-  FIREBASE_API_KEY: "bench",
-  LOG_LEVEL: "silent",
-});
-const { app, readiness, logger } = createApp(config, {
-  logger: createLogger({ name: "gateway", level: "silent" }),
-});
-const running = await startServer(app, {
-  host: "127.0.0.1",
-  port: 0,
-  shutdownTimeoutMs: 2000,
-  readiness,
-  logger,
-});
-const cookie = `auth_token=${await backend.mint({ exp: Math.floor(Date.now() / 1000) + 3600 })}`;
+const options = parseOptions(process.argv.slice(2));
+const started = Date.now();
+const log = (line: string) =>
+  console.log(`[${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`);
 
-async function scenario(name: string, path: string, signedIn = true, origin = running.url) {
-  const latencies: number[] = [];
-  let next = 0;
-  let failures = 0;
-  const started = performance.now();
-  async function worker() {
-    while (next < REQUESTS) {
-      next += 1;
-      const begin = performance.now();
-      const response = await fetch(`${origin}${path}`, {
-        headers: { ...(signedIn ? { cookie } : {}), "accept-encoding": "gzip" },
-        redirect: "manual",
-      });
-      await response.arrayBuffer();
-      if (!response.ok) failures += 1;
-      latencies.push(performance.now() - begin);
-    }
-  }
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-  const seconds = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  const at = (q: number) =>
-    latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]?.toFixed(1);
-  return {
-    scenario: name,
-    requests: REQUESTS,
-    failures,
-    "req/s": Math.round(REQUESTS / seconds),
-    "p50 ms": at(0.5),
-    "p95 ms": at(0.95),
-    "p99 ms": at(0.99),
-  };
+/** The running stack's stop, for Ctrl-C: its services run in process groups of their own. */
+let stopOnInterrupt: (() => Promise<void>) | undefined;
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, async () => {
+    await stopOnInterrupt?.();
+    process.exit(130);
+  });
 }
 
-const results = [
-  await scenario("GET /healthz", "/healthz"),
-  await scenario("GET /api/projects (backend direct, baseline)", "/api/projects", true, backend.url),
-  await scenario("GET /api/projects (proxied)", "/api/projects?integrationType=git&integrationName=github"),
-  await scenario("GET /home (SSR, signed in)", "/home"),
-  await scenario("GET /login (SSR, guest page)", "/login", false),
-];
-console.table(results);
-await running.shutdown();
-await backend.close();
+/** Starts a stack with a seeded account, runs `work` on it and stops it, whatever happens. */
+async function onStack<T>(
+  database: DatabaseKind,
+  work: (stack: BenchStack, account: BenchAccount) => Promise<T>,
+): Promise<T> {
+  log(`starting the stack on ${database}`);
+  // The fake Azure DevOps the seeded repositories come from is plain http.
+  const stack = await startBenchStack(database, { AZURE_DEVOPS_ALLOW_HTTP: "true" });
+  stopOnInterrupt = stack.stop;
+  try {
+    const account = await seedAccount(stack);
+    try {
+      return await work(stack, account);
+    } finally {
+      await account.azureDevOps.close();
+    }
+  } finally {
+    stopOnInterrupt = undefined;
+    await stack.stop();
+  }
+}
+
+async function measure(settings: BenchOptions): Promise<ReportSection[]> {
+  const sections = await onStack("pglite", async (stack, account) => {
+    log("backend on PGlite");
+    const backend = await backendSection(stack, account, settings);
+    log("proxy");
+    const proxy = await proxySection(stack, account, settings);
+    log("server rendering");
+    const rendering = await renderingSection(stack, account, settings);
+    log(`memory, with a ${settings.soakSeconds} s soak`);
+    const memory = await memorySection(stack, account, settings, readClientBuild().assets.entry.module);
+    log("Lighthouse");
+    const lighthouse = await lighthouseSection(stack, account);
+    return [backend, proxy, rendering.section, weightSection(rendering.html), memory, lighthouse];
+  });
+  if (POSTGRES_SERVER_URL) {
+    const postgres = await onStack("postgres", async (stack, account) => {
+      log("backend on Postgres");
+      return backendSection(stack, account, settings);
+    });
+    sections.splice(1, 0, postgres);
+  }
+  return sections;
+}
+
+ensureBuild(log);
+const info = machine();
+const sections = await measure(options);
+const report = renderReport({
+  date: new Date().toISOString().slice(0, 10),
+  commit: commit(),
+  machine: info,
+  method: [
+    `The stack \`npm start\` brings up (the Firebase Auth emulator, the backend and the gateway, each its own process; production mode, the production build), on loopback, with an account whose organisation has 20 repositories (the sandbox's and a local Azure DevOps stand-in's). autocannon runs in a process of its own, one forked for each comparison. Every comparison warms each scenario up for ${options.warmup} s, then runs the scenarios in turn, ${options.runs} rounds of ${options.duration} s each at ${options.connections} connections unless said otherwise; each figure is the median of its runs. The targets are ratios of figures taken side by side, never absolute figures, because the machine is shared.`,
+    POSTGRES_SERVER_URL
+      ? "The backend runs once on PGlite (everything) and once on a fresh database of its own on the Postgres server (the backend comparison), dropped afterwards."
+      : "Postgres was not measured: set TEST_DATABASE_URL or DATABASE_URL to a Postgres server to add it.",
+  ],
+  sections,
+  notes: [
+    "The machine is shared with other people's work: absolute figures vary from run to run by tens of percent; the ratios much less, but still visibly. Compare runs of this benchmark with each other, never with a capacity plan.",
+    `The whole benchmark took ${((Date.now() - started) / 60_000).toFixed(1)} minutes.`,
+  ],
+});
+console.log(`\n${report}`);
+if (options.writeReadme) {
+  await writeFile(README, replaceGenerated(await readFile(README, "utf8"), report));
+  log("bench/README.md rewritten");
+}

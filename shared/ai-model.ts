@@ -8,3 +8,9 @@ export const MODEL_KINDS = [
   { value: "openai-compatible", label: "OpenAI-compatible server (Ollama, vLLM, LM Studio, a gateway)" },
 ] as const;
 export type ModelKind = (typeof MODEL_KINDS)[number]["value"];
+
+/** A cost in micro-dollars as text: `$0.0123`; under a dollar keeps four decimals, so a cheap review does not read as free. */
+export function costText(micros: number): string {
+  const dollars = micros / 1_000_000;
+  return `$${dollars >= 1 ? dollars.toFixed(2) : dollars.toFixed(4)}`;
+}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { aiModelRequestSchema } from "./ai-model-contract.ts";
 import {
   addContributorRequestSchema,
   cancelSubscriptionRequestSchema,
@@ -109,6 +110,7 @@ describe("contract bounds", () => {
     ["settings query", settingsQuerySchema],
     ["settings update query", settingsUpdateQuerySchema],
     ["settings update", settingsUpdateRequestSchema],
+    ["AI model save and test", aiModelRequestSchema],
   ])("bounds every string of the %s request, nested ones too", (_name, schema) => {
     expect(unboundedStrings(schema)).toEqual([]);
   });

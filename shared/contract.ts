@@ -414,6 +414,10 @@ export const API_PATHS = {
   settings: "/api/settings",
   /** PUT: save one category's values. */
   settingsCategory: (category: string) => `/api/settings/${encodeURIComponent(category)}`,
+  /** GET, PUT, DELETE: the organisation's AI model (shared/ai-model-contract.ts). */
+  aiModel: "/api/ai-model",
+  /** POST: try a model's settings (the stored API key unless the body names one). */
+  aiModelTest: "/api/ai-model/test",
   subscription: "/api/subscription",
   subscriptionCredit: "/api/subscription/credit",
   checkoutSession: "/api/subscription/stripe/create-checkout-session",

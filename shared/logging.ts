@@ -19,11 +19,13 @@ const REDACTED_PATHS = [
   "password",
   "idToken",
   "token",
+  "apiKey",
   "*.authorization",
   "*.cookie",
   "*.password",
   "*.idToken",
   "*.token",
+  "*.apiKey",
 ];
 
 /**

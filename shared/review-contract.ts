@@ -83,6 +83,8 @@ export const reviewRunSummarySchema = z.object({
   findingsPosted: z.number().int().nullable(),
   /** Why a run was skipped or failed. */
   reason: z.string().nullable(),
+  /** The run reviewed in shadow mode: it posted nothing to the code host. */
+  shadow: z.boolean(),
 });
 export type ReviewRunSummary = z.infer<typeof reviewRunSummarySchema>;
 
@@ -101,13 +103,55 @@ export const reviewDecisionSchema = z.object({
 });
 export type ReviewDecision = z.infer<typeof reviewDecisionSchema>;
 
+/** Where a posted finding goes: on its line, or in the review's summary. */
+export const postedDeliverySchema = z.enum(["inline", "summary"]);
+
+/**
+ * People's reactions to a posted finding, as last read from the code host (docs/review-engine.md,
+ * "Feedback"): 👍 says it was useful, 👎 that it was noise.
+ */
+export const findingFeedbackSchema = z.object({
+  thumbsUp: z.number().int().nonnegative(),
+  thumbsDown: z.number().int().nonnegative(),
+});
+export type FindingFeedback = z.infer<typeof findingFeedbackSchema>;
+
 /** A finding of a run and what became of it. */
 export const runFindingSchema = z.object({
   finding: findingSchema,
-  /** posted inline; in the summary (no line, or outside the diff); already posted by an earlier run. */
-  delivery: z.enum(["inline", "summary", "duplicate", "not_posted"]),
+  /**
+   * posted inline; in the summary (no line, or outside the diff); already posted by an earlier run;
+   * not posted (below the severity threshold or beyond the per-review limit); shadow: it would have
+   * been posted, but the run was in shadow mode and posted nothing; suppressed (a 👎 in this
+   * repository, decision 021).
+   */
+  delivery: z.enum([...postedDeliverySchema.options, "duplicate", "not_posted", "shadow", "suppressed"]),
+  /** For a shadow finding, where it would have gone; null otherwise. */
+  shadowDelivery: postedDeliverySchema.nullable(),
+  /** The repository's counts for this finding's fingerprint, as the latest run read them. */
+  feedback: findingFeedbackSchema,
 });
 export type RunFinding = z.infer<typeof runFindingSchema>;
+
+/**
+ * How a run's AI pass ended: reviewed (the model answered), failed (a model error: the built-in
+ * findings were posted alone), over_budget (the organisation's monthly AI budget was spent).
+ */
+export const runAiOutcomeSchema = z.enum(["reviewed", "failed", "over_budget"]);
+export type RunAiOutcome = z.infer<typeof runAiOutcomeSchema>;
+
+/** A run's AI pass as the run page shows it; null on a run without one. */
+export const runAiUsageSchema = z.object({
+  outcome: runAiOutcomeSchema,
+  model: z.string().nullable(),
+  inputTokens: z.number().int().nullable(),
+  outputTokens: z.number().int().nullable(),
+  /** Micro-dollars (millionths of a USD); null when no price is known for the model. */
+  costMicros: z.number().int().nullable(),
+  /** Why it failed or was skipped, or that its cost is unknown. */
+  note: z.string().nullable(),
+});
+export type RunAiUsage = z.infer<typeof runAiUsageSchema>;
 
 /** GET /api/reviews/{runId} */
 export const reviewRunResponseSchema = z.object({
@@ -115,6 +159,7 @@ export const reviewRunResponseSchema = z.object({
   data: reviewRunSummarySchema.extend({
     decisions: z.array(reviewDecisionSchema),
     findings: z.array(runFindingSchema),
+    ai: runAiUsageSchema.nullable(),
   }),
 });
 export type ReviewRunDetail = z.infer<typeof reviewRunResponseSchema>["data"];

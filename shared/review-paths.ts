@@ -9,6 +9,7 @@ export const REVIEW_EVENTS_PATH = "/api/reviews/events";
 
 const REPOSITORY_PULLS = "/api/sandbox/repositories";
 const PULLS = "/api/sandbox/pulls";
+const COMMENTS = "/api/sandbox/comments";
 
 export const SANDBOX_PULL_PATHS = {
   /** GET: the repository's pull requests, templates and files. POST: open a pull request. */
@@ -17,6 +18,8 @@ export const SANDBOX_PULL_PATHS = {
   pull: (pullId: string) => `${PULLS}/${encodeURIComponent(pullId)}`,
   /** POST: push a commit to the pull request's branch (a `synchronize` event). */
   pullCommits: (pullId: string) => `${PULLS}/${encodeURIComponent(pullId)}/commits`,
+  /** POST: press or release 👍 or 👎 on one of the review's line comments. */
+  commentReactions: (commentId: number) => `${COMMENTS}/${commentId}/reactions`,
 } as const;
 
 /** The same paths as the backend's router matches them. */
@@ -24,6 +27,7 @@ export const SANDBOX_PULL_ROUTES = {
   pulls: `${REPOSITORY_PULLS}/:projectId/pulls`,
   pull: `${PULLS}/:pullId`,
   pullCommits: `${PULLS}/:pullId/commits`,
+  commentReactions: `${COMMENTS}/:commentId/reactions`,
 } as const;
 
 /** The pages' own paths. */

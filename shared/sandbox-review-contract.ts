@@ -100,6 +100,28 @@ export const sandboxDiffFileSchema = z.object({
 });
 export type SandboxDiffFile = z.infer<typeof sandboxDiffFileSchema>;
 
+/** The two reactions the sandbox takes on a review comment, in GitHub's words (👍 and 👎). */
+export const sandboxReactionSchema = z.enum(["+1", "-1"]);
+export type SandboxReaction = z.infer<typeof sandboxReactionSchema>;
+
+/** A comment's reactions: the counts, and which of them are the signed-in person's. */
+export const sandboxReactionsSchema = z.object({
+  "+1": z.number().int().nonnegative(),
+  "-1": z.number().int().nonnegative(),
+  mine: z.array(sandboxReactionSchema),
+});
+export type SandboxReactions = z.infer<typeof sandboxReactionsSchema>;
+
+/** POST SANDBOX_PULL_PATHS.commentReactions: press (or release) one reaction. */
+export const sandboxReactSchema = z.object({ content: sandboxReactionSchema, pressed: z.boolean() }).strict();
+export type SandboxReact = z.infer<typeof sandboxReactSchema>;
+
+/** What a reaction answers: the comment's reactions now. */
+export const sandboxReactionsResponseSchema = z.object({
+  success: z.boolean(),
+  data: sandboxReactionsSchema,
+});
+
 /** A comment on one right-side line, as GitHub holds a pull request review comment. */
 export const sandboxReviewCommentSchema = z.object({
   id: z.number().int(),
@@ -108,6 +130,7 @@ export const sandboxReviewCommentSchema = z.object({
   side: z.literal("RIGHT"),
   commitId: z.string(),
   body: z.string(),
+  reactions: sandboxReactionsSchema,
 });
 export type SandboxReviewComment = z.infer<typeof sandboxReviewCommentSchema>;
 

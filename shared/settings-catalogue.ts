@@ -1,6 +1,7 @@
 /**
- * The review settings catalogue (docs/product.md#settings, docs/decisions/010-review-settings.md):
- * every setting category, its on/off settings and their defaults, written once. The backend answers
+ * The review settings catalogue (docs/product.md#settings, docs/decisions/010-review-settings.md,
+ * 020-setting-kinds-and-shadow-mode.md): every setting category, its settings and their defaults,
+ * written once (the rules of each kind: shared/setting-patterns.ts, shared/setting-values.ts). The backend answers
  * these as the setting templates and checks saved values against them; the review engine reads a
  * repository's effective values by these keys (`effectiveSettings` in backend/settings/), typed
  * from this list, so a key that is renamed or removed here stops compiling there.

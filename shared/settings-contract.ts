@@ -125,8 +125,9 @@ export const settingsUpdateQuerySchema = settingsQuerySchema.omit({ repositoryId
  * PUT /api/settings/{category}: the whole category as this level holds it. A key with a value sets
  * it here; a key that is null, or absent, is not set here and is inherited. Each value is checked
  * against its template item (an on/off setting takes true, false or null; a pattern list an array
- * of strings or null, within shared/setting-patterns.ts), so the schema leaves it to the backend,
- * which names the key and what it expected when refusing one.
+ * of strings or null, within shared/setting-patterns.ts; a choice, number or text null or a value
+ * within shared/setting-values.ts), so the schema leaves it to the backend, which names the setting
+ * and what it expected when refusing one.
  */
 export const settingsUpdateRequestSchema = z.object({
   value: z

@@ -67,6 +67,9 @@ describe.each(TEST_DATABASE_KINDS)("migrations on %s", (kind) => {
         "sandbox_pull_requests",
         "sandbox_reviews",
         "sandbox_review_comments",
+        "ai_models",
+        "finding_feedback",
+        "sandbox_comment_reactions",
       ]),
     );
     const applied = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
@@ -80,6 +83,10 @@ describe.each(TEST_DATABASE_KINDS)("migrations on %s", (kind) => {
       "0007_review_engine",
       "0008_review_pull_requests",
       "0009_sandbox_pull_requests",
+      "0010_ai_models",
+      "0011_ai_review_usage",
+      "0012_severity_threshold",
+      "0013_finding_feedback",
     ]);
     const orgs = await db.selectFrom("organizations").select(["id", "name"]).execute();
     expect(orgs).toEqual([{ id: org.id, name: "Acme" }]);

@@ -434,6 +434,128 @@ export const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  "0010_ai_models": {
+    async up(db: Kysely<unknown>) {
+      // An organisation's AI model (docs/decisions/018-ai-model-settings.md): one row, none for the
+      // built-in reviewer alone. The API key is stored sealed (backend/secrets/secret-box.ts), never plain.
+      await db.schema
+        .createTable("ai_models")
+        .addColumn("org_id", "uuid", (c) => c.primaryKey().references("organizations.id").onDelete("cascade"))
+        .addColumn("kind", "text", (c) => c.notNull())
+        .addColumn("base_url", "text")
+        .addColumn("model", "text", (c) => c.notNull())
+        .addColumn("api_key_ciphertext", "text")
+        .addColumn("input_token_limit", "integer", (c) => c.notNull())
+        .addColumn("monthly_budget_cents", "integer")
+        .addColumn("updated_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
+        .addCheckConstraint("ai_models_input_token_limit", sql`input_token_limit > 0`)
+        .addCheckConstraint("ai_models_monthly_budget_cents", sql`monthly_budget_cents >= 0`)
+        .execute();
+    },
+  },
+  "0011_ai_review_usage": {
+    async up(db: Kysely<unknown>) {
+      // A run's AI pass: how it ended, the model, the tokens and the cost (micro-dollars; null when
+      // no price is known), and when it was spent (the injected clock), which the monthly budget
+      // sums by. Written once per run, so a run started again never counts twice.
+      await db.schema
+        .alterTable("review_runs")
+        .addColumn("ai_outcome", "text")
+        .addColumn("ai_model", "text")
+        .addColumn("ai_input_tokens", "integer")
+        .addColumn("ai_output_tokens", "integer")
+        .addColumn("ai_cost_micros", "integer")
+        .addColumn("ai_note", "text")
+        .addColumn("ai_at", "timestamptz")
+        .execute();
+      await db.schema
+        .createIndex("review_runs_ai_spend_idx")
+        .on("review_runs")
+        .columns(["org_id", "ai_at"])
+        .where(sql.ref("ai_at"), "is not", null)
+        .execute();
+    },
+  },
+  "0012_severity_threshold": {
+    async up(db: Kysely<unknown>) {
+      // The on/off `comment_style.minor_findings` became the choice `severity_threshold`
+      // (docs/decisions/020-setting-kinds-and-shadow-mode.md): on was "minor and above", off the
+      // default "major and above". Only a boolean converts; a value set under the new key stays.
+      for (const table of ["organization_settings", "repository_settings"]) {
+        await sql`
+          update ${sql.table(table)}
+          set value = case jsonb_typeof(value -> 'minor_findings')
+              when 'boolean' then jsonb_build_object(
+                'severity_threshold',
+                case when (value ->> 'minor_findings')::boolean then 'minor' else 'major' end
+              )
+              else '{}'::jsonb
+            end || (value - 'minor_findings'),
+            updated_at = now()
+          where category = 'comment_style' and value ? 'minor_findings'
+        `.execute(db);
+      }
+
+      // Shadow mode: a finding that would have been posted is recorded as "shadow", with where it
+      // would have gone (inline or in the summary).
+      await db.schema.alterTable("review_findings").dropConstraint("review_findings_delivery").execute();
+      await db.schema
+        .alterTable("review_findings")
+        .addCheckConstraint(
+          "review_findings_delivery",
+          sql`delivery in ('inline', 'summary', 'duplicate', 'not_posted', 'shadow')`,
+        )
+        .execute();
+      await db.schema.alterTable("review_findings").addColumn("shadow_delivery", "text").execute();
+      await db.schema
+        .alterTable("review_findings")
+        .addCheckConstraint(
+          "review_findings_shadow_delivery",
+          sql`(delivery = 'shadow') = (shadow_delivery is not null) and shadow_delivery in ('inline', 'summary')`,
+        )
+        .execute();
+    },
+  },
+  "0013_finding_feedback": {
+    async up(db: Kysely<unknown>) {
+      // People's 👍 and 👎 on a posted finding, per repository and fingerprint, as a run last read
+      // them from the code host on `pull_request`. `suppressed_at`: when a 👎 was first seen; from
+      // then on the fingerprint is not posted in this repository (decision 021), even if the 👎 is
+      // taken back.
+      await db.schema
+        .createTable("finding_feedback")
+        .addColumn("project_id", "uuid", (c) => c.notNull().references("projects.id").onDelete("cascade"))
+        .addColumn("fingerprint", "text", (c) => c.notNull())
+        .addColumn("pull_request", "integer", (c) => c.notNull())
+        .addColumn("thumbs_up", "integer", (c) => c.notNull().defaultTo(0))
+        .addColumn("thumbs_down", "integer", (c) => c.notNull().defaultTo(0))
+        .addColumn("suppressed_at", "timestamptz")
+        .addColumn("updated_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
+        .addPrimaryKeyConstraint("finding_feedback_pkey", ["project_id", "fingerprint"])
+        .execute();
+      await db.schema.alterTable("review_findings").dropConstraint("review_findings_delivery").execute();
+      await db.schema
+        .alterTable("review_findings")
+        .addCheckConstraint(
+          "review_findings_delivery",
+          sql`delivery in ('inline', 'summary', 'duplicate', 'not_posted', 'shadow', 'suppressed')`,
+        )
+        .execute();
+      // The sandbox code host's reactions on its review comments, one per person and content, as
+      // GitHub keeps them.
+      await db.schema
+        .createTable("sandbox_comment_reactions")
+        .addColumn("comment_id", "integer", (c) =>
+          c.notNull().references("sandbox_review_comments.id").onDelete("cascade"),
+        )
+        .addColumn("user_id", "uuid", (c) => c.notNull().references("users.id").onDelete("cascade"))
+        .addColumn("content", "text", (c) => c.notNull())
+        .addColumn("created_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
+        .addPrimaryKeyConstraint("sandbox_comment_reactions_pkey", ["comment_id", "user_id", "content"])
+        .addCheckConstraint("sandbox_comment_reactions_content", sql`content in ('+1', '-1')`)
+        .execute();
+    },
+  },
 };
 
 /** Applies every pending migration; safe to call on every start (applied ones are skipped). */

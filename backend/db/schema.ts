@@ -3,10 +3,17 @@
  * a new table means a migration plus an interface here plus an entry in `Database`.
  */
 import type { ColumnType, Generated } from "kysely";
+import type { ModelKind } from "../../shared/ai-model.ts";
 import type { PlanCode, SubscriptionStatus } from "../../shared/billing-contract.ts";
 import type { Provider } from "../../shared/contract.ts";
-import type { Finding } from "../../shared/review-contract.ts";
-import type { BotCommand, FindingDelivery, ReviewRunStatus, ReviewTrigger } from "../review/model.ts";
+import type { Finding, RunAiOutcome } from "../../shared/review-contract.ts";
+import type {
+  BotCommand,
+  FindingDelivery,
+  PostedDelivery,
+  ReviewRunStatus,
+  ReviewTrigger,
+} from "../review/model.ts";
 
 /** Set by the database on insert, never updated. */
 type CreatedAt = ColumnType<Date, never, never>;
@@ -143,6 +150,8 @@ export interface WebhookDeliveriesTable {
 
 type Timestamp = ColumnType<Date, Date | undefined, Date>;
 type NullableTimestamp = ColumnType<Date | null, Date | null | undefined, Date | null>;
+type NullableText = ColumnType<string | null, string | null | undefined, string | null>;
+type NullableInteger = ColumnType<number | null, number | null | undefined, number | null>;
 
 /**
  * An organisation's plan. `seats_allocated` counts the contributors holding a seat; the database
@@ -237,6 +246,17 @@ export interface ReviewRunsTable {
   queued_at: ColumnType<Date, Date | undefined, Date>;
   started_at: NullableTimestamp;
   finished_at: NullableTimestamp;
+  /** The AI pass (migration 0011): null on a run without one. */
+  ai_outcome: ColumnType<RunAiOutcome | null, RunAiOutcome | null | undefined, RunAiOutcome | null>;
+  ai_model: NullableText;
+  ai_input_tokens: NullableInteger;
+  ai_output_tokens: NullableInteger;
+  /** Micro-dollars; null when no price is known for the model. */
+  ai_cost_micros: NullableInteger;
+  /** Why the pass failed or was skipped, or that its cost is unknown. */
+  ai_note: NullableText;
+  /** When the pass spent its tokens: the monthly budget sums by it. */
+  ai_at: NullableTimestamp;
 }
 
 /** A run's decision log; `id` orders it. `detail` is jsonb, written as JSON text. */
@@ -292,6 +312,8 @@ export interface ReviewFindingsTable {
   run_id: string;
   fingerprint: string;
   delivery: FindingDelivery;
+  /** Where a shadow finding would have gone; null for any other delivery (migration 0012). */
+  shadow_delivery: ColumnType<PostedDelivery | null, PostedDelivery | null | undefined, never>;
   finding: ColumnType<Finding, string, never>;
 }
 
@@ -337,6 +359,42 @@ export interface SandboxReviewCommentsTable {
   body: string;
 }
 
+/** A fingerprint's 👍 and 👎 in one repository (migration 0013_finding_feedback). */
+export interface FindingFeedbackTable {
+  project_id: string;
+  fingerprint: string;
+  /** The pull request the counts were read from. */
+  pull_request: number;
+  thumbs_up: number;
+  thumbs_down: number;
+  /** When a 👎 was first seen: the fingerprint is not posted in the repository from then on. */
+  suppressed_at: Date | null;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+}
+
+/** One person's 👍 or 👎 on a sandbox review comment. */
+export interface SandboxCommentReactionsTable {
+  comment_id: number;
+  user_id: string;
+  content: "+1" | "-1";
+  created_at: CreatedAt;
+}
+
+/**
+ * An organisation's AI model (docs/decisions/018-ai-model-settings.md); `api_key_ciphertext` is
+ * sealed by backend/secrets/secret-box.ts, null when the model takes no key.
+ */
+export interface AiModelsTable {
+  org_id: string;
+  kind: ModelKind;
+  base_url: string | null;
+  model: string;
+  api_key_ciphertext: string | null;
+  input_token_limit: number;
+  monthly_budget_cents: number | null;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -361,4 +419,7 @@ export interface Database {
   sandbox_pull_requests: SandboxPullRequestsTable;
   sandbox_reviews: SandboxReviewsTable;
   sandbox_review_comments: SandboxReviewCommentsTable;
+  ai_models: AiModelsTable;
+  finding_feedback: FindingFeedbackTable;
+  sandbox_comment_reactions: SandboxCommentReactionsTable;
 }

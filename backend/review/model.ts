@@ -20,7 +20,10 @@ export type ReviewRunOutcome =
   | { status: "skipped"; reason: string }
   | { status: "failed"; reason: string };
 
-/** What became of a finding: posted inline, in the summary, already posted before, or not posted. */
+/** What became of a finding: posted inline, in the summary, already posted before, not posted, or shadow. */
 export type FindingDelivery = RunFinding["delivery"];
+
+/** Where a posted (or, in shadow mode, a would-be posted) finding goes. */
+export type PostedDelivery = NonNullable<RunFinding["shadowDelivery"]>;
 
 export type { BotCommand };

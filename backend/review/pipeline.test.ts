@@ -152,9 +152,11 @@ describe.each(TEST_DATABASE_KINDS)("the review pipeline on %s", (kind) => {
       "triage.plan: pass",
       "triage.seat: pass",
       "triage.head: pass",
+      "feedback: synced",
       "triage.ignored_paths: pass",
       "diff: from base",
       "review: built-in",
+      "ai.model: off",
       "post: started",
       "post: posted",
       "run: succeeded",
@@ -201,6 +203,56 @@ describe.each(TEST_DATABASE_KINDS)("the review pipeline on %s", (kind) => {
     // `full review` starts from the base again.
     await run("command", "full review");
     expect(host.asked.at(-1)).toBe(`${BASE}...${HEAD2}`);
+  });
+
+  it("stores people's 👍 and 👎 and, after a 👎, never posts that fingerprint in the repository again", async () => {
+    await run("opened");
+    const debuggerFp = fingerprint("markers/debugger", "src/app.ts", "debugger;");
+    const lintFp = fingerprint("markers/lint-disable", "src/app.ts", "// eslint-disable-next-line");
+    host.reactions.set(debuggerFp, { thumbsUp: 0, thumbsDown: 1 });
+    host.reactions.set(lintFp, { thumbsUp: 2, thumbsDown: 0 });
+
+    const second = await run("command", "full review");
+    expect(await decisions(second)).toEqual(
+      expect.arrayContaining(["feedback: synced", "feedback.suppressed: suppressed"]),
+    );
+    const rows = await db
+      .selectFrom("review_decisions")
+      .select(["step", "detail"])
+      .where("run_id", "=", second)
+      .where("step", "like", "feedback%")
+      .orderBy("id")
+      .execute();
+    expect(rows.map((row) => row.detail)).toEqual([
+      { posted_findings: 3, thumbs_up: 2, thumbs_down: 1 },
+      { count: 1, rules: ["markers/debugger"] },
+    ]);
+    expect((await findings(second)).map((row) => [row.finding.ruleId, row.delivery])).toEqual([
+      ["hygiene/env-file", "duplicate"],
+      ["markers/lint-disable", "duplicate"],
+      ["markers/debugger", "suppressed"],
+    ]);
+    const feedback = () =>
+      db
+        .selectFrom("finding_feedback")
+        .select(["fingerprint", "thumbs_up", "thumbs_down", "suppressed_at"])
+        .where("project_id", "=", projectId)
+        .where("fingerprint", "in", [debuggerFp, lintFp])
+        .orderBy("thumbs_up")
+        .execute();
+    const [suppressed, useful] = await feedback();
+    expect(suppressed).toMatchObject({ fingerprint: debuggerFp, thumbs_down: 1 });
+    expect(suppressed?.suppressed_at).toBeInstanceOf(Date);
+    expect(useful).toMatchObject({ fingerprint: lintFp, thumbs_up: 2, thumbs_down: 0, suppressed_at: null });
+
+    // The 👎 is taken back: the counts follow, the suppression stays (decision 021).
+    host.reactions.delete(debuggerFp);
+    const third = await run("command", "full review");
+    expect((await findings(third)).find((row) => row.finding.fingerprint === debuggerFp)?.delivery).toBe(
+      "suppressed",
+    );
+    const [still] = await feedback();
+    expect(still).toMatchObject({ thumbs_down: 0, suppressed_at: suppressed?.suppressed_at });
   });
 
   it("reviews from the base when a force-push dropped the last reviewed head (GitHub answers 404)", async () => {
@@ -415,6 +467,91 @@ describe.each(TEST_DATABASE_KINDS)("the review pipeline on %s", (kind) => {
     expect(host.reviews[0]?.comments).toEqual([]);
     expect(host.reviews[0]?.requestChanges).toBe(true);
     expect(host.reviews[0]?.summary).not.toContain("markers/lint-disable");
+  });
+
+  it("posts at most max_findings findings, the most severe first", async () => {
+    settings.comment_style.max_findings = 2;
+    const runId = await run("opened");
+    expect((await findings(runId)).map((row) => [row.finding.ruleId, row.delivery])).toEqual([
+      ["hygiene/env-file", "summary"],
+      ["markers/debugger", "inline"],
+      ["markers/lint-disable", "not_posted"],
+    ]);
+    expect(host.reviews[0]?.comments.map((comment) => comment.line)).toEqual([2]);
+  });
+
+  it("in shadow mode posts nothing to GitHub, records where each finding would have gone, and still answers commands", async () => {
+    const github = await startFakeGitHub();
+    try {
+      github.addInstallation({ id: 31, account: "acme", repositories: [fakeRepository("acme", "web", 100)] });
+      github.pulls.addPullRequest("acme/web", {
+        number: 7,
+        title: "Add numbers",
+        author: { login: "octocat", type: "User" },
+        head: { ref: "feature", sha: HEAD1 },
+        base: { ref: "main", sha: BASE },
+      });
+      const patches = [
+        { filename: "src/app.ts", status: "added" as const, patch: APP_PATCH },
+        { filename: ".env", status: "added" as const, patch: ENV_PATCH },
+      ];
+      github.pulls.setDiff("acme/web", BASE, HEAD1, patches);
+      const githubHost = githubReviewHosts({
+        appId: github.appId,
+        privateKey: github.appPrivateKey,
+        apiUrl: github.url,
+      })("31", "acme/web");
+      const posts = () =>
+        github.calls.filter((call) => !call.startsWith("GET ") && !call.includes("/access_tokens"));
+      settings.comment_style.shadow_mode = true;
+
+      const shadowRun = await run("opened", undefined, 0, githubHost);
+      expect(posts()).toEqual([]);
+      expect(github.pulls.reviews).toEqual([]);
+      expect(await runOf(shadowRun)).toMatchObject({
+        status: "succeeded",
+        findings_total: 3,
+        findings_posted: 0,
+      });
+      const recorded = await db
+        .selectFrom("review_findings")
+        .select(["delivery", "shadow_delivery", "finding"])
+        .where("run_id", "=", shadowRun)
+        .orderBy("id")
+        .execute();
+      expect(recorded.map((row) => [row.finding.ruleId, row.delivery, row.shadow_delivery])).toEqual([
+        ["hygiene/env-file", "shadow", "summary"],
+        ["markers/debugger", "shadow", "inline"],
+        ["markers/lint-disable", "shadow", "inline"],
+      ]);
+      const post = await db
+        .selectFrom("review_decisions")
+        .select(["outcome", "detail"])
+        .where("run_id", "=", shadowRun)
+        .where("step", "=", "post")
+        .execute();
+      expect(post).toEqual([
+        { outcome: "shadow", detail: { inline: 2, summary: 1, duplicates: 0, not_posted: 0, suppressed: 0 } },
+      ]);
+      const state = await db.selectFrom("review_pull_requests").selectAll().executeTakeFirstOrThrow();
+      expect(state.last_reviewed_sha).toBe(HEAD1);
+
+      // Someone asking the bot for help still gets an answer: it is not a review.
+      await run("command", "help", 0, githubHost);
+      expect(posts()).toEqual(["POST /repos/acme/web/issues/7/comments"]);
+
+      // Shadow mode off: the next review starts at the base, so what the shadow run found is posted.
+      settings.comment_style.shadow_mode = false;
+      github.pulls.pushTo("acme/web", 7, HEAD2);
+      github.pulls.setDiff("acme/web", BASE, HEAD2, patches);
+      const live = await run("synchronize", undefined, 0, githubHost);
+      expect(await decisions(live)).toEqual(expect.arrayContaining(["diff.range: base", "diff: from base"]));
+      expect(github.pulls.reviews).toHaveLength(1);
+      expect(github.pulls.reviews[0]?.comments.map((comment) => comment.line)).toEqual([2, 3]);
+      expect(await runOf(live)).toMatchObject({ findings_total: 3, findings_posted: 3 });
+    } finally {
+      await github.close();
+    }
   });
 
   it("records a comment the host moved into the summary as delivered there", async () => {

@@ -1,22 +1,28 @@
 /**
  * The review pipeline (docs/review-engine.md, "Pipeline"): a started run reads its pull request
  * from the code host, acts on a bot command or triages, fetches the diff (incremental from the last
- * reviewed head by default), runs the built-in reviewer and posts one review. Every stage writes
- * its outcome to the run's decision log. A run started again after a crash finds what it already
- * did there and in review_findings, and never posts twice.
+ * reviewed head by default), runs the built-in reviewer and the AI pass (when the organisation has
+ * a model) and posts one review. Every stage writes its outcome to the run's decision log. A run
+ * started again after a crash finds what it already did there and in review_findings, and never
+ * posts twice (nor calls the model twice).
  */
 import type { Selectable } from "kysely";
+import type { Finding } from "../../shared/review-contract.ts";
 import type { Clock } from "../billing/clock.ts";
 import { currentSubscription } from "../billing/subscriptions.ts";
 import type { Db } from "../db/database.ts";
 import type { ProjectsTable } from "../db/schema.ts";
+import { type AiPassResult, type ModelDeps, runAiPass } from "./ai/ai-pass.ts";
+import { mergeFindings } from "./ai/merge.ts";
+import { aiSummarySection } from "./ai/summary.ts";
 import { extensionOf, SCRIPT_EXTENSIONS } from "./builtin/analyzer.ts";
 import { reviewBuiltIn } from "./builtin/index.ts";
 import { BOT_COMMANDS, botHandle } from "./commands.ts";
 import { type DiffFile, fromPullRequestFiles, type PullRequestFile, RightSideIndex } from "./diff.ts";
+import { syncFeedback, withoutSuppressed } from "./feedback.ts";
 import { pathPatterns } from "./glob.ts";
-import type { ReviewRunOutcome } from "./model.ts";
-import { asksForChanges, planReview, summaryBody } from "./posting.ts";
+import type { FindingDelivery, PostedDelivery, ReviewRunOutcome } from "./model.ts";
+import { asksForChanges, type PlannedReview, planReview, summaryBody } from "./posting.ts";
 import { type PullRequestRef, pullRequestState, updatePullRequest } from "./pull-requests.ts";
 import { CommitNotFoundError, type PullRequestInfo, type ReviewHost } from "./review-host.ts";
 import type { ReviewSettings, ReviewSettingsReader } from "./review-settings.ts";
@@ -36,6 +42,8 @@ export interface PipelineDeps {
   settings: ReviewSettingsReader;
   clock: Clock;
   productName: string;
+  /** The AI pass (docs/review-engine.md, "AI pass"); absent, every review is built-in only. */
+  models?: ModelDeps | undefined;
 }
 
 /** Whole files fetched at head for Biome and the dependency rule, at most this many per run. */
@@ -116,6 +124,21 @@ async function countsOf(db: DbExecutor, runId: string) {
   };
 }
 
+/** Whether the pull request's latest review was made in shadow mode (and posted nothing). */
+async function lastReviewInShadow(db: DbExecutor, ref: PullRequestRef): Promise<boolean> {
+  const last = await db
+    .selectFrom("review_decisions as decision")
+    .innerJoin("review_runs as run", "run.id", "decision.run_id")
+    .select("decision.outcome")
+    .where("run.project_id", "=", ref.projectId)
+    .where("run.pull_request", "=", ref.pullRequest)
+    .where("decision.step", "=", "post")
+    .where("decision.outcome", "in", ["posted", "shadow"])
+    .orderBy("decision.id", "desc")
+    .executeTakeFirst();
+  return last?.outcome === "shadow";
+}
+
 export function createReviewPipeline(deps: PipelineDeps): ReviewPipeline {
   const { db, productName } = deps;
 
@@ -151,11 +174,13 @@ export function createReviewPipeline(deps: PipelineDeps): ReviewPipeline {
   ): Promise<ReviewRunOutcome> {
     const ref = { projectId: job.projectId, pullRequest: job.pullRequest };
     const head = pullRequest.headSha;
-    if (await logged(db, job.runId, "post", "posted")) {
+    if ((await logged(db, job.runId, "post", "posted")) || (await logged(db, job.runId, "post", "shadow"))) {
       // Posted and recorded before a crash: only the run's end is missing.
       await log("post", "already posted", {});
       return { status: "succeeded", ...(await countsOf(db, job.runId)) };
     }
+    const onPullRequest = await host.postedFindings(job.pullRequest);
+    await syncFeedback(db, ref, onPullRequest, log);
 
     // Nothing pushed since the last review (a `review` command or a retry): an empty range.
     const { from, changed } =
@@ -218,13 +243,45 @@ export function createReviewPipeline(deps: PipelineDeps): ReviewPipeline {
       notes: result.notes.slice(0, LISTED_MAX),
     });
 
+    // The AI reads what the built-in reviewer read: skipped files (generated, lock, ignored) stay out.
+    const skippedPaths = new Set(result.skipped.map((file) => file.path));
+    let ai: AiPassResult | undefined;
+    if (deps.models) {
+      ai = await runAiPass(deps.models, {
+        db,
+        runId: job.runId,
+        orgId: job.orgId,
+        host,
+        headSha: head,
+        files: files.filter((file) => !skippedPaths.has(file.path)),
+        builtin: result.findings,
+        instructions: scope.review_instructions,
+        productName,
+        now: deps.clock(),
+        log,
+      });
+    } else {
+      await log("ai.model", "off", { reason: "no AI models in this deployment" });
+    }
+    const merged = mergeFindings(result.findings, ai?.findings ?? []);
+    if (ai?.findings.length) {
+      await log("ai.merge", "merged", {
+        ai: ai.findings.length,
+        same_line_as_builtin: merged.sameLineAsBuiltIn,
+        findings: merged.findings.length,
+      });
+    }
+
     const style = settings.comment_style;
+    const suppression = await withoutSuppressed(db, job.projectId, merged.findings, log);
     const plan = planReview(
-      result.findings,
+      suppression.kept,
       new RightSideIndex(files),
-      await host.postedFingerprints(job.pullRequest),
+      new Set(onPullRequest.keys()),
       style,
     );
+    plan.deliveries.push(...suppression.suppressed);
+    if (style.shadow_mode) return recordShadow(job, ref, head, plan);
     const duplicates = plan.deliveries.filter(({ delivery }) => delivery === "duplicate").length;
     const summary = summaryBody(
       plan,
@@ -235,6 +292,8 @@ export function createReviewPipeline(deps: PipelineDeps): ReviewPipeline {
         filesReviewed: files.length - result.skipped.length,
         skipped: result.skipped.length,
         duplicates,
+        maxFindings: style.max_findings,
+        sections: ai ? [aiSummarySection(ai)] : [],
       },
       style.summary_comment,
     );
@@ -262,17 +321,71 @@ export function createReviewPipeline(deps: PipelineDeps): ReviewPipeline {
     const deliveries = plan.deliveries.map(({ finding, delivery }) => ({
       finding,
       delivery: delivery === "inline" && moved.has(finding.fingerprint) ? ("summary" as const) : delivery,
+      shadowDelivery: null,
     }));
-    const count = (kind: string) => deliveries.filter(({ delivery }) => delivery === kind).length;
+    const count = (kind: FindingDelivery) => deliveries.filter(({ delivery }) => delivery === kind).length;
+    await recordPost(job.runId, ref, head, deliveries, "posted", {
+      inline: count("inline"),
+      summary: count("summary"),
+      duplicates: count("duplicate"),
+      not_posted: count("not_posted"),
+      over_limit: plan.overLimit,
+      suppressed: count("suppressed"),
+      moved_to_summary: posted.moved,
+    });
+    return {
+      status: "succeeded",
+      findingsTotal: deliveries.length,
+      findingsPosted: count("inline") + count("summary"),
+    };
+  }
+
+  /**
+   * Shadow mode: nothing goes to the code host. A finding that would have been posted is recorded
+   * as "shadow" with where it would have gone; the pull request counts as reviewed up to its head.
+   */
+  async function recordShadow(
+    job: ReviewJob,
+    ref: PullRequestRef,
+    head: string,
+    plan: PlannedReview,
+  ): Promise<ReviewRunOutcome> {
+    const deliveries = plan.deliveries.map(({ finding, delivery }) =>
+      delivery === "inline" || delivery === "summary"
+        ? { finding, delivery: "shadow" as const, shadowDelivery: delivery }
+        : { finding, delivery, shadowDelivery: null },
+    );
+    const count = (kind: FindingDelivery) =>
+      plan.deliveries.filter(({ delivery }) => delivery === kind).length;
+    await recordPost(job.runId, ref, head, deliveries, "shadow", {
+      inline: count("inline"),
+      summary: count("summary"),
+      duplicates: count("duplicate"),
+      not_posted: count("not_posted"),
+      suppressed: count("suppressed"),
+    });
+    return { status: "succeeded", findingsTotal: deliveries.length, findingsPosted: 0 };
+  }
+
+  /** The run's findings, the pull request's last reviewed head and the `post` step, in one transaction. */
+  async function recordPost(
+    runId: string,
+    ref: PullRequestRef,
+    head: string,
+    deliveries: Array<{ finding: Finding; delivery: FindingDelivery; shadowDelivery: PostedDelivery | null }>,
+    outcome: "posted" | "shadow",
+    detail: Record<string, number>,
+  ): Promise<void> {
     await db.transaction().execute(async (trx) => {
       if (deliveries.length) {
         await trx
           .insertInto("review_findings")
           .values(
-            deliveries.map(({ finding, delivery }) => ({
-              run_id: job.runId,
+            deliveries.map(({ finding, delivery, shadowDelivery }) => ({
+              run_id: runId,
               fingerprint: finding.fingerprint,
               delivery,
+              shadow_delivery: shadowDelivery,
               finding: JSON.stringify(finding),
             })),
           )
@@ -280,19 +393,8 @@ export function createReviewPipeline(deps: PipelineDeps): ReviewPipeline {
           .execute();
       }
       await updatePullRequest(trx, ref, { last_reviewed_sha: head });
-      await recordDecision(trx, job.runId, "post", "posted", {
-        inline: count("inline"),
-        summary: count("summary"),
-        duplicates: count("duplicate"),
-        not_posted: count("not_posted"),
-        moved_to_summary: posted.moved,
-      });
+      await recordDecision(trx, runId, "post", outcome, detail);
     });
-    return {
-      status: "succeeded",
-      findingsTotal: deliveries.length,
-      findingsPosted: count("inline") + count("summary"),
-    };
   }
 
   return async (job, log) => {
@@ -336,8 +438,17 @@ export function createReviewPipeline(deps: PipelineDeps): ReviewPipeline {
       log,
     );
     if (!decision.review) return { status: "skipped", reason: decision.reason };
+    // The first review after shadow mode is turned off starts at the base: what the shadow reviews
+    // found is not on the pull request yet, and an incremental diff would not find it again.
+    const afterShadow =
+      decision.from === "last-review" &&
+      !settings.comment_style.shadow_mode &&
+      (await lastReviewInShadow(db, ref));
+    if (afterShadow) await log("diff.range", "base", { reason: "the last review was in shadow mode" });
     const from =
-      decision.from === "last-review" && state.lastReviewedSha ? state.lastReviewedSha : pullRequest.baseSha;
+      decision.from === "last-review" && state.lastReviewedSha && !afterShadow
+        ? state.lastReviewedSha
+        : pullRequest.baseSha;
     return review(job, host, pullRequest, settings, from, log);
   };
 }

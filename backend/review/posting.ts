@@ -49,12 +49,18 @@ export interface PlannedReview {
   comments: LineComment[];
   /** Findings listed in the summary: without a line, outside the diff, or with inline comments off. */
   summaryFindings: Finding[];
+  /** Findings not posted because the review already had `max_findings` (counted in the summary). */
+  overLimit: number;
 }
 
+const severityRank = (severity: FindingSeverity) => FINDING_SEVERITY_ORDER.indexOf(severity);
+
 /**
- * Where each finding goes. Not posted: findings below the severity threshold. Duplicate:
- * a fingerprint already on the pull request. Inline: a line inside the diff, with inline comments
- * on. Everything else is listed in the summary, so no finding is silently dropped.
+ * Where each finding goes, the most severe first. Not posted: findings below the severity
+ * threshold, and new ones beyond `max_findings` (over the per-review limit, counted in the
+ * summary). Duplicate: a fingerprint already on the pull request (not counted towards the limit).
+ * Inline: a line inside the diff, with inline comments on. Everything else is listed in the
+ * summary, so no finding is silently dropped.
  */
 export function planReview(
   findings: readonly Finding[],
@@ -62,16 +68,17 @@ export function planReview(
   alreadyPosted: ReadonlySet<string>,
   style: ReviewSettings["comment_style"],
 ): PlannedReview {
-  const plan: PlannedReview = { deliveries: [], comments: [], summaryFindings: [] };
-  for (const finding of findings) {
+  const plan: PlannedReview = { deliveries: [], comments: [], summaryFindings: [], overLimit: 0 };
+  const bySeverity = [...findings].sort((a, b) => severityRank(a.severity) - severityRank(b.severity));
+  for (const finding of bySeverity) {
     let delivery: FindingDelivery;
-    if (
-      FINDING_SEVERITY_ORDER.indexOf(finding.severity) >
-      FINDING_SEVERITY_ORDER.indexOf(style.severity_threshold)
-    ) {
+    if (severityRank(finding.severity) > severityRank(style.severity_threshold)) {
       delivery = "not_posted";
     } else if (alreadyPosted.has(finding.fingerprint)) {
       delivery = "duplicate";
+    } else if (plan.comments.length + plan.summaryFindings.length >= style.max_findings) {
+      delivery = "not_posted";
+      plan.overLimit += 1;
     } else if (
       style.inline_comments &&
       finding.path !== null &&
@@ -102,6 +109,10 @@ export interface SummaryFacts {
   filesReviewed: number;
   skipped: number;
   duplicates: number;
+  /** The per-review limit (`max_findings`), named when findings were over it. */
+  maxFindings: number;
+  /** Sections after the overview (the AI pass's), with summary_comment on. */
+  sections?: string[];
 }
 
 /**
@@ -119,9 +130,11 @@ export function summaryBody(plan: PlannedReview, facts: SummaryFacts, withOvervi
       posted === 0 ? "no new findings" : `${posted} new finding${posted === 1 ? "" : "s"}`,
       ...(facts.duplicates ? [`${facts.duplicates} already reported`] : []),
       ...(facts.skipped ? [`${facts.skipped} file${facts.skipped === 1 ? "" : "s"} skipped`] : []),
+      ...(plan.overLimit ? [`${plan.overLimit} more over the per-review limit of ${facts.maxFindings}`] : []),
     ];
     parts.push(
       `**${facts.productName}** reviewed ${range} (${facts.filesReviewed} file${facts.filesReviewed === 1 ? "" : "s"}): ${counts.join(", ")}.`,
+      ...(facts.sections ?? []),
     );
   }
   if (plan.summaryFindings.length) {

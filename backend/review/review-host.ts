@@ -3,6 +3,7 @@
  * back. One adapter per host (GitHub App, Azure DevOps, the sandbox); the pipeline only talks to
  * this port, so a review reads and posts the same way everywhere.
  */
+import type { FindingFeedback } from "../../shared/review-contract.ts";
 import type { PullRequestFile } from "./diff.ts";
 
 /**
@@ -56,6 +57,12 @@ export interface PostedReview {
   url?: string | undefined;
 }
 
+/**
+ * Our findings on a pull request, by fingerprint, with the 👍 and 👎 people gave them (a finding
+ * listed in a review's body has none: reactions are on comments).
+ */
+export type PostedFindings = ReadonlyMap<string, FindingFeedback>;
+
 export interface ReviewHost {
   pullRequest(number: number): Promise<PullRequestInfo>;
   /**
@@ -66,8 +73,11 @@ export interface ReviewHost {
   changedFiles(number: number, fromSha: string, toSha: string): Promise<PullRequestFile[]>;
   /** A file's whole text at a commit; null when it does not exist there or is binary. */
   fileContent(path: string, sha: string): Promise<string | null>;
-  /** Fingerprints of the findings already posted on this pull request, read back from the host. */
-  postedFingerprints(number: number): Promise<Set<string>>;
+  /**
+   * The findings already posted on this pull request, read back from the host by their markers,
+   * each with its reactions (docs/review-engine.md, "Feedback").
+   */
+  postedFindings(number: number): Promise<PostedFindings>;
   postReview(number: number, review: ReviewToPost): Promise<PostedReview>;
   /** A plain comment on the pull request (answers to `help`, `pause`, `resume`). */
   comment(number: number, body: string): Promise<void>;

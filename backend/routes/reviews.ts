@@ -19,6 +19,7 @@ import type { Db } from "../db/database.ts";
 import { HttpError } from "../http/errors.ts";
 import { strictRouter } from "../http/router.ts";
 import { parseRequest } from "../http/validate.ts";
+import { feedbackOf, NO_FEEDBACK } from "../review/feedback.ts";
 import type { ReviewQueue } from "../review/queue.ts";
 import { announceRunChange, onRunChange } from "../review/run-events.ts";
 import { type DbExecutor, queueRun } from "../review/runs.ts";
@@ -75,6 +76,19 @@ function summaries(db: DbExecutor, orgId: string) {
       "run.findings_posted",
       "run.reason",
     ])
+    .select((eb) =>
+      eb
+        .exists(
+          eb
+            .selectFrom("review_decisions as decision")
+            .select("decision.id")
+            .whereRef("decision.run_id", "=", "run.id")
+            .where("decision.step", "=", "post")
+            .where("decision.outcome", "=", "shadow"),
+        )
+        .$castTo<boolean>()
+        .as("shadow"),
+    )
     .where("run.org_id", "=", orgId);
 }
 
@@ -100,6 +114,7 @@ function summaryOf(row: SummaryRow): ReviewRunSummary {
     findingsTotal: row.findings_total,
     findingsPosted: row.findings_posted,
     reason: row.reason,
+    shadow: row.shadow,
   };
 }
 
@@ -154,7 +169,7 @@ export function reviewsRouter(db: Db, queue: ReviewQueue): Router {
     const { org } = sessionOf(res);
     const summary = await runSummary(db, org.id, runId);
     if (!summary) throw notFound();
-    const [decisions, findings] = await Promise.all([
+    const [decisions, findings, usage] = await Promise.all([
       db
         .selectFrom("review_decisions")
         .select(["step", "outcome", "detail", "created_at"])
@@ -163,11 +178,32 @@ export function reviewsRouter(db: Db, queue: ReviewQueue): Router {
         .execute(),
       db
         .selectFrom("review_findings")
-        .select(["finding", "delivery"])
+        .select(["fingerprint", "finding", "delivery", "shadow_delivery"])
         .where("run_id", "=", runId)
         .orderBy("id")
         .execute(),
+      db
+        .selectFrom("review_runs")
+        .select([
+          "ai_outcome",
+          "ai_model",
+          "ai_input_tokens",
+          "ai_output_tokens",
+          "ai_cost_micros",
+          "ai_note",
+        ])
+        .where("id", "=", runId)
+        .executeTakeFirstOrThrow(),
     ]);
+    const feedback = await feedbackOf(
+      db,
+      summary.projectId,
+      findings.map((row) => row.fingerprint),
+    );
+    const feedbackFor = (fingerprint: string) => {
+      const stored = feedback.get(fingerprint);
+      return stored ? { thumbsUp: stored.thumbsUp, thumbsDown: stored.thumbsDown } : NO_FEEDBACK;
+    };
     const data: ReviewRunDetail = {
       ...summary,
       decisions: decisions.map((row) => ({
@@ -176,7 +212,20 @@ export function reviewsRouter(db: Db, queue: ReviewQueue): Router {
         detail: row.detail,
         at: row.created_at.toISOString(),
       })),
-      findings: findings.map((row) => ({ finding: row.finding, delivery: row.delivery })),
+      findings: findings.map((row) => ({
+        finding: row.finding,
+        delivery: row.delivery,
+        shadowDelivery: row.shadow_delivery,
+        feedback: feedbackFor(row.fingerprint),
+      })),
+      ai: usage.ai_outcome && {
+        outcome: usage.ai_outcome,
+        model: usage.ai_model,
+        inputTokens: usage.ai_input_tokens,
+        outputTokens: usage.ai_output_tokens,
+        costMicros: usage.ai_cost_micros,
+        note: usage.ai_note,
+      },
     };
     res.json({ success: true, data } satisfies z.infer<typeof reviewRunResponseSchema>);
   });

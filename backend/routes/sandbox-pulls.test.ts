@@ -12,6 +12,7 @@ import { signedInAccount } from "../../tests/support/backend-sessions.ts";
 import { TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
 import { bearerCalls, testBackends } from "../../tests/support/test-backend.ts";
 import type { Backend } from "../app.ts";
+import { NO_FEEDBACK } from "../review/feedback.ts";
 import { fingerprintMarker } from "../review/posting.ts";
 import { createSandboxReviewHost } from "../review/sandbox/review-host.ts";
 import { BASE_TREE, templateOf } from "../review/sandbox/samples.ts";
@@ -202,7 +203,7 @@ describe.each(TEST_DATABASE_KINDS)("sandbox pull requests on %s", (kind) => {
     expect(await host.fileContent("src/config.ts", info.headSha)).toBe(templateOf("leaked-key").content);
     expect(await host.fileContent("src/config.ts", info.baseSha)).toBe(BASE_TREE["src/config.ts"]);
     expect(await host.fileContent("missing.ts", info.headSha)).toBeNull();
-    expect(await host.postedFingerprints(pull.number)).toEqual(new Set());
+    expect(await host.postedFindings(pull.number)).toEqual(new Map());
 
     const tokenLine =
       templateOf("leaked-key")
@@ -234,7 +235,12 @@ describe.each(TEST_DATABASE_KINDS)("sandbox pull requests on %s", (kind) => {
       url: info.url,
     });
     await host.comment(pull.number, "Paused.");
-    expect(await host.postedFingerprints(pull.number)).toEqual(new Set([FINGERPRINT("a"), FINGERPRINT("b")]));
+    expect(await host.postedFindings(pull.number)).toEqual(
+      new Map([
+        [FINGERPRINT("b"), NO_FEEDBACK],
+        [FINGERPRINT("a"), NO_FEEDBACK],
+      ]),
+    );
 
     const detail = sandboxPullResponseSchema.parse(
       (await get(token, SANDBOX_PULL_PATHS.pull(pull.id))).body,

@@ -14,6 +14,8 @@ import {
   type SandboxPullsData,
   sandboxCommitSchema,
   sandboxPullCreateSchema,
+  type sandboxReactionsResponseSchema,
+  sandboxReactSchema,
 } from "../../shared/sandbox-review-contract.ts";
 import { sessionOf } from "../auth/require-session.ts";
 import type { Db } from "../db/database.ts";
@@ -21,20 +23,24 @@ import { HttpError } from "../http/errors.ts";
 import { strictRouter } from "../http/router.ts";
 import { parseRequest } from "../http/validate.ts";
 import { fromPullRequestFiles } from "../review/diff.ts";
+import { storeFeedback } from "../review/feedback.ts";
 import { type IngestOutcome, ingestDelivery } from "../review/ingest.ts";
 import type { ReviewTrigger } from "../review/model.ts";
-import { withoutMarkers } from "../review/posting.ts";
+import { markedFingerprints, withoutMarkers } from "../review/posting.ts";
 import type { ReviewQueue } from "../review/queue.ts";
 import { announceRunChange } from "../review/run-events.ts";
 import type { DbExecutor } from "../review/runs.ts";
 import { BASE_TREE, TEMPLATES, templateOf } from "../review/sandbox/samples.ts";
 import {
   changedFiles,
+  commentOf,
   openPullRequest,
   postedOn,
   pullRequestOf,
   pullRequestsOf,
   pushCommit,
+  react,
+  reactionsOn,
   repositoryOf,
   type SandboxProject,
   sandboxProject,
@@ -43,6 +49,12 @@ import {
 
 const notFound = () => new HttpError(404, { error: "Not found" });
 const idSchema = z.uuid();
+
+const commentParam = (value: unknown) => {
+  const parsed = z.coerce.number().int().positive().max(2_147_483_647).safeParse(value);
+  if (!parsed.success) throw notFound();
+  return parsed.data;
+};
 
 const pathParam = (value: unknown) => {
   const parsed = idSchema.safeParse(value);
@@ -166,7 +178,7 @@ export function sandboxPullsRouter(db: Db, queue: ReviewQueue): Router {
   });
 
   router.get(SANDBOX_PULL_ROUTES.pull, async (req, res) => {
-    const { org } = sessionOf(res);
+    const { org, user } = sessionOf(res);
     const pull = await pullRequestOf(db, org.id, pathParam(req.params.pullId));
     if (!pull) throw notFound();
     const project = await projectFor(org.id, pull.project_id);
@@ -183,6 +195,11 @@ export function sandboxPullsRouter(db: Db, queue: ReviewQueue): Router {
         .limit(1)
         .executeTakeFirst(),
     ]);
+    const reactions = await reactionsOn(
+      db,
+      posted.flatMap((review) => review.comments.map((comment) => comment.id)),
+      user.id,
+    );
     const repository = repositoryOf(project);
     const data: SandboxPullDetail = {
       ...summaryOf(pull),
@@ -213,11 +230,37 @@ export function sandboxPullsRouter(db: Db, queue: ReviewQueue): Router {
           side: comment.side,
           commitId: comment.commit_id,
           body: withoutMarkers(comment.body),
+          reactions: reactions.get(comment.id) ?? { "+1": 0, "-1": 0, mine: [] },
         })),
       })),
       latestRun: latestRun ?? null,
     };
     res.json({ success: true, data });
+  });
+
+  /**
+   * 👍 or 👎 on a review comment, as a person reacts on GitHub; the finding's feedback in the
+   * repository is updated at once (a 👎 suppresses it from the next run on).
+   */
+  router.post(SANDBOX_PULL_ROUTES.commentReactions, async (req, res) => {
+    const { org, user } = sessionOf(res);
+    const commentId = commentParam(req.params.commentId);
+    const comment = await commentOf(db, org.id, commentId);
+    if (!comment) throw notFound();
+    const body = parseRequest(sandboxReactSchema, req.body);
+    const data = await db.transaction().execute(async (trx) => {
+      await react(trx, { commentId, userId: user.id, ...body });
+      const counts = (await reactionsOn(trx, [commentId], user.id)).get(commentId);
+      if (!counts) throw notFound();
+      const feedback = { thumbsUp: counts["+1"], thumbsDown: counts["-1"] };
+      await storeFeedback(
+        trx,
+        { projectId: comment.project_id, pullRequest: comment.number },
+        new Map(markedFingerprints(comment.body).map((fingerprint) => [fingerprint, feedback])),
+      );
+      return counts;
+    });
+    res.json({ success: true, data } satisfies z.infer<typeof sandboxReactionsResponseSchema>);
   });
 
   return router;

@@ -32,9 +32,9 @@ const DEFAULTS = Object.fromEntries(
     category.setting_category,
     Object.fromEntries(category.default_value.map((item) => [item.key, item.value])),
   ]),
-) as Record<string, Record<string, boolean | string[]>>;
+) as Record<string, Record<string, boolean | string[] | string | number>>;
 
-function defaultsOf(category: string): Record<string, boolean | string[]> {
+function defaultsOf(category: string): Record<string, boolean | string[] | string | number> {
   return { ...DEFAULTS[category] };
 }
 
@@ -358,6 +358,76 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
       expect(back.sources.ignored_paths).toBe("organization");
     });
 
+    it("inherit choices, numbers and text like switches, empty text being a value of its own", async () => {
+      const { token, orgId } = await signedInAccount(backend, "kinds");
+      const repositoryId = await addRepository(orgId, "kinds");
+      const organization = await save(token, "comment_style", {
+        severity_threshold: "minor",
+        max_findings: 20,
+      });
+      expect(organization.value).toMatchObject({
+        severity_threshold: "minor",
+        max_findings: 20,
+        shadow_mode: null,
+      });
+      const instructions = await save(token, "review_scope", {
+        review_instructions: "  Prefer early returns.\n",
+      });
+      // Kept trimmed.
+      expect(instructions.value.review_instructions).toBe("Prefer early returns.");
+
+      const inherited = await settingsOf(token, { repositoryId });
+      expect(inherited.settings.comment_style).toMatchObject({
+        severity_threshold: "minor",
+        max_findings: 20,
+      });
+      expect(inherited.sources.comment_style).toMatchObject({
+        severity_threshold: "organization",
+        max_findings: "organization",
+        shadow_mode: "default",
+      });
+      expect(inherited.settings.review_scope?.review_instructions).toBe("Prefer early returns.");
+
+      const own = await save(
+        token,
+        "comment_style",
+        { severity_threshold: "critical", max_findings: 5, shadow_mode: true },
+        { repositoryId },
+      );
+      expect(own.settings).toMatchObject({
+        severity_threshold: "critical",
+        max_findings: 5,
+        shadow_mode: true,
+      });
+      expect(own.sources).toMatchObject({ severity_threshold: "repository", max_findings: "repository" });
+      expect(own.inherited).toMatchObject({
+        severity_threshold: "minor",
+        max_findings: 20,
+        shadow_mode: false,
+      });
+      const cleared = await save(token, "review_scope", { review_instructions: "" }, { repositoryId });
+      expect(cleared.sources.review_instructions).toBe("repository");
+      const effective = await effectiveSettings(backend.db, orgId, repositoryId);
+      expect(effective.comment_style).toMatchObject({ severity_threshold: "critical", max_findings: 5 });
+      expect(effective.review_scope.review_instructions).toBe("");
+
+      const back = await save(
+        token,
+        "comment_style",
+        { severity_threshold: null, shadow_mode: true },
+        { repositoryId },
+      );
+      expect(back.settings).toMatchObject({
+        severity_threshold: "minor",
+        max_findings: 20,
+        shadow_mode: true,
+      });
+      expect(back.sources).toMatchObject({
+        severity_threshold: "organization",
+        max_findings: "organization",
+      });
+    });
+
     it("go when their repository goes", async () => {
       const { token, orgId } = await signedInAccount(backend, "cascade");
       const repositoryId = await addRepository(orgId, "gone");
@@ -434,6 +504,42 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
         ignored_paths: Array.from({ length: 50 }, (_, i) => `${i}`.padEnd(200, "x")),
       });
       expect((await storedRows()).organization.length).toBe(before.organization.length + 1);
+    });
+
+    it("refuses choices, numbers and text that break the shared rules with a message naming the setting, saving nothing", async () => {
+      const { token, orgId } = await signedInAccount(backend, "kind-rules");
+      const repositoryId = await addRepository(orgId, "kind-rules");
+      const before = await storedRows();
+      const threshold = 'Lowest severity reported: one of "critical", "major", "minor" or "info"';
+      const most = "Most findings per review: a whole number from 1 to 50";
+      const cases: [string, Record<string, unknown>, string][] = [
+        ["comment_style", { severity_threshold: "high" }, threshold],
+        ["comment_style", { severity_threshold: true }, threshold],
+        ["comment_style", { max_findings: 0 }, most],
+        ["comment_style", { max_findings: 51 }, most],
+        ["comment_style", { max_findings: 2.5 }, most],
+        ["comment_style", { max_findings: "10" }, most],
+        [
+          "review_scope",
+          { review_instructions: "x".repeat(4001) },
+          "Review instructions: at most 4000 characters (this text has 4001)",
+        ],
+        ["review_scope", { review_instructions: ["a"] }, "Review instructions: text"],
+      ];
+      for (const [category, value, message] of cases) {
+        for (const repository of [{}, { repositoryId }]) {
+          const response = await put(token, API_PATHS.settingsCategory(category), { value, ...repository });
+          expect(response.status, JSON.stringify(value).slice(0, 60)).toBe(400);
+          expect(response.body.code).toBe("INVALID_REQUEST");
+          expect(response.body.error).toBe(message);
+        }
+      }
+      expect(await storedRows()).toEqual(before);
+      // At the limits exactly, and blanks around text not counted: taken.
+      await save(token, "comment_style", { max_findings: 1 });
+      await save(token, "comment_style", { max_findings: 50, severity_threshold: "info" });
+      const text = await save(token, "review_scope", { review_instructions: ` ${"x".repeat(4000)} ` });
+      expect(text.value.review_instructions).toHaveLength(4000);
     });
 
     it("refuses malformed bodies and queries, and unknown categories and code hosts", async () => {

@@ -5,6 +5,7 @@
  */
 
 import { normalizePatterns, patternsProblem } from "../../shared/setting-patterns.ts";
+import { choiceProblem, normalizeText, numberProblem, textProblem } from "../../shared/setting-values.ts";
 import {
   SETTINGS_CATALOGUE,
   type SettingCategoryDefinition,
@@ -35,39 +36,23 @@ function storedValue(
     case "patterns":
       return isStringList(value) ? value : undefined;
     default:
-      return checkScalar(item, value) === null ? (value as string | number) : undefined;
+      return scalarProblem(item, value) === null ? (value as string | number) : undefined;
   }
 }
 
-/** What is wrong with `value` for a choice, number or text setting, or null when it fits. */
-function checkScalar(
+/** What is wrong with `value` for a choice, number or text setting (shared/setting-values.ts), or null. */
+function scalarProblem(
   item: Extract<SettingItemDefinition, { type: "choice" | "number" | "text" }>,
   value: unknown,
 ): string | null {
-  const { key } = item;
   switch (item.type) {
     case "choice":
-      return typeof value === "string" && item.options.some((option) => option.value === value)
-        ? null
-        : `Setting "${key}" takes one of ${item.options.map((option) => `"${option.value}"`).join(", ")} or null (inherit), not ${describe(value)}`;
+      return choiceProblem(item, value);
     case "number":
-      return typeof value === "number" && Number.isInteger(value) && value >= item.min && value <= item.max
-        ? null
-        : `Setting "${key}" takes a whole number from ${item.min} to ${item.max} or null (inherit), not ${describe(value)}`;
+      return numberProblem(item, value);
     case "text":
-      return typeof value === "string" && value.length <= item.maxLength
-        ? null
-        : typeof value === "string"
-          ? `${item.label}: at most ${item.maxLength} characters (this text has ${value.length})`
-          : `Setting "${key}" takes text or null (inherit), not ${describe(value)}`;
+      return textProblem(item, value);
   }
-}
-
-/** A value in an error message: a short string or number as it is, anything else by its type. */
-function describe(value: unknown): string {
-  if (typeof value === "number") return String(value);
-  if (typeof value === "string") return value.length <= 40 ? JSON.stringify(value) : "a longer text";
-  return describeType(value);
 }
 
 const isStringList = (value: unknown): value is string[] =>
@@ -148,7 +133,7 @@ function describeType(value: unknown): string {
  * A category body checked against its template: the keys to keep at this level with their values
  * (null and absent keys are inherited, so they are not kept; pattern lists are kept normalised).
  * Throws SettingValueError naming the first unknown key or wrongly typed value, or saying which rule
- * of shared/setting-patterns.ts a pattern list breaks.
+ * of shared/setting-patterns.ts or shared/setting-values.ts a value breaks (text is kept trimmed).
  */
 export function checkCategoryValues(
   category: SettingCategoryDefinition,
@@ -171,12 +156,10 @@ export function checkCategoryValues(
       continue;
     }
     if (item.type !== "patterns") {
-      const problem = checkScalar(
-        item,
-        item.type === "text" && typeof value === "string" ? value.trim() : value,
-      );
+      const normalized = item.type === "text" && typeof value === "string" ? normalizeText(value) : value;
+      const problem = scalarProblem(item, normalized);
       if (problem) throw new SettingValueError(problem);
-      kept[key] = item.type === "text" ? (value as string).trim() : (value as string | number);
+      kept[key] = normalized as string | number;
       continue;
     }
     if (!isStringList(value)) {

@@ -13,6 +13,7 @@ import { loadConfig } from "../../backend/config.ts";
 import { API_PATHS } from "../../shared/contract.ts";
 import { startServer } from "../../shared/http-server.ts";
 import { createLogger } from "../../shared/logging.ts";
+import { quantile } from "./stats.ts";
 
 export const WEBHOOK_SECRET = "bench-webhook-secret";
 /** The database the figures are for. */
@@ -105,5 +106,6 @@ export async function deliverPullRequestEvent(
 
 /** The `q` quantile of `sorted` (ascending) in ms to one decimal. */
 export function percentile(sorted: number[], q: number): string | undefined {
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]?.toFixed(1);
+  const value = quantile(sorted, q);
+  return Number.isNaN(value) ? undefined : value.toFixed(1);
 }

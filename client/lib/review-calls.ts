@@ -1,6 +1,6 @@
 /**
  * The review screens' calls from the browser (same origin, the session cookie): review a pull
- * request again, open a sandbox pull request, push to one. Brings zod and the schemas, so pages
+ * request again, open a sandbox pull request, push to one, react to a review comment on one. Brings zod and the schemas, so pages
  * load it on demand (`reviewCalls` in lazy-reviews.ts), never statically
  * (docs/decisions/006-page-weight.md).
  */
@@ -11,7 +11,10 @@ import { SANDBOX_PULL_PATHS } from "../../shared/review-paths.ts";
 import {
   type SandboxCommit,
   type SandboxPullCreate,
+  type SandboxReact,
+  type SandboxReactions,
   sandboxPullCreatedSchema,
+  sandboxReactionsResponseSchema,
 } from "../../shared/sandbox-review-contract.ts";
 
 const api = createApiClient({ baseUrl: "" });
@@ -49,4 +52,24 @@ export function pushSandboxCommit(pullId: string, body: SandboxCommit): Promise<
     api.request(sandboxPullCreatedSchema, SANDBOX_PULL_PATHS.pullCommits(pullId), { method: "POST", body }),
     "The commit could not be pushed.",
   );
+}
+
+/** The comment's reactions once the person's 👍 or 👎 is pressed or released. */
+export async function reactToSandboxComment(
+  commentId: number,
+  body: SandboxReact,
+): Promise<{ ok: true; reactions: SandboxReactions } | { ok: false; message: string }> {
+  try {
+    const { data } = await api.request(
+      sandboxReactionsResponseSchema,
+      SANDBOX_PULL_PATHS.commentReactions(commentId),
+      { method: "POST", body },
+    );
+    return { ok: true, reactions: data };
+  } catch (error) {
+    return {
+      ok: false,
+      message: error instanceof ApiError && error.body ? error.message : "The reaction could not be saved.",
+    };
+  }
 }

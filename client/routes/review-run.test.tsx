@@ -1,6 +1,7 @@
 import { screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { RunFinding } from "../../shared/review-contract.ts";
 import { jsonResponse } from "../../tests/support/client/fixtures";
 import { renderPage } from "../../tests/support/client/render-page";
 import { RUN_ID, runDetail, runSummary } from "../../tests/support/client/review-fixtures";
@@ -75,6 +76,24 @@ describe("/reviews/:runId", () => {
     expect(findings[0]).toHaveTextContent('githubToken: env.GITHUB_TOKEN ?? "ghp_****"');
     expect(findings[1]).toHaveTextContent("The whole pull request");
     expect(findings[1]).toHaveTextContent("In the summary");
+  });
+
+  it("marks a shadow run and says where each finding would have gone", async () => {
+    const [inline, summary] = runDetail().findings as [RunFinding, RunFinding];
+    const shadow = runDetail({
+      shadow: true,
+      findingsPosted: 0,
+      findings: [
+        { ...inline, delivery: "shadow", shadowDelivery: "inline" },
+        { ...summary, delivery: "shadow", shadowDelivery: "summary" },
+      ],
+    });
+    fetchMock.mockImplementation(async () => jsonResponse({ success: true, data: shadow }));
+    renderRun();
+    expect(await screen.findByText("Shadow")).toBeInTheDocument();
+    const listed = within(screen.getByRole("region", { name: "Findings" })).getAllByRole("listitem");
+    expect(listed[0]).toHaveTextContent("Shadow: would have been posted inline");
+    expect(listed[1]).toHaveTextContent("Shadow: would have been in the summary");
   });
 
   it("Review again starts a new run and goes to its page", async () => {

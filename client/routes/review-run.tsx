@@ -2,15 +2,17 @@ import { ArrowLeft, ExternalLink, RotateCw, SearchX } from "lucide-react";
 import { useCallback, useState } from "react";
 import { useNavigate, useRevalidator } from "react-router";
 import type { ReviewDecision, ReviewRunDetail, RunFinding } from "../../shared/review-contract.ts";
+import { FindingFeedbackCounts, RunFeedbackTotals } from "../components/reviews/finding-feedback";
+import { RunAiUsageCard } from "../components/reviews/run-ai-usage";
 import {
   durationText,
   findingsText,
   isUnderWay,
-  RunStatusBadge,
   SeverityBadge,
   triggerText,
   whenText,
 } from "../components/reviews/run-status";
+import { deliveryText, RunStatusBadges } from "../components/reviews/shadow";
 import { useRunEvents } from "../components/reviews/use-run-events";
 import { Settled } from "../components/streamed";
 import { Button, Card, EmptyState, TextLink, useToast } from "../components/ui";
@@ -91,11 +93,14 @@ function RunDetail({ run }: { run: ReviewRunDetail }) {
         </div>
         <dl className="grid gap-x-6 gap-y-3 px-6 py-5 text-sm sm:grid-cols-3">
           <Fact term="Status">
-            <RunStatusBadge status={run.status} />
+            <RunStatusBadges run={run} />
           </Fact>
           <Fact term="Trigger">{triggerText(run)}</Fact>
           <Fact term="Duration">{durationText(run.durationMs)}</Fact>
           <Fact term="Findings">{findingsText(run)}</Fact>
+          <Fact term="Feedback">
+            <RunFeedbackTotals findings={run.findings} />
+          </Fact>
           <Fact term="Queued">{whenText(run.queuedAt)}</Fact>
           <Fact term="Head commit">
             <span className="font-mono">{run.headSha ? run.headSha.slice(0, 12) : "—"}</span>
@@ -103,6 +108,7 @@ function RunDetail({ run }: { run: ReviewRunDetail }) {
           {run.reason ? <Fact term="Reason">{run.reason}</Fact> : null}
         </dl>
       </Card>
+      {run.ai ? <RunAiUsageCard ai={run.ai} /> : null}
       <DecisionLog decisions={run.decisions} underWay={underWay} />
       <Findings findings={run.findings} />
     </>
@@ -195,13 +201,6 @@ function DecisionLog({ decisions, underWay }: { decisions: ReviewDecision[]; und
   );
 }
 
-const DELIVERY: Record<RunFinding["delivery"], string> = {
-  inline: "Posted inline",
-  summary: "In the summary",
-  duplicate: "Already posted",
-  not_posted: "Not posted",
-};
-
 function anchorText(finding: RunFinding["finding"]): string {
   if (finding.path === null) return "The whole pull request";
   return finding.line === null ? finding.path : `${finding.path}:${finding.line}`;
@@ -217,13 +216,14 @@ function Findings({ findings }: { findings: RunFinding[] }) {
         <p className="px-6 py-5 text-fg-muted text-sm">No findings.</p>
       ) : (
         <ul className="divide-y divide-border">
-          {findings.map(({ finding, delivery }) => (
+          {findings.map(({ finding, feedback, ...delivery }) => (
             <li key={finding.fingerprint} className="space-y-1.5 px-6 py-3 text-sm">
               <p className="flex flex-wrap items-center gap-2">
                 <SeverityBadge severity={finding.severity} />
                 <span className="font-mono text-fg">{anchorText(finding)}</span>
                 <span className="font-mono text-fg-muted text-xs">{finding.ruleId}</span>
-                <span className="text-fg-muted text-xs">· {DELIVERY[delivery]}</span>
+                <span className="text-fg-muted text-xs">· {deliveryText(delivery)}</span>
+                <FindingFeedbackCounts feedback={feedback} />
               </p>
               {finding.quote ? (
                 <pre className="overflow-x-auto rounded-md bg-surface-muted px-3 py-2 font-mono text-fg text-xs">

@@ -65,6 +65,16 @@ describe("/reviews", () => {
     expect(row).toHaveTextContent("Opened");
     expect(row).toHaveTextContent("2.5 s");
     expect(row).toHaveTextContent("2 (1 posted)");
+    expect(row).not.toHaveTextContent("Shadow");
+  });
+
+  it("marks a run reviewed in shadow mode", async () => {
+    runs = [runSummary({ shadow: true, findingsPosted: 0 })];
+    renderReviews();
+    const table = await screen.findByRole("table", { name: "Review runs, newest first" });
+    const row = within(table).getAllByRole("row")[1] as HTMLElement;
+    expect(row).toHaveTextContent("SucceededShadow");
+    expect(row).toHaveTextContent("2 (0 posted)");
   });
 
   it("merges runs from the event stream: a changed run in place, a new one on top", async () => {

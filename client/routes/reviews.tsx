@@ -2,13 +2,8 @@ import { MessageSquareCode, Radio, RefreshCw } from "lucide-react";
 import { useCallback, useEffect, useState } from "react";
 import { Link } from "react-router";
 import type { ReviewRunSummary } from "../../shared/review-contract.ts";
-import {
-  durationText,
-  findingsText,
-  RunStatusBadge,
-  triggerText,
-  whenText,
-} from "../components/reviews/run-status";
+import { durationText, findingsText, triggerText, whenText } from "../components/reviews/run-status";
+import { RunStatusBadges } from "../components/reviews/shadow";
 import { useRunEvents } from "../components/reviews/use-run-events";
 import { Settled } from "../components/streamed";
 import { ButtonLink, Card, EmptyState } from "../components/ui";
@@ -140,7 +135,7 @@ function RunRow({ run }: { run: ReviewRunSummary }) {
         {run.pullRequestTitle ? <p className="text-fg-muted text-xs">{run.pullRequestTitle}</p> : null}
       </td>
       <td className="px-4 py-3">
-        <RunStatusBadge status={run.status} />
+        <RunStatusBadges run={run} />
       </td>
       <td className="px-4 py-3 text-fg-muted">{triggerText(run)}</td>
       <td className="px-4 py-3 text-fg-muted tabular-nums">{durationText(run.durationMs)}</td>

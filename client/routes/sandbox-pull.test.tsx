@@ -29,6 +29,7 @@ const REVIEWED = pullDetail({
           side: "RIGHT",
           commitId: "c".repeat(40),
           body: "A GitHub token is committed (secrets/github).",
+          reactions: { "+1": 1, "-1": 0, mine: [] },
         },
       ],
     },

@@ -4,6 +4,7 @@ import { Link, useRevalidator } from "react-router";
 import { sandboxPullsHref } from "../../shared/review-paths.ts";
 import type { SandboxPullDetail, SandboxReview } from "../../shared/sandbox-review-contract.ts";
 import { isUnderWay, RunStatusBadge, whenText } from "../components/reviews/run-status";
+import { CommentReactions } from "../components/sandbox/comment-reactions";
 import { FilesChanged } from "../components/sandbox/files-changed";
 import { PushCommit } from "../components/sandbox/push-commit";
 import { SandboxBadge } from "../components/sandbox/sandbox-badge";
@@ -165,6 +166,7 @@ function Outdated({ comments }: { comments: SandboxReview["comments"] }) {
             {comment.path}:{comment.line}
           </span>{" "}
           (outdated): {comment.body}
+          <CommentReactions commentId={comment.id} reactions={comment.reactions} />
         </li>
       ))}
     </ul>

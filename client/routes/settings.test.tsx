@@ -19,7 +19,7 @@ const TEMPLATES: SettingTemplate[] = SETTINGS_CATALOGUE.map((category) => ({
 const fetchMock = vi.fn<typeof fetch>();
 
 /** The fake backend's state: organisation values per code host, and the repository's own. */
-type Stored = Record<string, boolean | string[]>;
+type Stored = Record<string, boolean | string[] | string | number>;
 let organization: Record<string, Map<string, Stored>>;
 let repository: Map<string, Stored>;
 let integrations: Record<string, Integration | number>;
@@ -27,7 +27,7 @@ let templatesAnswer: () => Response;
 /** Every GET waits for this (a test holds it to see the loading state). */
 let gate: Promise<unknown>;
 /** What a PUT answers instead of saving, when set; called with the category and the body. */
-type SaveBody = { value: Record<string, boolean | string[] | null>; repositoryId?: string };
+type SaveBody = { value: Record<string, boolean | string[] | string | number | null>; repositoryId?: string };
 let refuseSave: ((category: string, body: SaveBody) => Response | Promise<Response>) | null;
 
 function settingsAnswer(url: URL) {
@@ -144,7 +144,7 @@ const saves = () =>
 const switchNamed = (name: string) => screen.findByRole("switch", { name });
 
 /** Every key of a category as null (inherited), then `values`. */
-function category(name: string, values: Record<string, boolean | string[] | null> = {}) {
+function category(name: string, values: Record<string, boolean | string[] | string | number | null> = {}) {
   const keys = settingCategory(name)?.default_value.map((item) => item.key) ?? [];
   return { ...Object.fromEntries(keys.map((key) => [key, null])), ...values };
 }
@@ -547,5 +547,172 @@ describe("/settings, pattern lists", () => {
     expect(paths).toHaveFocus();
     expect(paths).toHaveValue("docs/**\n*.snap");
     await waitFor(() => expect(repository.get("review_scope")).toEqual({}));
+  });
+});
+
+// After the pattern lists, for the same reason: saved-toasts of earlier tests may still show.
+describe("/settings, choices, numbers and text", () => {
+  async function openTab(name: string, url = "/settings") {
+    const user = userEvent.setup();
+    renderSettings(url);
+    await user.click(await screen.findByRole("tab", { name }));
+    return user;
+  }
+  const failed = (label: string) => screen.findByText(`Failed to update ${label}. Please try again.`);
+
+  it("saves a choice at once with its whole category, and rolls it back when the save fails", async () => {
+    const user = await openTab("Comment Style");
+    const threshold = screen.getByRole("combobox", { name: "Lowest severity reported" });
+    expect(threshold).toHaveValue("major");
+    expect(threshold).toHaveAccessibleDescription(
+      expect.stringContaining("Report findings of this severity"),
+    );
+    expect(
+      within(threshold)
+        .getAllByRole("option")
+        .map((option) => option.textContent),
+    ).toEqual(["Critical only", "Major and above", "Minor and above", "Everything, including notes"]);
+
+    await user.selectOptions(threshold, "Minor and above");
+    await waitFor(() =>
+      expect(organization.github?.get("comment_style")).toEqual({ severity_threshold: "minor" }),
+    );
+    expect(saves()).toEqual([
+      {
+        url: "/api/settings/comment_style?integrationName=github",
+        body: { value: category("comment_style", { severity_threshold: "minor" }) },
+      },
+    ]);
+    expect(threshold).toHaveValue("minor");
+
+    refuseSave = () => jsonResponse({ error: "boom" }, 502);
+    await user.selectOptions(threshold, "critical");
+    expect(await failed("Lowest severity reported")).toBeInTheDocument();
+    expect(threshold).toHaveValue("minor");
+    expect(organization.github?.get("comment_style")).toEqual({ severity_threshold: "minor" });
+  });
+
+  it("saves a number on Enter, refuses one out of bounds or not whole with the shared message, and rolls back", async () => {
+    const user = await openTab("Comment Style");
+    const most = screen.getByRole("spinbutton", { name: "Most findings per review" });
+    expect(most).toHaveValue(10);
+    expect(most).toHaveAccessibleDescription(expect.stringContaining("Post at most this many findings"));
+    const save = screen.getByRole("button", { name: "Save Most findings per review" });
+    expect(save).toBeDisabled();
+    const message = "Most findings per review: a whole number from 1 to 50";
+    for (const wrong of ["51", "0", "2.5"]) {
+      await user.clear(most);
+      await user.type(most, `${wrong}{Enter}`);
+      expect(await screen.findByText(message)).toBeInTheDocument();
+      expect(most).toHaveAttribute("aria-invalid", "true");
+      expect(most).toHaveAccessibleDescription(expect.stringContaining(message));
+    }
+    expect(saves()).toEqual([]);
+
+    await user.clear(most);
+    await user.type(most, "25{Enter}");
+    await waitFor(() => expect(organization.github?.get("comment_style")).toEqual({ max_findings: 25 }));
+    expect(screen.queryByText(message)).not.toBeInTheDocument();
+    expect(saves()[0]?.body).toEqual({ value: category("comment_style", { max_findings: 25 }) });
+    expect(most).toHaveValue(25);
+    expect(save).toBeDisabled();
+
+    refuseSave = () => jsonResponse({ error: "boom" }, 503);
+    await user.clear(most);
+    await user.type(most, "3");
+    await user.click(save);
+    expect(await failed("Most findings per review")).toBeInTheDocument();
+    expect(most).toHaveValue(25);
+  });
+
+  it("saves text on Save with a character count, refuses text too long, and rolls back", async () => {
+    const user = await openTab("Review Scope");
+    const instructions = screen.getByRole("textbox", { name: "Review instructions" });
+    expect(instructions).toHaveValue("");
+    expect(instructions).toHaveAccessibleDescription(expect.stringContaining("0 of 4000 characters"));
+    const save = screen.getByRole("button", { name: "Save Review instructions" });
+
+    await user.type(instructions, "  Prefer early returns.{Enter}");
+    // Blanks around the text are not kept, so they are not counted.
+    expect(screen.getByText("21 of 4000 characters")).toBeInTheDocument();
+    expect(saves()).toEqual([]);
+    await user.click(save);
+    await waitFor(() =>
+      expect(organization.github?.get("review_scope")).toEqual({
+        review_instructions: "Prefer early returns.",
+      }),
+    );
+    expect(instructions).toHaveValue("Prefer early returns.");
+
+    await user.clear(instructions);
+    await user.click(instructions);
+    await user.paste("x".repeat(4001));
+    await user.click(save);
+    const message = "Review instructions: at most 4000 characters (this text has 4001)";
+    expect(await screen.findByText(message)).toBeInTheDocument();
+    expect(instructions).toHaveAccessibleDescription(expect.stringContaining(message));
+    expect(saves()).toHaveLength(1);
+
+    refuseSave = () => jsonResponse({ error: "boom" }, 502);
+    await user.clear(instructions);
+    await user.type(instructions, "Something else");
+    await user.click(save);
+    expect(await failed("Review instructions")).toBeInTheDocument();
+    expect(instructions).toHaveValue("Prefer early returns.");
+  });
+
+  it("shows a repository's values as inherited, sets its own, and returns each to the organisation's", async () => {
+    organization.github = new Map<string, Stored>([
+      ["comment_style", { severity_threshold: "minor", max_findings: 20 }],
+      ["review_scope", { review_instructions: "Be brief." }],
+    ]);
+    const user = await openTab(
+      "Comment Style",
+      `/settings?repositoryId=${REPOSITORY_ID}&integrationKey=ik-1&integrationName=github`,
+    );
+    const threshold = screen.getByRole("combobox", { name: "Lowest severity reported" });
+    const most = screen.getByRole("spinbutton", { name: "Most findings per review" });
+    expect(threshold).toHaveValue("minor");
+    expect(most).toHaveValue(20);
+    expect(threshold).toHaveAccessibleDescription(expect.stringContaining("Inherited from organization"));
+
+    await user.selectOptions(threshold, "critical");
+    await waitFor(() => expect(repository.get("comment_style")).toEqual({ severity_threshold: "critical" }));
+    expect(saves()[0]?.body).toEqual({
+      value: category("comment_style", { severity_threshold: "critical" }),
+      repositoryId: REPOSITORY_ID,
+    });
+    expect(threshold).toHaveAccessibleDescription(expect.stringContaining("Set on this repository"));
+    await user.clear(most);
+    await user.type(most, "5{Enter}");
+    await waitFor(() =>
+      expect(repository.get("comment_style")).toEqual({ severity_threshold: "critical", max_findings: 5 }),
+    );
+
+    await user.click(
+      screen.getByRole("button", {
+        name: "Use organization value (Minor and above) for Lowest severity reported",
+      }),
+    );
+    expect(threshold).toHaveFocus();
+    await waitFor(() => expect(repository.get("comment_style")).toEqual({ max_findings: 5 }));
+    expect(threshold).toHaveValue("minor");
+    await user.click(
+      screen.getByRole("button", { name: "Use organization value (20) for Most findings per review" }),
+    );
+    await waitFor(() => expect(repository.get("comment_style")).toEqual({}));
+    expect(most).toHaveValue(20);
+
+    await user.click(screen.getByRole("tab", { name: "Review Scope" }));
+    const instructions = screen.getByRole("textbox", { name: "Review instructions" });
+    expect(instructions).toHaveValue("Be brief.");
+    await user.clear(instructions);
+    await user.click(screen.getByRole("button", { name: "Save Review instructions" }));
+    await waitFor(() => expect(repository.get("review_scope")).toEqual({ review_instructions: "" }));
+    await user.click(
+      screen.getByRole("button", { name: "Use organization value (set) for Review instructions" }),
+    );
+    await waitFor(() => expect(repository.get("review_scope")).toEqual({}));
+    expect(instructions).toHaveValue("Be brief.");
   });
 });

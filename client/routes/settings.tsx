@@ -1,4 +1,4 @@
-import { ArrowLeft, Plug, SlidersHorizontal, Unplug } from "lucide-react";
+import { ArrowLeft, Bot, Plug, SlidersHorizontal, Unplug } from "lucide-react";
 import { useEffect } from "react";
 import { useNavigate } from "react-router";
 import { INTEGRATIONS } from "../../shared/code-host-messages.ts";
@@ -70,6 +70,12 @@ export default function SettingsRoute({ loaderData }: Route.ComponentProps) {
         </div>
         {repository ? null : <ProviderSelect value={query.integrationName ?? DEFAULT_SETTINGS_PROVIDER} />}
       </div>
+      {repository ? null : (
+        <TextLink to="/settings/ai-model" className="inline-flex items-center gap-1.5 text-sm">
+          <Bot aria-hidden="true" className="size-4" />
+          AI model: the model the review engine asks after the built-in reviewer
+        </TextLink>
+      )}
       <Streamed
         result={page}
         skeleton={<SettingsLoading />}

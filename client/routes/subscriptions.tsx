@@ -64,20 +64,34 @@ export default function Subscriptions({ loaderData }: Route.ComponentProps) {
   );
 }
 
+/**
+ * The overview's shape (the action buttons, the banner, then the plan and period cards, line for
+ * line as a trial shows them), so the contributors below do not jump when the plan streams in.
+ */
 function OverviewSkeleton() {
   return (
     <div aria-busy="true">
       <p className="sr-only" role="status">
         {T.loading}
       </p>
-      <div className="grid gap-4 md:grid-cols-2" aria-hidden="true">
-        {[0, 1].map((n) => (
-          <Card key={n} className="space-y-4 p-5">
-            <Skeleton className="h-4 w-28" />
-            <Skeleton className="h-7 w-40" />
-            <Skeleton className="h-4 w-52" />
+      <div className="space-y-6" aria-hidden="true">
+        <div className="flex justify-end">
+          <Skeleton className="h-9 w-36" />
+        </div>
+        <Skeleton className="h-20" />
+        <div className="grid gap-4 md:grid-cols-2">
+          <Card className="space-y-4 p-5">
+            <Skeleton className="h-5 w-28" />
+            <Skeleton className="h-8 w-40" />
+            <Skeleton className="h-5 w-44" />
+            <Skeleton className="h-5 w-52" />
           </Card>
-        ))}
+          <Card className="space-y-4 p-5">
+            <Skeleton className="h-5 w-32" />
+            <Skeleton className="h-6 w-24" />
+            <Skeleton className="h-5 w-48" />
+          </Card>
+        </div>
       </div>
     </div>
   );

@@ -40,6 +40,8 @@ export interface RunningStack {
   backendUrl: string;
   emulatorHost: string;
   projectId: string;
+  /** The services' process ids (the benchmark reads their memory). */
+  pids: { backend: number; gateway: number };
   stop(): Promise<void>;
   /**
    * Stops the backend alone, leaving the gateway and the emulator running: for tests of what users
@@ -155,6 +157,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       backendUrl,
       emulatorHost: emulator.host,
       projectId: emulator.projectId,
+      pids: { backend: backend.child.pid ?? 0, gateway: gateway.child.pid ?? 0 },
       stop,
       stopBackend: () => stopService(backend),
     };

@@ -119,6 +119,53 @@ describe("settings", () => {
     expect(await page.getByText("Set on this repository").count()).toBe(0);
     await page.context().close();
   });
+
+  it("keeps a severity threshold, most findings, review instructions and shadow mode across a reload", async () => {
+    const page = await signedInPage(browser, stack, "Katherine Johnson", "/settings");
+    await page.getByRole("heading", { name: "Connect to GitHub" }).waitFor();
+    await connectSandboxRepository(page, stack.baseUrl);
+    await page.goto(`${stack.baseUrl}/settings`);
+    await page.getByRole("heading", { name: "Organization Settings" }).waitFor();
+    /** Does `action` and waits for the save of `category` it makes. */
+    const saving = async (category: string, action: () => Promise<void>) => {
+      const saved = page.waitForResponse(
+        (response) =>
+          response.request().method() === "PUT" && response.url().includes(`/api/settings/${category}`),
+      );
+      await action();
+      expect((await saved).status()).toBe(200);
+    };
+
+    await page.getByRole("tab", { name: "Comment Style" }).click();
+    const threshold = page.getByRole("combobox", { name: "Lowest severity reported" });
+    const most = page.getByRole("spinbutton", { name: "Most findings per review" });
+    await expect.poll(() => threshold.inputValue()).toBe("major");
+    expect(await seriousViolations(page)).toEqual([]);
+    await saving("comment_style", () => threshold.selectOption("minor").then(() => undefined));
+    await most.fill("25");
+    await saving("comment_style", () => most.press("Enter"));
+    await saving("comment_style", () =>
+      page.getByRole("switch", { name: "Shadow mode", exact: true }).click(),
+    );
+
+    await page.getByRole("tab", { name: "Review Scope" }).click();
+    const instructions = page.getByRole("textbox", { name: "Review instructions" });
+    await instructions.fill("Prefer early returns.");
+    await page.getByText("21 of 4000 characters").waitFor();
+    await saving("review_scope", () =>
+      page.getByRole("button", { name: "Save Review instructions" }).click(),
+    );
+
+    await page.reload();
+    await page.getByRole("tab", { name: "Comment Style" }).click();
+    await expect.poll(() => threshold.inputValue()).toBe("minor");
+    expect(await most.inputValue()).toBe("25");
+    await expectChecked(await settingSwitch(page, "Shadow mode"), true);
+    await page.getByRole("tab", { name: "Review Scope" }).click();
+    expect(await instructions.inputValue()).toBe("Prefer early returns.");
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.context().close();
+  });
 });
 
 describe("settings on a stack of their own", () => {

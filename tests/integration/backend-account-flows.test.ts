@@ -555,6 +555,7 @@ describe("outbox", () => {
     DATA_DIR: "memory://",
     FIREBASE_PROJECT_ID: "argus-prod",
     FIREBASE_API_KEY: "web-api-key",
+    SECRETS_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),
     PUBLIC_ORIGIN,
   };
 

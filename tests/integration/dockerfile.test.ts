@@ -60,6 +60,7 @@ const SERVICES: Service[] = [
         FIREBASE_API_KEY: "public-web-key",
         PUBLIC_ORIGIN: "https://argus.example.com",
         SMTP_URL: "smtp://mail.example.com:587",
+        SECRETS_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),
       };
       const config = loadBackendConfig(deployed);
       return {

@@ -69,6 +69,8 @@ const ENDPOINTS = {
   createReview: schemaOf("post", "/repos/{owner}/{repo}/pulls/{pull_number}/reviews", 200),
   reviewComments: schemaOf("get", "/repos/{owner}/{repo}/pulls/{pull_number}/comments", 200),
   issueComment: schemaOf("post", "/repos/{owner}/{repo}/issues/{issue_number}/comments", 201),
+  reaction: schemaOf("post", "/repos/{owner}/{repo}/pulls/comments/{comment_id}/reactions", 201),
+  sameReaction: schemaOf("post", "/repos/{owner}/{repo}/pulls/comments/{comment_id}/reactions", 200),
 };
 
 /** Ajv's complaints, readable in a failed expectation; [] when the answer is GitHub's. */
@@ -238,6 +240,37 @@ describe("the fake GitHub answers in the shapes of GitHub's OpenAPI description"
       expect(status).toBe(expected);
       expect(complaints(validate, body)).toEqual([]);
     }
+
+    // People react to a review comment with their own token; the comments list carries the rollup.
+    const person = `token ${github.addUser({ id: 5150, login: "reviewer", name: null, emails: [] })}`;
+    const [comment] = (await answer(`${repo}/pulls/3/comments`, person)).body as Array<{ id: number }>;
+    const reactions = `${repo}/pulls/comments/${comment?.id}/reactions`;
+    const down = await answer(reactions, person, "POST", { content: "-1" });
+    expect(down.status).toBe(201);
+    expect(complaints(ENDPOINTS.reaction, down.body)).toEqual([]);
+    const again = await answer(reactions, person, "POST", { content: "-1" });
+    expect(again.status).toBe(200);
+    expect(complaints(ENDPOINTS.sameReaction, again.body)).toEqual([]);
+    expect((await answer(reactions, person, "POST", { content: "+1" })).status).toBe(201);
+    expect((await answer(reactions, person, "POST", { content: "thumbsdown" })).status).toBe(422);
+    const listed = await answer(`${repo}/pulls/3/comments`, auth);
+    expect(complaints(ENDPOINTS.reviewComments, listed.body)).toEqual([]);
+    expect((listed.body as Array<{ reactions: unknown }>)[0]?.reactions).toMatchObject({
+      total_count: 2,
+      "+1": 1,
+      "-1": 1,
+      heart: 0,
+    });
+    const removed = await fetch(`${github.url}${reactions}/${(down.body as { id: number }).id}`, {
+      method: "DELETE",
+      headers: { authorization: person },
+    });
+    expect(removed.status).toBe(204);
+    const after = (await answer(`${repo}/pulls/3/comments`, auth)).body as Array<{ reactions: unknown }>;
+    expect(after[0]?.reactions).toMatchObject({ total_count: 1, "+1": 1, "-1": 0 });
+    // A person's token does not post reviews.
+    expect((await answer(`${repo}/pulls/3/reviews`, person, "POST", { body: "x" })).status).toBe(404);
+
     const outside = await answer(`${repo}/pulls/3/reviews`, auth, "POST", {
       commit_id: head,
       body: "Summary",

@@ -138,6 +138,7 @@ describe.each(TEST_DATABASE_KINDS)("the review engine on %s", (kind) => {
       status: "succeeded",
       findingsTotal: 1,
       findingsPosted: 1,
+      shadow: false,
     });
     const detail = reviewRunResponseSchema.parse(
       (
@@ -150,6 +151,8 @@ describe.each(TEST_DATABASE_KINDS)("the review engine on %s", (kind) => {
       {
         finding: expect.objectContaining({ ruleId: "markers/debugger", path: "src/f0.ts", line: 2 }),
         delivery: "inline",
+        shadowDelivery: null,
+        feedback: { thumbsUp: 0, thumbsDown: 0 },
       },
     ]);
     expect(detail.decisions.map((decision) => `${decision.step}: ${decision.outcome}`)).toContain(
@@ -262,5 +265,38 @@ describe.each(TEST_DATABASE_KINDS)("the review engine on %s", (kind) => {
     // Nothing new since the last review: the retry posted no comment twice.
     const fingerprints = inlineFingerprints();
     expect(new Set(fingerprints).size).toBe(fingerprints.length);
+  });
+
+  it("marks a run reviewed in shadow mode, which posts nothing", async () => {
+    const saved = await request(backend.app)
+      .put(API_PATHS.settingsCategory("comment_style"))
+      .set("Authorization", `Bearer ${token}`)
+      .send({ value: { shadow_mode: true } });
+    expect(saved.status).toBe(200);
+    const [latest] = await runs();
+    const reviewsBefore = github.pulls.reviews.length;
+    const retry = await request(backend.app)
+      .post(API_PATHS.reviewRunRetry(latest?.id ?? ""))
+      .set("Authorization", `Bearer ${token}`);
+    const shadowRun = reviewRetryResponseSchema.parse(retry.body).data;
+    await settled();
+    const listed = await runs();
+    expect(listed.find((run) => run.id === shadowRun.id)).toMatchObject({
+      status: "succeeded",
+      shadow: true,
+    });
+    expect(listed.filter((run) => run.shadow)).toHaveLength(1);
+    expect(github.pulls.reviews).toHaveLength(reviewsBefore);
+    const detail = reviewRunResponseSchema.parse(
+      (
+        await request(backend.app)
+          .get(API_PATHS.reviewRun(shadowRun.id))
+          .set("Authorization", `Bearer ${token}`)
+      ).body,
+    ).data;
+    expect(detail.shadow).toBe(true);
+    expect(detail.decisions.map((decision) => `${decision.step}: ${decision.outcome}`)).toContain(
+      "post: shadow",
+    );
   });
 });

@@ -9,7 +9,8 @@
  * For the review engine, a repository's pull requests (`pullRequests`, in its REST shapes):
  * GET …/repositories/{id}/pullrequests/{n}, GET …/diffs/commits (changed paths and the common
  * commit), POST …/filediffs (line blocks), GET …/items (a file's text at a commit), and GET and
- * POST …/pullRequests/{n}/threads.
+ * POST …/pullRequests/{n}/threads (a thread's `status` and its comment's `usersLiked`, as people
+ * left them).
  */
 import { randomUUID } from "node:crypto";
 import { once } from "node:events";
@@ -47,8 +48,17 @@ export interface FakeAzurePullRequests {
   /** What diffs/commits answers from `base` to `target`; `common` is the merge base. */
   setDiff(base: string, target: string, common: string, changes: FakeAzureChange[]): void;
   setFile(commitId: string, path: string, content: string): void;
-  /** Threads posted, in order. */
-  threads: Array<{ pullRequestId: number; content: string; threadContext?: unknown }>;
+  /**
+   * Threads posted, in order. A test sets what people did on one: its status ("wontFix" when they
+   * chose Won't fix) and who liked its comment (unique names).
+   */
+  threads: Array<{
+    pullRequestId: number;
+    content: string;
+    threadContext?: unknown;
+    status?: "active" | "fixed" | "wontFix" | "closed" | "byDesign" | "pending";
+    likedBy?: string[];
+  }>;
 }
 
 export interface FakeAzureDevOps {
@@ -198,9 +208,10 @@ export async function startFakeAzureDevOps(
               publishedDate: "2026-11-20T10:00:00Z",
               lastUpdatedDate: "2026-11-20T10:00:00Z",
               commentType: "text",
+              usersLiked: (thread.likedBy ?? []).map(identity),
             },
           ],
-          status: "active",
+          status: thread.status ?? "active",
           threadContext: thread.threadContext ?? null,
           isDeleted: false,
         }));

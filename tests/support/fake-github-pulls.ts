@@ -3,7 +3,10 @@
  * installation token and in GitHub's documented shapes (checked in fake-github-fidelity.test.ts):
  * GET /repos/{o}/{r}/pulls/{n}, GET /repos/{o}/{r}/compare/{base}...{head} (files with patches),
  * GET /repos/{o}/{r}/contents/{path}?ref (raw), GET and POST /repos/{o}/{r}/pulls/{n}/reviews,
- * GET /repos/{o}/{r}/pulls/{n}/comments and POST /repos/{o}/{r}/issues/{n}/comments. A review
+ * GET /repos/{o}/{r}/pulls/{n}/comments (each with its `reactions` rollup), POST
+ * /repos/{o}/{r}/pulls/comments/{id}/reactions (201 new, 200 when that person already reacted so),
+ * DELETE /repos/{o}/{r}/pulls/comments/{id}/reactions/{reaction_id} and
+ * POST /repos/{o}/{r}/issues/{n}/comments. A review
  * with a comment on a line outside the pull request's diff is refused with GitHub's 422, as a
  * whole; `rateLimitNextReview` makes the next review answer GitHub's secondary rate limit (403
  * with retry-after) once.
@@ -55,6 +58,17 @@ export interface FakeGitHubPulls {
   holdReviews: boolean;
 }
 
+/** GitHub's reaction contents; the rollup counts each. */
+const REACTIONS = ["+1", "-1", "laugh", "confused", "heart", "hooray", "eyes", "rocket"] as const;
+type ReactionContent = (typeof REACTIONS)[number];
+
+interface FakeReaction {
+  id: number;
+  commentId: number;
+  user: { login: string; id: number; type: "User" | "Bot" };
+  content: ReactionContent;
+}
+
 type Send = (res: ServerResponse, status: number, body: unknown, headers?: Record<string, string>) => void;
 type UserOf = (login: string, id: number, type: "User" | "Bot") => Record<string, unknown>;
 
@@ -89,6 +103,7 @@ export function createFakeGitHubPulls(api: () => string, send: Send, userOf: Use
   let nextId = 5000;
   const bot = () => userOf(BOT_LOGIN, BOT_ID, "Bot");
 
+  const reactions: FakeReaction[] = [];
   const state: FakeGitHubPulls = {
     reviews: [],
     issueComments: [],
@@ -253,8 +268,94 @@ export function createFakeGitHubPulls(api: () => string, send: Send, userOf: Use
         _links: { self: { href: url }, html: { href: html }, pull_request: { href: pr } },
         line: comment.line,
         side: "RIGHT",
+        reactions: rollup(fullName, id),
       };
     });
+  }
+
+  /** GitHub's "reaction-rollup" of a review comment. */
+  function rollup(fullName: string, commentId: number) {
+    const on = reactions.filter((reaction) => reaction.commentId === commentId);
+    return {
+      url: `${repoUrl(fullName)}/pulls/comments/${commentId}/reactions`,
+      total_count: on.length,
+      ...Object.fromEntries(
+        REACTIONS.map((content) => [content, on.filter((reaction) => reaction.content === content).length]),
+      ),
+    };
+  }
+
+  const reactionAnswer = (reaction: FakeReaction) => ({
+    id: reaction.id,
+    node_id: `REA_${reaction.id}`,
+    user: userOf(reaction.user.login, reaction.user.id, reaction.user.type),
+    content: reaction.content,
+    created_at: AT,
+  });
+
+  /** POST …/pulls/comments/{id}/reactions and DELETE …/reactions/{reaction_id}; false when not one. */
+  async function reactionCall(
+    req: IncomingMessage,
+    res: ServerResponse,
+    rest: string,
+    actor: FakeReaction["user"],
+  ): Promise<boolean> {
+    const match = /^\/pulls\/comments\/(\d+)\/reactions(?:\/(\d+))?$/.exec(rest);
+    if (!match) return false;
+    const commentId = Number(match[1]);
+    const exists = state.reviews.some(
+      (review) => commentId >= review.id * 100 && commentId < review.id * 100 + review.comments.length,
+    );
+    if (!exists) {
+      send(res, 404, {
+        message: "Not Found",
+        documentation_url: "https://docs.github.com/rest",
+        status: "404",
+      });
+      return true;
+    }
+    if (req.method === "POST" && !match[2]) {
+      const content = (await readJson(req)).content;
+      if (!REACTIONS.includes(content as ReactionContent)) {
+        send(res, 422, {
+          message: "Validation Failed",
+          errors: [{ resource: "Reaction", code: "invalid", field: "content" }],
+          documentation_url:
+            "https://docs.github.com/rest/reactions/reactions#create-reaction-for-a-pull-request-review-comment",
+          status: "422",
+        });
+        return true;
+      }
+      const already = reactions.find(
+        (reaction) =>
+          reaction.commentId === commentId &&
+          reaction.user.login === actor.login &&
+          reaction.content === content,
+      );
+      if (already) {
+        send(res, 200, reactionAnswer(already));
+        return true;
+      }
+      const reaction: FakeReaction = {
+        id: nextId++,
+        commentId,
+        user: actor,
+        content: content as ReactionContent,
+      };
+      reactions.push(reaction);
+      send(res, 201, reactionAnswer(reaction));
+      return true;
+    }
+    if (req.method === "DELETE" && match[2]) {
+      const index = reactions.findIndex(
+        (reaction) => reaction.commentId === commentId && reaction.id === Number(match[2]),
+      );
+      if (index >= 0) reactions.splice(index, 1);
+      res.writeHead(204);
+      res.end();
+      return true;
+    }
+    return false;
   }
 
   /** Answers a pull-request call of repository `fullName`; false when the path is not one. */
@@ -262,10 +363,20 @@ export function createFakeGitHubPulls(api: () => string, send: Send, userOf: Use
     req: IncomingMessage,
     res: ServerResponse,
     path: string,
-    repo: { fullName: string; answer: Record<string, unknown> },
+    repo: {
+      fullName: string;
+      answer: Record<string, unknown>;
+      /** A person's token: they may read and react. Unset: the installation (the app, a bot). */
+      person?: { login: string; id: number } | undefined;
+    },
   ): Promise<boolean> {
     const { fullName } = repo;
     const rest = path.slice(`/repos/${fullName}`.length);
+    const actor = repo.person
+      ? { ...repo.person, type: "User" as const }
+      : { login: BOT_LOGIN, id: BOT_ID, type: "Bot" as const };
+    if (await reactionCall(req, res, rest, actor)) return true;
+    if (repo.person && req.method !== "GET") return false;
     const query = new URL(req.url ?? "/", "http://localhost").searchParams;
     const pullPath = /^\/pulls\/(\d+)(\/reviews|\/comments)?$/.exec(rest);
     const pull = pullPath ? pulls.get(key(fullName, Number(pullPath[1]))) : undefined;

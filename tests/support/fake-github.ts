@@ -16,7 +16,8 @@
  * (tests/integration/fake-github-fidelity.test.ts).
  *
  * Pull requests of an installation's repositories, for the review engine, are in `pulls`
- * (fake-github-pulls.ts), answered to that installation's token only.
+ * (fake-github-pulls.ts), answered to that installation's token; a user's token may react to
+ * their review comments (as people do).
  */
 import { createHash, generateKeyPairSync, type KeyObject, randomBytes } from "node:crypto";
 import { once } from "node:events";
@@ -517,14 +518,24 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
     const repository = /^\/repos\/([^/]+\/[^/]+)\//.exec(path)?.[1];
     if (repository) {
       const bearer = /^(?:Bearer|token) (\S+)$/i.exec(req.headers.authorization ?? "")?.[1] ?? "";
-      const known = installations
+      const installed = installations
         .get(installationTokens.get(bearer) ?? -1)
         ?.repositories.find((candidate) => candidate.full_name === repository);
+      // A person (a user's token) reacts to comments on any installed repository.
+      const person = installed ? undefined : users.get(bearer);
+      const known =
+        installed ??
+        (person
+          ? [...installations.values()]
+              .flatMap((installation) => installation.repositories)
+              .find((candidate) => candidate.full_name === repository)
+          : undefined);
       if (
         known &&
         (await pulls.handle(req, res, path, {
           fullName: repository,
           answer: repositoryAnswer(fake.url, known),
+          person: person && { login: person.login, id: person.id },
         }))
       ) {
         return;

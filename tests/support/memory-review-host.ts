@@ -3,6 +3,7 @@
  * texts, and what was posted, with the hidden markers read back as a code host would.
  */
 import type { PullRequestFile } from "../../backend/review/diff.ts";
+import { addReactions, NO_FEEDBACK } from "../../backend/review/feedback.ts";
 import { markedFingerprints, summaryWithMoved } from "../../backend/review/posting.ts";
 import type {
   PostedReview,
@@ -10,6 +11,7 @@ import type {
   ReviewHost,
   ReviewToPost,
 } from "../../backend/review/review-host.ts";
+import type { FindingFeedback } from "../../shared/review-contract.ts";
 
 export interface MemoryReviewHost extends ReviewHost {
   info: PullRequestInfo;
@@ -23,6 +25,8 @@ export interface MemoryReviewHost extends ReviewHost {
   afterPost?: () => Promise<void>;
   /** Fingerprints of line comments to refuse as outside the diff (moved to the summary). */
   refuse: Set<string>;
+  /** 👍 and 👎 people gave the line comment of a fingerprint. */
+  reactions: Map<string, FindingFeedback>;
 }
 
 export function memoryReviewHost(info: PullRequestInfo): MemoryReviewHost {
@@ -34,6 +38,7 @@ export function memoryReviewHost(info: PullRequestInfo): MemoryReviewHost {
     comments: [],
     asked: [],
     refuse: new Set(),
+    reactions: new Map(),
     async pullRequest() {
       return structuredClone(host.info);
     },
@@ -44,9 +49,16 @@ export function memoryReviewHost(info: PullRequestInfo): MemoryReviewHost {
     async fileContent(path, sha) {
       return host.contents.get(`${sha}:${path}`) ?? null;
     },
-    async postedFingerprints() {
-      const texts = host.reviews.flatMap((review) => [review.summary, ...review.comments.map((c) => c.body)]);
-      return new Set(texts.flatMap((text) => markedFingerprints(text)));
+    async postedFindings() {
+      const found = new Map<string, FindingFeedback>();
+      for (const review of host.reviews) {
+        for (const fp of markedFingerprints(review.summary)) addReactions(found, fp, NO_FEEDBACK);
+        for (const comment of review.comments) {
+          const counts = host.reactions.get(comment.fingerprint) ?? NO_FEEDBACK;
+          for (const fp of markedFingerprints(comment.body)) addReactions(found, fp, counts);
+        }
+      }
+      return found;
     },
     async postReview(_number, review): Promise<PostedReview> {
       const moved = review.comments.filter((comment) => host.refuse.has(comment.fingerprint));

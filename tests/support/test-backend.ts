@@ -32,7 +32,7 @@ export function testBackends(kind: TestDatabaseKind) {
   };
 }
 
-/** GET, POST and PUT as the holder of `token`, against whichever backend `app` answers now. */
+/** GET, POST, PUT and DELETE as the holder of `token`, against whichever backend `app` answers now. */
 export function bearerCalls(app: () => Backend["app"]) {
   const as = (token: string) => `Bearer ${token}`;
   return {
@@ -47,5 +47,6 @@ export function bearerCalls(app: () => Backend["app"]) {
         .put(path)
         .set("Authorization", as(token))
         .send(body as object),
+    delete: (token: string, path: string) => request(app()).delete(path).set("Authorization", as(token)),
   };
 }

@@ -3,10 +3,11 @@ import { type FakeAzureDevOps, startFakeAzureDevOps } from "../../../tests/suppo
 import { type Db, openDatabase } from "../../db/database.ts";
 import { migrateToLatest } from "../../db/migrations.ts";
 import { fromPullRequestFiles, RightSideIndex } from "../diff.ts";
+import { NO_FEEDBACK } from "../feedback.ts";
 import type { ProjectRow } from "../pipeline.ts";
 import { fingerprintMarker } from "../posting.ts";
 import { CommitNotFoundError, type ReviewHost } from "../review-host.ts";
-import { azureDevOpsReviewHost } from "./azure-devops.ts";
+import { azureDevOpsReviewHost, reactionsOf } from "./azure-devops.ts";
 
 const BASE = "a".repeat(40);
 const COMMON = "c".repeat(40);
@@ -152,8 +153,29 @@ describe("the Azure DevOps review host", () => {
         },
       },
     ]);
-    expect(await host.postedFingerprints(4)).toEqual(new Set([fp(1), fp(2)]));
+    expect(await host.postedFindings(4)).toEqual(
+      new Map([
+        [fp(1), NO_FEEDBACK],
+        [fp(2), NO_FEEDBACK],
+      ]),
+    );
     await host.comment(4, "Paused");
     expect(azure.pullRequests.threads.at(-1)).toEqual({ pullRequestId: 4, content: "Paused" });
+  });
+
+  it("maps likes to 👍 and a thread set to Won't fix to 👎 (Azure DevOps has no dislike)", async () => {
+    const debuggerThread = azure.pullRequests.threads.find((thread) => thread.content.includes(fp(2)));
+    if (!debuggerThread) throw new Error("the line comment's thread was not posted");
+    debuggerThread.likedBy = ["ada@fabrikam.com", "bob@fabrikam.com"];
+    debuggerThread.status = "wontFix";
+    expect(await host.postedFindings(4)).toEqual(
+      new Map([
+        [fp(1), NO_FEEDBACK],
+        [fp(2), { thumbsUp: 2, thumbsDown: 1 }],
+      ]),
+    );
+    // Another status is no 👎; the status's number (3) is Won't fix too.
+    expect(reactionsOf({ status: "fixed" }, { usersLiked: [] })).toEqual(NO_FEEDBACK);
+    expect(reactionsOf({ status: 3 }, {})).toEqual({ thumbsUp: 0, thumbsDown: 1 });
   });
 });

@@ -7,6 +7,7 @@
  * nothing is moved to the summary, and it has no "request changes" verdict for a token's owner.
  */
 
+import type { FindingFeedback } from "../../../shared/review-contract.ts";
 import type { Db } from "../../db/database.ts";
 import { isObject } from "../../github/client.ts";
 import {
@@ -17,6 +18,7 @@ import {
 } from "../../integrations/azure-devops.ts";
 import { AZURE_DEVOPS_INTEGRATION, AZURE_DEVOPS_FIELDS as FIELDS } from "../../integrations/catalogue.ts";
 import type { PullRequestFile } from "../diff.ts";
+import { addReactions } from "../feedback.ts";
 import type { ProjectRow } from "../pipeline.ts";
 import { markedFingerprints } from "../posting.ts";
 import { CommitNotFoundError, type PullRequestInfo, type ReviewHost } from "../review-host.ts";
@@ -25,12 +27,25 @@ const BRANCH_PREFIX = "refs/heads/";
 /** Azure DevOps' thread status "active" (1) and comment type "text" (1). */
 const ACTIVE = 1;
 const TEXT = 1;
+/** The thread status "Won't fix", as text (REST answers) or as its number. */
+const WONT_FIX = new Set<unknown>(["wontFix", 3]);
 
 type Json = Record<string, unknown>;
 const object = (value: unknown): Json => (isObject(value) ? value : {});
 const text = (value: unknown) => (typeof value === "string" ? value : "");
 const count = (value: unknown) => (typeof value === "number" && Number.isFinite(value) ? value : 0);
 const list = (value: unknown): Json[] => (Array.isArray(value) ? value.map(object) : []);
+
+/**
+ * Azure DevOps has likes but no dislike: a comment's likes (`usersLiked`) are its 👍, and a thread
+ * its people set to "Won't fix" is one 👎 (docs/review-engine.md, "Feedback").
+ */
+export function reactionsOf(thread: Json, comment: Json): FindingFeedback {
+  return {
+    thumbsUp: list(comment.usersLiked).length,
+    thumbsDown: WONT_FIX.has(thread.status) ? 1 : 0,
+  };
+}
 
 /** The organisation's Azure DevOps connection: where, and the token (never logged). */
 async function connectionOf(db: Db, orgId: string): Promise<AzureDevOpsProject> {
@@ -221,11 +236,14 @@ export async function azureDevOpsReviewHost(db: Db, project: ProjectRow): Promis
 
     fileContent: (path, sha) => fileContent(path.startsWith("/") ? path : `/${path}`, sha),
 
-    async postedFingerprints(number) {
-      const found = new Set<string>();
+    async postedFindings(number) {
+      const found = new Map<string, FindingFeedback>();
       for (const thread of await threadsOf(number)) {
-        for (const comment of list(thread.comments))
-          for (const fp of markedFingerprints(text(comment.content))) found.add(fp);
+        for (const comment of list(thread.comments)) {
+          for (const fp of markedFingerprints(text(comment.content))) {
+            addReactions(found, fp, reactionsOf(thread, comment));
+          }
+        }
       }
       return found;
     },

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FakeGitHub, fakeRepository, startFakeGitHub } from "../../../tests/support/fake-github.ts";
+import { NO_FEEDBACK } from "../feedback.ts";
 import { fingerprintMarker } from "../posting.ts";
 import { CommitNotFoundError, type ReviewHost } from "../review-host.ts";
 import { githubReviewHosts } from "./github.ts";
@@ -87,7 +88,37 @@ describe("the GitHub review host", () => {
       commitId: HEAD,
       comments: [{ path: "src/a.ts", line: 2, side: "RIGHT" }],
     });
-    expect(await host.postedFingerprints(7)).toEqual(new Set([fp(1), fp(2)]));
+    expect(await host.postedFindings(7)).toEqual(
+      new Map([
+        [fp(1), NO_FEEDBACK],
+        [fp(2), NO_FEEDBACK],
+      ]),
+    );
+  });
+
+  it("reads people's 👍 and 👎 on its comments from the reactions rollup", async () => {
+    const person = `token ${github.addUser({ id: 808, login: "ada", name: null, emails: [] })}`;
+    const comments = (await (
+      await fetch(`${github.url}/repos/${REPO}/pulls/7/comments`, { headers: { authorization: person } })
+    ).json()) as Array<{ id: number; body: string }>;
+    const debuggerComment = comments.find((comment) => comment.body.includes(fp(2)));
+    for (const content of ["-1", "+1", "heart"]) {
+      const reacted = await fetch(
+        `${github.url}/repos/${REPO}/pulls/comments/${debuggerComment?.id}/reactions`,
+        {
+          method: "POST",
+          headers: { authorization: person, "content-type": "application/json" },
+          body: JSON.stringify({ content }),
+        },
+      );
+      expect(reacted.status).toBe(201);
+    }
+    expect(await host.postedFindings(7)).toEqual(
+      new Map([
+        [fp(2), { thumbsUp: 1, thumbsDown: 1 }],
+        [fp(1), NO_FEEDBACK],
+      ]),
+    );
   });
 
   it("moves every line comment into the summary when GitHub refuses one outside the diff (422)", async () => {
@@ -106,7 +137,7 @@ describe("the GitHub review host", () => {
     expect(taken[0]?.comments).toEqual([]);
     expect(taken[0]?.event).toBe("COMMENT");
     expect(taken[0]?.body).toContain("`src/a.ts:40`");
-    expect(await host.postedFingerprints(7)).toEqual(new Set([fp(1), fp(2), fp(3), fp(4)]));
+    expect([...(await host.postedFindings(7)).keys()].sort()).toEqual([fp(1), fp(2), fp(3), fp(4)].sort());
   });
 
   it("answers a command with a plain comment", async () => {

@@ -10,8 +10,10 @@ import { App } from "@octokit/app";
 import { retry } from "@octokit/plugin-retry";
 import { throttling } from "@octokit/plugin-throttling";
 import type { Octokit } from "@octokit/rest";
+import type { FindingFeedback } from "../../../shared/review-contract.ts";
 import { octokitAt } from "../../github/client.ts";
 import type { PullRequestFile } from "../diff.ts";
+import { addReactions } from "../feedback.ts";
 import { markedFingerprints, summaryWithMoved } from "../posting.ts";
 import { CommitNotFoundError, type PullRequestInfo, type ReviewHost } from "../review-host.ts";
 
@@ -27,6 +29,13 @@ export interface GitHubReviewSettings {
   apiUrl: string;
   /** How long a retry-after second is, in ms (tests shorten it). */
   retryAfterBaseMs?: number;
+}
+
+/** A review comment or a review as read back: its text, who wrote it, and a comment's reactions. */
+interface PostedEntry {
+  body?: string | null;
+  user?: { type?: string } | null;
+  reactions?: { "+1"?: number; "-1"?: number };
 }
 
 export type GitHubReviewHostFor = (installationId: string, fullName: string) => ReviewHost;
@@ -115,9 +124,9 @@ export function githubReviewHosts(settings: GitHubReviewSettings): GitHubReviewH
         }
       },
 
-      async postedFingerprints(number) {
+      async postedFindings(number) {
         const octokit = await client();
-        const found = new Set<string>();
+        const found = new Map<string, FindingFeedback>();
         const readAll = async (
           list: typeof octokit.rest.pulls.listReviewComments | typeof octokit.rest.pulls.listReviews,
         ) => {
@@ -128,9 +137,15 @@ export function githubReviewHosts(settings: GitHubReviewSettings): GitHubReviewH
             pull_number: number,
             per_page: PER_PAGE,
           })) {
-            for (const entry of data as Array<{ body?: string | null; user?: { type?: string } | null }>) {
+            for (const entry of data as PostedEntry[]) {
               // Only the app's own (a bot's) comments count: a person quoting a marker does not.
-              if (entry.user?.type === "Bot") for (const fp of markedFingerprints(entry.body)) found.add(fp);
+              if (entry.user?.type !== "Bot") continue;
+              // A review comment carries its reactions' rollup; a review's body has none.
+              const counts = {
+                thumbsUp: entry.reactions?.["+1"] ?? 0,
+                thumbsDown: entry.reactions?.["-1"] ?? 0,
+              };
+              for (const fp of markedFingerprints(entry.body)) addReactions(found, fp, counts);
             }
             if (++pages >= PAGES_MAX) break;
           }

@@ -5,12 +5,14 @@
  * others go into the summary.
  */
 
+import type { FindingFeedback } from "../../../shared/review-contract.ts";
 import { sandboxPullHref } from "../../../shared/review-paths.ts";
 import type { Db } from "../../db/database.ts";
 import { fromPullRequestFiles, RightSideIndex } from "../diff.ts";
+import { addReactions, NO_FEEDBACK } from "../feedback.ts";
 import { markedFingerprints, summaryWithMoved } from "../posting.ts";
 import type { ReviewHost } from "../review-host.ts";
-import { changedFiles, postedOn, repositoryOf, type SandboxProject, treeAt } from "./store.ts";
+import { changedFiles, postedOn, reactionsOn, repositoryOf, type SandboxProject, treeAt } from "./store.ts";
 
 export class SandboxPullRequestNotFound extends Error {
   override name = "SandboxPullRequestNotFound";
@@ -52,13 +54,24 @@ export function createSandboxReviewHost(
     async fileContent(path, sha) {
       return (await treeAt(db, project.id, sha))?.[path] ?? null;
     },
-    async postedFingerprints(number) {
+    async postedFindings(number) {
       const posted = await postedOn(db, (await pull(number)).id);
-      const texts = posted.flatMap((review) => [
-        review.body,
-        ...review.comments.map((comment) => comment.body),
-      ]);
-      return new Set(texts.flatMap(markedFingerprints));
+      const comments = posted.flatMap((review) => review.comments);
+      const reactions = await reactionsOn(
+        db,
+        comments.map((comment) => comment.id),
+        null,
+      );
+      const found = new Map<string, FindingFeedback>();
+      for (const review of posted) {
+        for (const fp of markedFingerprints(review.body)) addReactions(found, fp, NO_FEEDBACK);
+      }
+      for (const comment of comments) {
+        const counts = reactions.get(comment.id);
+        const feedback = { thumbsUp: counts?.["+1"] ?? 0, thumbsDown: counts?.["-1"] ?? 0 };
+        for (const fp of markedFingerprints(comment.body)) addReactions(found, fp, feedback);
+      }
+      return found;
     },
     async postReview(number, review) {
       const row = await pull(number);

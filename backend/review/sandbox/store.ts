@@ -5,6 +5,7 @@
  */
 import { createHash, randomUUID } from "node:crypto";
 import { type Kysely, sql } from "kysely";
+import type { SandboxReaction, SandboxReactions } from "../../../shared/sandbox-review-contract.ts";
 import type { Database } from "../../db/schema.ts";
 import type { PullRequestFile } from "../diff.ts";
 import { CommitNotFoundError } from "../review-host.ts";
@@ -193,4 +194,62 @@ export async function postedOn(db: DbExecutor, pullId: string) {
     ...review,
     comments: comments.filter((comment) => comment.review_id === review.id),
   }));
+}
+
+/** Each comment's 👍 and 👎 counts, and which of them `userId` pressed (none for the review host). */
+export async function reactionsOn(
+  db: DbExecutor,
+  commentIds: readonly number[],
+  userId: string | null,
+): Promise<Map<number, SandboxReactions>> {
+  const reactions = new Map<number, SandboxReactions>(
+    commentIds.map((id) => [id, { "+1": 0, "-1": 0, mine: [] }]),
+  );
+  if (commentIds.length === 0) return reactions;
+  const rows = await db
+    .selectFrom("sandbox_comment_reactions")
+    .select(["comment_id", "user_id", "content"])
+    .where("comment_id", "in", [...commentIds])
+    .orderBy("content")
+    .execute();
+  for (const row of rows) {
+    const counts = reactions.get(row.comment_id);
+    if (!counts) continue;
+    counts[row.content] += 1;
+    if (row.user_id === userId) counts.mine.push(row.content);
+  }
+  return reactions;
+}
+
+/** A line comment on one of the organisation's pull requests, with its project; undefined otherwise. */
+export function commentOf(db: DbExecutor, orgId: string, commentId: number) {
+  return db
+    .selectFrom("sandbox_review_comments as comment")
+    .innerJoin("sandbox_reviews as review", "review.id", "comment.review_id")
+    .innerJoin("sandbox_pull_requests as pull", "pull.id", "review.pull_request_id")
+    .select(["comment.id", "comment.body", "pull.project_id", "pull.number"])
+    .where("comment.id", "=", commentId)
+    .where("pull.org_id", "=", orgId)
+    .executeTakeFirst();
+}
+
+/** Presses (or releases) one person's reaction on a comment; pressing twice is one reaction, as on GitHub. */
+export async function react(
+  db: DbExecutor,
+  reaction: { commentId: number; userId: string; content: SandboxReaction; pressed: boolean },
+): Promise<void> {
+  if (reaction.pressed) {
+    await db
+      .insertInto("sandbox_comment_reactions")
+      .values({ comment_id: reaction.commentId, user_id: reaction.userId, content: reaction.content })
+      .onConflict((conflict) => conflict.columns(["comment_id", "user_id", "content"]).doNothing())
+      .execute();
+    return;
+  }
+  await db
+    .deleteFrom("sandbox_comment_reactions")
+    .where("comment_id", "=", reaction.commentId)
+    .where("user_id", "=", reaction.userId)
+    .where("content", "=", reaction.content)
+    .execute();
 }

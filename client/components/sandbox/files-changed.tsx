@@ -12,6 +12,7 @@ import type {
 } from "../../../shared/sandbox-review-contract.ts";
 import { cn } from "../../lib/cn";
 import { Card } from "../ui";
+import { CommentReactions } from "./comment-reactions";
 
 const LINE_TONES: Record<SandboxDiffLine["kind"], string> = {
   add: "bg-success-soft",
@@ -126,6 +127,7 @@ function InlineComment({ comment }: { comment: SandboxReviewComment }) {
             Review comment · line {comment.line}
           </p>
           <p className="whitespace-pre-wrap text-fg text-sm">{comment.body}</p>
+          <CommentReactions commentId={comment.id} reactions={comment.reactions} />
         </article>
       </td>
     </tr>

@@ -1,32 +1,46 @@
 /**
  * The settings of /settings (docs/product.md#settings): one tab per category, with the first line
- * of its description and a switch or a pattern list per setting. A repository's settings each say whether they are
- * inherited from the organisation or set on the repository, and can go back to inherited.
+ * of its description and a control per setting (a switch, a pattern list, a select, a number or a
+ * text). A repository's settings each say whether they are inherited from the organisation or set on
+ * the repository, and can go back to inherited.
  */
 import { Undo2 } from "lucide-react";
-import { useRef } from "react";
+import { type ReactNode, useRef } from "react";
 import { formatSnakeWords } from "../../../shared/format.ts";
 import type { SettingItem, SettingsData, SettingTemplate } from "../../../shared/settings-contract.ts";
 import { settingsApi } from "../../lib/lazy-settings";
 import type { SaveScope } from "../../lib/settings-api";
-import { Button, Switch, Tabs } from "../ui";
+import { Button, SelectField, Switch, Tabs } from "../ui";
+import { NumberSettingField } from "./number-setting-field";
 import { PatternListField } from "./pattern-list-field";
+import { TextSettingField } from "./text-setting-field";
 import { type SettingValue, useSettingSaves, type Value } from "./use-setting-saves";
 
-/** A value in a few words: On or Off, or how many patterns. */
-function describe(value: Value): string {
-  if (typeof value === "boolean") return value ? "On" : "Off";
-  if (!Array.isArray(value)) return String(value);
-  if (value.length === 0) return "no patterns";
-  return value.length === 1 ? "1 pattern" : `${value.length} patterns`;
+/** A value in a few words: On or Off, how many patterns, the choice's label, the number, text set or not. */
+function describe(item: SettingItem, value: Value): string {
+  switch (item.type) {
+    case "boolean":
+      return value ? "On" : "Off";
+    case "patterns": {
+      const count = Array.isArray(value) ? value.length : 0;
+      if (count === 0) return "no patterns";
+      return count === 1 ? "1 pattern" : `${count} patterns`;
+    }
+    case "choice":
+      return item.options.find((option) => option.value === value)?.label ?? String(value);
+    case "number":
+      return String(value);
+    case "text":
+      return typeof value === "string" && value !== "" ? "set" : "not set";
+  }
 }
 
 export const INHERITANCE_TEXT = {
   inherited: "Inherited from organization",
   own: "Set on this repository",
   /** The button that returns a repository's value to inherited; says what that value is. */
-  backToOrganization: (inherited: Value | undefined) =>
-    inherited === undefined ? "Use organization value" : `Use organization value (${describe(inherited)})`,
+  backToOrganization: (inherited: string | undefined) =>
+    inherited === undefined ? "Use organization value" : `Use organization value (${inherited})`,
 } as const;
 
 /** The first line of a category's description: what the tab says about it. */
@@ -97,7 +111,7 @@ function SettingRow({
   onChange: (value: Value | null) => void;
 }) {
   const row = useRef<HTMLDivElement>(null);
-  // The status is part of the switch's description, so a screen reader says it with the switch.
+  // The status is part of the control's description, so a screen reader says it with the control.
   const description = repository ? (
     <>
       {item.description}
@@ -112,38 +126,93 @@ function SettingRow({
   function inherit() {
     onChange(null);
     // The button goes once the value is inherited: keep the focus on the setting.
-    row.current?.querySelector<HTMLElement>('[role="switch"], textarea')?.focus();
+    row.current?.querySelector<HTMLElement>('[role="switch"], select, input, textarea')?.focus();
   }
 
+  const back = INHERITANCE_TEXT.backToOrganization(
+    value.inherited === undefined ? undefined : describe(item, value.inherited),
+  );
   return (
     <div ref={row} className="space-y-2">
-      {item.type === "boolean" ? (
-        <Switch
-          label={item.label}
-          description={description}
-          checked={value.value === true}
-          onCheckedChange={(checked) => onChange(checked)}
-        />
-      ) : (
-        <PatternListField
-          label={item.label}
-          description={description}
-          patterns={Array.isArray(value.value) ? value.value : []}
-          onSave={onChange}
-        />
-      )}
+      <SettingControl item={item} value={value.value} description={description} onChange={onChange} />
       {repository && value.own ? (
         <Button
           variant="ghost"
           size="sm"
           icon={<Undo2 aria-hidden="true" className="size-3.5" />}
-          aria-label={`${INHERITANCE_TEXT.backToOrganization(value.inherited)} for ${item.label}`}
+          aria-label={`${back} for ${item.label}`}
           onClick={inherit}
           className="-ml-2"
         >
-          {INHERITANCE_TEXT.backToOrganization(value.inherited)}
+          {back}
         </Button>
       ) : null}
     </div>
   );
+}
+
+/** The control of one setting, by its kind: switches and choices save at once, the others on Save. */
+function SettingControl({
+  item,
+  value,
+  description,
+  onChange,
+}: {
+  item: SettingItem;
+  value: Value;
+  description: ReactNode;
+  onChange: (value: Value) => void;
+}) {
+  switch (item.type) {
+    case "boolean":
+      return (
+        <Switch
+          label={item.label}
+          description={description}
+          checked={value === true}
+          onCheckedChange={(checked) => onChange(checked)}
+        />
+      );
+    case "patterns":
+      return (
+        <PatternListField
+          label={item.label}
+          description={description}
+          patterns={Array.isArray(value) ? value : []}
+          onSave={onChange}
+        />
+      );
+    case "choice":
+      return (
+        <SelectField
+          label={item.label}
+          description={description}
+          options={item.options}
+          value={String(value)}
+          onChange={(event) => onChange(event.target.value)}
+          className="max-w-sm"
+        />
+      );
+    case "number":
+      return (
+        <NumberSettingField
+          label={item.label}
+          description={description}
+          min={item.min}
+          max={item.max}
+          value={Number(value)}
+          onSave={onChange}
+        />
+      );
+    case "text":
+      return (
+        <TextSettingField
+          label={item.label}
+          description={description}
+          maxLength={item.maxLength}
+          value={typeof value === "string" ? value : ""}
+          onSave={onChange}
+        />
+      );
+  }
 }

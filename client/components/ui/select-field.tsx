@@ -5,6 +5,8 @@ import { inputClasses } from "./text-field";
 
 export interface SelectFieldProps extends Omit<ComponentProps<"select">, "id"> {
   label: ReactNode;
+  /** A line under the label; it also describes the select to assistive technology. */
+  description?: ReactNode;
   options: readonly { value: string; label: string }[];
   /**
    * A first, empty entry, so "required" can fail. Without one the select always holds an option
@@ -18,6 +20,7 @@ export interface SelectFieldProps extends Omit<ComponentProps<"select">, "id"> {
 /** A labelled native select with an error, styled like TextField and wired the same way. */
 export function SelectField({
   label,
+  description,
   options,
   placeholder,
   error,
@@ -28,16 +31,24 @@ export function SelectField({
   const generated = useId();
   const selectId = id ?? generated;
   const errorId = error ? `${selectId}-error` : undefined;
+  const descriptionId = description ? `${selectId}-description` : undefined;
   return (
     <div className={cn("space-y-1.5", className)}>
-      <label htmlFor={selectId} className="block font-medium text-fg text-sm">
-        {label}
-      </label>
+      <div className="space-y-0.5">
+        <label htmlFor={selectId} className="block font-medium text-fg text-sm">
+          {label}
+        </label>
+        {description ? (
+          <p id={descriptionId} className="text-fg-muted text-sm">
+            {description}
+          </p>
+        ) : null}
+      </div>
       <div className="relative">
         <select
           id={selectId}
           aria-invalid={error ? true : undefined}
-          aria-describedby={errorId}
+          aria-describedby={[descriptionId, errorId].filter(Boolean).join(" ") || undefined}
           className={cn(inputClasses(Boolean(error)), "appearance-none pr-9")}
           {...selectProps}
         >

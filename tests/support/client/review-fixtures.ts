@@ -25,6 +25,7 @@ export function runSummary(overrides: Partial<ReviewRunSummary> = {}): ReviewRun
     findingsTotal: 2,
     findingsPosted: 1,
     reason: null,
+    shadow: false,
     ...overrides,
   };
 }
@@ -50,6 +51,8 @@ export function runDetail(overrides: Partial<ReviewRunDetail> = {}): ReviewRunDe
           source: "builtin",
         },
         delivery: "inline",
+        shadowDelivery: null,
+        feedback: { thumbsUp: 2, thumbsDown: 0 },
       },
       {
         finding: {
@@ -63,8 +66,11 @@ export function runDetail(overrides: Partial<ReviewRunDetail> = {}): ReviewRunDe
           source: "builtin",
         },
         delivery: "summary",
+        shadowDelivery: null,
+        feedback: { thumbsUp: 0, thumbsDown: 0 },
       },
     ],
+    ai: null,
     ...overrides,
   };
 }

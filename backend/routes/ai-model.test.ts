@@ -1,0 +1,382 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { AiModelRequest } from "../../shared/ai-model-contract.ts";
+import { aiModelResponseSchema, aiModelTestResponseSchema } from "../../shared/ai-model-contract.ts";
+import { AI_MODEL, INPUT_TOKEN_LIMIT } from "../../shared/ai-model-messages.ts";
+import { API_PATHS, ERROR_CODES } from "../../shared/contract.ts";
+import { createLogger } from "../../shared/logging.ts";
+import { signedInAccount } from "../../tests/support/backend-sessions.ts";
+import { TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
+import { type FakeModelServer, startFakeOpenAiServer } from "../../tests/support/fake-model-servers.ts";
+import { bearerCalls, testBackends } from "../../tests/support/test-backend.ts";
+import { modelSettingsReader } from "../ai-models/reader.ts";
+import { apiKeyContext } from "../ai-models/store.ts";
+import type { Backend } from "../app.ts";
+import { type CreateModelProvider, ModelError, type ModelSettings } from "../review/ai/model-provider.ts";
+import { createSecretBox } from "../secrets/secret-box.ts";
+import { AI_MODEL_TESTS_PER_MINUTE } from "./ai-model.ts";
+
+const API_KEY = "sk-test-4f1c0ffee9d2b7a1e5c3";
+const SECRETS_KEY = Buffer.alloc(32, 1);
+const OTHER_KEY = Buffer.alloc(32, 2);
+
+const OLLAMA: AiModelRequest = {
+  kind: "openai-compatible",
+  baseUrl: "http://localhost:11434/v1",
+  model: "qwen2.5-coder:14b",
+  apiKey: API_KEY,
+  inputTokenLimit: 64_000,
+  monthlyBudgetCents: 2_500,
+};
+
+/** The provider a connection test gets: answers as scripted, and remembers what it was made with. */
+function scriptedProvider() {
+  const made: ModelSettings[] = [];
+  let failure: ModelError | undefined;
+  const create: CreateModelProvider = (settings) => {
+    made.push(settings);
+    return {
+      review: () => Promise.reject(new Error("a connection test never reviews")),
+      testConnection: async () => {
+        if (failure) throw failure;
+        return { reply: "pong", usage: { inputTokens: 9, outputTokens: 1 }, latencyMs: 42 };
+      },
+    };
+  };
+  return { create, made, failWith: (error: ModelError | undefined) => (failure = error) };
+}
+
+describe.each(TEST_DATABASE_KINDS)("the AI model API (%s)", (kind) => {
+  const backends = testBackends(kind);
+  const provider = scriptedProvider();
+  const logLines: string[] = [];
+  let backend: Backend;
+  const { get, put, post, delete: remove } = bearerCalls(() => backend.app);
+
+  beforeAll(async () => {
+    backend = await backends.start(
+      { SECRETS_ENCRYPTION_KEY: SECRETS_KEY.toString("base64") },
+      {
+        createModelProvider: provider.create,
+        logger: createLogger(
+          { name: "test", level: "debug" },
+          { write: (line: string) => logLines.push(line) },
+        ),
+      },
+    );
+  });
+  afterAll(() => backends.stop());
+  beforeEach(() => {
+    provider.made.length = 0;
+    provider.failWith(undefined);
+  });
+
+  async function storedRow(orgId: string) {
+    return backend.db
+      .selectFrom("ai_models")
+      .selectAll()
+      .where("org_id", "=", orgId)
+      .executeTakeFirstOrThrow();
+  }
+
+  it("answers not configured before anything is saved", async () => {
+    const { token } = await signedInAccount(backend, "fresh");
+    const answer = await get(token, API_PATHS.aiModel);
+    expect(answer.status).toBe(200);
+    expect(aiModelResponseSchema.parse(answer.body).data).toEqual({ configured: false });
+  });
+
+  it("saves the model with the key encrypted at rest and answers only that a key is set", async () => {
+    const { token, orgId } = await signedInAccount(backend, "save");
+    const saved = await put(token, API_PATHS.aiModel, { ...OLLAMA, baseUrl: "http://localhost:11434/v1/" });
+    expect(saved.status).toBe(200);
+    expect(saved.body.message).toBe(AI_MODEL.saved);
+    const expected = {
+      configured: true,
+      kind: "openai-compatible",
+      baseUrl: "http://localhost:11434/v1",
+      model: "qwen2.5-coder:14b",
+      apiKeySet: true,
+      inputTokenLimit: 64_000,
+      monthlyBudgetCents: 2_500,
+    };
+    expect(aiModelResponseSchema.parse(saved.body).data).toMatchObject(expected);
+    const read = await get(token, API_PATHS.aiModel);
+    expect(aiModelResponseSchema.parse(read.body).data).toMatchObject(expected);
+    for (const answer of [saved, read]) expect(answer.text).not.toContain(API_KEY);
+
+    const row = await storedRow(orgId);
+    expect(row.api_key_ciphertext).toMatch(/^v1:/);
+    expect(row.api_key_ciphertext).not.toContain(API_KEY);
+    expect(row.api_key_ciphertext).not.toContain(Buffer.from(API_KEY).toString("base64"));
+    const box = createSecretBox({ key: SECRETS_KEY, previousKeys: [], keyFile: undefined });
+    expect(await box.open(row.api_key_ciphertext ?? "", apiKeyContext(orgId))).toEqual({
+      ok: true,
+      value: API_KEY,
+    });
+
+    // What the review pipeline reads: the key decrypted.
+    const reader = modelSettingsReader({
+      db: backend.db,
+      secrets: box,
+      logger: createLogger({ name: "t", level: "silent" }),
+    });
+    expect(await reader(orgId)).toEqual({
+      kind: "openai-compatible",
+      baseUrl: "http://localhost:11434/v1",
+      model: "qwen2.5-coder:14b",
+      apiKey: API_KEY,
+      inputTokenLimit: 64_000,
+      monthlyBudgetCents: 2_500,
+    });
+  });
+
+  it("keeps the stored key when apiKey is absent, replaces it with a string and removes it with null", async () => {
+    const { token, orgId } = await signedInAccount(backend, "key-moves");
+    await put(token, API_PATHS.aiModel, OLLAMA).expect(200);
+    const first = (await storedRow(orgId)).api_key_ciphertext;
+
+    const { apiKey: _kept, ...withoutKey } = OLLAMA;
+    const kept = await put(token, API_PATHS.aiModel, { ...withoutKey, model: "llama3.1:8b" });
+    expect(kept.body.data).toMatchObject({ apiKeySet: true, model: "llama3.1:8b" });
+    expect((await storedRow(orgId)).api_key_ciphertext).toBe(first);
+
+    await put(token, API_PATHS.aiModel, { ...OLLAMA, apiKey: "sk-replaced-key" }).expect(200);
+    const replaced = (await storedRow(orgId)).api_key_ciphertext;
+    expect(replaced).not.toBe(first);
+    const reader = modelSettingsReader({
+      db: backend.db,
+      secrets: createSecretBox({ key: SECRETS_KEY, previousKeys: [], keyFile: undefined }),
+      logger: createLogger({ name: "t", level: "silent" }),
+    });
+    expect((await reader(orgId))?.apiKey).toBe("sk-replaced-key");
+
+    const removed = await put(token, API_PATHS.aiModel, { ...OLLAMA, apiKey: null });
+    expect(removed.body.data).toMatchObject({ apiKeySet: false });
+    expect((await storedRow(orgId)).api_key_ciphertext).toBeNull();
+    expect((await reader(orgId))?.apiKey).toBeNull();
+  });
+
+  it("refuses invalid settings with the shared messages", async () => {
+    const { token, orgId } = await signedInAccount(backend, "invalid");
+    const cases: [Record<string, unknown>, string][] = [
+      [{ baseUrl: null }, `baseUrl: ${AI_MODEL.baseUrlRequired}`],
+      [{ baseUrl: "" }, `baseUrl: ${AI_MODEL.baseUrlRequired}`],
+      [{ baseUrl: "ftp://models.example.com" }, `baseUrl: ${AI_MODEL.baseUrlInvalid}`],
+      [{ baseUrl: "localhost:11434" }, `baseUrl: ${AI_MODEL.baseUrlInvalid}`],
+      [{ model: "  " }, `model: ${AI_MODEL.modelRequired}`],
+      [{ kind: "gemini" }, `kind: ${AI_MODEL.kindInvalid}`],
+      [{ inputTokenLimit: INPUT_TOKEN_LIMIT.min - 1 }, `inputTokenLimit: ${AI_MODEL.inputTokenLimit}`],
+      [{ inputTokenLimit: INPUT_TOKEN_LIMIT.max + 1 }, `inputTokenLimit: ${AI_MODEL.inputTokenLimit}`],
+      [{ inputTokenLimit: 32_000.5 }, `inputTokenLimit: ${AI_MODEL.inputTokenLimit}`],
+      [{ monthlyBudgetCents: -1 }, `monthlyBudgetCents: ${AI_MODEL.budgetCents}`],
+      [{ monthlyBudgetCents: 10.5 }, `monthlyBudgetCents: ${AI_MODEL.budgetCents}`],
+      [{ apiKey: "" }, `apiKey: ${AI_MODEL.apiKeyInvalid}`],
+      [{ apiKey: "k".repeat(5000) }, `apiKey: ${AI_MODEL.apiKeyInvalid}`],
+    ];
+    for (const [change, message] of cases) {
+      const answer = await put(token, API_PATHS.aiModel, { ...OLLAMA, ...change });
+      expect(answer.status, JSON.stringify(change)).toBe(400);
+      expect(answer.body).toMatchObject({ code: ERROR_CODES.invalidRequest, message });
+    }
+    expect(
+      await backend.db.selectFrom("ai_models").where("org_id", "=", orgId).selectAll().execute(),
+    ).toEqual([]);
+
+    // OpenAI and Anthropic have a default address; no budget means no cap.
+    const openai = await put(token, API_PATHS.aiModel, {
+      ...OLLAMA,
+      kind: "openai",
+      baseUrl: null,
+      model: "gpt-4.1-mini",
+      monthlyBudgetCents: null,
+    });
+    expect(openai.body.data).toMatchObject({ kind: "openai", baseUrl: null, monthlyBudgetCents: null });
+  });
+
+  it("keeps each organisation's model to itself", async () => {
+    const a = await signedInAccount(backend, "iso-a");
+    const b = await signedInAccount(backend, "iso-b");
+    await put(a.token, API_PATHS.aiModel, OLLAMA).expect(200);
+    expect((await get(b.token, API_PATHS.aiModel)).body.data).toEqual({ configured: false });
+    await put(b.token, API_PATHS.aiModel, { ...OLLAMA, apiKey: null, model: "b-model" }).expect(200);
+    expect((await get(a.token, API_PATHS.aiModel)).body.data).toMatchObject({
+      model: "qwen2.5-coder:14b",
+      apiKeySet: true,
+    });
+
+    // A test without a key in the body uses the caller's organisation's stored key, never another's.
+    const { apiKey: _none, ...withoutKey } = OLLAMA;
+    await post(b.token, API_PATHS.aiModelTest, withoutKey).expect(200);
+    expect(provider.made.at(-1)?.apiKey).toBeNull();
+
+    await remove(b.token, API_PATHS.aiModel).expect(200);
+    expect((await get(a.token, API_PATHS.aiModel)).body.data).toMatchObject({ configured: true });
+
+    // A sealed key copied into another organisation's row does not open there.
+    const sealed = (await storedRow(a.orgId)).api_key_ciphertext;
+    await put(b.token, API_PATHS.aiModel, { ...OLLAMA, apiKey: null }).expect(200);
+    await backend.db
+      .updateTable("ai_models")
+      .set({ api_key_ciphertext: sealed })
+      .where("org_id", "=", b.orgId)
+      .execute();
+    expect((await get(b.token, API_PATHS.aiModel)).body.data).toMatchObject({ apiKeySet: false });
+  });
+
+  it("removes the model: reviews go back to the built-in reviewer", async () => {
+    const { token, orgId } = await signedInAccount(backend, "remove");
+    await put(token, API_PATHS.aiModel, OLLAMA).expect(200);
+    const removed = await remove(token, API_PATHS.aiModel);
+    expect(removed.status).toBe(200);
+    expect(aiModelResponseSchema.parse(removed.body)).toEqual({
+      success: true,
+      message: AI_MODEL.removed,
+      data: { configured: false },
+    });
+    expect((await get(token, API_PATHS.aiModel)).body.data).toEqual({ configured: false });
+    const reader = modelSettingsReader({
+      db: backend.db,
+      secrets: createSecretBox({ key: SECRETS_KEY, previousKeys: [], keyFile: undefined }),
+      logger: createLogger({ name: "t", level: "silent" }),
+    });
+    expect(await reader(orgId)).toBeNull();
+  });
+
+  it("tests the form's values, with the stored key when the body names none, and answers the reply", async () => {
+    const { token } = await signedInAccount(backend, "test-ok");
+    const { apiKey: _none, ...withoutKey } = OLLAMA;
+    await put(token, API_PATHS.aiModel, OLLAMA).expect(200);
+
+    const stored = await post(token, API_PATHS.aiModelTest, { ...withoutKey, model: "unsaved-model" });
+    expect(stored.status).toBe(200);
+    expect(aiModelTestResponseSchema.parse(stored.body).data).toEqual({
+      ok: true,
+      reply: "pong",
+      latencyMs: 42,
+    });
+    expect(provider.made).toEqual([{ ...OLLAMA, model: "unsaved-model" }]);
+    expect(stored.text).not.toContain(API_KEY);
+
+    await post(token, API_PATHS.aiModelTest, { ...OLLAMA, apiKey: "sk-typed-in-form" }).expect(200);
+    await post(token, API_PATHS.aiModelTest, { ...OLLAMA, apiKey: null }).expect(200);
+    expect(provider.made.slice(1).map((settings) => settings.apiKey)).toEqual(["sk-typed-in-form", null]);
+
+    const invalid = await post(token, API_PATHS.aiModelTest, { ...OLLAMA, baseUrl: null });
+    expect(invalid.status).toBe(400);
+    expect(invalid.body.message).toBe(`baseUrl: ${AI_MODEL.baseUrlRequired}`);
+  });
+
+  it("answers a failing test with the failure kind and the provider's exact message", async () => {
+    const { token } = await signedInAccount(backend, "test-fail");
+    provider.failWith(new ModelError("unauthorized", "401 Incorrect API key provided"));
+    const answer = await post(token, API_PATHS.aiModelTest, OLLAMA);
+    expect(answer.status).toBe(200);
+    expect(aiModelTestResponseSchema.parse(answer.body).data).toEqual({
+      ok: false,
+      failure: "unauthorized",
+      message: "401 Incorrect API key provided",
+    });
+  });
+
+  it("limits connection tests per organisation", async () => {
+    const limited = await signedInAccount(backend, "limited");
+    const other = await signedInAccount(backend, "not-limited");
+    for (let test = 0; test < AI_MODEL_TESTS_PER_MINUTE; test++) {
+      await post(limited.token, API_PATHS.aiModelTest, OLLAMA).expect(200);
+    }
+    const refused = await post(limited.token, API_PATHS.aiModelTest, OLLAMA);
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject({ code: ERROR_CODES.rateLimited, message: AI_MODEL.testRateLimited });
+    await post(other.token, API_PATHS.aiModelTest, OLLAMA).expect(200);
+  });
+
+  it("reads a key sealed with a key no longer configured as not set, and logs it without secret material", async () => {
+    const { token, orgId } = await signedInAccount(backend, "rotated");
+    await put(token, API_PATHS.aiModel, OLLAMA).expect(200);
+    const other = createSecretBox({ key: OTHER_KEY, previousKeys: [], keyFile: undefined });
+    const sealedElsewhere = await other.seal(API_KEY, apiKeyContext(orgId));
+    await backend.db
+      .updateTable("ai_models")
+      .set({ api_key_ciphertext: sealedElsewhere })
+      .where("org_id", "=", orgId)
+      .execute();
+    logLines.length = 0;
+
+    const answer = await get(token, API_PATHS.aiModel);
+    expect(answer.body.data).toMatchObject({ configured: true, apiKeySet: false });
+    const warning = logLines
+      .map((line) => JSON.parse(line))
+      .find((line) => /cannot be decrypted/.test(line.msg));
+    expect(warning).toMatchObject({ orgId, reason: "unknown-key" });
+    expect(JSON.stringify(warning)).not.toContain(sealedElsewhere.split(":")[3]);
+
+    // The key it was sealed with, kept as a previous key, opens it again (rotation).
+    const rotated = createSecretBox({ key: SECRETS_KEY, previousKeys: [OTHER_KEY], keyFile: undefined });
+    const reader = modelSettingsReader({
+      db: backend.db,
+      secrets: rotated,
+      logger: createLogger({ name: "t", level: "silent" }),
+    });
+    expect((await reader(orgId))?.apiKey).toBe(API_KEY);
+  });
+
+  it("never writes an API key to the log", () => {
+    // Every call of this suite so far, saves and tests with keys included, logged at debug level.
+    expect(logLines.length).toBeGreaterThan(0);
+    const log = logLines.join("\n");
+    for (const key of [API_KEY, "sk-replaced-key", "sk-typed-in-form"]) expect(log).not.toContain(key);
+  });
+});
+
+describe("a connection test with the AI SDK provider against a fake OpenAI-compatible server", () => {
+  const backends = testBackends("pglite");
+  const logLines: string[] = [];
+  let backend: Backend;
+  let server: FakeModelServer;
+  const { put, post } = bearerCalls(() => backend.app);
+
+  beforeAll(async () => {
+    server = await startFakeOpenAiServer({ requireKey: API_KEY });
+    backend = await backends.start(
+      {},
+      {
+        logger: createLogger(
+          { name: "test", level: "debug" },
+          { write: (line: string) => logLines.push(line) },
+        ),
+      },
+    );
+  });
+  afterAll(async () => {
+    await backends.stop();
+    await server.close();
+  });
+
+  it("answers the model's reply with the stored key, and the server's refusal of a wrong one", async () => {
+    const { token } = await signedInAccount(backend, "real");
+    const settings = { ...OLLAMA, baseUrl: server.baseUrl };
+    await put(token, API_PATHS.aiModel, settings).expect(200);
+    server.script({ text: "OK" });
+    const { apiKey: _stored, ...withoutKey } = settings;
+    const ok = await post(token, API_PATHS.aiModelTest, withoutKey);
+    expect(aiModelTestResponseSchema.parse(ok.body).data).toMatchObject({ ok: true, reply: "OK" });
+    expect(server.requests.at(-1)?.carriesKey(API_KEY)).toBe(true);
+
+    const refused = await post(token, API_PATHS.aiModelTest, { ...settings, apiKey: "sk-wrong-key" });
+    const failure = aiModelTestResponseSchema.parse(refused.body).data;
+    expect(failure).toMatchObject({ ok: false, failure: "unauthorized" });
+    expect(refused.text).not.toContain("sk-wrong-key");
+
+    const unreachable = await post(token, API_PATHS.aiModelTest, {
+      ...withoutKey,
+      baseUrl: "http://127.0.0.1:9/v1",
+    });
+    expect(aiModelTestResponseSchema.parse(unreachable.body).data).toMatchObject({
+      ok: false,
+      failure: "unreachable",
+    });
+
+    const log = logLines.join("\n");
+    for (const key of [API_KEY, "sk-wrong-key"]) expect(log).not.toContain(key);
+  });
+});

@@ -1,0 +1,50 @@
+/**
+ * How long and how often `npm run bench` measures. The defaults keep the whole run under 15
+ * minutes; --quick is for working on the bench itself (its figures mean nothing).
+ *   --duration <s>  seconds per measured run (default 5)
+ *   --runs <n>      runs per figure, the median reported (default 3)
+ *   --soak <s>      seconds of the memory soak (default 300)
+ *   --quick         1 run of 1 s per figure, a 30 s soak, README left alone
+ */
+import { parseArgs } from "node:util";
+
+export interface BenchOptions {
+  /** Seconds per measured run. */
+  duration: number;
+  runs: number;
+  /** Seconds of load before the runs of a comparison, per scenario. */
+  warmup: number;
+  connections: number;
+  soakSeconds: number;
+  sampleSeconds: number;
+  /** Quick runs are for working on the bench: their figures do not go into the README. */
+  writeReadme: boolean;
+}
+
+export function parseOptions(args: string[]): BenchOptions {
+  const { values } = parseArgs({
+    args,
+    options: {
+      duration: { type: "string" },
+      runs: { type: "string" },
+      soak: { type: "string" },
+      quick: { type: "boolean", default: false },
+    },
+  });
+  const quick = values.quick;
+  const positive = (name: string, value: string | undefined, fallback: number) => {
+    if (value === undefined) return fallback;
+    const number = Number(value);
+    if (!(number > 0)) throw new Error(`--${name} must be a positive number, not ${value}`);
+    return number;
+  };
+  return {
+    duration: positive("duration", values.duration, quick ? 1 : 5),
+    runs: Math.round(positive("runs", values.runs, quick ? 1 : 3)),
+    warmup: quick ? 1 : 2,
+    connections: 50,
+    soakSeconds: positive("soak", values.soak, quick ? 30 : 300),
+    sampleSeconds: quick ? 5 : 10,
+    writeReadme: !quick,
+  };
+}

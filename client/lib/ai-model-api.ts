@@ -1,0 +1,79 @@
+/**
+ * The AI model form's checks and calls, from the browser (docs/product.md#ai-model): the form's
+ * values checked with the contract's own schema (the backend's messages), save, remove and test.
+ *
+ * Brings zod and the contract's schemas, so it is only ever imported on demand (`aiModelApi`),
+ * never statically (docs/decisions/006-page-weight.md).
+ */
+
+import {
+  type AiModelFormValues,
+  type AiModelRequest,
+  type AiModelTestResponse,
+  aiModelFormSchema,
+  aiModelResponseSchema,
+  aiModelTestResponseSchema,
+} from "../../shared/ai-model-contract.ts";
+import { AI_MODEL } from "../../shared/ai-model-messages.ts";
+import { ApiError, createApiClient } from "../../shared/api-client.ts";
+import { API_PATHS } from "../../shared/contract.ts";
+
+const api = createApiClient({ baseUrl: "" });
+
+export type FormCheck =
+  | { ok: true; request: AiModelRequest }
+  | { ok: false; errors: Partial<Record<keyof AiModelFormValues, string>> };
+
+/** The form's values as a request, or the first message of each field that is wrong. */
+export function checkAiModelForm(values: AiModelFormValues): FormCheck {
+  const result = aiModelFormSchema.safeParse(values);
+  if (result.success) return { ok: true, request: result.data };
+  const errors: Partial<Record<keyof AiModelFormValues, string>> = {};
+  for (const issue of result.error.issues) {
+    const field = issue.path[0] as keyof AiModelFormValues;
+    errors[field] ??= issue.message;
+  }
+  return { ok: false, errors };
+}
+
+export type Outcome = { ok: true; message: string } | { ok: false; message: string };
+
+/** The backend's own words when it gave some (a refusal, the rate limit), else `fallback`. */
+const failureMessage = (error: unknown, fallback: string) =>
+  error instanceof ApiError && error.body ? error.message : fallback;
+
+export async function saveAiModel(request: AiModelRequest): Promise<Outcome> {
+  try {
+    const answer = await api.request(aiModelResponseSchema, API_PATHS.aiModel, {
+      method: "PUT",
+      body: request,
+    });
+    return { ok: true, message: answer.message ?? AI_MODEL.saved };
+  } catch (error) {
+    return { ok: false, message: failureMessage(error, AI_MODEL.saveFailed) };
+  }
+}
+
+export async function removeAiModel(): Promise<Outcome> {
+  try {
+    const answer = await api.request(aiModelResponseSchema, API_PATHS.aiModel, { method: "DELETE" });
+    return { ok: true, message: answer.message ?? AI_MODEL.removed };
+  } catch (error) {
+    return { ok: false, message: failureMessage(error, AI_MODEL.removeFailed) };
+  }
+}
+
+/** The model's reply, the provider's exact failure, or why the test itself could not run. */
+export async function testAiModel(
+  request: AiModelRequest,
+): Promise<AiModelTestResponse["data"] | { ok: false; failure: null; message: string }> {
+  try {
+    const answer = await api.request(aiModelTestResponseSchema, API_PATHS.aiModelTest, {
+      method: "POST",
+      body: request,
+    });
+    return answer.data;
+  } catch (error) {
+    return { ok: false, failure: null, message: failureMessage(error, AI_MODEL.testFailed) };
+  }
+}

@@ -1,0 +1,98 @@
+import { ArrowLeft, Bot, Plus } from "lucide-react";
+import { useState } from "react";
+import type { AiModelResponse } from "../../shared/ai-model-contract.ts";
+import { AI_MODEL } from "../../shared/ai-model-messages.ts";
+import { AiModelForm } from "../components/ai-model/ai-model-form";
+import { Streamed } from "../components/streamed";
+import { Button, Card, EmptyState, Skeleton, TextLink } from "../components/ui";
+import { loadAiModel } from "../lib/ai-model.server";
+import { backendFor } from "../lib/backend.server";
+import { aiModelApi } from "../lib/lazy-ai-model";
+import { documentTitle, productNameOf, type RouteHandle } from "../lib/route-handle";
+import type { Route } from "./+types/ai-model";
+
+export const handle: RouteHandle = { title: "Settings" };
+
+export function meta({ matches }: Route.MetaArgs) {
+  return [{ title: documentTitle(AI_MODEL.title, productNameOf(matches)) }];
+}
+
+/** The first HTML: loaded on the server and streamed; the promise never rejects. */
+export function loader({ context, request }: Route.LoaderArgs) {
+  const { api } = backendFor(context, request);
+  return { model: loadAiModel(api) };
+}
+
+/** docs/product.md#ai-model */
+export default function AiModelRoute({ loaderData }: Route.ComponentProps) {
+  return (
+    <section aria-labelledby="ai-model-title" className="mx-auto max-w-2xl space-y-6">
+      <TextLink to="/settings" className="inline-flex items-center gap-1.5 text-sm">
+        <ArrowLeft aria-hidden="true" className="size-4" />
+        Organization settings
+      </TextLink>
+      <div className="space-y-1">
+        <h2 id="ai-model-title" className="font-semibold text-2xl text-fg tracking-tight">
+          {AI_MODEL.title}
+        </h2>
+        <p className="text-fg-muted text-sm">{AI_MODEL.description}</p>
+      </div>
+      <Streamed
+        result={loaderData.model}
+        skeleton={<AiModelLoading />}
+        errorTitle={AI_MODEL.loadFailed}
+        errorDescription="The AI model could not be fetched. Check your connection and try again."
+      >
+        {(model) => <AiModelBody model={model} />}
+      </Streamed>
+    </section>
+  );
+}
+
+function AiModelBody({ model }: { model: AiModelResponse["data"] }) {
+  const [adding, setAdding] = useState(false);
+  if (!model.configured && !adding) {
+    return (
+      <EmptyState
+        icon={<Bot />}
+        title={AI_MODEL.empty}
+        description={AI_MODEL.emptyHint}
+        action={
+          <Button
+            icon={<Plus aria-hidden="true" className="size-4" />}
+            onPointerEnter={aiModelApi.preload}
+            onFocus={aiModelApi.preload}
+            onClick={() => setAdding(true)}
+          >
+            {AI_MODEL.add}
+          </Button>
+        }
+      />
+    );
+  }
+  return (
+    <Card className="px-6 py-5">
+      {/* A save loads the model again: the form starts over from what was saved. */}
+      <AiModelForm
+        key={model.configured ? model.updatedAt : "new"}
+        model={model.configured ? model : null}
+        focusFirst={adding}
+      />
+    </Card>
+  );
+}
+
+function AiModelLoading() {
+  return (
+    <div aria-busy="true">
+      <p className="sr-only" role="status">
+        {AI_MODEL.loading}
+      </p>
+      <Card aria-hidden="true" className="space-y-4 px-6 py-5">
+        <Skeleton className="h-10 w-full" />
+        <Skeleton className="h-10 w-full" />
+        <Skeleton className="h-10 w-2/3" />
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,68 @@
+/**
+ * 👎 on a posted finding in the sandbox (decision 021): open the leaked-key template, press 👎 on
+ * the review comment, push a commit that adds the line again, and the new run records the finding
+ * as suppressed instead of posting it; every page passes axe.
+ */
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { connectSandbox, launchBrowser, seriousViolations, signedInPage } from "./browser.ts";
+
+const baseUrl = inject("gatewayUrl");
+const stack = { baseUrl, emulatorHost: inject("emulatorHost"), projectId: inject("projectId") };
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(() => browser?.close());
+
+describe("finding feedback in the sandbox", () => {
+  it("a 👎 on a comment suppresses the finding in the next run", async () => {
+    const page = await signedInPage(browser, stack, "Katherine Johnson", "/integrations/github");
+    await connectSandbox(page);
+    await page
+      .getByRole("link", { name: /^Pull requests of .* \(sandbox\)$/ })
+      .first()
+      .click();
+    await page.waitForURL(/\/sandbox\/repositories\/[^/]+\/pulls$/);
+    await page
+      .getByRole("button", { name: "Open pull request: Add the GitHub client token to the config" })
+      .click();
+    await page.waitForURL(/\/sandbox\/pulls\/[^/]+$/);
+    const comment = page.getByRole("article", { name: /^Review comment on src\/config\.ts line \d+$/ });
+    await comment.waitFor({ timeout: 30_000 });
+
+    await comment.getByRole("button", { name: "Noise 0" }).click();
+    const noise = comment.getByRole("button", { name: "Noise 1" });
+    await noise.waitFor();
+    expect(await noise.getAttribute("aria-pressed")).toBe("true");
+    expect(await comment.getByRole("button", { name: "Useful 0" }).getAttribute("aria-pressed")).toBe(
+      "false",
+    );
+    expect(await seriousViolations(page)).toEqual([]);
+
+    // Push the token line again, a line further down: same finding, same fingerprint.
+    const firstRun = await page.getByRole("link", { name: "See its decision log" }).getAttribute("href");
+    const editor = page.getByRole("textbox", { name: "New text of src/config.ts" });
+    const text = await editor.inputValue();
+    const tokenLine = text.split("\n").find((line) => line.includes("githubToken: env")) ?? "";
+    await editor.fill(text.replace(tokenLine, `${tokenLine}\n${tokenLine}`));
+    await page.getByRole("button", { name: "Push commit" }).click();
+    const runLink = page.getByRole("link", { name: "See its decision log" });
+    await expect
+      .poll(async () => (await runLink.getAttribute("href")) !== firstRun, { timeout: 30_000 })
+      .toBe(true);
+    await page.getByRole("status").getByText("Succeeded").waitFor({ timeout: 30_000 });
+
+    await runLink.click();
+    await page.waitForURL(/\/reviews\/[^/]+$/);
+    const findings = page.getByRole("region", { name: "Findings" });
+    await findings.getByText("secrets/github").waitFor();
+    expect(await findings.textContent()).toContain("Suppressed (👎 in this repository)");
+    expect(await findings.textContent()).toContain("👎 1 noise");
+    const log = page.getByRole("region", { name: "Decision log" });
+    expect(await log.textContent()).toContain("feedback.suppressed");
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.context().close();
+  });
+});
