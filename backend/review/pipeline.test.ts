@@ -86,6 +86,20 @@ describe.each(TEST_DATABASE_KINDS)("the review pipeline on %s", (kind) => {
       attempt,
     );
 
+  /** The fake GitHub with acme/web installed (installation 31) and its pull request #7 at HEAD1. */
+  async function fakeGitHubWithPull() {
+    const github = await startFakeGitHub();
+    github.addInstallation({ id: 31, account: "acme", repositories: [fakeRepository("acme", "web", 100)] });
+    github.pulls.addPullRequest("acme/web", {
+      number: PULL,
+      title: "Add numbers",
+      author: { login: "octocat", type: "User" },
+      head: { ref: "feature", sha: HEAD1 },
+      base: { ref: "main", sha: BASE },
+    });
+    return github;
+  }
+
   const runOf = (runId: string) => runRow(db, runId);
   const decisions = (runId: string) => decisionSteps(db, runId);
   const findings = (runId: string) => findingRows(db, runId);
@@ -210,16 +224,8 @@ describe.each(TEST_DATABASE_KINDS)("the review pipeline on %s", (kind) => {
   });
 
   it("reviews from the base when a force-push dropped the last reviewed head (GitHub answers 404)", async () => {
-    const github = await startFakeGitHub();
+    const github = await fakeGitHubWithPull();
     try {
-      github.addInstallation({ id: 31, account: "acme", repositories: [fakeRepository("acme", "web", 100)] });
-      github.pulls.addPullRequest("acme/web", {
-        number: 7,
-        title: "Add numbers",
-        author: { login: "octocat", type: "User" },
-        head: { ref: "feature", sha: HEAD1 },
-        base: { ref: "main", sha: BASE },
-      });
       github.pulls.setDiff("acme/web", BASE, HEAD1, [
         { filename: "src/app.ts", status: "added", patch: APP_PATCH },
       ]);
@@ -435,16 +441,8 @@ describe.each(TEST_DATABASE_KINDS)("the review pipeline on %s", (kind) => {
   });
 
   it("in shadow mode posts nothing to GitHub, records where each finding would have gone, and still answers commands", async () => {
-    const github = await startFakeGitHub();
+    const github = await fakeGitHubWithPull();
     try {
-      github.addInstallation({ id: 31, account: "acme", repositories: [fakeRepository("acme", "web", 100)] });
-      github.pulls.addPullRequest("acme/web", {
-        number: 7,
-        title: "Add numbers",
-        author: { login: "octocat", type: "User" },
-        head: { ref: "feature", sha: HEAD1 },
-        base: { ref: "main", sha: BASE },
-      });
       const patches = [
         { filename: "src/app.ts", status: "added" as const, patch: APP_PATCH },
         { filename: ".env", status: "added" as const, patch: ENV_PATCH },
