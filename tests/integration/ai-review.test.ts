@@ -7,13 +7,13 @@ import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Backend } from "../../backend/app.ts";
 import { API_PATHS } from "../../shared/contract.ts";
-import { reviewRunResponseSchema } from "../../shared/review-contract.ts";
 import { TEST_DATABASE_KINDS } from "../support/databases.ts";
 import { type FakeGitHub, gitHubAppEnv, startFakeGitHub } from "../support/fake-github.ts";
 import { type FakeModelServer, startFakeOpenAiServer } from "../support/fake-model-servers.ts";
 import {
   connectGitHubRepository,
   deliverPullRequest,
+  reviewRunDetail,
   reviewRuns,
   WEBHOOK_SECRET,
 } from "../support/github-review-flow.ts";
@@ -136,13 +136,7 @@ describe.each(TEST_DATABASE_KINDS)("the AI review through the real provider on %
     expect(review?.body).toContain("2,000 input and 150 output tokens, $0.0026.");
 
     const run = (await runs())[0];
-    const detail = reviewRunResponseSchema.parse(
-      (
-        await request(backend.app)
-          .get(API_PATHS.reviewRun(run?.id ?? ""))
-          .set("Authorization", `Bearer ${token}`)
-      ).body,
-    ).data;
+    const detail = await reviewRunDetail(backend, token, run?.id ?? "");
     expect(detail.ai).toEqual({
       outcome: "reviewed",
       model: "qwen-review",

@@ -4,17 +4,15 @@
  * suppresses that fingerprint in the repository from then on, on this pull request and on others,
  * even once the 👎 is taken back. The 👍 counts reach the run detail API.
  */
-import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Backend } from "../../backend/app.ts";
 import { fingerprint } from "../../backend/review/findings.ts";
-import { API_PATHS } from "../../shared/contract.ts";
-import { reviewRunResponseSchema } from "../../shared/review-contract.ts";
 import { TEST_DATABASE_KINDS } from "../support/databases.ts";
 import { type FakeGitHub, gitHubAppEnv, startFakeGitHub } from "../support/fake-github.ts";
 import {
   connectGitHubRepository,
   deliverPullRequest,
+  reviewRunDetail,
   reviewRuns,
   settleRuns,
   WEBHOOK_SECRET,
@@ -105,11 +103,7 @@ describe.each(TEST_DATABASE_KINDS)("finding feedback on %s", (kind) => {
     if (!newest) throw new Error("no run");
     return detail(newest.id);
   }
-  const detail = async (runId: string) =>
-    reviewRunResponseSchema.parse(
-      (await request(backend.app).get(API_PATHS.reviewRun(runId)).set("Authorization", `Bearer ${token}`))
-        .body,
-    ).data;
+  const detail = (runId: string) => reviewRunDetail(backend, token, runId);
   const deliveryOf = (run: Awaited<ReturnType<typeof detail>>, fp: string) =>
     run.findings.find((entry) => entry.finding.fingerprint === fp)?.delivery;
 

@@ -8,17 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Backend } from "../../backend/app.ts";
 import { markedFingerprints } from "../../backend/review/posting.ts";
 import { API_PATHS } from "../../shared/contract.ts";
-import {
-  reviewRetryResponseSchema,
-  reviewRunResponseSchema,
-  reviewRunsResponseSchema,
-} from "../../shared/review-contract.ts";
+import { reviewRetryResponseSchema, reviewRunsResponseSchema } from "../../shared/review-contract.ts";
 import { signedInAccount } from "../support/backend-sessions.ts";
 import { TEST_DATABASE_KINDS } from "../support/databases.ts";
 import { type FakeGitHub, gitHubAppEnv, startFakeGitHub } from "../support/fake-github.ts";
 import {
   connectGitHubRepository,
   deliverPullRequest,
+  reviewRunDetail,
   reviewRuns,
   settleRuns,
   WEBHOOK_SECRET,
@@ -115,13 +112,7 @@ describe.each(TEST_DATABASE_KINDS)("the review engine on %s", (kind) => {
       findingsPosted: 1,
       shadow: false,
     });
-    const detail = reviewRunResponseSchema.parse(
-      (
-        await request(backend.app)
-          .get(API_PATHS.reviewRun(run?.id ?? ""))
-          .set("Authorization", `Bearer ${token}`)
-      ).body,
-    ).data;
+    const detail = await reviewRunDetail(backend, token, run?.id ?? "");
     expect(detail.findings).toEqual([
       {
         finding: expect.objectContaining({ ruleId: "markers/debugger", path: "src/f0.ts", line: 2 }),
@@ -262,13 +253,7 @@ describe.each(TEST_DATABASE_KINDS)("the review engine on %s", (kind) => {
     });
     expect(listed.filter((run) => run.shadow)).toHaveLength(1);
     expect(github.pulls.reviews).toHaveLength(reviewsBefore);
-    const detail = reviewRunResponseSchema.parse(
-      (
-        await request(backend.app)
-          .get(API_PATHS.reviewRun(shadowRun.id))
-          .set("Authorization", `Bearer ${token}`)
-      ).body,
-    ).data;
+    const detail = await reviewRunDetail(backend, token, shadowRun.id);
     expect(detail.shadow).toBe(true);
     expect(detail.decisions.map((decision) => `${decision.step}: ${decision.outcome}`)).toContain(
       "post: shadow",

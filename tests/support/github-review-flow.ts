@@ -9,7 +9,7 @@ import request from "supertest";
 import { expect } from "vitest";
 import type { Backend } from "../../backend/app.ts";
 import { API_PATHS } from "../../shared/contract.ts";
-import { reviewRunsResponseSchema } from "../../shared/review-contract.ts";
+import { reviewRunResponseSchema, reviewRunsResponseSchema } from "../../shared/review-contract.ts";
 import { signedInAccount } from "./backend-sessions.ts";
 import { type FakeGitHub, fakeRepository } from "./fake-github.ts";
 import { webhookExample } from "./github-webhook-examples.ts";
@@ -81,6 +81,14 @@ export async function deliverPullRequest(backend: Backend, event: PullRequestDel
 export async function reviewRuns(backend: Backend, token: string) {
   const response = await request(backend.app).get(API_PATHS.reviews).set("Authorization", `Bearer ${token}`);
   return reviewRunsResponseSchema.parse(response.body).data;
+}
+
+/** One review run with its findings and decisions, as the run detail API answers it. */
+export async function reviewRunDetail(backend: Backend, token: string, runId: string) {
+  const response = await request(backend.app)
+    .get(API_PATHS.reviewRun(runId))
+    .set("Authorization", `Bearer ${token}`);
+  return reviewRunResponseSchema.parse(response.body).data;
 }
 
 /** Waits until no run is queued or running. */
