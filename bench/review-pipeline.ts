@@ -11,8 +11,8 @@
 import { spawn } from "node:child_process";
 import { performance } from "node:perf_hooks";
 import { Webhooks } from "@octokit/webhooks";
-import { PLAN_VALUES } from "../shared/constants.ts";
 import { fakeRepository, startFakeGitHub } from "../tests/support/fake-github.ts";
+import { startProTrial } from "../tests/support/review-queue.ts";
 import {
   DATABASE,
   deliverPullRequestEvent,
@@ -104,16 +104,7 @@ async function main(): Promise<void> {
       properties: { full_name: "bench/app" },
     },
   );
-  await backend.db
-    .insertInto("subscriptions")
-    .values({
-      org_id: orgId,
-      plan_code: PLAN_VALUES.proTrial,
-      status: "trialing",
-      seats_total: 5,
-      trial_ends_at: new Date(Date.now() + 7 * 86_400_000),
-    })
-    .execute();
+  await startProTrial(backend.db, orgId);
   const webhooks = new Webhooks({ secret: WEBHOOK_SECRET });
 
   const latencies: number[] = [];

@@ -1,28 +1,12 @@
-import { Migrator, sql } from "kysely";
-import { afterEach, describe, expect, it } from "vitest";
+import { sql } from "kysely";
+import { describe, expect, it } from "vitest";
 import { DEFAULT_TRIAL_DAYS, PLAN_VALUES, TRIAL_SEATS } from "../../shared/constants.ts";
-import {
-  type FreshDatabase,
-  freshDatabase,
-  TEST_DATABASE_KINDS,
-  type TestDatabaseKind,
-} from "../../tests/support/databases.ts";
-import { type Db, openDatabase } from "./database.ts";
-import { migrateToLatest, migrations } from "./migrations.ts";
+import { TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
+import { migrationDatabases } from "../../tests/support/migration-databases.ts";
+import type { Db } from "./database.ts";
+import { migrateToLatest } from "./migrations.ts";
 
-let db: Db | undefined;
-let fresh: FreshDatabase | undefined;
-afterEach(async () => {
-  await db?.destroy();
-  await fresh?.drop();
-  db = undefined;
-  fresh = undefined;
-});
-
-async function openFresh(kind: TestDatabaseKind): Promise<Db> {
-  fresh = await freshDatabase(kind);
-  return openDatabase(fresh.target);
-}
+const { open, migratedUpTo } = migrationDatabases();
 
 async function tableNames(database: Db): Promise<string[]> {
   const { rows } = await sql<{ tablename: string }>`
@@ -32,7 +16,7 @@ async function tableNames(database: Db): Promise<string[]> {
 
 describe.each(TEST_DATABASE_KINDS)("migrations on %s", (kind) => {
   it("create the schema once and are a no-op when run again", async () => {
-    db = await openFresh(kind);
+    const db = await open(kind);
     await migrateToLatest(db);
     const org = await db
       .insertInto("organizations")
@@ -93,7 +77,7 @@ describe.each(TEST_DATABASE_KINDS)("migrations on %s", (kind) => {
   });
 
   it("enforce one backend user per Firebase uid and per e-mail, and default the role to user", async () => {
-    db = await openFresh(kind);
+    const db = await open(kind);
     await migrateToLatest(db);
     const org = await db
       .insertInto("organizations")
@@ -128,8 +112,7 @@ describe.each(TEST_DATABASE_KINDS)("migrations on %s", (kind) => {
   });
 
   it("keep a subscription's allocated seats between 0 and its total", async () => {
-    const fresh = await openFresh(kind);
-    db = fresh;
+    const fresh = await open(kind);
     await migrateToLatest(fresh);
     const org = await fresh
       .insertInto("organizations")
@@ -152,10 +135,7 @@ describe.each(TEST_DATABASE_KINDS)("migrations on %s", (kind) => {
   });
 
   it("start the Pro trial of organisations that existed before billing", async () => {
-    const fresh = await openFresh(kind);
-    db = fresh;
-    const migrator = new Migrator({ db: fresh, provider: { getMigrations: async () => migrations } });
-    expect((await migrator.migrateTo("0004_webhook_deliveries")).error).toBeUndefined();
+    const fresh = await migratedUpTo(kind, "0004_webhook_deliveries");
     const org = await fresh
       .insertInto("organizations")
       .values({ name: "Older" })

@@ -2,34 +2,20 @@
  * Migration 0012_severity_threshold: stored `comment_style.minor_findings` values become
  * `severity_threshold`, and review_findings takes shadow deliveries.
  */
-import { Migrator } from "kysely";
-import { afterEach, describe, expect, it } from "vitest";
-import { type FreshDatabase, freshDatabase, TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
+import { describe, expect, it } from "vitest";
+import { TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
+import { migrationDatabases } from "../../tests/support/migration-databases.ts";
 import { seedProject } from "../../tests/support/review-queue.ts";
-import { type Db, openDatabase } from "./database.ts";
 import { migrateToLatest, migrations } from "./migrations.ts";
 
 const NAME = "0012_severity_threshold";
 const names = Object.keys(migrations);
 const before = names[names.indexOf(NAME) - 1] as string;
 
-let db: Db | undefined;
-let fresh: FreshDatabase | undefined;
-afterEach(async () => {
-  await db?.destroy();
-  await fresh?.drop();
-  db = undefined;
-  fresh = undefined;
-});
+const databases = migrationDatabases();
 
 describe.each(TEST_DATABASE_KINDS)(`migration ${NAME} on %s`, (kind) => {
-  async function migratedUpTo(name: string): Promise<Db> {
-    fresh = await freshDatabase(kind);
-    db = await openDatabase(fresh.target);
-    const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
-    expect((await migrator.migrateTo(name)).error).toBeUndefined();
-    return db;
-  }
+  const migratedUpTo = (name: string) => databases.migratedUpTo(kind, name);
 
   it("turns minor findings on into 'minor', off into 'major', drops the old key and keeps the rest", async () => {
     const database = await migratedUpTo(before);

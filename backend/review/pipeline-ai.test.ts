@@ -1,12 +1,18 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { PLAN_VALUES } from "../../shared/constants.ts";
-import { createLogger } from "../../shared/logging.ts";
-import { freshDatabase, TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
+import { TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
 import { type MemoryReviewHost, memoryReviewHost } from "../../tests/support/memory-review-host.ts";
 import { hunk } from "../../tests/support/review-files.ts";
-import { seedProject } from "../../tests/support/review-queue.ts";
-import { type Db, openDatabase } from "../db/database.ts";
-import { migrateToLatest } from "../db/migrations.ts";
+import {
+  decisionSteps,
+  findingRows,
+  openPipelineDatabase,
+  PIPELINE_NOW,
+  pullRequestInfo,
+  queueAndWork,
+  rerunAfterCrashWhilePosting,
+  runRow,
+} from "../../tests/support/review-pipeline-runs.ts";
+import type { Db } from "../db/database.ts";
 import { effectiveSettings } from "../settings/effective.ts";
 import {
   type CreateModelProvider,
@@ -19,11 +25,7 @@ import {
 import type { BotCommand, ReviewTrigger } from "./model.ts";
 import { createReviewPipeline } from "./pipeline.ts";
 import type { ReviewSettings } from "./review-settings.ts";
-import { queueRun } from "./runs.ts";
-import { reviewWorker } from "./worker.ts";
 
-const silent = createLogger({ name: "test", level: "silent" });
-const NOW = new Date("2026-11-20T12:00:00Z");
 const BASE = "a".repeat(40);
 const HEAD = "1".repeat(40);
 
@@ -95,21 +97,7 @@ describe.each(TEST_DATABASE_KINDS)("the review pipeline's AI pass on %s", (kind)
   let model$: ReturnType<typeof scriptedModel>;
 
   beforeEach(async () => {
-    const fresh = await freshDatabase(kind);
-    drop = fresh.drop;
-    db = await openDatabase(fresh.target);
-    await migrateToLatest(db);
-    ({ orgId, projectId } = await seedProject(db));
-    await db
-      .insertInto("subscriptions")
-      .values({
-        org_id: orgId,
-        plan_code: PLAN_VALUES.proTrial as never,
-        status: "trialing",
-        seats_total: 5,
-        trial_ends_at: new Date("2026-12-01T00:00:00Z"),
-      })
-      .execute();
+    ({ db, drop, orgId, projectId } = await openPipelineDatabase(kind));
     settings = await effectiveSettings(db, orgId, projectId);
     settings.comment_style.severity_threshold = "info";
     model = configured = {
@@ -121,18 +109,7 @@ describe.each(TEST_DATABASE_KINDS)("the review pipeline's AI pass on %s", (kind)
       monthlyBudgetCents: null,
     };
     model$ = scriptedModel([]);
-    host = memoryReviewHost({
-      number: 7,
-      title: "Find users",
-      url: "https://github.com/acme/web/pull/7",
-      author: { login: "Octocat", isBot: false },
-      draft: false,
-      state: "open",
-      headSha: HEAD,
-      baseSha: BASE,
-      headRef: "feature",
-      baseRef: "main",
-    });
+    host = memoryReviewHost(pullRequestInfo("Find users", HEAD, BASE));
     host.diffs.set(`${BASE}...${HEAD}`, [
       { filename: "src/app.ts", status: "added", additions: 2, deletions: 0, patch: APP_PATCH },
       { filename: "src/db/users.ts", status: "added", additions: 6, deletions: 0, patch: USERS_PATCH },
@@ -150,7 +127,7 @@ describe.each(TEST_DATABASE_KINDS)("the review pipeline's AI pass on %s", (kind)
       db,
       hostFor: async () => host,
       settings: async () => settings,
-      clock: () => NOW,
+      clock: () => PIPELINE_NOW,
       productName: "Argus",
       models: {
         settingsFor: async () => model,
@@ -159,22 +136,10 @@ describe.each(TEST_DATABASE_KINDS)("the review pipeline's AI pass on %s", (kind)
       },
     });
 
-  async function run(trigger: ReviewTrigger = "opened", command?: BotCommand, attempt = 0) {
-    const { runId } = await queueRun(db, {
-      orgId,
-      projectId,
-      pullRequest: 7,
-      trigger,
-      command,
-      headSha: trigger === "command" ? undefined : HEAD,
-      deliveryId: `d-${Math.random()}`,
-    });
-    await reviewWorker(db, pipeline(), silent)({ runId, projectId, pullRequest: 7 }, attempt);
-    return runId;
-  }
+  const run = (trigger: ReviewTrigger = "opened", command?: BotCommand, attempt = 0) =>
+    queueAndWork(db, pipeline(), { orgId, projectId, trigger, command, headSha: HEAD }, attempt);
 
-  const runOf = (runId: string) =>
-    db.selectFrom("review_runs").selectAll().where("id", "=", runId).executeTakeFirstOrThrow();
+  const runOf = (runId: string) => runRow(db, runId);
   const decision = (runId: string, step: string) =>
     db
       .selectFrom("review_decisions")
@@ -182,22 +147,8 @@ describe.each(TEST_DATABASE_KINDS)("the review pipeline's AI pass on %s", (kind)
       .where("run_id", "=", runId)
       .where("step", "=", step)
       .executeTakeFirst();
-  const steps = async (runId: string) =>
-    (
-      await db
-        .selectFrom("review_decisions")
-        .select(["step", "outcome"])
-        .where("run_id", "=", runId)
-        .orderBy("id")
-        .execute()
-    ).map((row) => `${row.step}: ${row.outcome}`);
-  const findings = (runId: string) =>
-    db
-      .selectFrom("review_findings")
-      .select(["delivery", "finding"])
-      .where("run_id", "=", runId)
-      .orderBy("id")
-      .execute();
+  const steps = (runId: string) => decisionSteps(db, runId);
+  const findings = (runId: string) => findingRows(db, runId);
 
   it("posts grounded AI findings inline next to the built-in ones and records model, tokens and cost", async () => {
     model$ = scriptedModel([answer([INJECTION], 12_000, 300)]);
@@ -237,7 +188,7 @@ describe.each(TEST_DATABASE_KINDS)("the review pipeline's AI pass on %s", (kind)
       ai_cost_micros: 27_000,
       ai_note: null,
     });
-    expect((await runOf(runId)).ai_at?.toISOString()).toBe(NOW.toISOString());
+    expect((await runOf(runId)).ai_at?.toISOString()).toBe(PIPELINE_NOW.toISOString());
   });
 
   it("moves a finding whose quote is on another line to the summary, drops one quoting code that is not there, and leaves out one on a built-in finding's line", async () => {
@@ -342,20 +293,7 @@ describe.each(TEST_DATABASE_KINDS)("the review pipeline's AI pass on %s", (kind)
 
   it("never calls the model twice nor counts its tokens twice when a run is started again after a crash", async () => {
     model$ = scriptedModel([answer([INJECTION], 12_000, 300)]);
-    host.afterPost = () => new Promise<void>(() => {});
-    const { runId } = await queueRun(db, {
-      orgId,
-      projectId,
-      pullRequest: 7,
-      trigger: "opened",
-      headSha: HEAD,
-      deliveryId: "d-crash",
-    });
-    void reviewWorker(db, pipeline(), silent)({ runId, projectId, pullRequest: 7 }, 0);
-    await expect.poll(() => host.reviews.length).toBe(1);
-    host.afterPost = undefined;
-
-    await reviewWorker(db, pipeline(), silent)({ runId, projectId, pullRequest: 7 }, 1);
+    const runId = await rerunAfterCrashWhilePosting(db, pipeline, host, { orgId, projectId, headSha: HEAD });
     expect(model$.requests).toHaveLength(1);
     expect(host.reviews).toHaveLength(1);
     expect(await runOf(runId)).toMatchObject({

@@ -1,13 +1,22 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PLAN_VALUES } from "../../shared/constants.ts";
-import { createLogger } from "../../shared/logging.ts";
-import { freshDatabase, TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
+import { TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
 import { fakeRepository, startFakeGitHub } from "../../tests/support/fake-github.ts";
 import { type MemoryReviewHost, memoryReviewHost } from "../../tests/support/memory-review-host.ts";
 import { hunk } from "../../tests/support/review-files.ts";
-import { seedProject } from "../../tests/support/review-queue.ts";
-import { type Db, openDatabase } from "../db/database.ts";
-import { migrateToLatest } from "../db/migrations.ts";
+import {
+  decisionSteps,
+  findingRows,
+  openPipelineDatabase,
+  PIPELINE_NOW,
+  PULL,
+  pullRequestInfo,
+  queueAndWork,
+  rerunAfterCrashWhilePosting,
+  runRow,
+  setPlan as setOrgPlan,
+} from "../../tests/support/review-pipeline-runs.ts";
+import type { Db } from "../db/database.ts";
 import { effectiveSettings } from "../settings/effective.ts";
 import { fingerprint } from "./findings.ts";
 import { githubReviewHosts } from "./hosts/github.ts";
@@ -15,11 +24,7 @@ import type { BotCommand, ReviewTrigger } from "./model.ts";
 import { createReviewPipeline } from "./pipeline.ts";
 import type { ReviewHost } from "./review-host.ts";
 import type { ReviewSettings } from "./review-settings.ts";
-import { queueRun } from "./runs.ts";
-import { reviewWorker } from "./worker.ts";
 
-const silent = createLogger({ name: "test", level: "silent" });
-const NOW = new Date("2026-11-20T12:00:00Z");
 const BASE = "a".repeat(40);
 const HEAD1 = "1".repeat(40);
 const HEAD2 = "2".repeat(40);
@@ -41,27 +46,11 @@ describe.each(TEST_DATABASE_KINDS)("the review pipeline on %s", (kind) => {
   let settings: ReviewSettings;
 
   beforeEach(async () => {
-    const fresh = await freshDatabase(kind);
-    drop = fresh.drop;
-    db = await openDatabase(fresh.target);
-    await migrateToLatest(db);
-    ({ orgId, projectId } = await seedProject(db));
-    await setPlan(PLAN_VALUES.proTrial);
+    ({ db, drop, orgId, projectId } = await openPipelineDatabase(kind));
     // The catalogue's defaults, with minor findings shown: these tests follow every finding.
     settings = await effectiveSettings(db, orgId, projectId);
     settings.comment_style.severity_threshold = "info";
-    host = memoryReviewHost({
-      number: 7,
-      title: "Add numbers",
-      url: "https://github.com/acme/web/pull/7",
-      author: { login: "Octocat", isBot: false },
-      draft: false,
-      state: "open",
-      headSha: HEAD1,
-      baseSha: BASE,
-      headRef: "feature",
-      baseRef: "main",
-    });
+    host = memoryReviewHost(pullRequestInfo("Add numbers", HEAD1, BASE));
     host.diffs.set(`${BASE}...${HEAD1}`, [
       { filename: "src/app.ts", status: "added", additions: 3, deletions: 0, patch: APP_PATCH },
       { filename: ".env", status: "added", additions: 1, deletions: 0, patch: ENV_PATCH },
@@ -76,65 +65,44 @@ describe.each(TEST_DATABASE_KINDS)("the review pipeline on %s", (kind) => {
     await drop();
   });
 
-  async function setPlan(plan: string, options: { trialEnds?: Date; periodEnd?: Date } = {}) {
-    await db.deleteFrom("subscriptions").where("org_id", "=", orgId).execute();
-    await db
-      .insertInto("subscriptions")
-      .values({
-        org_id: orgId,
-        plan_code: plan as never,
-        status: plan === PLAN_VALUES.proTrial ? "trialing" : "active",
-        seats_total: 5,
-        trial_ends_at:
-          plan === PLAN_VALUES.proTrial ? (options.trialEnds ?? new Date("2026-12-01T00:00:00Z")) : null,
-        current_period_end:
-          plan === PLAN_VALUES.paid ? (options.periodEnd ?? new Date("2026-12-15T00:00:00Z")) : null,
-      })
-      .execute();
-  }
+  const setPlan = (plan: string, options?: { trialEnds?: Date; periodEnd?: Date }) =>
+    setOrgPlan(db, orgId, plan, options);
 
   const pipeline = (reviewHost: ReviewHost = host) =>
     createReviewPipeline({
       db,
       hostFor: async () => reviewHost,
       settings: async () => settings,
-      clock: () => NOW,
+      clock: () => PIPELINE_NOW,
       productName: "Argus",
     });
 
   /** Queues a run as ingest would and works it, as the queue's worker would. */
-  async function run(trigger: ReviewTrigger, command?: BotCommand, attempt = 0, reviewHost?: ReviewHost) {
-    const { runId } = await queueRun(db, {
-      orgId,
-      projectId,
-      pullRequest: 7,
-      trigger,
-      command,
-      headSha: trigger === "command" ? undefined : (await (reviewHost ?? host).pullRequest(7)).headSha,
-      deliveryId: `d-${Math.random()}`,
+  const run = async (trigger: ReviewTrigger, command?: BotCommand, attempt = 0, reviewHost?: ReviewHost) =>
+    queueAndWork(
+      db,
+      pipeline(reviewHost),
+      { orgId, projectId, trigger, command, headSha: (await (reviewHost ?? host).pullRequest(PULL)).headSha },
+      attempt,
+    );
+
+  /** The fake GitHub with acme/web installed (installation 31) and its pull request #7 at HEAD1. */
+  async function fakeGitHubWithPull() {
+    const github = await startFakeGitHub();
+    github.addInstallation({ id: 31, account: "acme", repositories: [fakeRepository("acme", "web", 100)] });
+    github.pulls.addPullRequest("acme/web", {
+      number: PULL,
+      title: "Add numbers",
+      author: { login: "octocat", type: "User" },
+      head: { ref: "feature", sha: HEAD1 },
+      base: { ref: "main", sha: BASE },
     });
-    await reviewWorker(db, pipeline(reviewHost), silent)({ runId, projectId, pullRequest: 7 }, attempt);
-    return runId;
+    return github;
   }
 
-  const runOf = (runId: string) =>
-    db.selectFrom("review_runs").selectAll().where("id", "=", runId).executeTakeFirstOrThrow();
-  const decisions = async (runId: string) =>
-    (
-      await db
-        .selectFrom("review_decisions")
-        .select(["step", "outcome", "detail"])
-        .where("run_id", "=", runId)
-        .orderBy("id")
-        .execute()
-    ).map((row) => `${row.step}: ${row.outcome}`);
-  const findings = (runId: string) =>
-    db
-      .selectFrom("review_findings")
-      .select(["delivery", "finding"])
-      .where("run_id", "=", runId)
-      .orderBy("id")
-      .execute();
+  const runOf = (runId: string) => runRow(db, runId);
+  const decisions = (runId: string) => decisionSteps(db, runId);
+  const findings = (runId: string) => findingRows(db, runId);
 
   it("reviews an opened pull request from its base and posts one review, recording every finding", async () => {
     const runId = await run("opened");
@@ -256,16 +224,8 @@ describe.each(TEST_DATABASE_KINDS)("the review pipeline on %s", (kind) => {
   });
 
   it("reviews from the base when a force-push dropped the last reviewed head (GitHub answers 404)", async () => {
-    const github = await startFakeGitHub();
+    const github = await fakeGitHubWithPull();
     try {
-      github.addInstallation({ id: 31, account: "acme", repositories: [fakeRepository("acme", "web", 100)] });
-      github.pulls.addPullRequest("acme/web", {
-        number: 7,
-        title: "Add numbers",
-        author: { login: "octocat", type: "User" },
-        head: { ref: "feature", sha: HEAD1 },
-        base: { ref: "main", sha: BASE },
-      });
       github.pulls.setDiff("acme/web", BASE, HEAD1, [
         { filename: "src/app.ts", status: "added", patch: APP_PATCH },
       ]);
@@ -481,16 +441,8 @@ describe.each(TEST_DATABASE_KINDS)("the review pipeline on %s", (kind) => {
   });
 
   it("in shadow mode posts nothing to GitHub, records where each finding would have gone, and still answers commands", async () => {
-    const github = await startFakeGitHub();
+    const github = await fakeGitHubWithPull();
     try {
-      github.addInstallation({ id: 31, account: "acme", repositories: [fakeRepository("acme", "web", 100)] });
-      github.pulls.addPullRequest("acme/web", {
-        number: 7,
-        title: "Add numbers",
-        author: { login: "octocat", type: "User" },
-        head: { ref: "feature", sha: HEAD1 },
-        base: { ref: "main", sha: BASE },
-      });
       const patches = [
         { filename: "src/app.ts", status: "added" as const, patch: APP_PATCH },
         { filename: ".env", status: "added" as const, patch: ENV_PATCH },
@@ -566,21 +518,7 @@ describe.each(TEST_DATABASE_KINDS)("the review pipeline on %s", (kind) => {
   });
 
   it("posts nothing twice when a run is started again after its worker died while posting", async () => {
-    // The first attempt's worker "dies" once the host took the review: it never records it.
-    host.afterPost = () => new Promise<void>(() => {});
-    const { runId } = await queueRun(db, {
-      orgId,
-      projectId,
-      pullRequest: 7,
-      trigger: "opened",
-      headSha: HEAD1,
-      deliveryId: "d-crash",
-    });
-    void reviewWorker(db, pipeline(), silent)({ runId, projectId, pullRequest: 7 }, 0);
-    await expect.poll(() => host.reviews.length).toBe(1);
-    host.afterPost = undefined;
-
-    await reviewWorker(db, pipeline(), silent)({ runId, projectId, pullRequest: 7 }, 1);
+    const runId = await rerunAfterCrashWhilePosting(db, pipeline, host, { orgId, projectId, headSha: HEAD1 });
     expect(host.reviews).toHaveLength(1);
     expect(await runOf(runId)).toMatchObject({ status: "succeeded", findings_total: 3, findings_posted: 0 });
     expect(await decisions(runId)).toContain("post: nothing to post");

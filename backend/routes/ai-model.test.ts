@@ -120,14 +120,8 @@ describe.each(TEST_DATABASE_KINDS)("the AI model API (%s)", (kind) => {
       secrets: box,
       logger: createLogger({ name: "t", level: "silent" }),
     });
-    expect(await reader(orgId)).toEqual({
-      kind: "openai-compatible",
-      baseUrl: "http://localhost:11434/v1",
-      model: "qwen2.5-coder:14b",
-      apiKey: API_KEY,
-      inputTokenLimit: 64_000,
-      monthlyBudgetCents: 2_500,
-    });
+    // What was saved, with the key decrypted again.
+    expect(await reader(orgId)).toEqual(OLLAMA);
   });
 
   it("keeps the stored key when apiKey is absent, replaces it with a string and removes it with null", async () => {

@@ -10,6 +10,7 @@ import {
 } from "../../shared/sandbox-review-contract.ts";
 import { signedInAccount } from "../../tests/support/backend-sessions.ts";
 import { TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
+import { sandboxConnectedAccount } from "../../tests/support/sandbox-accounts.ts";
 import { bearerCalls, testBackends } from "../../tests/support/test-backend.ts";
 import type { Backend } from "../app.ts";
 import { NO_FEEDBACK } from "../review/feedback.ts";
@@ -30,23 +31,7 @@ describe.each(TEST_DATABASE_KINDS)("sandbox pull requests on %s", (kind) => {
   afterAll(() => backends.stop());
   const { get, post } = bearerCalls(() => backend.app);
 
-  /** A signed-in account with the sandbox connected; answers its first sample repository. */
-  async function connected(name: string) {
-    const account = await signedInAccount(backend, name);
-    const github = integrationResponseSchema.parse(
-      (await get(account.token, API_PATHS.integration("github"))).body,
-    );
-    const installationId = sandboxInstallationOf(github.data.links.oauth_url);
-    expect(
-      (await post(account.token, API_PATHS.githubSetup, { org_id: account.orgId, installationId })).status,
-    ).toBe(200);
-    const { projects } = projectsResponseSchema.parse(
-      (await get(account.token, API_PATHS.projects)).body,
-    ).data;
-    const project = projects[0];
-    if (!project) throw new Error("the sandbox imported nothing");
-    return { ...account, project };
-  }
+  const connected = (name: string) => sandboxConnectedAccount(backend, name);
 
   async function open(token: string, projectId: string, body: object) {
     const response = await post(token, SANDBOX_PULL_PATHS.pulls(projectId), body);

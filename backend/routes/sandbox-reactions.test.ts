@@ -4,10 +4,9 @@
  * next run of the repository does not post a finding that got a 👎.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { API_PATHS, integrationResponseSchema, projectsResponseSchema } from "../../shared/contract.ts";
+import { API_PATHS } from "../../shared/contract.ts";
 import { reviewRunResponseSchema } from "../../shared/review-contract.ts";
 import { SANDBOX_PULL_PATHS } from "../../shared/review-paths.ts";
-import { sandboxInstallationOf } from "../../shared/sandbox.ts";
 import {
   sandboxPullCreatedSchema,
   sandboxPullResponseSchema,
@@ -16,6 +15,7 @@ import {
 import { signedInAccount } from "../../tests/support/backend-sessions.ts";
 import { TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
 import { FAST_QUEUE } from "../../tests/support/review-queue.ts";
+import { sandboxConnectedAccount } from "../../tests/support/sandbox-accounts.ts";
 import { bearerCalls, testBackends } from "../../tests/support/test-backend.ts";
 import type { Backend } from "../app.ts";
 import { templateOf } from "../review/sandbox/samples.ts";
@@ -29,19 +29,7 @@ describe.each(TEST_DATABASE_KINDS)("sandbox comment reactions on %s", (kind) => 
   afterAll(() => backends.stop());
   const { get, post } = bearerCalls(() => backend.app);
 
-  async function connected(name: string) {
-    const account = await signedInAccount(backend, name);
-    const github = integrationResponseSchema.parse(
-      (await get(account.token, API_PATHS.integration("github"))).body,
-    );
-    const installationId = sandboxInstallationOf(github.data.links.oauth_url);
-    await post(account.token, API_PATHS.githubSetup, { org_id: account.orgId, installationId });
-    const { projects } = projectsResponseSchema.parse(
-      (await get(account.token, API_PATHS.projects)).body,
-    ).data;
-    if (!projects[0]) throw new Error("the sandbox imported nothing");
-    return { ...account, project: projects[0] };
-  }
+  const connected = (name: string) => sandboxConnectedAccount(backend, name);
 
   /** The pull request once its newest run ended. */
   async function reviewed(token: string, pullId: string, headSha: string) {

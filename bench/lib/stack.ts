@@ -3,11 +3,10 @@
  * production mode and local mode), on free loopback ports with a temporary data folder, on PGlite or
  * on a database of its own on a Postgres server. The services' output goes to a log file there.
  */
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { claimPort } from "../../scripts/lib/ports.ts";
-import { type RunningStack, startStack } from "../../scripts/lib/stack.ts";
+import { type RunningStack, startStackIn } from "../../scripts/lib/stack.ts";
 
 export type DatabaseKind = "pglite" | "postgres";
 
@@ -32,7 +31,6 @@ export async function startBenchStack(
   env: Record<string, string> = {},
 ): Promise<BenchStack> {
   const workDir = await mkdtemp(path.join(tmpdir(), "argus-bench-"));
-  const logFile = path.join(workDir, "services.log");
   const postgres = database === "postgres" ? await freshPostgres() : undefined;
   const cleanUp = async () => {
     await postgres?.drop();
@@ -42,16 +40,8 @@ export async function startBenchStack(
   delete process.env.DATABASE_URL;
   let stack: RunningStack;
   try {
-    stack = await startStack({
-      gatewayPort: await claimPort(),
-      backendPort: await claimPort(),
-      emulatorPort: await claimPort(),
-      dataDir: path.join(workDir, "data"),
-      logFile,
-      env: { ...env, ...postgres?.env },
-    });
+    stack = await startStackIn(workDir, { ...env, ...postgres?.env });
   } catch (error) {
-    console.error((await readFile(logFile, "utf8").catch(() => "")).slice(-5000));
     await cleanUp();
     throw error;
   }

@@ -16,10 +16,10 @@ import { createReviewPipeline, type PipelineDeps } from "../../backend/review/pi
 import { queueRun } from "../../backend/review/runs.ts";
 import { reviewWorker } from "../../backend/review/worker.ts";
 import { effectiveSettings } from "../../backend/settings/effective.ts";
-import { DEFAULT_PRODUCT_NAME, PLAN_VALUES } from "../../shared/constants.ts";
+import { DEFAULT_PRODUCT_NAME } from "../../shared/constants.ts";
 import { createLogger } from "../../shared/logging.ts";
 import type { Finding } from "../../shared/review-contract.ts";
-import { seedProject } from "../../tests/support/review-queue.ts";
+import { seedProject, startProTrial } from "../../tests/support/review-queue.ts";
 import { type CorpusCase, headLine } from "./corpus.ts";
 import { corpusReviewHost } from "./corpus-host.ts";
 import type { CaseOutcome, ModelCalls, PostedFinding } from "./metrics.ts";
@@ -117,16 +117,7 @@ export async function runQualityBench(options: QualityBenchOptions): Promise<Qua
   try {
     await migrateToLatest(db);
     const { orgId, projectId } = await seedProject(db);
-    await db
-      .insertInto("subscriptions")
-      .values({
-        org_id: orgId,
-        plan_code: PLAN_VALUES.proTrial,
-        status: "trialing",
-        seats_total: 5,
-        trial_ends_at: new Date(Date.now() + 7 * 86_400_000),
-      })
-      .execute();
+    await startProTrial(db, orgId);
     const settings = await effectiveSettings(db, orgId, projectId);
     settings.comment_style.severity_threshold = QUALITY_SEVERITY_THRESHOLD;
     const host = corpusReviewHost(options.cases);

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { SandboxPullDetail } from "../../shared/sandbox-review-contract.ts";
 import { jsonResponse } from "../../tests/support/client/fixtures";
 import { renderPage } from "../../tests/support/client/render-page";
-import { PULL_ID, pullDetail, RUN_ID } from "../../tests/support/client/review-fixtures";
+import { PULL_ID, pullDetail, RUN_ID, reviewedPullDetail } from "../../tests/support/client/review-fixtures";
 import SandboxPull, { loader } from "./sandbox-pull";
 
 const fetchMock = vi.fn<typeof fetch>();
@@ -13,28 +13,7 @@ let answers: SandboxPullDetail[];
 /** Bodies POSTed as commits. */
 let pushed: unknown[];
 
-const REVIEWED = pullDetail({
-  reviews: [
-    {
-      id: 1,
-      kind: "review",
-      commitId: "c".repeat(40),
-      body: "Argus found 1 critical problem.",
-      createdAt: "2026-01-05T10:00:03.000Z",
-      comments: [
-        {
-          id: 10,
-          path: "src/config.ts",
-          line: 2,
-          side: "RIGHT",
-          commitId: "c".repeat(40),
-          body: "A GitHub token is committed (secrets/github).",
-          reactions: { "+1": 1, "-1": 0, mine: [] },
-        },
-      ],
-    },
-  ],
-});
+const REVIEWED = reviewedPullDetail({ "+1": 1, "-1": 0, mine: [] });
 
 beforeEach(() => {
   answers = [REVIEWED];

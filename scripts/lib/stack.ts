@@ -7,9 +7,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { createWriteStream } from "node:fs";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { startFirebaseEmulator } from "./firebase-emulator.ts";
 import { logFormatter } from "./log-format.ts";
+import { claimPort } from "./ports.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const NODE = process.execPath;
@@ -163,6 +165,27 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     };
   } catch (error) {
     await stop();
+    throw error;
+  }
+}
+
+/**
+ * The stack on free ports, its data and its services' log in `workDir` (tests and benchmarks); a
+ * start that fails prints the log's tail, since the services' output goes nowhere else.
+ */
+export async function startStackIn(workDir: string, env: Record<string, string>): Promise<RunningStack> {
+  const logFile = path.join(workDir, "services.log");
+  try {
+    return await startStack({
+      gatewayPort: await claimPort(),
+      backendPort: await claimPort(),
+      emulatorPort: await claimPort(),
+      dataDir: path.join(workDir, "data"),
+      logFile,
+      env,
+    });
+  } catch (error) {
+    console.error((await readFile(logFile, "utf8").catch(() => "")).slice(-5000));
     throw error;
   }
 }

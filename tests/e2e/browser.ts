@@ -1,6 +1,6 @@
 /** Debian's Chromium driven by playwright-core, started the way this closed network needs. */
 import AxeBuilder from "@axe-core/playwright";
-import { type Browser, chromium, type Page } from "playwright-core";
+import { type Browser, chromium, type Locator, type Page } from "playwright-core";
 import { createEmulatorUser } from "../support/firebase-emulator-users.ts";
 
 export function launchBrowser(): Promise<Browser> {
@@ -64,4 +64,27 @@ export async function connectSandbox(page: Page): Promise<void> {
   await page.waitForURL(/\/sandbox\/install\?installation_id=sandbox-/);
   await page.getByRole("link", { name: "Install", exact: true }).click();
   await page.waitForURL(/\/home$/, { timeout: 30_000 });
+}
+
+/** From /home once the sandbox is connected: the first sandbox repository's pull requests page. */
+export async function openSandboxPulls(page: Page): Promise<void> {
+  await page
+    .getByRole("link", { name: /^Pull requests of .* \(sandbox\)$/ })
+    .first()
+    .click();
+  await page.waitForURL(/\/sandbox\/repositories\/[^/]+\/pulls$/);
+}
+
+/**
+ * From a sandbox repository's pull requests page: opens the leaked-key template as a pull request
+ * and waits for Argus's review comment on it, which it answers.
+ */
+export async function openLeakedKeyPull(page: Page): Promise<Locator> {
+  await page
+    .getByRole("button", { name: "Open pull request: Add the GitHub client token to the config" })
+    .click();
+  await page.waitForURL(/\/sandbox\/pulls\/[^/]+$/);
+  const comment = page.getByRole("article", { name: /^Review comment on src\/config\.ts line \d+$/ });
+  await comment.waitFor({ timeout: 30_000 });
+  return comment;
 }

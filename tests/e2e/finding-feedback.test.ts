@@ -5,7 +5,14 @@
  */
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { connectSandbox, launchBrowser, seriousViolations, signedInPage } from "./browser.ts";
+import {
+  connectSandbox,
+  launchBrowser,
+  openLeakedKeyPull,
+  openSandboxPulls,
+  seriousViolations,
+  signedInPage,
+} from "./browser.ts";
 
 const baseUrl = inject("gatewayUrl");
 const stack = { baseUrl, emulatorHost: inject("emulatorHost"), projectId: inject("projectId") };
@@ -20,17 +27,8 @@ describe("finding feedback in the sandbox", () => {
   it("a 👎 on a comment suppresses the finding in the next run", async () => {
     const page = await signedInPage(browser, stack, "Katherine Johnson", "/integrations/github");
     await connectSandbox(page);
-    await page
-      .getByRole("link", { name: /^Pull requests of .* \(sandbox\)$/ })
-      .first()
-      .click();
-    await page.waitForURL(/\/sandbox\/repositories\/[^/]+\/pulls$/);
-    await page
-      .getByRole("button", { name: "Open pull request: Add the GitHub client token to the config" })
-      .click();
-    await page.waitForURL(/\/sandbox\/pulls\/[^/]+$/);
-    const comment = page.getByRole("article", { name: /^Review comment on src\/config\.ts line \d+$/ });
-    await comment.waitFor({ timeout: 30_000 });
+    await openSandboxPulls(page);
+    const comment = await openLeakedKeyPull(page);
 
     await comment.getByRole("button", { name: "Noise 0" }).click();
     const noise = comment.getByRole("button", { name: "Noise 1" });

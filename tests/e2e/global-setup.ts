@@ -4,13 +4,12 @@
  * the gateway, each on a free port; and a fake Azure DevOps (tests/support/fake-azure-devops.ts),
  * which the backend may call over http.
  */
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { ensureBuild } from "../../scripts/lib/build.ts";
-import { claimPort } from "../../scripts/lib/ports.ts";
-import { startStack } from "../../scripts/lib/stack.ts";
+import { startStackIn } from "../../scripts/lib/stack.ts";
 import { startFakeAzureDevOps } from "../support/fake-azure-devops.ts";
 
 declare module "vitest" {
@@ -30,20 +29,11 @@ declare module "vitest" {
 export default async function setup(project: TestProject) {
   ensureBuild();
   const workDir = mkdtempSync(path.join(tmpdir(), "argus-e2e-"));
-  const logFile = path.join(workDir, "services.log");
   const azureDevOps = await startFakeAzureDevOps();
-  let stack: Awaited<ReturnType<typeof startStack>>;
+  let stack: Awaited<ReturnType<typeof startStackIn>>;
   try {
-    stack = await startStack({
-      gatewayPort: await claimPort(),
-      backendPort: await claimPort(),
-      emulatorPort: await claimPort(),
-      dataDir: path.join(workDir, "data"),
-      logFile,
-      env: { LOG_LEVEL: "info", AZURE_DEVOPS_ALLOW_HTTP: "true" },
-    });
+    stack = await startStackIn(workDir, { LOG_LEVEL: "info", AZURE_DEVOPS_ALLOW_HTTP: "true" });
   } catch (error) {
-    console.error(readFileSync(logFile, "utf8").slice(-5000));
     await azureDevOps.close();
     throw error;
   }

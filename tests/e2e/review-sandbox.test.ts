@@ -5,7 +5,14 @@
  */
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { connectSandbox, launchBrowser, seriousViolations, signedInPage } from "./browser.ts";
+import {
+  connectSandbox,
+  launchBrowser,
+  openLeakedKeyPull,
+  openSandboxPulls,
+  seriousViolations,
+  signedInPage,
+} from "./browser.ts";
 
 const baseUrl = inject("gatewayUrl");
 const stack = { baseUrl, emulatorHost: inject("emulatorHost"), projectId: inject("projectId") };
@@ -22,20 +29,11 @@ describe("sandbox pull requests", () => {
     await connectSandbox(page);
 
     // A sandbox repository's card leads to its pull requests.
-    await page
-      .getByRole("link", { name: /^Pull requests of .* \(sandbox\)$/ })
-      .first()
-      .click();
-    await page.waitForURL(/\/sandbox\/repositories\/[^/]+\/pulls$/);
+    await openSandboxPulls(page);
     await page.getByRole("heading", { name: "Open a pull request from a template" }).waitFor();
     expect(await seriousViolations(page)).toEqual([]);
 
-    await page
-      .getByRole("button", { name: "Open pull request: Add the GitHub client token to the config" })
-      .click();
-    await page.waitForURL(/\/sandbox\/pulls\/[^/]+$/);
-    const comment = page.getByRole("article", { name: /^Review comment on src\/config\.ts line \d+$/ });
-    await comment.waitFor({ timeout: 30_000 });
+    const comment = await openLeakedKeyPull(page);
     expect(await comment.textContent()).toContain("secrets/github");
     const conversation = page.getByRole("region", { name: "Conversation" });
     expect(await conversation.getByRole("article", { name: "Review" }).count()).toBe(1);

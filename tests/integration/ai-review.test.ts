@@ -3,22 +3,23 @@
  * webhook, the pipeline asking the AI SDK provider, which talks to the fake OpenAI-compatible
  * server, and the review posted to the fake GitHub with the grounded finding inline.
  */
-import { randomUUID } from "node:crypto";
-import { Webhooks } from "@octokit/webhooks";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Backend } from "../../backend/app.ts";
 import { API_PATHS } from "../../shared/contract.ts";
-import { reviewRunResponseSchema, reviewRunsResponseSchema } from "../../shared/review-contract.ts";
-import { signedInAccount } from "../support/backend-sessions.ts";
 import { TEST_DATABASE_KINDS } from "../support/databases.ts";
-import { type FakeGitHub, fakeRepository, gitHubAppEnv, startFakeGitHub } from "../support/fake-github.ts";
+import { type FakeGitHub, gitHubAppEnv, startFakeGitHub } from "../support/fake-github.ts";
 import { type FakeModelServer, startFakeOpenAiServer } from "../support/fake-model-servers.ts";
-import { webhookExample } from "../support/github-webhook-examples.ts";
+import {
+  connectGitHubRepository,
+  deliverPullRequest,
+  reviewRunDetail,
+  reviewRuns,
+  WEBHOOK_SECRET,
+} from "../support/github-review-flow.ts";
 import { FAST_QUEUE } from "../support/review-queue.ts";
 import { testBackends } from "../support/test-backend.ts";
 
-const SECRET = "webhook-secret-for-tests";
 const API_KEY = "sk-test-ai-review-7c1d2e";
 const REPO = "acme/shop";
 const INSTALLATION = 71;
@@ -46,25 +47,18 @@ describe.each(TEST_DATABASE_KINDS)("the AI review through the real provider on %
     backend = await backends.start(
       {
         ...gitHubAppEnv(github),
-        GITHUB_WEBHOOK_SECRET: SECRET,
+        GITHUB_WEBHOOK_SECRET: WEBHOOK_SECRET,
         REVIEW_WORKERS: "1",
         SECRETS_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),
         AI_MODEL_PRICES: JSON.stringify({ "qwen-review": { input: 1, output: 4 } }),
       },
       { queue: FAST_QUEUE },
     );
-    const account = await signedInAccount(backend, "acme");
-    token = account.token;
-    github.addInstallation({
-      id: INSTALLATION,
-      account: "acme",
-      repositories: [fakeRepository("acme", "shop", 710)],
+    token = await connectGitHubRepository(backend, github, {
+      installation: INSTALLATION,
+      name: "shop",
+      id: 710,
     });
-    await request(backend.app)
-      .post(API_PATHS.githubSetup)
-      .set("Authorization", `Bearer ${token}`)
-      .send({ org_id: account.orgId, installationId: INSTALLATION })
-      .expect(200);
     await request(backend.app)
       .put(API_PATHS.aiModel)
       .set("Authorization", `Bearer ${token}`)
@@ -94,31 +88,17 @@ describe.each(TEST_DATABASE_KINDS)("the AI review through the real provider on %
     await model?.close();
   });
 
-  async function deliverOpened() {
-    const payload = webhookExample("pull_request", "opened");
-    payload.installation = { id: INSTALLATION, node_id: `I_${INSTALLATION}` };
-    payload.repository = { ...payload.repository, id: 710 };
-    payload.pull_request = {
-      ...payload.pull_request,
+  const deliverOpened = () =>
+    deliverPullRequest(backend, {
+      action: "opened",
+      installation: INSTALLATION,
+      repositoryId: 710,
       number: 4,
-      head: { ...payload.pull_request.head, sha: HEAD },
-      base: { ...payload.pull_request.base, sha: BASE },
-    };
-    const body = JSON.stringify(payload);
-    await request(backend.app)
-      .post(API_PATHS.githubWebhook)
-      .set("Content-Type", "application/json")
-      .set("X-GitHub-Event", "pull_request")
-      .set("X-GitHub-Delivery", randomUUID())
-      .set("X-Hub-Signature-256", await new Webhooks({ secret: SECRET }).sign(body))
-      .send(body)
-      .expect(202);
-  }
+      headSha: HEAD,
+      baseSha: BASE,
+    });
 
-  const runs = async () =>
-    reviewRunsResponseSchema.parse(
-      (await request(backend.app).get(API_PATHS.reviews).set("Authorization", `Bearer ${token}`)).body,
-    ).data;
+  const runs = () => reviewRuns(backend, token);
 
   it("posts the model's grounded finding inline beside the built-in one, with tokens and cost on the run", async () => {
     model.script({
@@ -156,13 +136,7 @@ describe.each(TEST_DATABASE_KINDS)("the AI review through the real provider on %
     expect(review?.body).toContain("2,000 input and 150 output tokens, $0.0026.");
 
     const run = (await runs())[0];
-    const detail = reviewRunResponseSchema.parse(
-      (
-        await request(backend.app)
-          .get(API_PATHS.reviewRun(run?.id ?? ""))
-          .set("Authorization", `Bearer ${token}`)
-      ).body,
-    ).data;
+    const detail = await reviewRunDetail(backend, token, run?.id ?? "");
     expect(detail.ai).toEqual({
       outcome: "reviewed",
       model: "qwen-review",

@@ -4,22 +4,22 @@
  * suppresses that fingerprint in the repository from then on, on this pull request and on others,
  * even once the 👎 is taken back. The 👍 counts reach the run detail API.
  */
-import { randomUUID } from "node:crypto";
-import { Webhooks } from "@octokit/webhooks";
-import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Backend } from "../../backend/app.ts";
 import { fingerprint } from "../../backend/review/findings.ts";
-import { API_PATHS } from "../../shared/contract.ts";
-import { reviewRunResponseSchema, reviewRunsResponseSchema } from "../../shared/review-contract.ts";
-import { signedInAccount } from "../support/backend-sessions.ts";
 import { TEST_DATABASE_KINDS } from "../support/databases.ts";
-import { type FakeGitHub, fakeRepository, gitHubAppEnv, startFakeGitHub } from "../support/fake-github.ts";
-import { webhookExample } from "../support/github-webhook-examples.ts";
+import { type FakeGitHub, gitHubAppEnv, startFakeGitHub } from "../support/fake-github.ts";
+import {
+  connectGitHubRepository,
+  deliverPullRequest,
+  reviewRunDetail,
+  reviewRuns,
+  settleRuns,
+  WEBHOOK_SECRET,
+} from "../support/github-review-flow.ts";
 import { FAST_QUEUE } from "../support/review-queue.ts";
 import { testBackends } from "../support/test-backend.ts";
 
-const SECRET = "webhook-secret-for-tests";
 const REPO = "acme/feedback";
 const INSTALLATION = 71;
 const REPOSITORY_ID = 710;
@@ -50,21 +50,14 @@ describe.each(TEST_DATABASE_KINDS)("finding feedback on %s", (kind) => {
   beforeAll(async () => {
     github = await startFakeGitHub();
     backend = await backends.start(
-      { ...gitHubAppEnv(github), GITHUB_WEBHOOK_SECRET: SECRET, REVIEW_WORKERS: "1" },
+      { ...gitHubAppEnv(github), GITHUB_WEBHOOK_SECRET: WEBHOOK_SECRET, REVIEW_WORKERS: "1" },
       { queue: FAST_QUEUE },
     );
-    const account = await signedInAccount(backend, "acme");
-    token = account.token;
-    github.addInstallation({
-      id: INSTALLATION,
-      account: "acme",
-      repositories: [fakeRepository("acme", "feedback", REPOSITORY_ID)],
+    token = await connectGitHubRepository(backend, github, {
+      installation: INSTALLATION,
+      name: "feedback",
+      id: REPOSITORY_ID,
     });
-    const setup = await request(backend.app)
-      .post(API_PATHS.githubSetup)
-      .set("Authorization", `Bearer ${token}`)
-      .send({ org_id: account.orgId, installationId: INSTALLATION });
-    expect(setup.status).toBe(200);
     for (const [id, login] of [
       [501, "ada"],
       [502, "grace"],
@@ -92,48 +85,25 @@ describe.each(TEST_DATABASE_KINDS)("finding feedback on %s", (kind) => {
     await github?.close();
   });
 
-  async function deliver(number: number, action: "opened" | "synchronize", head: string) {
-    const payload = webhookExample("pull_request", action);
-    payload.installation = { id: INSTALLATION, node_id: `I_${INSTALLATION}` };
-    payload.repository = { ...payload.repository, id: REPOSITORY_ID };
-    payload.pull_request = {
-      ...payload.pull_request,
+  const deliver = (number: number, action: "opened" | "synchronize", head: string) =>
+    deliverPullRequest(backend, {
+      action,
+      installation: INSTALLATION,
+      repositoryId: REPOSITORY_ID,
       number,
-      head: { ...payload.pull_request.head, sha: head },
-      base: { ...payload.pull_request.base, sha: BASE },
-    };
-    const body = JSON.stringify(payload);
-    const response = await request(backend.app)
-      .post(API_PATHS.githubWebhook)
-      .set("Content-Type", "application/json")
-      .set("X-GitHub-Event", "pull_request")
-      .set("X-GitHub-Delivery", randomUUID())
-      .set("X-Hub-Signature-256", await new Webhooks({ secret: SECRET }).sign(body))
-      .send(body);
-    expect(response.status).toBe(202);
-  }
+      headSha: head,
+      baseSha: BASE,
+    });
 
-  const runs = async () =>
-    reviewRunsResponseSchema.parse(
-      (await request(backend.app).get(API_PATHS.reviews).set("Authorization", `Bearer ${token}`)).body,
-    ).data;
+  const runs = () => reviewRuns(backend, token);
   /** Waits for every run to end; answers the newest. */
   async function settledRun() {
-    await expect
-      .poll(async () => (await runs()).every((run) => run.status !== "queued" && run.status !== "running"), {
-        timeout: 60_000,
-        interval: 250,
-      })
-      .toBe(true);
+    await settleRuns(backend, token);
     const [newest] = await runs();
     if (!newest) throw new Error("no run");
     return detail(newest.id);
   }
-  const detail = async (runId: string) =>
-    reviewRunResponseSchema.parse(
-      (await request(backend.app).get(API_PATHS.reviewRun(runId)).set("Authorization", `Bearer ${token}`))
-        .body,
-    ).data;
+  const detail = (runId: string) => reviewRunDetail(backend, token, runId);
   const deliveryOf = (run: Awaited<ReturnType<typeof detail>>, fp: string) =>
     run.findings.find((entry) => entry.finding.fingerprint === fp)?.delivery;
 

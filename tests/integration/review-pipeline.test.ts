@@ -3,25 +3,26 @@
  * the built-in reviewer, reviews posted to the fake GitHub, and the review-run API reading it all.
  */
 import { randomUUID } from "node:crypto";
-import { Webhooks } from "@octokit/webhooks";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Backend } from "../../backend/app.ts";
 import { markedFingerprints } from "../../backend/review/posting.ts";
 import { API_PATHS } from "../../shared/contract.ts";
-import {
-  reviewRetryResponseSchema,
-  reviewRunResponseSchema,
-  reviewRunsResponseSchema,
-} from "../../shared/review-contract.ts";
+import { reviewRetryResponseSchema, reviewRunsResponseSchema } from "../../shared/review-contract.ts";
 import { signedInAccount } from "../support/backend-sessions.ts";
 import { TEST_DATABASE_KINDS } from "../support/databases.ts";
-import { type FakeGitHub, fakeRepository, gitHubAppEnv, startFakeGitHub } from "../support/fake-github.ts";
-import { webhookExample } from "../support/github-webhook-examples.ts";
+import { type FakeGitHub, gitHubAppEnv, startFakeGitHub } from "../support/fake-github.ts";
+import {
+  connectGitHubRepository,
+  deliverPullRequest,
+  reviewRunDetail,
+  reviewRuns,
+  settleRuns,
+  WEBHOOK_SECRET,
+} from "../support/github-review-flow.ts";
 import { FAST_QUEUE } from "../support/review-queue.ts";
 import { testBackends } from "../support/test-backend.ts";
 
-const SECRET = "webhook-secret-for-tests";
 const REPO = "acme/alpha";
 const INSTALLATION = 61;
 const BASE = "b".repeat(40);
@@ -43,21 +44,14 @@ describe.each(TEST_DATABASE_KINDS)("the review engine on %s", (kind) => {
   beforeAll(async () => {
     github = await startFakeGitHub();
     backend = await backends.start(
-      { ...gitHubAppEnv(github), GITHUB_WEBHOOK_SECRET: SECRET, REVIEW_WORKERS: "2" },
+      { ...gitHubAppEnv(github), GITHUB_WEBHOOK_SECRET: WEBHOOK_SECRET, REVIEW_WORKERS: "2" },
       { queue: FAST_QUEUE },
     );
-    const account = await signedInAccount(backend, "acme");
-    token = account.token;
-    github.addInstallation({
-      id: INSTALLATION,
-      account: "acme",
-      repositories: [fakeRepository("acme", "alpha", 610)],
+    token = await connectGitHubRepository(backend, github, {
+      installation: INSTALLATION,
+      name: "alpha",
+      id: 610,
     });
-    const setup = await request(backend.app)
-      .post(API_PATHS.githubSetup)
-      .set("Authorization", `Bearer ${token}`)
-      .send({ org_id: account.orgId, installationId: INSTALLATION });
-    expect(setup.status).toBe(200);
 
     github.pulls.addPullRequest(REPO, {
       number: 12,
@@ -80,40 +74,18 @@ describe.each(TEST_DATABASE_KINDS)("the review engine on %s", (kind) => {
     await github?.close();
   });
 
-  async function deliver(action: "opened" | "synchronize", sha: string, delivery = randomUUID()) {
-    const payload = webhookExample("pull_request", action);
-    payload.installation = { id: INSTALLATION, node_id: `I_${INSTALLATION}` };
-    payload.repository = { ...payload.repository, id: 610 };
-    payload.pull_request = {
-      ...payload.pull_request,
+  const deliver = (action: "opened" | "synchronize", sha: string, delivery?: string) =>
+    deliverPullRequest(backend, {
+      action,
+      installation: INSTALLATION,
+      repositoryId: 610,
       number: 12,
-      head: { ...payload.pull_request.head, sha },
-      base: { ...payload.pull_request.base, sha: BASE },
-    };
-    const body = JSON.stringify(payload);
-    const response = await request(backend.app)
-      .post(API_PATHS.githubWebhook)
-      .set("Content-Type", "application/json")
-      .set("X-GitHub-Event", "pull_request")
-      .set("X-GitHub-Delivery", delivery)
-      .set("X-Hub-Signature-256", await new Webhooks({ secret: SECRET }).sign(body))
-      .send(body);
-    expect(response.status).toBe(202);
-    return response.body as { outcome: string };
-  }
-
-  const runs = async () =>
-    reviewRunsResponseSchema.parse(
-      (await request(backend.app).get(API_PATHS.reviews).set("Authorization", `Bearer ${token}`)).body,
-    ).data;
-  const settled = async () => {
-    await expect
-      .poll(async () => (await runs()).every((run) => run.status !== "queued" && run.status !== "running"), {
-        timeout: 60_000,
-        interval: 250,
-      })
-      .toBe(true);
-  };
+      headSha: sha,
+      baseSha: BASE,
+      delivery,
+    });
+  const runs = () => reviewRuns(backend, token);
+  const settled = () => settleRuns(backend, token);
   const inlineFingerprints = () =>
     github.pulls.reviews.flatMap((review) =>
       review.comments.flatMap((comment) => markedFingerprints(comment.body)),
@@ -140,13 +112,7 @@ describe.each(TEST_DATABASE_KINDS)("the review engine on %s", (kind) => {
       findingsPosted: 1,
       shadow: false,
     });
-    const detail = reviewRunResponseSchema.parse(
-      (
-        await request(backend.app)
-          .get(API_PATHS.reviewRun(run?.id ?? ""))
-          .set("Authorization", `Bearer ${token}`)
-      ).body,
-    ).data;
+    const detail = await reviewRunDetail(backend, token, run?.id ?? "");
     expect(detail.findings).toEqual([
       {
         finding: expect.objectContaining({ ruleId: "markers/debugger", path: "src/f0.ts", line: 2 }),
@@ -287,13 +253,7 @@ describe.each(TEST_DATABASE_KINDS)("the review engine on %s", (kind) => {
     });
     expect(listed.filter((run) => run.shadow)).toHaveLength(1);
     expect(github.pulls.reviews).toHaveLength(reviewsBefore);
-    const detail = reviewRunResponseSchema.parse(
-      (
-        await request(backend.app)
-          .get(API_PATHS.reviewRun(shadowRun.id))
-          .set("Authorization", `Bearer ${token}`)
-      ).body,
-    ).data;
+    const detail = await reviewRunDetail(backend, token, shadowRun.id);
     expect(detail.shadow).toBe(true);
     expect(detail.decisions.map((decision) => `${decision.step}: ${decision.outcome}`)).toContain(
       "post: shadow",

@@ -6,25 +6,15 @@
  */
 import type { DatabaseTarget } from "../../backend/config.ts";
 import { reviewWorker } from "../../backend/review/worker.ts";
-import { PLAN_VALUES } from "../../shared/constants.ts";
 import { createLogger } from "../../shared/logging.ts";
 import { type FakeGitHubApp, githubPipeline } from "./review-pipeline-crash.ts";
-import { openQueue, push, seedProject } from "./review-queue.ts";
+import { openQueue, push, seedProject, startProTrial } from "./review-queue.ts";
 
 const target = JSON.parse(process.env.REVIEW_CRASH_TARGET ?? "") as DatabaseTarget;
 const github = JSON.parse(process.env.FAKE_GITHUB ?? "") as FakeGitHubApp;
 const { db, queue } = await openQueue(target);
 const { orgId, projectId } = await seedProject(db);
-await db
-  .insertInto("subscriptions")
-  .values({
-    org_id: orgId,
-    plan_code: PLAN_VALUES.proTrial,
-    status: "trialing",
-    seats_total: 5,
-    trial_ends_at: new Date(Date.now() + 7 * 86_400_000),
-  })
-  .execute();
+await startProTrial(db, orgId);
 await queue.start(
   reviewWorker(db, githubPipeline(db, github), createLogger({ name: "child", level: "silent" })),
   {

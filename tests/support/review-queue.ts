@@ -15,6 +15,7 @@ import {
 } from "../../backend/review/queue.ts";
 import { type PullRequestEvent, queueRun, type ReviewJob } from "../../backend/review/runs.ts";
 import type { ReviewPipeline } from "../../backend/review/worker.ts";
+import { PLAN_VALUES } from "../../shared/constants.ts";
 
 /** Short enough for a test to see a dead worker's job come back (pg-boss's heartbeat floor is 10 s). */
 export const FAST_QUEUE: QueueOptions = {
@@ -59,6 +60,22 @@ export async function seedProject(db: Db) {
     .returning("id")
     .executeTakeFirstOrThrow();
   return { orgId: org.id, projectId: row.id };
+}
+
+const WEEK_MS = 7 * 86_400_000;
+
+/** Puts the organisation on the Pro trial, a week from its end, so every review gate lets it in. */
+export async function startProTrial(db: Db, orgId: string) {
+  await db
+    .insertInto("subscriptions")
+    .values({
+      org_id: orgId,
+      plan_code: PLAN_VALUES.proTrial,
+      status: "trialing",
+      seats_total: 5,
+      trial_ends_at: new Date(Date.now() + WEEK_MS),
+    })
+    .execute();
 }
 
 /** What ingest does for one event: queue or coalesce the run, and send its job when it is new. */

@@ -1,6 +1,10 @@
 /** Review runs and sandbox pull requests as the backend answers them, for the jsdom tests. */
 import type { ReviewRunDetail, ReviewRunSummary } from "../../../shared/review-contract.ts";
-import type { SandboxPullDetail, SandboxPullsData } from "../../../shared/sandbox-review-contract.ts";
+import type {
+  SandboxPullDetail,
+  SandboxPullsData,
+  SandboxReactions,
+} from "../../../shared/sandbox-review-contract.ts";
 
 export const RUN_ID = "7d3f0b52-9a43-4c55-8f8a-1f1c7e0b1a01";
 export const PROJECT_ID = "0b8f7c1e-5f3a-4d2b-9c4e-6a7b8c9d0e1f";
@@ -139,4 +143,30 @@ export function pullDetail(overrides: Partial<SandboxPullDetail> = {}): SandboxP
     latestRun: { id: RUN_ID, status: "succeeded" },
     ...overrides,
   };
+}
+
+/** The pull request once Argus reviewed it: one critical line comment with the given reactions. */
+export function reviewedPullDetail(reactions: SandboxReactions): SandboxPullDetail {
+  return pullDetail({
+    reviews: [
+      {
+        id: 1,
+        kind: "review",
+        commitId: "c".repeat(40),
+        body: "Argus found 1 critical problem.",
+        createdAt: "2026-01-05T10:00:03.000Z",
+        comments: [
+          {
+            id: 10,
+            path: "src/config.ts",
+            line: 2,
+            side: "RIGHT",
+            commitId: "c".repeat(40),
+            body: "A GitHub token is committed (secrets/github).",
+            reactions,
+          },
+        ],
+      },
+    ],
+  });
 }

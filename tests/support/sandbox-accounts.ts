@@ -1,0 +1,24 @@
+/** An account that connected the sandbox code host through the API, for the sandbox route tests. */
+import { expect } from "vitest";
+import type { Backend } from "../../backend/app.ts";
+import { API_PATHS, integrationResponseSchema, projectsResponseSchema } from "../../shared/contract.ts";
+import { sandboxInstallationOf } from "../../shared/sandbox.ts";
+import { signedInAccount } from "./backend-sessions.ts";
+import { bearerCalls } from "./test-backend.ts";
+
+/** Signs `name` in, connects the sandbox as its GitHub Connect link does; answers its first sample repository. */
+export async function sandboxConnectedAccount(backend: Backend, name: string) {
+  const { get, post } = bearerCalls(() => backend.app);
+  const account = await signedInAccount(backend, name);
+  const github = integrationResponseSchema.parse(
+    (await get(account.token, API_PATHS.integration("github"))).body,
+  );
+  const installationId = sandboxInstallationOf(github.data.links.oauth_url);
+  expect(
+    (await post(account.token, API_PATHS.githubSetup, { org_id: account.orgId, installationId })).status,
+  ).toBe(200);
+  const { projects } = projectsResponseSchema.parse((await get(account.token, API_PATHS.projects)).body).data;
+  const project = projects[0];
+  if (!project) throw new Error("the sandbox imported nothing");
+  return { ...account, project };
+}
