@@ -6,9 +6,9 @@
 import { NAME_MAX, ORG_NAME_MAX, SESSION_ABSOLUTE_LIFETIME_SECONDS } from "../../shared/constants.ts";
 import type { Provider } from "../../shared/contract.ts";
 import type { Db } from "../db/database.ts";
+import { cachedRead, type ReadCacheKind } from "../db/read-cache.ts";
 import { ACCOUNT_COLUMNS, type Account, accountFromRow } from "./account-rows.ts";
 import { capLength } from "./names.ts";
-import { sessionCacheOf } from "./session-cache.ts";
 import {
   epochSeconds,
   InvalidSessionToken,
@@ -97,12 +97,15 @@ export async function revokeUserSessions(db: Db, userId: string): Promise<void> 
     .execute();
 }
 
+/**
+ * On embedded PGlite, live sessions are answered from memory until a write to one of the tables
+ * they are read from: a logout, a revocation or a new name takes effect on the next call.
+ */
+export const LIVE_SESSIONS: ReadCacheKind = { tables: ["sessions", "users", "organizations"] };
+
 async function findActiveSession(db: Db, sid: string, userId: string): Promise<SessionContext | undefined> {
   if (!UUID_PATTERN.test(sid) || !UUID_PATTERN.test(userId)) return undefined;
-  const cache = sessionCacheOf<SessionContext>(db);
-  if (!cache) return readActiveSession(db, sid, userId);
-  const key = `${sid}:${userId}`;
-  return cache.recall(key) ?? cache.load(key, () => readActiveSession(db, sid, userId));
+  return cachedRead(db, LIVE_SESSIONS, `${sid}:${userId}`, () => readActiveSession(db, sid, userId));
 }
 
 async function readActiveSession(db: Db, sid: string, userId: string): Promise<SessionContext | undefined> {
@@ -134,7 +137,7 @@ async function readActiveSession(db: Db, sid: string, userId: string): Promise<S
 /**
  * The live session behind a token, or undefined when the token is invalid or expired, the session
  * is revoked or past its absolute lifetime, or its user is gone. One query, by primary keys (none
- * on embedded PGlite while the session's rows are unchanged: session-cache.ts).
+ * on embedded PGlite while the session's rows are unchanged: db/read-cache.ts).
  */
 export async function authenticateSession(
   db: Db,

@@ -79,6 +79,25 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
       expect(all.body.data.projects.map((p: { name: string }) => p.name)).toEqual(["api", "infra", "web"]);
     });
 
+    it("answers a list that was just read with every change to the organisation's projects", async () => {
+      const { token, orgId } = await sessionToken("changes");
+      const names = async (query = "") => {
+        const response = await request(backend.app)
+          .get(`${API_PATHS.projects}${query}`)
+          .set("Authorization", `Bearer ${token}`);
+        return projectsResponseSchema.parse(response.body).data.projects.map((p) => [p.name, p.active]);
+      };
+      expect(await names()).toEqual([]);
+      await backend.db.insertInto("projects").values(project(orgId, "web")).execute();
+      expect(await names()).toEqual([["web", true]]);
+      expect(await names("?integrationName=github")).toEqual([["web", true]]);
+      await backend.db.updateTable("projects").set({ active: false }).where("org_id", "=", orgId).execute();
+      expect(await names()).toEqual([["web", false]]);
+      expect(await names("?integrationName=github")).toEqual([["web", false]]);
+      await backend.db.deleteFrom("projects").where("org_id", "=", orgId).execute();
+      expect(await names()).toEqual([]);
+    });
+
     it("answers 400 for a malformed filter", async () => {
       const { token } = await sessionToken("filters");
       const response = await request(backend.app)

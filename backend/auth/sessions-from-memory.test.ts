@@ -1,7 +1,7 @@
 /**
- * The session cache of embedded PGlite must never outlive a change: on each database, a session
- * answered a moment ago is refused at once after a logout or a revocation, and a new name shows on
- * the next call. On Postgres there is no cache, and the same behaviour holds by reading each time.
+ * Live sessions answered from memory on embedded PGlite must never outlive a change: on each
+ * database, a session answered a moment ago is refused at once after a logout or a revocation, and
+ * a new name shows on the next call. On Postgres there is no cache, and the same behaviour holds by reading each time.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { API_PATHS } from "../../shared/contract.ts";
@@ -9,9 +9,8 @@ import { signedInAccount } from "../../tests/support/backend-sessions.ts";
 import { TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
 import { bearerCalls, testBackends } from "../../tests/support/test-backend.ts";
 import type { Backend } from "../app.ts";
-import type { WrittenTables } from "../db/table-writes.ts";
-import { createSessionCache, sessionCacheOf } from "./session-cache.ts";
-import { authenticateSession, revokeUserSessions } from "./sessions.ts";
+import { embeddedReadCache } from "../db/read-cache.ts";
+import { authenticateSession, LIVE_SESSIONS, revokeUserSessions } from "./sessions.ts";
 
 describe.each(TEST_DATABASE_KINDS)("sessions answered from memory on %s", (kind) => {
   const backends = testBackends(kind);
@@ -21,7 +20,7 @@ describe.each(TEST_DATABASE_KINDS)("sessions answered from memory on %s", (kind)
 
   it("is only kept on embedded PGlite", async () => {
     backend = await backends.start();
-    expect(sessionCacheOf(backend.db) !== undefined).toBe(kind === "pglite");
+    expect(embeddedReadCache(backend.db, LIVE_SESSIONS) !== undefined).toBe(kind === "pglite");
   });
 
   it("refuses a session at once after its logout, though it was just answered", async () => {
@@ -53,40 +52,5 @@ describe.each(TEST_DATABASE_KINDS)("sessions answered from memory on %s", (kind)
     const session = await authenticateSession(backend.db, backend.tokens, token);
     expect(session?.user.name).toBe("Cy Renamed");
     expect(session?.org.name).toBe("Cy Renamed");
-  });
-});
-
-describe("the session cache's bookkeeping", () => {
-  function cacheWithWrites() {
-    let write: (tables: WrittenTables) => void = () => {};
-    const cache = createSessionCache<string>((listener) => {
-      write = listener;
-    });
-    return { cache, write: (tables: WrittenTables) => write(tables) };
-  }
-
-  it("keeps what it read, and forgets everything on a write to a session table or to unknown tables", async () => {
-    const { cache, write } = cacheWithWrites();
-    await cache.load("a", async () => "row a");
-    expect(cache.recall("a")).toBe("row a");
-    write(new Set(["projects"]));
-    expect(cache.recall("a")).toBe("row a");
-    write(new Set(["users"]));
-    expect(cache.recall("a")).toBeUndefined();
-    await cache.load("a", async () => "row a");
-    write("all");
-    expect(cache.recall("a")).toBeUndefined();
-  });
-
-  it("does not keep a read that a write overlapped, nor a session that was not found", async () => {
-    const { cache, write } = cacheWithWrites();
-    let finishRead: (row: string) => void = () => {};
-    const loading = cache.load("a", () => new Promise<string>((resolve) => (finishRead = resolve)));
-    write(new Set(["sessions"]));
-    finishRead("row read before the write");
-    expect(await loading).toBe("row read before the write");
-    expect(cache.recall("a")).toBeUndefined();
-    await cache.load("b", async () => undefined);
-    expect(cache.recall("b")).toBeUndefined();
   });
 });
