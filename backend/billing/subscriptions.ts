@@ -8,6 +8,7 @@
 import { type Selectable, sql } from "kysely";
 import { PLAN_VALUES, TRIAL_SEATS } from "../../shared/constants.ts";
 import type { Db } from "../db/database.ts";
+import { cachedRead, type ReadCacheKind } from "../db/read-cache.ts";
 import type { PaymentSessionsTable } from "../db/schema.ts";
 import { addDays, type Clock, startOfUtcDay } from "./clock.ts";
 import type { SubscriptionRow } from "./subscription-view.ts";
@@ -100,8 +101,13 @@ function moveDue(row: SubscriptionRow, now: Date): boolean {
   return trialLapsed || cancellationPassed;
 }
 
+/** Read by every subscription and seat call; on embedded PGlite answered from memory until the next write. */
+const SUBSCRIPTION_ROWS: ReadCacheKind = { tables: ["subscriptions"] };
+
 const subscriptionRow = (db: Db, orgId: string) =>
-  db.selectFrom("subscriptions").selectAll().where("org_id", "=", orgId).executeTakeFirst();
+  cachedRead(db, SUBSCRIPTION_ROWS, orgId, () =>
+    db.selectFrom("subscriptions").selectAll().where("org_id", "=", orgId).executeTakeFirst(),
+  );
 
 /**
  * The organisation's row as of `now`, after the moves time has made; undefined when it has none.
