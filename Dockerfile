@@ -38,11 +38,11 @@ CMD ["node", "backend/index.ts"]
 FROM runtime AS gateway
 COPY --from=build /app/build ./build
 COPY server ./server
-# A small young generation: V8's default kept about 100 MB more resident under load (docs/performance.md).
-ENV NODE_OPTIONS=--max-semi-space-size=4
 ENV HOST=0.0.0.0 PORT=3000
 USER node
 EXPOSE 3000
 HEALTHCHECK --interval=15s --timeout=3s --start-period=10s \
   CMD node -e "fetch('http://127.0.0.1:3000/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-CMD ["node", "server/index.ts"]
+# V8's heap sizing as scripts/lib/stack.ts starts the gateway: V8's defaults kept 100-200 MB more
+# resident under load (docs/performance.md).
+CMD ["node", "--max-semi-space-size=4", "--heap-growing-percent=100", "server/index.ts"]

@@ -21,13 +21,11 @@ export type PageModuleSource = () => Promise<PageHandlerModule>;
 
 /** The production build: hashed files under /assets never change, so they are cached for a year. */
 export function staticAssets(config: GatewayConfig): Router {
-  const clientDir = path.resolve(config.buildDir, "client");
+  const assetsDir = path.resolve(config.buildDir, "client", "assets");
   const router = express.Router();
-  router.use(
-    "/assets",
-    express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y", index: false }),
-  );
-  router.use(express.static(clientDir, { maxAge: "1h", index: false }));
+  // The build puts every client file under /assets (hashed names, never changed in place). Only
+  // that prefix is looked up on disk, so pages and proxied calls never wait on a stat().
+  router.use("/assets", express.static(assetsDir, { immutable: true, maxAge: "1y", index: false }));
   return router;
 }
 

@@ -114,8 +114,8 @@ describe("Dockerfile", () => {
     ],
     [
       "a start command that does not exist",
-      'CMD ["node", "server/index.ts"]',
-      'CMD ["node", "server/main.ts"]',
+      '"server/index.ts"]',
+      '"server/main.ts"]',
       "gateway: CMD runs server/main.ts, which is not in the image",
     ],
     [
