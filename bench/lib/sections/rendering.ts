@@ -1,6 +1,6 @@
 /**
  * Server rendering: each page against the same bytes served as a static file by the same gateway.
- * Each page's HTML is captured once and written under the build's client folder, which the gateway
+ * Each page's HTML is captured once and written into the build's assets folder, which the gateway
  * serves statically, for the length of the comparison. Both sides ask for gzip, as browsers do.
  */
 import { randomBytes } from "node:crypto";
@@ -18,7 +18,8 @@ import { TARGETS } from "../targets.ts";
 export const RENDERED_PAGES = ["/login", "/home", "/settings", "/subscriptions"] as const;
 export type RenderedPage = (typeof RENDERED_PAGES)[number];
 const GUEST_PAGES = new Set<RenderedPage>(["/login"]);
-/** The captured pages' file names under the client folder: `bench-<tag>-<page>.html`. */
+const ASSETS_DIR = path.join(CLIENT_DIR, "assets");
+/** The captured pages' file names in the assets folder: `bench-<tag>-<page>.html`. */
 const STATIC_FILE = /^bench-[0-9a-f]{8}-[\w-]+\.html$/;
 
 export interface RenderingResult {
@@ -39,8 +40,8 @@ export async function renderingSection(
   options: BenchOptions,
 ): Promise<RenderingResult> {
   // What an interrupted run left behind.
-  for (const file of await readdir(CLIENT_DIR)) {
-    if (STATIC_FILE.test(file)) await rm(path.join(CLIENT_DIR, file), { force: true });
+  for (const file of await readdir(ASSETS_DIR)) {
+    if (STATIC_FILE.test(file)) await rm(path.join(ASSETS_DIR, file), { force: true });
   }
   const tag = randomBytes(4).toString("hex");
   const html = {} as Record<RenderedPage, string>;
@@ -51,7 +52,7 @@ export async function renderingSection(
       const headers = GUEST_PAGES.has(page) ? {} : account.cookie;
       html[page] = await capture(`${stack.gatewayUrl}${page}`, headers);
       const file = `bench-${tag}${page.replaceAll("/", "-")}.html`;
-      await writeFile(path.join(CLIENT_DIR, file), html[page]);
+      await writeFile(path.join(ASSETS_DIR, file), html[page]);
       staticFiles.push(file);
       const request = (url: string): LoadRequest => ({
         url,
@@ -60,7 +61,7 @@ export async function renderingSection(
         headers: { ...headers, "accept-encoding": "gzip" },
       });
       scenarios[page] = request(`${stack.gatewayUrl}${page}`);
-      scenarios[`${page} as a static file`] = request(`${stack.gatewayUrl}/${file}`);
+      scenarios[`${page} as a static file`] = request(`${stack.gatewayUrl}/assets/${file}`);
     }
     const { medians } = await compare(scenarios, options);
     const figuresOf = (name: string) => medians[name] ?? { rps: Number.NaN, p50: 0, p99: 0, failures: 0 };
@@ -84,6 +85,6 @@ export async function renderingSection(
       },
     };
   } finally {
-    for (const file of staticFiles) await rm(path.join(CLIENT_DIR, file), { force: true });
+    for (const file of staticFiles) await rm(path.join(ASSETS_DIR, file), { force: true });
   }
 }
