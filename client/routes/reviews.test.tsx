@@ -1,4 +1,4 @@
-import { act, screen, within } from "@testing-library/react";
+import { act, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ReviewRunSummary } from "../../shared/review-contract.ts";
 import { jsonResponse } from "../../tests/support/client/fixtures";
@@ -82,7 +82,8 @@ describe("/reviews", () => {
     renderReviews();
     const table = await screen.findByRole("table");
     expect(table).toHaveTextContent("Running");
-    expect(FakeEventSource.last?.url).toBe("/api/reviews/events");
+    // The stream opens in a passive effect, which can run after the table is on screen.
+    await waitFor(() => expect(FakeEventSource.last?.url).toBe("/api/reviews/events"));
     act(() => FakeEventSource.last?.send(runSummary({ status: "failed", reason: "boom" })));
     expect(await within(table).findByText("Failed")).toBeInTheDocument();
     act(() => FakeEventSource.last?.send(runSummary({ id: "other-run", pullRequest: 9, status: "queued" })));
@@ -95,7 +96,10 @@ describe("/reviews", () => {
   it("falls back to reloading when the stream fails", async () => {
     renderReviews();
     await screen.findByRole("table");
-    const source = FakeEventSource.last;
+    const source = await waitFor(() => {
+      expect(FakeEventSource.last).toBeDefined();
+      return FakeEventSource.last;
+    });
     act(() => source?.onerror?.());
     expect(source?.closed).toBe(true);
     expect(await screen.findByText(/Live updates are unavailable/)).toBeInTheDocument();
