@@ -15,6 +15,12 @@ async function measure(options: autocannon.Options): Promise<LoadAnswer> {
     if (status >= 200 && status < 300) times.push(responseTime);
   });
   const result = await run;
+  // Without a single 2xx answer there is no latency to report: say why rather than send NaN.
+  if (times.length === 0) {
+    return {
+      error: `no 2xx answer from ${options.url}: ${result.non2xx} other answers, ${result.errors} errors, ${result.timeouts} timeouts`,
+    };
+  }
   times.sort((a, b) => a - b);
   return { result, latency: { p50: quantile(times, 0.5), p99: quantile(times, 0.99) } };
 }

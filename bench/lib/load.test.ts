@@ -1,6 +1,9 @@
+import { once } from "node:events";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import type autocannon from "autocannon";
 import { describe, expect, it } from "vitest";
-import { figuresOf, medianFigures } from "./load.ts";
+import { figuresOf, medianFigures, runLoad } from "./load.ts";
 
 describe("figuresOf", () => {
   it("takes throughput from the answers over the run's length, and counts every kind of failure", () => {
@@ -31,4 +34,21 @@ describe("medianFigures", () => {
       ]),
     ).toEqual({ rps: 1000, p50: 2, p99: 20, failures: 1 });
   });
+});
+
+describe("startLoadGenerator", () => {
+  it("fails with the reason when a scenario gets no 2xx answer at all", async () => {
+    const server = createServer((_req, res) => res.writeHead(404).end());
+    server.listen(0, "127.0.0.1");
+    await once(server, "listening");
+    const { port } = server.address() as AddressInfo;
+    const url = `http://127.0.0.1:${port}/missing`;
+    try {
+      await expect(runLoad({ url, connections: 1, duration: 1 })).rejects.toThrow(
+        new RegExp(`no 2xx answer from ${url}: [1-9]\\d* other answers, 0 errors`),
+      );
+    } finally {
+      server.close();
+    }
+  }, 20_000);
 });
