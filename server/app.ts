@@ -1,8 +1,9 @@
 /**
  * createApp builds the gateway without listening, so tests drive it with supertest. The middleware
- * order follows React Router's node-custom-server template: compression, security headers, logging,
- * health, static files (before any session work), the session, the proxy (before any body parser),
- * then the streamed pages. docs/architecture.md walks through it.
+ * order follows React Router's node-custom-server template: compression (of all but proxied
+ * answers), security headers, logging, health, static files (before any session work), the
+ * session, the proxy (before any body parser), then the streamed pages. docs/architecture.md walks
+ * through it.
  */
 import { constants as zlib } from "node:zlib";
 import compression from "compression";
@@ -15,7 +16,7 @@ import type { GatewayConfig } from "./config.ts";
 import { GATEWAY_ERRORS, sendError } from "./errors.ts";
 import { healthRoutes, type Readiness } from "./health.ts";
 import { type PageModuleSource, pageHandler, productionPages, staticAssets } from "./pages.ts";
-import { backendProxy } from "./proxy.ts";
+import { backendProxy, isProxiedPath } from "./proxy.ts";
 import { authRateLimit } from "./rate-limit.ts";
 import { rejectCrossSiteWrites, securityHeaders } from "./security.ts";
 import { createRefresher, sessionCookie, sessionMiddleware } from "./session.ts";
@@ -51,7 +52,11 @@ export function createApp(config: GatewayConfig, deps: AppDependencies = {}) {
   app.set("trust proxy", config.trustProxyHops);
 
   // Sync flush so that streamed HTML reaches the browser chunk by chunk, not when a buffer fills.
-  app.use(compression({ flush: zlib.Z_SYNC_FLUSH }));
+  // Only what the gateway produces is compressed (pages, loader data, assets): the browser's own
+  // API calls are mutations with small answers, and wrapping every proxied answer cost the proxy
+  // about a third of its throughput (docs/decisions/026-compress-what-the-gateway-renders.md).
+  const compress = compression({ flush: zlib.Z_SYNC_FLUSH });
+  app.use((req, res, next) => (isProxiedPath(req.path) ? next() : compress(req, res, next)));
   app.use(securityHeaders(config));
   app.use(requestLogger(logger, { trustIncomingId: config.trustProxyHops > 0 }));
   app.use(healthRoutes(readiness));

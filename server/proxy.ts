@@ -24,6 +24,9 @@ const isAuth = (path: string) => path === "/auth" || path.startsWith("/auth/");
 /** Code hosts' webhooks: public, authenticated by their signature, which the backend checks. */
 const isWebhook = (path: string) => path.startsWith("/webhooks/");
 
+/** The paths this proxy answers: their bodies come from the backend. */
+export const isProxiedPath = (path: string) => isApi(path) || isAuth(path) || isWebhook(path);
+
 /**
  * The path as a lenient router would see it (decoded, lower-case, no trailing slash), so that no
  * spelling of a sign-in path escapes the cookie handling.
@@ -87,7 +90,7 @@ function prepareUpstreamRequest(config: GatewayConfig) {
     proxyReq.setHeader("x-forwarded-for", req.ip ?? "");
     proxyReq.setHeader("x-forwarded-proto", forwardedProto);
     proxyReq.setHeader("x-forwarded-host", publicOrigin.host);
-    // The gateway compresses for the browser; upstream answers stay plain so they can be inspected.
+    // Answers pass through plain: the /auth ones are read here, and none is compressed (app.ts).
     proxyReq.setHeader("accept-encoding", "identity");
 
     // The body was read (and decompressed) by the raw parser; it goes upstream plain, with its length.
@@ -220,7 +223,7 @@ export function backendProxy(
   const readBodyWithinLimit = express.raw({ type: () => true, limit: config.bodyLimitBytes });
 
   router.use((req: Request, res: Response, next: NextFunction) => {
-    if (!isApi(req.path) && !isAuth(req.path) && !isWebhook(req.path)) return next("router");
+    if (!isProxiedPath(req.path)) return next("router");
     if (UNSAFE_PATH.test(pathOf(req.originalUrl))) return sendError(res, 400, GATEWAY_ERRORS.invalidPath);
     if (isApi(req.path) && !sessionOf(res) && !PUBLIC_API_PATTERN.test(req.path)) {
       if (sessionUndecided(res)) return sendError(res, 503, GATEWAY_ERRORS.sessionCheckUnavailable);

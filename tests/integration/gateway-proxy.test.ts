@@ -148,6 +148,21 @@ describe("backend failures", () => {
   });
 });
 
+describe("compression", () => {
+  it("passes a proxied answer through uncompressed, and asks the backend for it plain", async () => {
+    const { app } = createTestGateway(backend.url);
+    // The fake backend echoes the query: this answer is well above the compression threshold.
+    const response = await request(app)
+      .get(`/api/echo?pad=${"x".repeat(4000)}`)
+      .set("Cookie", cookieHeader(token))
+      .set("Accept-Encoding", "gzip, deflate, br");
+    expect(response.status).toBe(200);
+    expect(response.text.length).toBeGreaterThan(4000);
+    expect(response.headers["content-encoding"]).toBeUndefined();
+    expect(upstreamCall("/api/echo")?.headers["accept-encoding"]).toBe("identity");
+  });
+});
+
 describe("the review events stream", () => {
   it("passes an event through as it is sent, uncompressed, while the stream stays open", async () => {
     const running = await listenForTest(createTestGateway(backend.url));

@@ -30,6 +30,14 @@ describe("the document", () => {
     for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
   });
 
+  it("is compressed for a browser that accepts gzip", async () => {
+    const { app } = createTestGateway(backend.url);
+    const response = await request(app).get("/login").set("Accept-Encoding", "gzip");
+    expect(response.status).toBe(200);
+    expect(response.headers["content-encoding"]).toBe("gzip");
+    expect(response.text).toContain("<!DOCTYPE html>");
+  });
+
   it("serves hashed assets as immutable", async () => {
     const { app } = createTestGateway(backend.url);
     const page = await request(app).get("/login");
