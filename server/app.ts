@@ -54,7 +54,7 @@ export function createApp(config: GatewayConfig, deps: AppDependencies = {}) {
   // Sync flush so that streamed HTML reaches the browser chunk by chunk, not when a buffer fills.
   // Only what the gateway produces is compressed (pages, loader data, assets): the browser's own
   // API calls are mutations with small answers, and wrapping every proxied answer cost the proxy
-  // about a third of its throughput (docs/decisions/026-compress-what-the-gateway-renders.md).
+  // CPU for nothing (docs/decisions/026-compress-what-the-gateway-renders.md).
   const compress = compression({ flush: zlib.Z_SYNC_FLUSH });
   app.use((req, res, next) => (isProxiedPath(req.path) ? next() : compress(req, res, next)));
   app.use(securityHeaders(config));
