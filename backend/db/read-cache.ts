@@ -16,7 +16,7 @@ export interface ReadCache<T> {
   /** What was read for this key, if it is still current. */
   recall(key: string): T | undefined;
   /** Reads through `read` and keeps what it found, unless a write came in meanwhile. */
-  load(key: string, read: () => Promise<T | undefined>): Promise<T | undefined>;
+  load<Found extends T | undefined>(key: string, read: () => Promise<Found>): Promise<Found>;
 }
 
 /** A cache of rows read from `tables`; `onWrite` reports every write with the tables it touched. */
@@ -71,13 +71,13 @@ export function embeddedReadCache<T>(db: Db, kind: ReadCacheKind): ReadCache<T> 
 }
 
 /** Reads through the embedded cache of `kind` when there is one, else straight from the database. */
-export function cachedRead<T>(
+export function cachedRead<Found>(
   db: Db,
   kind: ReadCacheKind,
   key: string,
-  read: () => Promise<T | undefined>,
-): Promise<T | undefined> {
-  const cache = embeddedReadCache<T>(db, kind);
+  read: () => Promise<Found>,
+): Promise<Found> {
+  const cache = embeddedReadCache<Found>(db, kind);
   if (!cache) return read();
   const hit = cache.recall(key);
   return hit !== undefined ? Promise.resolve(hit) : cache.load(key, read);

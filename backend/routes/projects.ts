@@ -28,7 +28,7 @@ export function projectsRouter(db: Db): Router {
     const { org } = sessionOf(res);
     const key = [org.id, query.integrationType ?? "", query.integrationName ?? ""].join("\n");
     const projects = await cachedRead(db, PROJECT_LISTS, key, () => listProjects(db, org.id, query));
-    res.json({ success: true, data: { projects: projects ?? [] } } satisfies ProjectsResponse);
+    res.json({ success: true, data: { projects } } satisfies ProjectsResponse);
   });
 
   return router;

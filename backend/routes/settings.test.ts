@@ -590,6 +590,34 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
     });
   });
 
+  describe("read again right after a change", () => {
+    it("show a save, a renamed repository and a removed one at once, though each was just read", async () => {
+      const { token, orgId } = await signedInAccount(backend, "fresh-reads");
+      const repositoryId = await addRepository(orgId, "first-name");
+      const summaryDefault = DEFAULTS.comment_style?.summary_comment;
+      // Read twice: on PGlite the second answer comes from memory (db/read-cache.ts).
+      for (let read = 0; read < 2; read += 1) {
+        expect((await settingsOf(token)).settings.comment_style?.summary_comment).toBe(summaryDefault);
+        expect((await settingsOf(token, { repositoryId })).repository?.name).toBe("first-name");
+      }
+
+      await save(token, "comment_style", { summary_comment: !summaryDefault });
+      expect((await settingsOf(token)).settings.comment_style?.summary_comment).toBe(!summaryDefault);
+      const inherited = await settingsOf(token, { repositoryId });
+      expect(inherited.settings.comment_style?.summary_comment).toBe(!summaryDefault);
+
+      await backend.db
+        .updateTable("projects")
+        .set({ name: "second-name" })
+        .where("id", "=", repositoryId)
+        .execute();
+      expect((await settingsOf(token, { repositoryId })).repository?.name).toBe("second-name");
+
+      await backend.db.deleteFrom("projects").where("id", "=", repositoryId).execute();
+      expect((await get(token, `${API_PATHS.settings}?repositoryId=${repositoryId}`)).status).toBe(404);
+    });
+  });
+
   describe("isolation between organisations", () => {
     it("answers 404 for another organisation's repository, reading and writing, and leaks no values", async () => {
       const mine = await signedInAccount(backend, "iso-mine");

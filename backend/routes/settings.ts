@@ -6,6 +6,7 @@ import type { Router } from "express";
 import { API_PATHS, ERROR_CODES } from "../../shared/contract.ts";
 import { DEFAULT_SETTINGS_PROVIDER, settingCategory } from "../../shared/settings-catalogue.ts";
 import {
+  type SettingsData,
   type SettingsLevel,
   type SettingsResponse,
   type SettingsUpdateResponse,
@@ -18,6 +19,7 @@ import {
 import { SETTINGS } from "../../shared/settings-messages.ts";
 import { sessionOf } from "../auth/require-session.ts";
 import type { Db } from "../db/database.ts";
+import { cachedRead, type ReadCacheKind } from "../db/read-cache.ts";
 import { HttpError } from "../http/errors.ts";
 import { strictRouter } from "../http/router.ts";
 import { parseRequest } from "../http/validate.ts";
@@ -90,6 +92,29 @@ async function storedFor(db: Db, orgId: string, scope: Scope) {
   return { organization, repository };
 }
 
+/**
+ * The settings screen reads these on every visit; on embedded PGlite an answer is kept until the
+ * next write to the values or to the repositories they belong to (db/read-cache.ts).
+ */
+const SETTINGS_ANSWERS: ReadCacheKind = {
+  tables: ["organization_settings", "repository_settings", "projects"],
+};
+
+/** Every category's values at the scope a call names, inactive ones too: the templates call decides what is offered. */
+async function settingsAt(
+  db: Db,
+  orgId: string,
+  query: { repositoryId?: string; integrationName?: string },
+): Promise<SettingsData> {
+  const scope = await scopeOf(db, orgId, query);
+  const stored = await storedFor(db, orgId, scope);
+  const resolved = resolveAll(templates(true), scope.level, stored.organization, stored.repository);
+  const repository = scope.repository
+    ? { id: scope.repository.id, name: scope.repository.name, full_name: scope.repository.full_name }
+    : null;
+  return { level: scope.level, integrationName: scope.integrationName, repository, ...resolved };
+}
+
 const SAVED_MESSAGES: Record<SettingsLevel, string> = {
   organization: SETTINGS.organizationSaved,
   repository: SETTINGS.repositorySaved,
@@ -110,17 +135,9 @@ export function settingsRouter(db: Db): Router {
   router.get(API_PATHS.settings, async (req, res) => {
     const query = parseRequest(settingsQuerySchema, req.query, "query");
     const { org } = sessionOf(res);
-    const scope = await scopeOf(db, org.id, query);
-    const stored = await storedFor(db, org.id, scope);
-    // Every category, inactive ones too: the templates call decides what is offered.
-    const resolved = resolveAll(templates(true), scope.level, stored.organization, stored.repository);
-    const repository = scope.repository
-      ? { id: scope.repository.id, name: scope.repository.name, full_name: scope.repository.full_name }
-      : null;
-    res.json({
-      success: true,
-      data: { level: scope.level, integrationName: scope.integrationName, repository, ...resolved },
-    } satisfies SettingsResponse);
+    const key = [org.id, query.repositoryId ?? "", query.integrationName ?? ""].join("\n");
+    const data = await cachedRead(db, SETTINGS_ANSWERS, key, () => settingsAt(db, org.id, query));
+    res.json({ success: true, data } satisfies SettingsResponse);
   });
 
   router.put(SETTINGS_CATEGORY_PATH, async (req, res) => {
