@@ -84,7 +84,7 @@ describe("rate limit on /auth", () => {
 });
 
 describe("security headers", () => {
-  it("sends a nonce CSP without unsafe-inline scripts and the hardening headers", async () => {
+  it("sends pages and its own answers a nonce CSP without unsafe-inline scripts, and the hardening headers", async () => {
     const { app } = createTestGateway(backend.url);
     const first = await request(app).get("/healthz");
     const second = await request(app).get("/healthz");
@@ -100,6 +100,22 @@ describe("security headers", () => {
     expect(first.headers["cross-origin-opener-policy"]).toBe("same-origin-allow-popups");
     expect(first.headers["x-powered-by"]).toBeUndefined();
     expect(first.headers["strict-transport-security"]).toBeUndefined();
+  });
+
+  it("gives what it passes on from the backend a fixed policy under which nothing loads, runs or frames it", async () => {
+    const { app } = createTestGateway(backend.url);
+    // The backend's answers, and the gateway's own answers on the backend's paths.
+    for (const path of ["/api/projects", "/auth/session", "/webhooks/github"]) {
+      const first = await request(app).get(path).set("Cookie", cookieHeader(token));
+      const second = await request(app).get(path).set("Cookie", cookieHeader(token));
+      expect(first.headers["content-security-policy"], path).toBe(
+        "default-src 'none';base-uri 'none';form-action 'none';frame-ancestors 'none'",
+      );
+      expect(second.headers["content-security-policy"], path).toBe(first.headers["content-security-policy"]);
+      expect(first.headers["x-content-type-options"], path).toBe("nosniff");
+      expect(first.headers["referrer-policy"], path).toBe("strict-origin-when-cross-origin");
+      expect(first.headers["cross-origin-opener-policy"], path).toBe("same-origin-allow-popups");
+    }
   });
 
   it("adds HSTS in production", async () => {
