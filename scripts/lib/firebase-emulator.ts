@@ -12,7 +12,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { DEMO_PROJECT_ID } from "../../shared/env.ts";
-import { claimPort } from "./ports.ts";
+import { claimPort, retryOnPortRace } from "./ports.ts";
 
 export interface FirebaseEmulatorOptions {
   /** Auth emulator port; a free one when omitted. */
@@ -72,9 +72,19 @@ async function waitUntilReady(host: string, child: ChildProcess, output: () => s
   );
 }
 
-export async function startFirebaseEmulator(
+/** What the CLI says when one of the ports of its config was taken before it could bind it. */
+const PORT_TAKEN = /port taken|is not open on/i;
+
+export function startFirebaseEmulator(
   options: FirebaseEmulatorOptions = {},
 ): Promise<RunningFirebaseEmulator> {
+  return retryOnPortRace(
+    () => startOnce(options),
+    (error) => error instanceof Error && PORT_TAKEN.test(error.message),
+  );
+}
+
+async function startOnce(options: FirebaseEmulatorOptions): Promise<RunningFirebaseEmulator> {
   const projectId = options.projectId ?? DEMO_PROJECT_ID;
   // A taken auth port would let the readiness check reach someone else's emulator.
   const authPort = await claimPort(options.port ?? 0).catch(() => {

@@ -1,0 +1,53 @@
+import { createServer } from "node:net";
+import { describe, expect, it } from "vitest";
+import { claimPort, retryOnPortRace } from "./ports.ts";
+
+const portTaken = (error: unknown) => error instanceof Error && error.message === "port taken";
+
+describe("claimPort", () => {
+  it("finds a free port, and refuses one that is taken", async () => {
+    const port = await claimPort();
+    expect(port).toBeGreaterThan(0);
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(port, "127.0.0.1", resolve));
+    try {
+      await expect(claimPort(port)).rejects.toMatchObject({ code: "EADDRINUSE" });
+    } finally {
+      holder.close();
+    }
+  });
+});
+
+describe("retryOnPortRace", () => {
+  it("starts again while a port was taken, and answers what the first good start gave", async () => {
+    const outcomes = ["port taken", "port taken", "started"];
+    let calls = 0;
+    const start = async () => {
+      const outcome = outcomes[calls++];
+      if (outcome !== "started") throw new Error(outcome);
+      return outcome;
+    };
+    await expect(retryOnPortRace(start, portTaken)).resolves.toBe("started");
+    expect(calls).toBe(3);
+  });
+
+  it("gives up after the attempts allowed, with the last error", async () => {
+    let calls = 0;
+    const start = async () => {
+      calls += 1;
+      throw new Error("port taken");
+    };
+    await expect(retryOnPortRace(start, portTaken, 2)).rejects.toThrow("port taken");
+    expect(calls).toBe(2);
+  });
+
+  it("does not start again after any other failure", async () => {
+    let calls = 0;
+    const start = async () => {
+      calls += 1;
+      throw new Error("emulator crashed");
+    };
+    await expect(retryOnPortRace(start, portTaken)).rejects.toThrow("emulator crashed");
+    expect(calls).toBe(1);
+  });
+});
