@@ -4,6 +4,16 @@ import { claimPort, retryOnPortRace } from "./ports.ts";
 
 const portTaken = (error: unknown) => error instanceof Error && error.message === "port taken";
 
+/** A start that always fails with `message`, and how often it was called. */
+function alwaysFailing(message: string) {
+  let calls = 0;
+  const start = async (): Promise<never> => {
+    calls += 1;
+    throw new Error(message);
+  };
+  return { start, calls: () => calls };
+}
+
 describe("claimPort", () => {
   it("finds a free port, and refuses one that is taken", async () => {
     const port = await claimPort();
@@ -32,22 +42,14 @@ describe("retryOnPortRace", () => {
   });
 
   it("gives up after the attempts allowed, with the last error", async () => {
-    let calls = 0;
-    const start = async () => {
-      calls += 1;
-      throw new Error("port taken");
-    };
-    await expect(retryOnPortRace(start, portTaken, 2)).rejects.toThrow("port taken");
-    expect(calls).toBe(2);
+    const failing = alwaysFailing("port taken");
+    await expect(retryOnPortRace(failing.start, portTaken, 2)).rejects.toThrow("port taken");
+    expect(failing.calls()).toBe(2);
   });
 
   it("does not start again after any other failure", async () => {
-    let calls = 0;
-    const start = async () => {
-      calls += 1;
-      throw new Error("emulator crashed");
-    };
-    await expect(retryOnPortRace(start, portTaken)).rejects.toThrow("emulator crashed");
-    expect(calls).toBe(1);
+    const failing = alwaysFailing("emulator crashed");
+    await expect(retryOnPortRace(failing.start, portTaken)).rejects.toThrow("emulator crashed");
+    expect(failing.calls()).toBe(1);
   });
 });
