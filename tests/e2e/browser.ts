@@ -20,6 +20,16 @@ export function launchBrowser(): Promise<Browser> {
 
 /** axe's serious and critical findings on the page, one line each (empty when there are none). */
 export async function seriousViolations(page: Page): Promise<string[]> {
+  // Colours mid-transition (a toast fading in) are not what anyone reads: let the transitions that
+  // end settle first. Endless ones (spinners, skeletons) are left running; a cancelled one is done.
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation.effect?.getComputedTiming().endTime !== Number.POSITIVE_INFINITY)
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
   const results = await new AxeBuilder({ page }).analyze();
   return results.violations
     .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
