@@ -33,8 +33,9 @@ const REVIEW_RUNS_LIMIT = 100;
 const EVENT_STREAM_HEARTBEAT_MS = 10_000;
 
 /**
- * The event stream's headers. no-transform: the gateway's compression leaves the stream alone, so
- * each event goes out at once; X-Accel-Buffering: a proxy like nginx in front does not hold it back.
+ * The event stream's headers. no-transform: no proxy on the way compresses the stream and holds
+ * events back to fill its buffer (our gateway passes /api answers through as they are); X-Accel-Buffering:
+ * a proxy like nginx in front does not hold it back.
  */
 export const EVENT_STREAM_HEADERS = {
   "content-type": "text/event-stream; charset=utf-8",
