@@ -21,6 +21,21 @@ export type FindingSeverity = z.infer<typeof findingSeveritySchema>;
 /** Most severe first: the order findings are listed and posted in. */
 export const FINDING_SEVERITY_ORDER: readonly FindingSeverity[] = findingSeveritySchema.options;
 
+/**
+ * What kind of flaw a finding is: the benchmark scores a catch only in the defect's own category.
+ * "hygiene" is for findings that are about the change rather than a defect (a focused test, an
+ * oversized pull request).
+ */
+export const findingCategorySchema = z.enum([
+  "security",
+  "logic",
+  "resource-leak",
+  "race",
+  "correctness",
+  "hygiene",
+]);
+export type FindingCategory = z.infer<typeof findingCategorySchema>;
+
 export const findingSourceSchema = z.enum(["builtin", "ai"]);
 export type FindingSource = z.infer<typeof findingSourceSchema>;
 
@@ -39,6 +54,14 @@ export const findingSchema = z
     quote: z.string().max(FINDING_QUOTE_MAX).nullable(),
     /** Why it matters, for a developer, in a sentence or two. */
     message: z.string().min(1).max(FINDING_MESSAGE_MAX),
+    category: findingCategorySchema.optional(),
+    /** The weakness's CWE id, e.g. `CWE-89`, where one exists. */
+    cwe: z
+      .string()
+      .regex(/^CWE-\d{1,5}$/)
+      .optional(),
+    /** How to fix it, in a sentence. */
+    fix: z.string().min(1).max(FINDING_MESSAGE_MAX).optional(),
     /**
      * sha256 (hex) of rule id, path and the whitespace-normalised line text, not the line number,
      * so the same finding keeps its fingerprint when unrelated pushes shift lines.
