@@ -205,7 +205,14 @@ ${notRun.length ? `\nCases a peer could not run:\n\n${notRun.join("\n")}\n` : ""
 type Verdict = [string, string, string, string];
 
 function verdict(name: string, value: Ratio | number | null, target: string, pass: boolean | null): Verdict {
-  const shown = typeof value === "number" ? value.toFixed(2) : value === null ? "n/a" : ofTotal(value);
+  const shown =
+    typeof value === "number"
+      ? Number.isInteger(value)
+        ? String(value)
+        : value.toFixed(2)
+      : value === null
+        ? "n/a"
+        : ofTotal(value);
   return [name, shown, target, pass === null ? "n/a" : pass ? "pass" : "fail"];
 }
 
