@@ -63,7 +63,9 @@ describe("the written corpus", async () => {
 });
 
 describe("the real-world corpus", async () => {
-  const ids = (await readdir(CORPUS_DIR)).filter((id) => setOf(id) === "real-world");
+  const ids = (await readdir(CORPUS_DIR, { withFileTypes: true }))
+    .filter((entry) => entry.isDirectory() && setOf(entry.name) === "real-world")
+    .map((entry) => entry.name);
   const described = await Promise.all(
     ids.map(async (id) => ({ id, ...(await readCaseDescription(path.join(CORPUS_DIR, id))) })),
   );

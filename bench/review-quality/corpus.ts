@@ -266,7 +266,10 @@ export async function loadCorpus(
 ): Promise<LoadedCorpus> {
   const dir = options.dir ?? CORPUS_DIR;
   const sources = options.sources ?? process.env.QUALITY_SOURCES;
-  const ids = (await readdir(dir)).filter((id) => !options.only || options.only.includes(id)).sort();
+  const ids = (await readdir(dir, { withFileTypes: true }))
+    .filter((entry) => entry.isDirectory() && (!options.only || options.only.includes(entry.name)))
+    .map((entry) => entry.name)
+    .sort();
   const loaded: LoadedCorpus = { cases: [], unavailable: [] };
   for (const id of ids) {
     try {
