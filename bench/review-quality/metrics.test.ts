@@ -69,7 +69,7 @@ describe("matchesDefect", () => {
       false,
     ]);
     expect(matchesDefect(at("src/other.ts", 10), SQL)).toBe(false);
-    expect(matchesDefect({ ...at("src/db.ts", 10), line: null, quote: null }, SQL)).toBe(false);
+    expect(matchesDefect({ ...at("src/db.ts", 10), line: null }, SQL)).toBe(false);
   });
 
   it("takes only a finding of the defect's category", () => {
