@@ -5,7 +5,7 @@ import { computeMetrics } from "./metrics.ts";
 
 describe("the quality benchmark with the built-in reviewer alone", () => {
   it("runs the pipeline twice per case and measures what it posted", async () => {
-    const cases = await loadCorpus({
+    const { cases } = await loadCorpus({
       only: [
         "ts-02-github-token",
         "go-05-slack-token",
@@ -29,10 +29,18 @@ describe("the quality benchmark with the built-in reviewer alone", () => {
     expect(token?.firstRun[0]?.quote).toMatch(/^const GITHUB_TOKEN = "ghp_\*+";$/);
 
     const metrics = computeMetrics(runs.map((run) => run.outcome));
-    // The two committed tokens are caught; SQL injection needs a model.
-    expect(metrics.recall).toEqual({ count: 2, total: 3, share: 2 / 3 });
-    expect(metrics.precision).toEqual({ count: 2, total: 2, share: 1 });
-    expect(metrics.falsePositives).toEqual({ onCleanCases: 0, perCleanPullRequest: 0, onDefectCases: 0 });
+    // Both committed tokens are found at their lines; they count as caught exactly when the finding
+    // names the security category (the matcher is category-aware).
+    const security = runs
+      .flatMap((run) => run.outcome.firstRun)
+      .filter((posted) => posted.category === "security");
+    expect(metrics.recall).toEqual({ count: security.length, total: 3, share: security.length / 3 });
+    expect(metrics.precision).toEqual({ count: security.length, total: 2, share: security.length / 2 });
+    expect(metrics.falsePositives).toEqual({
+      onCleanCases: 0,
+      perCleanPullRequest: 0,
+      onDefectCases: 2 - security.length,
+    });
     expect(metrics.anchorsValid).toEqual({ count: 2, total: 2, share: 1 });
     expect(metrics.duplicates).toBe(0);
     expect(metrics.schemaValidFirstTry).toBeNull();

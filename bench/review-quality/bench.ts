@@ -171,6 +171,7 @@ export async function runQualityBench(options: QualityBenchOptions): Promise<Qua
           line: finding.line,
           quote: finding.quote,
           severity: finding.severity,
+          category: finding.category ?? null,
           inline: delivery === "inline",
           ...(delivery === "inline" && finding.path && finding.line
             ? { lineText: headLine(corpusCase, finding.path, finding.line) }
@@ -184,6 +185,8 @@ export async function runQualityBench(options: QualityBenchOptions): Promise<Qua
         statuses: [first.status, second.status],
         outcome: {
           id: corpusCase.id,
+          set: corpusCase.set,
+          language: corpusCase.language,
           kind: corpusCase.kind,
           defects: corpusCase.defects,
           firstRun: toPosted(first.posted),

@@ -6,6 +6,7 @@ import {
   type DefectLines,
   matchesDefect,
   type PostedFinding,
+  recallTable,
 } from "./metrics.ts";
 
 const SQL: DefectLines = {
@@ -30,12 +31,25 @@ const RACE: DefectLines = {
   category: "race",
 };
 
+/** A finding at `path:line`, in the category of the defect placed there by these tests. */
 function at(path: string, line: number, extra: Partial<PostedFinding> = {}): PostedFinding {
-  return { path, line, quote: "x = 1;", severity: "major", inline: true, lineText: "x = 1;", ...extra };
+  const category = path === "src/db.ts" ? "security" : path === "src/poll.ts" ? "resource-leak" : "race";
+  return {
+    path,
+    line,
+    quote: "x = 1;",
+    severity: "major",
+    category,
+    inline: true,
+    lineText: "x = 1;",
+    ...extra,
+  };
 }
 
 const outcome = (id: string, partial: Partial<CaseOutcome>): CaseOutcome => ({
   id,
+  set: "written",
+  language: "ts",
   kind: "defect",
   defects: [],
   firstRun: [],
@@ -55,7 +69,31 @@ describe("matchesDefect", () => {
       false,
     ]);
     expect(matchesDefect(at("src/other.ts", 10), SQL)).toBe(false);
-    expect(matchesDefect({ ...at("src/db.ts", 10), line: null, quote: null }, SQL)).toBe(false);
+    expect(matchesDefect({ ...at("src/db.ts", 10), line: null }, SQL)).toBe(false);
+  });
+
+  it("takes only a finding of the defect's category", () => {
+    expect(matchesDefect(at("src/db.ts", 10, { category: "security" }), SQL)).toBe(true);
+    expect(matchesDefect(at("src/db.ts", 10, { category: "logic" }), SQL)).toBe(false);
+    expect(matchesDefect(at("src/db.ts", 10, { category: "hygiene" }), SQL)).toBe(false);
+    expect(matchesDefect(at("src/db.ts", 10, { category: null }), SQL)).toBe(false);
+    expect(matchesDefect({ path: "src/poll.ts", line: 6, category: "resource-leak" }, LEAK)).toBe(true);
+  });
+});
+
+describe("recallTable", () => {
+  it("counts recall by category and language, a wrong-category finding at the place being a miss", () => {
+    const table = recallTable([
+      { language: "py", defects: [SQL], findings: [{ path: "src/db.ts", line: 11, category: "logic" }] },
+      { language: "go", defects: [RACE], findings: [{ path: "src/wallet.ts", line: 22, category: "race" }] },
+      { language: "go", defects: [LEAK], findings: [] },
+    ]);
+    expect(table.recall).toEqual({ count: 1, total: 3, share: 1 / 3 });
+    expect(table.byCategory.security).toEqual({ count: 0, total: 1, share: 0 });
+    expect(table.byCategory.race).toEqual({ count: 1, total: 1, share: 1 });
+    expect(table.byLanguage.py).toEqual({ count: 0, total: 1, share: 0 });
+    expect(table.byLanguage.go).toEqual({ count: 1, total: 2, share: 0.5 });
+    expect(table.byLanguage.ts).toEqual({ count: 0, total: 0, share: null });
   });
 });
 
@@ -86,7 +124,11 @@ describe("computeMetrics", () => {
     // Missed: the finding is on the wrong line.
     outcome("ts-02", { defects: [LEAK], firstRun: [at("src/poll.ts", 9, { lineText: "y = 2;" })] }),
     // Two findings on one defect: it is caught once, both are true positives.
-    outcome("go-01", { defects: [RACE], firstRun: [at("src/wallet.ts", 19), at("src/wallet.ts", 21)] }),
+    outcome("go-01", {
+      language: "go",
+      defects: [RACE],
+      firstRun: [at("src/wallet.ts", 19), at("src/wallet.ts", 21)],
+    }),
     outcome("py-08", { kind: "clean", firstRun: [at("app.py", 3), at("app.py", 4, { inline: false })] }),
     outcome("py-09", { kind: "clean" }),
   ];
@@ -103,6 +145,20 @@ describe("computeMetrics", () => {
     expect(metrics.recallByCategory.security).toEqual({ count: 1, total: 1, share: 1 });
     expect(metrics.recallByCategory["resource-leak"]).toEqual({ count: 0, total: 1, share: 0 });
     expect(metrics.recallByCategory.logic).toEqual({ count: 0, total: 0, share: null });
+    expect(metrics.recallByLanguage.ts).toEqual({ count: 1, total: 2, share: 0.5 });
+    expect(metrics.recallByLanguage.go).toEqual({ count: 1, total: 1, share: 1 });
+    expect(metrics.withoutCategory).toBe(0);
+  });
+
+  it("counts a finding of another category at the defect's place as a miss and a stray", () => {
+    const wrong = computeMetrics([
+      outcome("ts-01", { defects: [SQL], firstRun: [at("src/db.ts", 10, { category: "logic" })] }),
+      outcome("ts-02", { defects: [LEAK], firstRun: [at("src/poll.ts", 5, { category: null })] }),
+    ]);
+    expect(wrong.recall).toEqual({ count: 0, total: 2, share: 0 });
+    expect(wrong.precision).toEqual({ count: 0, total: 2, share: 0 });
+    expect(wrong.falsePositives.onDefectCases).toBe(2);
+    expect(wrong.withoutCategory).toBe(1);
   });
 
   it("counts precision over every posted finding, and F1", () => {

@@ -1,9 +1,10 @@
 /**
  * Review quality metrics from what a benchmark run posted (pure; bench/README.md, "Review quality").
  *
- * Matching rule: a posted finding matches a planted defect when it names the same path and its line
- * lies within the defect's lines widened by LINE_TOLERANCE on each side. A finding without a line (on
- * a whole file or the pull request) matches nothing.
+ * Matching rule: a posted finding matches a planted defect when it names the same path, its line
+ * lies within the defect's lines widened by LINE_TOLERANCE on each side, and it names the defect's
+ * category (a finding of another category, or of none, at the same place is not a catch). A finding
+ * without a line (on a whole file or the pull request) matches nothing.
  * - recall: planted defects matched by at least one finding of the first run;
  * - precision: findings of the first run that match a defect, over all findings posted;
  * - false positives: every finding posted on a clean pull request, and, counted apart, findings on a
@@ -12,8 +13,16 @@
  * - duplicates: findings the second run posts again on a path and line (or the same file or pull
  *   request) the first run already commented on, the head being unchanged.
  */
-import type { FindingSeverity } from "../../shared/review-contract.ts";
-import { DEFECT_CATEGORIES, DEFECT_SEVERITIES, type DefectCategory, type DefectSeverity } from "./corpus.ts";
+import type { FindingCategory, FindingSeverity } from "../../shared/review-contract.ts";
+import {
+  type CaseSet,
+  DEFECT_CATEGORIES,
+  DEFECT_SEVERITIES,
+  type DefectCategory,
+  type DefectSeverity,
+  LANGUAGES,
+  type Language,
+} from "./corpus.ts";
 
 /** Lines of slack either side of a planted defect: a comment on the statement's first line counts. */
 export const LINE_TOLERANCE = 2;
@@ -26,10 +35,16 @@ export interface DefectLines {
   category: DefectCategory;
 }
 
-/** A finding the pipeline posted (inline or in the summary). */
-export interface PostedFinding {
+/** What the matcher needs of a finding: where it is and what kind of flaw it names. */
+export interface PlacedFinding {
   path: string | null;
   line: number | null;
+  /** Null when the finding names no category: it then catches nothing. */
+  category: FindingCategory | null;
+}
+
+/** A finding the pipeline posted (inline or in the summary). */
+export interface PostedFinding extends PlacedFinding {
   quote: string | null;
   severity: FindingSeverity;
   /** Posted as a comment on its line (the anchor is checked) rather than in the review's body. */
@@ -54,6 +69,8 @@ export interface ModelCalls {
 
 export interface CaseOutcome {
   id: string;
+  set: CaseSet;
+  language: Language;
   kind: "defect" | "clean";
   defects: DefectLines[];
   firstRun: PostedFinding[];
@@ -74,6 +91,7 @@ export interface QualityMetrics {
   recall: Ratio;
   recallBySeverity: Record<DefectSeverity, Ratio>;
   recallByCategory: Record<DefectCategory, Ratio>;
+  recallByLanguage: Record<Language, Ratio>;
   precision: Ratio;
   f1: number | null;
   falsePositives: {
@@ -83,6 +101,8 @@ export interface QualityMetrics {
   };
   anchorsValid: Ratio;
   duplicates: number;
+  /** Posted findings that name no category (they can catch nothing). */
+  withoutCategory: number;
   /** Null when no model ran. */
   schemaValidFirstTry: Ratio | null;
   tokens: { input: number; output: number; perRun: number } | null;
@@ -91,14 +111,15 @@ export interface QualityMetrics {
   costUsd: { total: number; perRun: number } | null;
 }
 
-const ratio = (count: number, total: number): Ratio => ({
+export const ratio = (count: number, total: number): Ratio => ({
   count,
   total,
   share: total === 0 ? null : count / total,
 });
 
-export function matchesDefect(finding: PostedFinding, defect: DefectLines): boolean {
+export function matchesDefect(finding: PlacedFinding, defect: DefectLines): boolean {
   return (
+    finding.category === defect.category &&
     finding.path === defect.path &&
     finding.line !== null &&
     finding.line >= defect.line - LINE_TOLERANCE &&
@@ -122,21 +143,55 @@ export function anchorHolds(quote: string | null, lineText: string | undefined):
   return [...wanted].every((char, index) => char === "*" || char === actual[index]);
 }
 
+/** A case as the recall counts it: its defects and the findings made on it. */
+export interface ScoredCase {
+  language: Language;
+  defects: readonly DefectLines[];
+  findings: readonly PlacedFinding[];
+}
+
+/** Recall over the defects of `cases` that `keep` selects (all by default). */
+export function recallOf<Case extends ScoredCase>(cases: readonly Case[]) {
+  const defects = cases.flatMap((scored) =>
+    scored.defects.map((defect) => ({
+      defect,
+      scored,
+      caught: scored.findings.some((finding) => matchesDefect(finding, defect)),
+    })),
+  );
+  const recallWhere = (keep: (defect: DefectLines, scored: Case) => boolean) => {
+    const kept = defects.filter(({ defect, scored }) => keep(defect, scored));
+    return ratio(kept.filter(({ caught }) => caught).length, kept.length);
+  };
+  return { recallWhere };
+}
+
+/** Recall overall, by category and by language, of a reviewer's findings on `cases`. */
+export function recallTable(cases: readonly ScoredCase[]) {
+  const { recallWhere } = recallOf(cases);
+  return {
+    recall: recallWhere(() => true),
+    bySeverity: Object.fromEntries(
+      DEFECT_SEVERITIES.map((severity) => [severity, recallWhere((defect) => defect.severity === severity)]),
+    ) as Record<DefectSeverity, Ratio>,
+    byCategory: Object.fromEntries(
+      DEFECT_CATEGORIES.map((category) => [category, recallWhere((defect) => defect.category === category)]),
+    ) as Record<DefectCategory, Ratio>,
+    byLanguage: Object.fromEntries(
+      LANGUAGES.map((language) => [language, recallWhere((_, scored) => scored.language === language)]),
+    ) as Record<Language, Ratio>,
+  };
+}
+export type RecallTable = ReturnType<typeof recallTable>;
+
 const sameSpot = (a: PostedFinding, b: PostedFinding) => a.path === b.path && a.line === b.line;
 
 export function computeMetrics(outcomes: readonly CaseOutcome[]): QualityMetrics {
   const defectCases = outcomes.filter((outcome) => outcome.kind === "defect");
   const cleanCases = outcomes.filter((outcome) => outcome.kind === "clean");
-  const defects = defectCases.flatMap((outcome) =>
-    outcome.defects.map((defect) => ({
-      defect,
-      caught: outcome.firstRun.some((finding) => matchesDefect(finding, defect)),
-    })),
+  const { recallWhere } = recallOf(
+    defectCases.map((outcome) => ({ ...outcome, findings: outcome.firstRun })),
   );
-  const recallWhere = (keep: (defect: DefectLines) => boolean) => {
-    const kept = defects.filter(({ defect }) => keep(defect));
-    return ratio(kept.filter(({ caught }) => caught).length, kept.length);
-  };
 
   const posted = outcomes.flatMap((outcome) => outcome.firstRun);
   const truePositives = defectCases.flatMap((outcome) =>
@@ -182,6 +237,9 @@ export function computeMetrics(outcomes: readonly CaseOutcome[]): QualityMetrics
     recallByCategory: Object.fromEntries(
       DEFECT_CATEGORIES.map((category) => [category, recallWhere((defect) => defect.category === category)]),
     ) as Record<DefectCategory, Ratio>,
+    recallByLanguage: Object.fromEntries(
+      LANGUAGES.map((language) => [language, recallWhere((_, outcome) => outcome.language === language)]),
+    ) as Record<Language, Ratio>,
     precision,
     f1,
     falsePositives: {
@@ -194,6 +252,7 @@ export function computeMetrics(outcomes: readonly CaseOutcome[]): QualityMetrics
       inline.length,
     ),
     duplicates,
+    withoutCategory: posted.filter((finding) => finding.category === null).length,
     schemaValidFirstTry: calls.length
       ? ratio(
           sum((each) => each.validFirstTry),
