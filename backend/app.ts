@@ -20,6 +20,7 @@ import { migrateToLatest } from "./db/migrations.ts";
 import { createGitHubClient } from "./github/client.ts";
 import { createBackgroundTasks } from "./http/background.ts";
 import { errorHandler, notFoundHandler } from "./http/errors.ts";
+import { eventStreamGate } from "./http/event-streams.ts";
 import { strictRouting } from "./http/router.ts";
 import { createFirebaseIdentity, type Identity } from "./identity/firebase.ts";
 import { createGitHubApp } from "./integrations/github-app.ts";
@@ -242,7 +243,7 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
   // Sandbox pull requests answer for sandbox repositories only, whatever the code host is now.
   app.use(sandboxPullsRouter(db, queue));
   app.use(accountRouter(db));
-  app.use(reviewsRouter(db, queue));
+  app.use(reviewsRouter(db, queue, eventStreamGate(config.eventStreams)));
   app.use(subscriptionRouter(billing));
   if (billing.provider.kind === "sandbox") app.use(sandboxBillingRouter(billing));
   app.use(settingsRouter(db));

@@ -249,6 +249,19 @@ describe("loadConfig", () => {
     }
   });
 
+  it("caps event streams at 10 per session and 100 per organisation by default, refusing a count that is not one", () => {
+    expect(loadConfig({}).eventStreams).toEqual({ perSession: 10, perOrg: 100 });
+    expect(loadConfig({ EVENT_STREAMS_PER_SESSION: "4", EVENT_STREAMS_PER_ORG: "40" }).eventStreams).toEqual({
+      perSession: 4,
+      perOrg: 40,
+    });
+    for (const value of ["0", "-1", "1.5", "many"]) {
+      const message = configError({ EVENT_STREAMS_PER_SESSION: value, EVENT_STREAMS_PER_ORG: value });
+      expect(message, value).toContain("EVENT_STREAMS_PER_SESSION: must be a whole number above 0");
+      expect(message, value).toContain("EVENT_STREAMS_PER_ORG: must be a whole number above 0");
+    }
+  });
+
   it("reads AI model prices as JSON, none by default, and says what is wrong with a bad table", () => {
     expect(loadConfig({}).review.modelPrices).toEqual({});
     expect(

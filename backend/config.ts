@@ -8,6 +8,7 @@ import {
   DEFAULT_CURRENCY,
   DEFAULT_PRODUCT_NAME,
   DEFAULT_TRIAL_DAYS,
+  EVENT_STREAMS_PER_ORG_DEFAULT,
   SESSION_COOKIE_MAX_AGE_SECONDS,
 } from "../shared/constants.ts";
 import { SESSION_AUDIENCE_DEFAULT, SESSION_ISSUER_DEFAULT } from "../shared/contract.ts";
@@ -16,6 +17,7 @@ import {
   ConfigError,
   checkPublicOrigin,
   emulatorHostSchema,
+  eventStreamsPerSessionSchema,
   firebaseProjectIdSchema,
   isDemoProject,
   type LogLevel,
@@ -25,11 +27,13 @@ import {
   nodeEnvSchema,
   parseEnv,
   portSchema,
+  positiveCountSchema,
   publicOriginSchema,
   sessionSecretSchema,
 } from "../shared/env.ts";
 import { httpUrl } from "../shared/http-server.ts";
 import type { StripeSettings } from "./billing/stripe.ts";
+import type { EventStreamLimits } from "./http/event-streams.ts";
 import { type PriceTable, priceTableSchema } from "./review/ai/pricing.ts";
 import { SECRETS_KEY_FILE, type SecretsConfig, secretsKeySchema } from "./secrets/keys.ts";
 
@@ -99,6 +103,11 @@ export interface BackendConfig {
    * AI_MODEL_PRICES: USD per million input and output tokens by model name, for the AI pass's cost.
    */
   review: { workers: number; modelPrices: PriceTable };
+  /**
+   * EVENT_STREAMS_PER_SESSION and EVENT_STREAMS_PER_ORG: event streams one session, and one
+   * organisation, may hold open at once (docs/decisions/032-event-stream-limits.md).
+   */
+  eventStreams: EventStreamLimits;
   billing: {
     /** TRIAL_DAYS: how long a new organisation's Pro trial lasts. */
     trialDays: number;
@@ -200,6 +209,8 @@ const envSchema = z
       .min(0, "must be a whole number from 0 to 32")
       .max(32, "must be a whole number from 0 to 32")
       .default(2),
+    EVENT_STREAMS_PER_SESSION: eventStreamsPerSessionSchema,
+    EVENT_STREAMS_PER_ORG: positiveCountSchema(EVENT_STREAMS_PER_ORG_DEFAULT),
     SESSION_SECRET: sessionSecretSchema,
     SECRETS_ENCRYPTION_KEY: secretsKeySchema.optional(),
     SECRETS_ENCRYPTION_PREVIOUS_KEYS: z
@@ -339,6 +350,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): BackendConfig 
           : undefined,
     },
     review: { workers: e.REVIEW_WORKERS, modelPrices: e.AI_MODEL_PRICES },
+    eventStreams: { perSession: e.EVENT_STREAMS_PER_SESSION, perOrg: e.EVENT_STREAMS_PER_ORG },
     secrets: {
       key: e.SECRETS_ENCRYPTION_KEY,
       previousKeys: e.SECRETS_ENCRYPTION_PREVIOUS_KEYS ?? [],

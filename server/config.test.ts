@@ -115,3 +115,40 @@ describe("shared rules", () => {
     expect(message).toContain("SESSION_SECRET: must be at least 32 bytes long");
   });
 });
+
+describe("sockets to the backend and event streams", () => {
+  it("keeps 256 sockets for calls and 512 for event streams, waits 5 s for one, and caps a session at 10 streams", () => {
+    const config = loadConfig(EMULATOR);
+    expect(config.proxySockets).toEqual({ calls: 256, streams: 512 });
+    expect(config.proxySocketWaitMs).toBe(5000);
+    expect(config.eventStreamsPerSession).toBe(10);
+    const set = loadConfig({
+      ...EMULATOR,
+      PROXY_SOCKETS: "8",
+      PROXY_STREAM_SOCKETS: "4",
+      PROXY_SOCKET_WAIT_MS: "250",
+      EVENT_STREAMS_PER_SESSION: "2",
+    });
+    expect(set.proxySockets).toEqual({ calls: 8, streams: 4 });
+    expect(set.proxySocketWaitMs).toBe(250);
+    expect(set.eventStreamsPerSession).toBe(2);
+  });
+
+  it.each(["0", "-1", "1.5", "many"])("refuses %s as a count", (value) => {
+    const message = configError({
+      ...EMULATOR,
+      PROXY_SOCKETS: value,
+      PROXY_STREAM_SOCKETS: value,
+      PROXY_SOCKET_WAIT_MS: value,
+      EVENT_STREAMS_PER_SESSION: value,
+    });
+    for (const name of [
+      "PROXY_SOCKETS",
+      "PROXY_STREAM_SOCKETS",
+      "PROXY_SOCKET_WAIT_MS",
+      "EVENT_STREAMS_PER_SESSION",
+    ]) {
+      expect(message).toContain(`${name}:`);
+    }
+  });
+});

@@ -10,12 +10,14 @@ import {
   ConfigError,
   checkPublicOrigin,
   emulatorHostSchema,
+  eventStreamsPerSessionSchema,
   firebaseProjectIdSchema,
   localModeSchema,
   logLevelSchema,
   nodeEnvSchema,
   parseEnv,
   portSchema,
+  positiveCountSchema,
   publicOriginSchema,
   sessionSecretSchema,
 } from "../shared/env.ts";
@@ -37,6 +39,10 @@ const envSchema = z
     SESSION_AUDIENCE: z.string().min(1).default(SESSION_AUDIENCE_DEFAULT),
     TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
     PROXY_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
+    PROXY_SOCKET_WAIT_MS: z.coerce.number().int().positive().default(5000),
+    PROXY_SOCKETS: positiveCountSchema(256),
+    PROXY_STREAM_SOCKETS: positiveCountSchema(512),
+    EVENT_STREAMS_PER_SESSION: eventStreamsPerSessionSchema,
     BODY_LIMIT_BYTES: z.coerce
       .number()
       .int()
@@ -83,7 +89,18 @@ export interface GatewayConfig {
     audience: string;
   };
   trustProxyHops: number;
+  /** How long the backend may leave a proxied call without a byte (504 after). */
   proxyTimeoutMs: number;
+  /** How long a proxied call may wait for a free socket to the backend (504 after). */
+  proxySocketWaitMs: number;
+  /**
+   * Sockets to the backend: `calls` for every proxied request but the event streams, which hold
+   * theirs as long as the page stays open and so have a pool of their own, `streams`
+   * (docs/decisions/032-event-stream-limits.md).
+   */
+  proxySockets: { calls: number; streams: number };
+  /** Event streams one session may hold open through this gateway (429 beyond). */
+  eventStreamsPerSession: number;
   bodyLimitBytes: number;
   authRateLimitPerMinute: number;
   shutdownTimeoutMs: number;
@@ -128,6 +145,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): GatewayConf
     },
     trustProxyHops: env.TRUST_PROXY,
     proxyTimeoutMs: env.PROXY_TIMEOUT_MS,
+    proxySocketWaitMs: env.PROXY_SOCKET_WAIT_MS,
+    proxySockets: { calls: env.PROXY_SOCKETS, streams: env.PROXY_STREAM_SOCKETS },
+    eventStreamsPerSession: env.EVENT_STREAMS_PER_SESSION,
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     authRateLimitPerMinute: env.AUTH_RATE_LIMIT_PER_MINUTE,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,

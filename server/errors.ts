@@ -35,6 +35,11 @@ export const GATEWAY_ERRORS = {
     code: ERROR_CODES.rateLimited,
     message: "Too many requests. Please try again later.",
   },
+  tooManyStreams: {
+    error: "Too many requests",
+    code: ERROR_CODES.tooManyStreams,
+    message: ERRORS.tooManyStreams.session,
+  },
   internal: { error: "Internal server error" },
 } as const satisfies Record<string, ErrorBody>;
 

@@ -7,17 +7,28 @@
  * verified cookie, the forwarded host and protocol from the configured public origin. Back from the
  * backend, Set-Cookie is dropped (only the gateway sets cookies), and no /auth answer keeps a
  * `token`: sign-in answers that carry one become the cookie instead.
+ *
+ * Event streams go over sockets of their own, capped per session; every request waits a bounded
+ * time for its socket (docs/decisions/032-event-stream-limits.md).
  */
-import { type ClientRequest, Agent as HttpAgent, type IncomingMessage, type ServerResponse } from "node:http";
-import { Agent as HttpsAgent } from "node:https";
-import express, { type NextFunction, type Request, type Response, Router } from "express";
+import type { ClientRequest, IncomingMessage, ServerResponse } from "node:http";
+import express, {
+  type NextFunction,
+  type Request,
+  type RequestHandler,
+  type Response,
+  Router,
+} from "express";
 import { createProxyMiddleware, type Options, proxyEventsPlugin } from "http-proxy-middleware";
-import { PUBLIC_API_PATTERN, TOKEN_BEARING_AUTH_PATHS } from "../shared/contract.ts";
+import { EVENT_STREAM_RETRY_AFTER_SECONDS } from "../shared/constants.ts";
+import { EVENT_STREAM_PATHS, PUBLIC_API_PATTERN, TOKEN_BEARING_AUTH_PATHS } from "../shared/contract.ts";
 import { pathOf } from "../shared/logging.ts";
+import { slotLimit } from "../shared/slot-limit.ts";
 import type { GatewayConfig } from "./config.ts";
 import { GATEWAY_ERRORS, sendError } from "./errors.ts";
 import { type SessionCookie, sessionOf, sessionUndecided } from "./session.ts";
 import { KeysUnavailableError, type TokenVerifier } from "./session-token.ts";
+import { type UpstreamPool, upstreamPool } from "./upstream-pool.ts";
 
 const isApi = (path: string) => path === "/api" || path.startsWith("/api/");
 const isAuth = (path: string) => path === "/auth" || path.startsWith("/auth/");
@@ -40,6 +51,8 @@ function canonicalPath(path: string): string {
   }
   return decoded.toLowerCase().replace(/\/+$/, "") || "/";
 }
+/** Spelt any way, an event stream's path is one (its own pool, the per-session cap). */
+const isEventStream = (path: string) => EVENT_STREAM_PATHS.includes(canonicalPath(path));
 const carriesToken = (req: Request) =>
   req.method === "POST" && TOKEN_BEARING_AUTH_PATHS.some((pattern) => pattern.test(canonicalPath(req.path)));
 
@@ -193,30 +206,58 @@ export function backendProxy(
   config: GatewayConfig,
   deps: { verify: TokenVerifier; cookie: SessionCookie },
 ): Router {
-  // The proxy opens a new connection per request unless given an agent; reuse them instead.
-  const agentOptions = { keepAlive: true, maxSockets: 256 };
-  const agent = config.backendUrl.startsWith("https:")
-    ? new HttpsAgent(agentOptions)
-    : new HttpAgent(agentOptions);
-  const common: Options = {
+  // Event streams hold their socket as long as their page stays open: they have a pool of their
+  // own, so that however many are open, other calls still get a socket.
+  const calls = upstreamPool(config.backendUrl, config.proxySockets.calls, config.proxySocketWaitMs);
+  const streams = upstreamPool(config.backendUrl, config.proxySockets.streams, config.proxySocketWaitMs);
+  const streamsOfSession = slotLimit(config.eventStreamsPerSession);
+  const common = (pool: UpstreamPool): Options => ({
     target: config.backendUrl,
-    agent,
+    agent: pool.agent,
     changeOrigin: true,
     xfwd: false,
     // Our own handlers replace the defaults, which log to the console and answer in plain text.
     ejectPlugins: true,
     plugins: [proxyEventsPlugin],
-  };
-  const prepare = prepareUpstreamRequest(config);
-  const api = createProxyMiddleware({
-    ...common,
-    on: { proxyReq: prepare, proxyRes: dropUpstreamCookies, error: onProxyError },
   });
+  const prepare = prepareUpstreamRequest(config);
+  const passThrough = { proxyReq: prepare, proxyRes: dropUpstreamCookies, error: onProxyError };
+  const api = createProxyMiddleware({ ...common(calls), on: passThrough });
+  const apiStream = createProxyMiddleware({ ...common(streams), on: passThrough });
   const auth = createProxyMiddleware({
-    ...common,
+    ...common(calls),
     selfHandleResponse: true,
     on: { proxyReq: prepare, proxyRes: handleAuthAnswer(deps.verify, deps.cookie), error: onProxyError },
   });
+
+  /** Sends the request upstream once its pool has a socket for it: 504 after PROXY_SOCKET_WAIT_MS without one. */
+  const proxyThrough =
+    (pool: UpstreamPool, poolName: string, proxy: RequestHandler) =>
+    (req: Request, res: Response, next: NextFunction) =>
+      pool.admit(
+        res,
+        () => proxy(req, res, next),
+        () => {
+          req.log?.warn({ pool: poolName }, "no socket to the backend in time");
+          sendError(res, 504, GATEWAY_ERRORS.upstreamTimeout);
+        },
+      );
+  const sendCall = proxyThrough(calls, "calls", api);
+  const sendAuth = proxyThrough(calls, "calls", auth);
+  const sendStream = proxyThrough(streams, "streams", apiStream);
+
+  /** An event stream holds one of its session's slots until it closes; none left: 429. */
+  function openStream(req: Request, res: Response, next: NextFunction) {
+    // Every event stream has a session: its path is not public.
+    const session = sessionOf(res);
+    const release = session && streamsOfSession.take(session.claims.sid);
+    if (!release) {
+      res.set("Retry-After", String(EVENT_STREAM_RETRY_AFTER_SECONDS));
+      return sendError(res, 429, GATEWAY_ERRORS.tooManyStreams);
+    }
+    res.once("close", release);
+    sendStream(req, res, next);
+  }
 
   const router = Router();
   // Decompresses gzip, deflate and br bodies; the limit applies to the decompressed size.
@@ -232,9 +273,10 @@ export function backendProxy(
     next();
   });
   router.use(readBodyWithinLimit);
-  router.use((req: Request, res: Response, next: NextFunction) =>
-    (isAuth(req.path) ? auth : api)(req, res, next),
-  );
+  router.use((req: Request, res: Response, next: NextFunction) => {
+    if (isEventStream(req.path)) return openStream(req, res, next);
+    return (isAuth(req.path) ? sendAuth : sendCall)(req, res, next);
+  });
   // Whatever is wrong with a request body is the client's fault: a 4xx, never a 5xx.
   router.use(
     (error: Error & { type?: string; status?: number }, req: Request, res: Response, next: NextFunction) => {

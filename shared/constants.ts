@@ -89,3 +89,13 @@ export const ACCOUNT_EMAIL_PAGES = {
 } as const;
 /** The local outbox keeps this many of the latest e-mails (GET /auth/outbox). */
 export const OUTBOX_LIMIT = 200;
+
+/**
+ * Event streams (GET /api/reviews/events) one session, and one organisation, may hold open at once
+ * by default (EVENT_STREAMS_PER_SESSION, EVENT_STREAMS_PER_ORG): several tabs per person stay well
+ * under them; beyond them a stream answers 429 (docs/decisions/032-event-stream-limits.md).
+ */
+export const EVENT_STREAMS_PER_SESSION_DEFAULT = 10;
+export const EVENT_STREAMS_PER_ORG_DEFAULT = 100;
+/** The Retry-After of a refused event stream, in seconds. */
+export const EVENT_STREAM_RETRY_AFTER_SECONDS = 30;

@@ -73,6 +73,8 @@ export const ERROR_CODES = {
   sessionCheckUnavailable: "SESSION_CHECK_UNAVAILABLE",
   /** The identity provider (Firebase Auth) could not be reached; retry (503). */
   identityUnavailable: "IDENTITY_UNAVAILABLE",
+  /** The session or the organisation holds as many event streams as it may; retry after Retry-After (429). */
+  tooManyStreams: "TOO_MANY_STREAMS",
 } as const;
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 
@@ -455,6 +457,12 @@ export const API_PATHS = {
 
 /** The one /api call that needs no session (docs/product.md#calls). */
 export const PUBLIC_API_PATTERN = /^\/api\/subscription\/stripe\/validate-session\/[^/]+$/;
+
+/**
+ * The API's Server-Sent Event streams: answers that stay open as long as the page does. The gateway
+ * proxies them over sockets of their own and caps them per session (docs/decisions/032-event-stream-limits.md).
+ */
+export const EVENT_STREAM_PATHS: readonly string[] = [API_PATHS.reviewEvents];
 
 /** Upstream sign-in calls whose answer carries a token the gateway turns into the cookie. */
 export const TOKEN_BEARING_AUTH_PATHS = [

@@ -5,7 +5,7 @@
  * Production mode and local mode are separate settings: docs/decisions/005-production-mode-and-local-mode.md.
  */
 import { z } from "zod";
-import { SESSION_SECRET_MIN_BYTES } from "./constants.ts";
+import { EVENT_STREAMS_PER_SESSION_DEFAULT, SESSION_SECRET_MIN_BYTES } from "./constants.ts";
 
 export class ConfigError extends Error {
   override name = "ConfigError";
@@ -39,6 +39,17 @@ export const portSchema = (fallback: number) =>
     .min(0, "must be a port number")
     .max(65535, "must be a port number")
     .default(fallback);
+
+/** A count of something (sockets, open streams): a whole number above 0. */
+export const positiveCountSchema = (fallback: number) =>
+  z.coerce
+    .number({ error: "must be a whole number above 0" })
+    .int("must be a whole number above 0")
+    .positive("must be a whole number above 0")
+    .default(fallback);
+
+/** EVENT_STREAMS_PER_SESSION: read by both services, each refusing the stream beyond it. */
+export const eventStreamsPerSessionSchema = positiveCountSchema(EVENT_STREAMS_PER_SESSION_DEFAULT);
 
 export const sessionSecretSchema = z
   .string()

@@ -73,6 +73,12 @@ export const ERRORS = {
   resetPasswordFailed: "Failed to reset the password. Please try again.",
   invalidResetLink: "This password reset link is invalid or incomplete.",
   outboxFailed: "Failed to load the outbox.",
+  /** A refused event stream (429 TOO_MANY_STREAMS); the pages fall back to reloading quietly. */
+  tooManyStreams: {
+    session:
+      "Too many live updates are open in this session. Close a tab showing reviews, or try again later.",
+    organization: "Your organization has too many live updates open. Try again later.",
+  },
   /** docs/product.md#github-sign-in-errors */
   gitHub: {
     emailMissing: "GitHub email not available.",

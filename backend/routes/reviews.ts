@@ -1,7 +1,8 @@
 /**
  * The review runs of the caller's organisation (docs/product.md, API table): the list, one run
- * with its decision log and findings, a retry, and a Server-Sent Events stream of run changes.
- * Every query is bound to the session's organisation: another organisation's run is a 404.
+ * with its decision log and findings, a retry, and a Server-Sent Events stream of run changes
+ * (as many at once as `streamGate` lets a session and an organisation hold). Every query is bound
+ * to the session's organisation: another organisation's run is a 404.
  */
 import { randomUUID } from "node:crypto";
 import type { Router } from "express";
@@ -17,6 +18,7 @@ import type {
 import { sessionOf } from "../auth/require-session.ts";
 import type { Db } from "../db/database.ts";
 import { HttpError } from "../http/errors.ts";
+import type { EventStreamGate } from "../http/event-streams.ts";
 import { strictRouter } from "../http/router.ts";
 import { parseRequest } from "../http/validate.ts";
 import { feedbackOf, NO_FEEDBACK } from "../review/feedback.ts";
@@ -126,7 +128,7 @@ async function runSummary(db: DbExecutor, orgId: string, runId: string) {
   return row && summaryOf(row);
 }
 
-export function reviewsRouter(db: Db, queue: ReviewQueue): Router {
+export function reviewsRouter(db: Db, queue: ReviewQueue, streamGate: EventStreamGate): Router {
   const router = strictRouter();
 
   router.get(API_PATHS.reviews, async (req, res) => {
@@ -144,6 +146,7 @@ export function reviewsRouter(db: Db, queue: ReviewQueue): Router {
 
   // Before RUN_PATH, which would take "events" for a run id.
   router.get(API_PATHS.reviewEvents, (req, res) => {
+    if (!streamGate(res)) return;
     const { org } = sessionOf(res);
     res.writeHead(200, EVENT_STREAM_HEADERS);
     res.write(": connected\n\n");

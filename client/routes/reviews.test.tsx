@@ -13,6 +13,7 @@ let status: number;
 /** A stand-in for the browser's EventSource: the test sends events and errors through it. */
 class FakeEventSource extends EventTarget {
   static last: FakeEventSource | undefined;
+  static opened = 0;
   onerror: (() => void) | null = null;
   closed = false;
   readonly url: string;
@@ -20,6 +21,7 @@ class FakeEventSource extends EventTarget {
     super();
     this.url = url;
     FakeEventSource.last = this;
+    FakeEventSource.opened++;
   }
   close() {
     this.closed = true;
@@ -33,6 +35,7 @@ beforeEach(() => {
   runs = [runSummary()];
   status = 200;
   FakeEventSource.last = undefined;
+  FakeEventSource.opened = 0;
   vi.stubGlobal("fetch", fetchMock);
   vi.stubGlobal("EventSource", FakeEventSource);
   fetchMock.mockImplementation(async (input) => {
@@ -93,16 +96,19 @@ describe("/reviews", () => {
     expect(screen.getByRole("status")).toHaveTextContent("Updates as reviews run.");
   });
 
-  it("falls back to reloading when the stream fails", async () => {
+  it("falls back to reloading when the stream fails or is refused, without opening it again", async () => {
     renderReviews();
     await screen.findByRole("table");
     const source = await waitFor(() => {
       expect(FakeEventSource.last).toBeDefined();
       return FakeEventSource.last;
     });
+    // A refused stream (429 when the session holds too many) reaches EventSource as an error too.
     act(() => source?.onerror?.());
     expect(source?.closed).toBe(true);
     expect(await screen.findByText(/Live updates are unavailable/)).toBeInTheDocument();
+    expect(screen.queryByRole("alert")).not.toBeInTheDocument();
+    expect(FakeEventSource.opened).toBe(1);
   });
 
   it("says there are no reviews yet and where to start one", async () => {

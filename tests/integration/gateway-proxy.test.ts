@@ -131,6 +131,47 @@ describe("backend failures", () => {
     expect(Date.now() - started).toBeLessThan(2500);
   });
 
+  it("answers 504 when no socket to the backend comes free in time, and never sends that call later", async () => {
+    const running = await listenForTest(
+      createTestGateway(backend.url, { PROXY_SOCKETS: "1", PROXY_SOCKET_WAIT_MS: "300" }),
+    );
+    const { port } = running.server.address() as AddressInfo;
+    const call = () =>
+      fetch(`http://127.0.0.1:${port}/api/projects`, {
+        headers: { cookie: cookieHeader(token) },
+        signal: AbortSignal.timeout(5000),
+      });
+    // The one socket is busy for as long as this call is open.
+    const holder = http.get({
+      port,
+      host: "127.0.0.1",
+      path: "/api/slow?ms=10000",
+      headers: { cookie: cookieHeader(token) },
+    });
+    holder.on("error", () => {});
+    try {
+      await expect.poll(() => backend.openRequests()).toBe(1);
+      const started = Date.now();
+      const waited = await call();
+      expect(waited.status).toBe(504);
+      expect(await waited.json()).toEqual({
+        error: "Gateway timeout",
+        code: "UPSTREAM_TIMEOUT",
+        message: "Backend service unavailable. Please try again.",
+      });
+      expect(Date.now() - started).toBeLessThan(2000);
+
+      holder.destroy();
+      await expect.poll(() => backend.openRequests(), { timeout: 2000 }).toBe(0);
+      expect((await call()).status).toBe(200);
+      // Only the call made after the socket came free reached the backend.
+      expect(apiCalls().filter((recorded) => recorded.path === "/api/projects")).toHaveLength(1);
+    } finally {
+      holder.destroy();
+      await running.shutdown();
+    }
+  });
+
   it("cancels the upstream request when the browser aborts", async () => {
     const running = await listenForTest(createTestGateway(backend.url));
     const { port } = running.server.address() as AddressInfo;

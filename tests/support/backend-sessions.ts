@@ -22,8 +22,11 @@ export async function signedInAccount(backend: Backend, name: string, provider: 
     { name, orgName: `${name}'s organization` },
     backend.trial,
   );
-  const authTime = epochSeconds();
-  const sid = await startSession(backend.db, { userId: account.user.id, provider, authTime });
-  const token = await backend.tokens.mint(sessionIdentity({ ...account, sid, provider, authTime }));
-  return { token, userId: account.user.id, orgId: account.org.id };
+  /** A live session of the account, and its token: each call another one, as another device's sign-in. */
+  const newSession = async () => {
+    const authTime = epochSeconds();
+    const sid = await startSession(backend.db, { userId: account.user.id, provider, authTime });
+    return backend.tokens.mint(sessionIdentity({ ...account, sid, provider, authTime }));
+  };
+  return { token: await newSession(), userId: account.user.id, orgId: account.org.id, newSession };
 }
