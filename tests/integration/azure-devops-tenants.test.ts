@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Backend } from "../../backend/app.ts";
 import { API_PATHS, integrationSetupResponseSchema, type ServiceHookSecret } from "../../shared/contract.ts";
 import { startServer } from "../../shared/http-server.ts";
+import { createLogger } from "../../shared/logging.ts";
 import { pullRequestCommented, pullRequestCreated } from "../support/azure-devops-service-hooks.ts";
 import { signedInAccount } from "../support/backend-sessions.ts";
 import { TEST_DATABASE_KINDS } from "../support/databases.ts";
@@ -43,7 +44,12 @@ describe.each(TEST_DATABASE_KINDS)("Azure DevOps tenants through the gateway on 
       // Runs stay queued: what an event started is read from the database.
       REVIEW_WORKERS: "0",
     });
-    server = await startServer(backend.app, { host: "127.0.0.1", port: 0, shutdownTimeoutMs: 1000 });
+    server = await startServer(backend.app, {
+      host: "127.0.0.1",
+      port: 0,
+      shutdownTimeoutMs: 1000,
+      logger: createLogger({ name: "backend", level: "silent" }),
+    });
     const backendUrl = server.url;
     // The backend signs sessions with the shared secret; the gateway verifies them with it.
     gateway = createTestGateway(backendUrl, { SESSION_SECRET: TEST_BACKEND_ENV.SESSION_SECRET }).app;
