@@ -3,8 +3,9 @@
  * SDK; docs/decisions/009-code-hosts.md): the personal access token is checked against the project
  * (`GET {org}/_apis/projects/{project}`), then the project's Git repositories are listed
  * (`GET {org}/{project}/_apis/git/repositories`). The organisation URL is the operator's or the
- * user's (a company's Azure DevOps Server too), so nothing else is ever called: redirects are not
- * followed. The token goes only into the Authorization header, never into a message or the log.
+ * user's (a company's Azure DevOps Server too), so nothing else is called (the identities host of
+ * Azure DevOps Services excepted, for a command's permission): redirects are not followed. The
+ * token goes only into the Authorization header, never into a message or the log.
  */
 import { isObject } from "../github/client.ts";
 import type { Repository } from "./code-host.ts";
