@@ -91,10 +91,10 @@ describe("code hosts", () => {
     await page.getByText("is set up for your organization").waitFor({ timeout: 20_000 });
 
     // The service hook's URL and secret, this once, each with a copy button.
-    const secret = page.getByLabel("Service hook secret");
+    const secret = page.getByRole("textbox", { name: "Service hook secret" });
     await secret.waitFor();
     expect(await secret.inputValue()).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(await page.getByLabel("Service hook URL").inputValue()).toMatch(
+    expect(await page.getByRole("textbox", { name: "Service hook URL" }).inputValue()).toMatch(
       /^https?:\/\/[^/]+\/webhooks\/azure-devops\/[0-9a-f-]{36}$/,
     );
     await page.getByRole("button", { name: "Copy service hook secret" }).waitFor();
@@ -102,8 +102,8 @@ describe("code hosts", () => {
     expect(await seriousViolations(page)).toEqual([]);
     // Opened again, the page has the URL and no secret.
     await page.reload();
-    await page.getByLabel("Service hook URL").waitFor();
-    expect(await page.getByLabel("Service hook secret").count()).toBe(0);
+    await page.getByRole("textbox", { name: "Service hook URL" }).waitFor();
+    expect(await page.getByRole("textbox", { name: "Service hook secret" }).count()).toBe(0);
 
     // /home lists GitHub's projects only (docs/product.md#home), so the import is read from the
     // API, through the gateway with the browser's session.
