@@ -23,6 +23,7 @@ import { errorHandler, notFoundHandler } from "./http/errors.ts";
 import { eventStreamGate } from "./http/event-streams.ts";
 import { strictRouting } from "./http/router.ts";
 import { createFirebaseIdentity, type Identity } from "./identity/firebase.ts";
+import { sealStoredPersonalAccessTokens } from "./integrations/azure-devops-connection.ts";
 import { createGitHubApp } from "./integrations/github-app.ts";
 import { createSandboxCodeHost } from "./integrations/sandbox.ts";
 import { accountMailSender } from "./mail/account-mail.ts";
@@ -111,10 +112,15 @@ export interface BackendOptions {
 export async function createBackend(config: BackendConfig, options: BackendOptions = {}): Promise<Backend> {
   const logger = options.logger ?? createLogger({ name: "backend", level: config.logLevel });
   const db = await openDatabase(config.database);
+  // Stored secrets (AI model API keys, Azure DevOps tokens) are sealed and opened with it
+  // (docs/security.md#secrets-at-rest).
+  const secrets = createSecretBox(config.secrets);
   let tokens: SessionTokens;
   let queue: ReviewQueue;
   try {
     await migrateToLatest(db);
+    // Tokens stored before they were sealed: a migration cannot seal them, it has no key.
+    await sealStoredPersonalAccessTokens({ db, secrets, logger });
     tokens = createSessionTokens(await loadSessionKey(config.session, db), config.session);
     queue = await openReviewQueue(
       db,
@@ -127,8 +133,6 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
     throw error;
   }
   const clock = options.clock ?? systemClock;
-  // Stored secrets (AI model API keys) are sealed and opened with it (docs/security.md#secrets-at-rest).
-  const secrets = createSecretBox(config.secrets);
   // REVIEW_WORKERS=0: this backend takes webhooks in and leaves the reviews to other processes.
   if (config.review.workers > 0) {
     const pipeline =
@@ -137,6 +141,8 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
         db,
         hostFor: reviewHostFor({
           db,
+          secrets,
+          logger,
           github:
             config.github.app &&
             githubReviewHosts({
@@ -214,14 +220,7 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
         : undefined,
     ),
   );
-  app.use(
-    azureDevOpsWebhooksRouter({
-      db,
-      webhookSecret: config.azureDevOps.webhookSecret,
-      queue,
-      productName: config.productName,
-    }),
-  );
+  app.use(azureDevOpsWebhooksRouter({ db, secrets, logger, queue, productName: config.productName }));
   app.use(express.json({ limit: JSON_BODY_LIMIT }));
   app.use(authRouter(auth));
   app.use(signupRouter(auth));
@@ -235,7 +234,11 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
   app.use(
     integrationsRouter(db, codeHost, {
       azureDevOpsAllowHttp: config.azureDevOps.allowHttp,
+      azureDevOpsAllowedAddresses: config.azureDevOps.allowedAddresses,
       contributorImport,
+      secrets,
+      logger,
+      publicOrigin: config.publicOrigin,
     }),
   );
   app.use(contributorsRouter(db, codeHost, contributorImport));

@@ -221,20 +221,22 @@ describe("loadConfig", () => {
   });
 
   it("takes AZURE_DEVOPS_ALLOW_HTTP off by default, and refuses it in production outside local mode", () => {
-    expect(loadConfig({}).azureDevOps).toEqual({ allowHttp: false });
-    expect(loadConfig({ AZURE_DEVOPS_ALLOW_HTTP: "true" }).azureDevOps).toEqual({ allowHttp: true });
+    expect(loadConfig({}).azureDevOps.allowHttp).toBe(false);
+    expect(loadConfig({ AZURE_DEVOPS_ALLOW_HTTP: "true" }).azureDevOps.allowHttp).toBe(true);
     expect(configError({ AZURE_DEVOPS_ALLOW_HTTP: "yes" })).toContain("AZURE_DEVOPS_ALLOW_HTTP: must be");
     const production = { ...DEPLOYED, FIREBASE_PROJECT_ID: "argus-prod", AZURE_DEVOPS_ALLOW_HTTP: "true" };
     expect(configError(production)).toContain("AZURE_DEVOPS_ALLOW_HTTP: is refused in production");
     expect(loadConfig({ ...production, LOCAL_MODE: "true" }).azureDevOps.allowHttp).toBe(true);
   });
 
-  it("reads the Azure DevOps hook secret, refusing a short one", () => {
-    expect(loadConfig({}).azureDevOps.webhookSecret).toBeUndefined();
-    const secret = "a-service-hook-secret";
-    expect(loadConfig({ AZURE_DEVOPS_WEBHOOK_SECRET: secret }).azureDevOps.webhookSecret).toBe(secret);
-    expect(configError({ AZURE_DEVOPS_WEBHOOK_SECRET: "short" })).toContain(
-      "AZURE_DEVOPS_WEBHOOK_SECRET: must be at least 16 characters",
+  it("allows no private organisation URL addresses by default, and those AZURE_DEVOPS_ALLOWED_ADDRESSES names", () => {
+    expect(loadConfig({}).azureDevOps.allowedAddresses).toEqual(new Set());
+    expect(
+      loadConfig({ AZURE_DEVOPS_ALLOWED_ADDRESSES: "loopback, private" }).azureDevOps.allowedAddresses,
+    ).toEqual(new Set(["loopback", "private"]));
+    // The metadata service is never allowed, whatever the configuration says.
+    expect(configError({ AZURE_DEVOPS_ALLOWED_ADDRESSES: "metadata" })).toContain(
+      "AZURE_DEVOPS_ALLOWED_ADDRESSES",
     );
   });
 

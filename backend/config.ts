@@ -34,6 +34,7 @@ import {
 import { httpUrl } from "../shared/http-server.ts";
 import type { StripeSettings } from "./billing/stripe.ts";
 import type { EventStreamLimits } from "./http/event-streams.ts";
+import { ALLOWABLE_ADDRESS_CLASSES, type AllowableAddressClass } from "./net/outbound-address.ts";
 import { type PriceTable, priceTableSchema } from "./review/ai/pricing.ts";
 import { SECRETS_KEY_FILE, type SecretsConfig, secretsKeySchema } from "./secrets/keys.ts";
 
@@ -93,10 +94,11 @@ export interface BackendConfig {
   azureDevOps: {
     allowHttp: boolean;
     /**
-     * AZURE_DEVOPS_WEBHOOK_SECRET: the Basic-auth password Azure DevOps service hooks send to
-     * /webhooks/azure-devops. Unset: that path answers 503.
+     * AZURE_DEVOPS_ALLOWED_ADDRESSES: the non-public address classes an organisation URL may
+     * resolve to (loopback, private, link-local; none by default): a company's Azure DevOps Server
+     * on its own network, or the tests' fake on loopback (backend/net/outbound-address.ts).
      */
-    webhookSecret?: string | undefined;
+    allowedAddresses: ReadonlySet<AllowableAddressClass>;
   };
   /**
    * REVIEW_WORKERS: review jobs run at once by this backend on Postgres (embedded PGlite runs one).
@@ -187,7 +189,22 @@ const envSchema = z
       .regex(/^whsec_/, "must be a webhook signing secret (whsec_...)")
       .optional(),
     STRIPE_API_URL: z.url({ protocol: /^https?$/ }).optional(),
-    AZURE_DEVOPS_WEBHOOK_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
+    AZURE_DEVOPS_ALLOWED_ADDRESSES: z
+      .string()
+      .default("")
+      .transform((text) =>
+        text
+          .split(",")
+          .map((word) => word.trim())
+          .filter(Boolean),
+      )
+      .pipe(
+        z.array(
+          z.enum(ALLOWABLE_ADDRESS_CLASSES, {
+            error: `must be a comma-separated list of ${ALLOWABLE_ADDRESS_CLASSES.join(", ")}`,
+          }),
+        ),
+      ),
     AI_MODEL_PRICES: z
       .string()
       .transform((text, ctx) => {
@@ -334,7 +351,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): BackendConfig 
           : undefined,
       webhookSecret: e.GITHUB_WEBHOOK_SECRET,
     },
-    azureDevOps: { allowHttp: e.AZURE_DEVOPS_ALLOW_HTTP, webhookSecret: e.AZURE_DEVOPS_WEBHOOK_SECRET },
+    azureDevOps: {
+      allowHttp: e.AZURE_DEVOPS_ALLOW_HTTP,
+      allowedAddresses: new Set(e.AZURE_DEVOPS_ALLOWED_ADDRESSES),
+    },
     billing: {
       trialDays: e.TRIAL_DAYS,
       seatPriceCents: e.PRO_SEAT_PRICE_CENTS,

@@ -44,7 +44,10 @@ async function onStack<T>(
 ): Promise<T> {
   log(`starting the stack on ${database}`);
   // The fake Azure DevOps the seeded repositories come from is plain http.
-  const stack = await startBenchStack(database, { AZURE_DEVOPS_ALLOW_HTTP: "true" });
+  const stack = await startBenchStack(database, {
+    AZURE_DEVOPS_ALLOW_HTTP: "true",
+    AZURE_DEVOPS_ALLOWED_ADDRESSES: "loopback",
+  });
   stopOnInterrupt = stack.stop;
   try {
     const account = await seedAccount(stack);

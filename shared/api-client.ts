@@ -20,6 +20,7 @@ import {
   outboxResponseSchema,
   projectsResponseSchema,
   type SignupRequest,
+  serviceHookSecretResponseSchema,
   successResponseSchema,
 } from "./contract.ts";
 import { ERRORS } from "./messages.ts";
@@ -105,6 +106,9 @@ export function createApiClient(options: ApiClientOptions) {
         method: "POST",
         body: values,
       }),
+    /** A new service-hook secret for the organisation's Azure DevOps integration (the old one stops working). */
+    generateAzureDevOpsHookSecret: () =>
+      request(serviceHookSecretResponseSchema, API_PATHS.azureDevOpsHookSecret, { method: "POST", body: {} }),
     /** Completes the app installation /installation was sent back with. */
     setupGitHub: (body: GithubSetupRequest) =>
       request(integrationSetupResponseSchema, API_PATHS.githubSetup, { method: "POST", body }),

@@ -326,10 +326,22 @@ export const integrationSchema = z.object({
       integration_key: z.string(),
       is_active: z.boolean(),
       properties: z.record(z.string(), integrationPropertySchema),
+      /**
+       * Azure DevOps: where its service hook posts; null until a hook secret was generated (an
+       * integration set up before hooks had their own), when events are refused. Absent elsewhere.
+       */
+      serviceHook: z.object({ url: z.string() }).nullable().optional(),
     })
     .nullable(),
 });
 export type Integration = z.infer<typeof integrationSchema>;
+
+/**
+ * An Azure DevOps service hook's URL and its secret (the Basic-auth password), in the one answer
+ * that makes the secret: it is stored only as a digest and never shown again.
+ */
+export const serviceHookSecretSchema = z.object({ url: z.string(), secret: z.string() });
+export type ServiceHookSecret = z.infer<typeof serviceHookSecretSchema>;
 
 /** GET /api/integrations */
 export const integrationsResponseSchema = z.object({
@@ -373,9 +385,21 @@ export const githubSetupRequestSchema = z.object({
 });
 export type GithubSetupRequest = z.infer<typeof githubSetupRequestSchema>;
 
-/** The answer of both setup calls. */
-export const integrationSetupResponseSchema = z.object({ success: z.boolean(), message: z.string() });
+/** The answer of both setup calls; `serviceHook` when this setup made the hook's secret. */
+export const integrationSetupResponseSchema = z.object({
+  success: z.boolean(),
+  message: z.string(),
+  serviceHook: serviceHookSecretSchema.optional(),
+});
 export type IntegrationSetupResponse = z.infer<typeof integrationSetupResponseSchema>;
+
+/** POST /api/integrations/azure-devops/hook-secret */
+export const serviceHookSecretResponseSchema = z.object({
+  success: z.boolean(),
+  message: z.string(),
+  data: serviceHookSecretSchema,
+});
+export type ServiceHookSecretResponse = z.infer<typeof serviceHookSecretResponseSchema>;
 
 /** Paths, written once. */
 export const API_PATHS = {
@@ -407,8 +431,13 @@ export const API_PATHS = {
   githubSetup: "/api/integrations/github/setup",
   /** GitHub's webhook deliveries: public, authenticated by their X-Hub-Signature-256. */
   githubWebhook: "/webhooks/github",
-  /** Azure DevOps service hooks: public, authenticated by Basic auth (AZURE_DEVOPS_WEBHOOK_SECRET). */
-  azureDevOpsWebhook: "/webhooks/azure-devops",
+  /**
+   * An Azure DevOps integration's service hook: public, authenticated by Basic auth whose password
+   * is that integration's hook secret (docs/decisions/028-azure-devops-tenancy.md).
+   */
+  azureDevOpsWebhook: (hookId: string) => `/webhooks/azure-devops/${encodeURIComponent(hookId)}`,
+  /** POST: a new service-hook secret for the caller's Azure DevOps integration (the old one stops working). */
+  azureDevOpsHookSecret: "/api/integrations/azure-devops/hook-secret",
   jwks: "/.well-known/jwks.json",
   /** GET: the setting templates (`?includeInactive=false`). */
   settingsTemplates: "/api/settings/templates",

@@ -556,6 +556,18 @@ export const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  "0015_azure_devops_hooks": {
+    async up(db: Kysely<unknown>) {
+      // Each Azure DevOps integration has a service hook of its own (docs/decisions/028): a public
+      // id in its URL and the SHA-256 of its secret, never the secret. Null for an integration set up
+      // before: its events are refused until the team generates a secret.
+      await db.schema
+        .alterTable("integrations")
+        .addColumn("hook_id", "uuid", (c) => c.unique())
+        .addColumn("hook_secret_digest", "text")
+        .execute();
+    },
+  },
 };
 
 /** Applies every pending migration; safe to call on every start (applied ones are skipped). */

@@ -107,6 +107,10 @@ export interface IntegrationsTable {
   properties: ColumnType<Record<string, string>, string | undefined, string>;
   /** jsonb; written as JSON text. Secret. */
   secrets: ColumnType<Record<string, string>, string | undefined, string>;
+  /** Azure DevOps: the id in its service hook's URL; null until a hook secret was generated. */
+  hook_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Azure DevOps: the SHA-256 (hex) of its service hook's secret; the secret is never stored. */
+  hook_secret_digest: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: CreatedAt;
   updated_at: ColumnType<Date, Date | undefined, Date>;
 }

@@ -3,8 +3,9 @@
  * SDK; docs/decisions/009-code-hosts.md): the personal access token is checked against the project
  * (`GET {org}/_apis/projects/{project}`), then the project's Git repositories are listed
  * (`GET {org}/{project}/_apis/git/repositories`). The organisation URL is the operator's or the
- * user's (a company's Azure DevOps Server too), so nothing else is ever called: redirects are not
- * followed. The token goes only into the Authorization header, never into a message or the log.
+ * user's (a company's Azure DevOps Server too), so nothing else is called (the identities host of
+ * Azure DevOps Services excepted, for a command's permission): redirects are not followed. The
+ * token goes only into the Authorization header, never into a message or the log.
  */
 import { isObject } from "../github/client.ts";
 import type { Repository } from "./code-host.ts";
@@ -118,8 +119,13 @@ function repositoryOf(entry: unknown, projectName: string, isPrivate: boolean): 
   };
 }
 
-/** The project's Git repositories; throws AzureDevOpsError for a refused token or an unknown project. */
-export async function azureDevOpsRepositories(target: AzureDevOpsProject): Promise<Repository[]> {
+/**
+ * The project's id and its Git repositories; throws AzureDevOpsError for a refused token or an
+ * unknown project.
+ */
+export async function azureDevOpsRepositories(
+  target: AzureDevOpsProject,
+): Promise<{ projectId: string; repositories: Repository[] }> {
   const { organizationUrl, project } = target;
   const notFound = "Project not found";
   const found = await azureDevOpsCall(
@@ -128,8 +134,8 @@ export async function azureDevOpsRepositories(target: AzureDevOpsProject): Promi
     "project",
     { notFound },
   );
-  if (!isObject(found) || typeof found.name !== "string") {
-    throw new AzureDevOpsError("bad-answer", "Azure DevOps' project answer has no name");
+  if (!isObject(found) || typeof found.name !== "string" || typeof found.id !== "string") {
+    throw new AzureDevOpsError("bad-answer", "Azure DevOps' project answer has no name or id");
   }
   const isPrivate = found.visibility !== "public";
   const list = await azureDevOpsCall(
@@ -142,5 +148,70 @@ export async function azureDevOpsRepositories(target: AzureDevOpsProject): Promi
     throw new AzureDevOpsError("bad-answer", "Azure DevOps' repository list has no value");
   }
   const projectName = found.name;
-  return list.value.flatMap((entry) => repositoryOf(entry, projectName, isPrivate) ?? []);
+  return {
+    projectId: found.id,
+    repositories: list.value.flatMap((entry) => repositoryOf(entry, projectName, isPrivate) ?? []),
+  };
+}
+
+/** Azure DevOps' "Git Repositories" security namespace, and its Contribute permission bit. */
+const GIT_REPOSITORIES_NAMESPACE = "2e9eb7ed-3c0a-47d4-87c1-0ffdd275fd87";
+const GENERIC_CONTRIBUTE = 4;
+
+/**
+ * Where the organisation's identities are read: Azure DevOps Services keeps them on its `vssps`
+ * host (`https://vssps.dev.azure.com/{org}`, `https://{org}.vssps.visualstudio.com`); Azure DevOps
+ * Server on the collection itself.
+ */
+export function identityServiceUrl(organizationUrl: string): string {
+  const url = new URL(organizationUrl);
+  if (url.hostname === "dev.azure.com") url.hostname = "vssps.dev.azure.com";
+  else {
+    const legacy = /^([a-z0-9-]+)\.visualstudio\.com$/i.exec(url.hostname);
+    if (legacy?.[1]) url.hostname = `${legacy[1]}.vssps.visualstudio.com`;
+  }
+  return url.toString();
+}
+
+/**
+ * Whether the identity may contribute to the repository (Contribute, "GenericContribute", in the
+ * Git Repositories namespace), as Azure DevOps evaluates it with groups and inheritance: the
+ * identity's legacy descriptor is read (Identities - Read Identities), then the repository's ACL
+ * for that descriptor with its effective permissions (Access Control Lists - Query,
+ * `includeExtendedInfo`). An identity the answers do not name may not. Throws AzureDevOpsError
+ * when it cannot be told (the token may lack the scopes to read identities or permissions).
+ */
+export async function mayContribute(
+  target: AzureDevOpsProject,
+  { projectId, repositoryId, identityId }: { projectId: string; repositoryId: string; identityId: string },
+): Promise<boolean> {
+  const identities = await azureDevOpsCall(
+    target,
+    endpoint(identityServiceUrl(target.organizationUrl), ["_apis", "identities"], {
+      identityIds: identityId,
+      queryMembership: "None",
+    }),
+    "identity",
+  );
+  const identity = isObject(identities) && Array.isArray(identities.value) ? identities.value[0] : undefined;
+  if (!isObject(identity) || typeof identity.descriptor !== "string" || identity.id !== identityId) {
+    return false;
+  }
+  const descriptor = identity.descriptor;
+  const lists = await azureDevOpsCall(
+    target,
+    endpoint(target.organizationUrl, ["_apis", "accesscontrollists", GIT_REPOSITORIES_NAMESPACE], {
+      token: `repoV2/${projectId}/${repositoryId}`,
+      descriptors: descriptor,
+      includeExtendedInfo: "true",
+    }),
+    "permissions",
+  );
+  const acl = isObject(lists) && Array.isArray(lists.value) ? lists.value[0] : undefined;
+  const aces = isObject(acl) && isObject(acl.acesDictionary) ? acl.acesDictionary : {};
+  const ace = aces[descriptor];
+  const info = isObject(ace) && isObject(ace.extendedInfo) ? ace.extendedInfo : {};
+  const allowed = typeof info.effectiveAllow === "number" ? info.effectiveAllow : 0;
+  const denied = typeof info.effectiveDeny === "number" ? info.effectiveDeny : 0;
+  return (allowed & GENERIC_CONTRIBUTE) !== 0 && (denied & GENERIC_CONTRIBUTE) === 0;
 }

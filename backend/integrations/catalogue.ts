@@ -5,6 +5,7 @@
 import type { Integration, IntegrationField } from "../../shared/contract.ts";
 import type { Db } from "../db/database.ts";
 import { GitHubError } from "../github/client.ts";
+import { serviceHookUrl } from "./azure-devops-hooks.ts";
 import type { CodeHost } from "./code-host.ts";
 
 export const GITHUB_INTEGRATION = "github";
@@ -79,12 +80,19 @@ interface StoredIntegration {
   is_active: boolean;
   properties: Record<string, string>;
   secrets: Record<string, string>;
+  hook_id: string | null;
+  hook_secret_digest: string | null;
 }
+
+/** Azure DevOps' service hook as its page shows it: the URL once a secret exists, never the secret. */
+const serviceHookOf = (stored: StoredIntegration, publicOrigin: string) =>
+  stored.hook_id && stored.hook_secret_digest ? { url: serviceHookUrl(publicOrigin, stored.hook_id) } : null;
 
 function present(
   entry: CatalogueEntry,
   stored: StoredIntegration | undefined,
   oauthUrl: string | undefined,
+  publicOrigin: string,
 ): Integration {
   const { icon, ...described } = entry;
   const properties: NonNullable<Integration["activeIntegration"]>["properties"] = {};
@@ -102,7 +110,14 @@ function present(
     isActive: stored?.is_active ?? false,
     links: oauthUrl === undefined ? { icon } : { icon, oauth_url: oauthUrl },
     activeIntegration: stored
-      ? { integration_key: stored.integration_key, is_active: stored.is_active, properties }
+      ? {
+          integration_key: stored.integration_key,
+          is_active: stored.is_active,
+          properties,
+          ...(entry.name === AZURE_DEVOPS_INTEGRATION
+            ? { serviceHook: serviceHookOf(stored, publicOrigin) }
+            : {}),
+        }
       : null,
   };
 }
@@ -121,13 +136,21 @@ async function installationUrl(codeHost: CodeHost): Promise<string | undefined> 
 export async function integrationsOf(
   db: Db,
   codeHost: CodeHost,
-  orgId: string,
+  { orgId, publicOrigin }: { orgId: string; publicOrigin: string },
   only?: CatalogueEntry,
 ): Promise<Integration[]> {
   const entries = only ? [only] : CATALOGUE;
   const rows = await db
     .selectFrom("integrations")
-    .select(["name", "integration_key", "is_active", "properties", "secrets"])
+    .select([
+      "name",
+      "integration_key",
+      "is_active",
+      "properties",
+      "secrets",
+      "hook_id",
+      "hook_secret_digest",
+    ])
     .where("org_id", "=", orgId)
     .where(
       "name",
@@ -142,6 +165,7 @@ export async function integrationsOf(
       entry,
       rows.find((row) => row.name === entry.name),
       entry.name === GITHUB_INTEGRATION ? oauthUrl : undefined,
+      publicOrigin,
     ),
   );
 }

@@ -5,6 +5,7 @@
  */
 import { sql } from "kysely";
 import { z } from "zod";
+import { AZURE_DEVOPS } from "../../shared/code-host-messages.ts";
 import { URL_MAX } from "../../shared/constants.ts";
 import type { IntegrationSetupRequest } from "../../shared/contract.ts";
 import type { Db } from "../db/database.ts";
@@ -73,8 +74,10 @@ export function parseFormSetup(
 }
 
 /**
- * Connects a form setup: the integration becomes active with its values, secret fields in
- * `secrets`, which no answer carries, and its projects become exactly `repositories`.
+ * Connects a form setup: the integration becomes active with its values (and `more` properties
+ * the code host answered), secret fields in `secrets`, which no answer carries (sealed by the
+ * caller), and its projects become exactly `repositories`. A repository serves one organisation:
+ * when another already has one of them, the answer is 409 and nothing is stored.
  */
 export async function connectFormSetup(
   db: Db,
@@ -82,16 +85,44 @@ export async function connectFormSetup(
   entry: CatalogueEntry,
   values: Record<string, string>,
   repositories: readonly Repository[],
+  more: Record<string, string> = {},
 ): Promise<void> {
-  const properties: Record<string, string> = {};
+  const properties: Record<string, string> = { ...more };
   const secrets: Record<string, string> = {};
   for (const field of entry.fields) {
     (isSecret(field) ? secrets : properties)[field.key] = values[field.key] ?? "";
   }
   await db.transaction().execute(async (trx) => {
+    // Two organisations setting up at once must not both see the repository free.
+    await sql`select pg_advisory_xact_lock(hashtext(${`argus:setup:${entry.name}`}))`.execute(trx);
+    await refuseRepositoriesOfOthers(trx, orgId, entry, repositories);
     await storeIntegration(trx, orgId, { name: entry.name, integration_key: entry.key, properties, secrets });
     await replaceProjects(trx, orgId, { name: entry.name, key: entry.key }, repositories, false);
   });
+}
+
+/** 409 when one of `repositories` is an active project of `entry` in another organisation. */
+async function refuseRepositoriesOfOthers(
+  trx: Executor,
+  orgId: string,
+  entry: CatalogueEntry,
+  repositories: readonly Repository[],
+): Promise<void> {
+  if (repositories.length === 0) return;
+  const taken = await trx
+    .selectFrom("projects")
+    .select("id")
+    .where("integration_name", "=", entry.name)
+    .where("org_id", "!=", orgId)
+    .where("active", "=", true)
+    .where(
+      "external_id",
+      "in",
+      repositories.map((repository) => repository.id),
+    )
+    .limit(1)
+    .executeTakeFirst();
+  if (taken) throw new HttpError(409, { error: AZURE_DEVOPS.repositoryTaken });
 }
 
 /** Where a project comes from: the integration's name and the key of its connection. */

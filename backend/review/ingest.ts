@@ -15,6 +15,8 @@ export interface RepositoryRef {
   integration: string;
   /** GitHub: the installation id. Azure DevOps connections share one key, so it is not matched. */
   key?: string | undefined;
+  /** Azure DevOps: the organisation whose service hook the event came through. */
+  orgId?: string | undefined;
   externalId: string;
 }
 
@@ -36,7 +38,10 @@ export type IngestOutcome =
   | { outcome: "ignored"; reason: string }
   | { outcome: "queued" | "coalesced"; runId: string; orgId: string };
 
-/** The active project of the repository; the oldest if several organisations imported it. */
+/**
+ * The active project of the repository, of the organisation the event came through when it names
+ * one; else the oldest if several organisations imported it.
+ */
 async function projectOf(trx: DbExecutor, repository: RepositoryRef) {
   let query = trx
     .selectFrom("projects")
@@ -45,6 +50,7 @@ async function projectOf(trx: DbExecutor, repository: RepositoryRef) {
     .where("external_id", "=", repository.externalId)
     .where("active", "=", true);
   if (repository.key !== undefined) query = query.where("integration_key", "=", repository.key);
+  if (repository.orgId !== undefined) query = query.where("org_id", "=", repository.orgId);
   return query.orderBy("created_at").orderBy("id").limit(1).executeTakeFirst();
 }
 

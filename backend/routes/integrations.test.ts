@@ -209,7 +209,7 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
     beforeAll(async () => {
       azure = await startFakeAzureDevOps();
       // The fake is http on loopback.
-      await start({ AZURE_DEVOPS_ALLOW_HTTP: "true" });
+      await start({ AZURE_DEVOPS_ALLOW_HTTP: "true", AZURE_DEVOPS_ALLOWED_ADDRESSES: "loopback" });
     });
     afterAll(async () => {
       await stop();
@@ -235,6 +235,10 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
       expect(integrationSetupResponseSchema.parse(saved.body)).toEqual({
         success: true,
         message: "Azure DevOps connected with 3 repositories",
+        serviceHook: {
+          url: expect.stringMatching(/\/webhooks\/azure-devops\/[0-9a-f-]{36}$/),
+          secret: expect.any(String),
+        },
       });
       expect(azure.calls).toEqual([
         `GET /fabrikam/_apis/projects/${azure.project}`,
@@ -250,6 +254,7 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
           project: azure.project,
           personal_access_token: { set: true },
         },
+        serviceHook: { url: saved.body.serviceHook.url },
       });
       const projects = await projectsOf(mine.token);
       for (const answer of [saved, detail, await get(mine.token, API_PATHS.integrations)]) {
@@ -286,13 +291,37 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
     });
 
     it("is idempotent: setting up again duplicates no repository", async () => {
-      const { token } = await signedInAccount(backend, "azure-twice");
-      expect((await setup(token)).status).toBe(200);
-      const first = await projectsOf(token);
-      expect((await setup(token)).status).toBe(200);
-      const second = await projectsOf(token);
-      expect(second).toHaveLength(azure.repositoryNames.length);
-      expect(second.map((project) => project.id).sort()).toEqual(first.map((project) => project.id).sort());
+      const own = await startFakeAzureDevOps();
+      try {
+        const { token } = await signedInAccount(backend, "azure-twice");
+        const values = {
+          organization_url: own.organizationUrl,
+          personal_access_token: own.personalAccessToken,
+        };
+        expect((await setup(token, values)).status).toBe(200);
+        const first = await projectsOf(token);
+        expect((await setup(token, values)).status).toBe(200);
+        const second = await projectsOf(token);
+        expect(second).toHaveLength(own.repositoryNames.length);
+        expect(second.map((project) => project.id).sort()).toEqual(first.map((project) => project.id).sort());
+      } finally {
+        await own.close();
+      }
+    });
+
+    it("limits setups per organisation: the answers cannot map a network port by port", async () => {
+      const { token } = await signedInAccount(backend, "azure-scanner");
+      for (let attempt = 0; attempt < 10; attempt += 1) {
+        expect((await setup(token, { personal_access_token: WRONG_PAT })).status).toBe(400);
+      }
+      azure.calls.length = 0;
+      const limited = await setup(token);
+      expect(limited.status).toBe(429);
+      expect(limited.body.error).toBe("Too many setup attempts. Please wait a few minutes and try again.");
+      expect(azure.calls).toEqual([]);
+      // Another organisation is not held back by it.
+      const other = await signedInAccount(backend, "azure-neighbour");
+      expect((await setup(other.token, { personal_access_token: WRONG_PAT })).status).toBe(400);
     });
 
     it("marks the repositories of a public project as not private", async () => {
@@ -358,6 +387,44 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
       const response = await setup(token, { organization_url: `http://127.0.0.1:${port}/fabrikam` });
       expect(response.status).toBe(503);
       expect(response.body.error).toBe("Azure DevOps could not be reached. Please try again.");
+      expect((await integration(token, "azure-devops")).isActive).toBe(false);
+    });
+  });
+
+  describe("an Azure DevOps organisation URL on a non-public address", () => {
+    let azure: FakeAzureDevOps;
+    beforeAll(async () => {
+      azure = await startFakeAzureDevOps();
+      // No AZURE_DEVOPS_ALLOWED_ADDRESSES: public addresses only.
+      await start({ AZURE_DEVOPS_ALLOW_HTTP: "true" });
+    });
+    afterAll(async () => {
+      await stop();
+      await azure?.close();
+    });
+
+    it("is refused before anything is sent: loopback, private, link-local and the metadata service", async () => {
+      const { token } = await signedInAccount(backend, "azure-private");
+      for (const organizationUrl of [
+        azure.organizationUrl,
+        "http://localhost:8080/fabrikam",
+        "http://10.1.2.3:8080/fabrikam",
+        "http://192.168.0.10/fabrikam",
+        "http://[fe80::1]/fabrikam",
+        "http://169.254.169.254/latest",
+        "http://[::ffff:127.0.0.1]:22/fabrikam",
+      ]) {
+        const response = await post(token, API_PATHS.integrationSetup("azure-devops"), {
+          organization_url: organizationUrl,
+          project: azure.project,
+          personal_access_token: azure.personalAccessToken,
+        });
+        expect(response.status, organizationUrl).toBe(400);
+        expect(response.body.error, organizationUrl).toBe(
+          "The organization URL leads to a private or local network address, which this server does not call.",
+        );
+      }
+      expect(azure.calls).toEqual([]);
       expect((await integration(token, "azure-devops")).isActive).toBe(false);
     });
   });

@@ -3,30 +3,46 @@
  * (docs/product.md#integrations, #integrationsname, #installation).
  */
 import type { Router } from "express";
+import { rateLimit } from "express-rate-limit";
+import { sql } from "kysely";
+import { AZURE_DEVOPS } from "../../shared/code-host-messages.ts";
 import {
   API_PATHS,
+  ERROR_CODES,
+  type ErrorBody,
   githubSetupRequestSchema,
   type IntegrationResponse,
   type IntegrationSetupResponse,
   type IntegrationsResponse,
   integrationSetupRequestSchema,
+  type ServiceHookSecretResponse,
 } from "../../shared/contract.ts";
+import type { Logger } from "../../shared/logging.ts";
 import { sessionOf } from "../auth/require-session.ts";
 import type { ContributorImport } from "../contributors/import.ts";
 import type { Db } from "../db/database.ts";
 import { HttpError } from "../http/errors.ts";
 import { strictRouter } from "../http/router.ts";
 import { parseRequest } from "../http/validate.ts";
-import { azureDevOpsRepositories } from "../integrations/azure-devops.ts";
+import { type AzureDevOpsProject, azureDevOpsRepositories } from "../integrations/azure-devops.ts";
+import {
+  AZURE_DEVOPS_PROJECT_ID,
+  AzureDevOpsTokenError,
+  readAzureDevOpsConnection,
+  sealPersonalAccessToken,
+} from "../integrations/azure-devops-connection.ts";
+import { issueHookSecret, issueHookSecretIfMissing } from "../integrations/azure-devops-hooks.ts";
 import {
   AZURE_DEVOPS_FIELDS,
   AZURE_DEVOPS_INTEGRATION,
   catalogueEntry,
   integrationsOf,
 } from "../integrations/catalogue.ts";
-import type { CodeHost, Repository } from "../integrations/code-host.ts";
+import type { CodeHost } from "../integrations/code-host.ts";
 import { codeHostFailure } from "../integrations/failures.ts";
 import { connectFormSetup, connectInstallation, parseFormSetup } from "../integrations/setup.ts";
+import { type AllowableAddressClass, checkOutboundUrl } from "../net/outbound-address.ts";
+import type { SecretBox } from "../secrets/secret-box.ts";
 
 /** Express patterns of API_PATHS.integration(name) and API_PATHS.integrationSetup(name). */
 const INTEGRATION_PATH = `${API_PATHS.integrations}/:name` as const;
@@ -38,34 +54,43 @@ function knownEntry(name: string | undefined) {
   return entry;
 }
 
-/** The code hosts set up by a form: the repositories its values give access to. */
-const FORM_CODE_HOSTS: Record<string, (values: Record<string, string>) => Promise<Repository[]>> = {
-  [AZURE_DEVOPS_INTEGRATION]: (values) =>
-    azureDevOpsRepositories({
-      organizationUrl: values[AZURE_DEVOPS_FIELDS.organizationUrl] ?? "",
-      project: values[AZURE_DEVOPS_FIELDS.project] ?? "",
-      personalAccessToken: values[AZURE_DEVOPS_FIELDS.personalAccessToken] ?? "",
-    }),
-};
+/** Setups of Azure DevOps per organisation and window: each one calls a URL of the user's choosing. */
+const SETUPS_PER_WINDOW = 10;
+const SETUP_WINDOW_MS = 10 * 60_000;
 
 export interface IntegrationsOptions {
   /** AZURE_DEVOPS_ALLOW_HTTP: an http organisation URL is accepted (a local fake). */
   azureDevOpsAllowHttp: boolean;
+  /** AZURE_DEVOPS_ALLOWED_ADDRESSES: the non-public addresses an organisation URL may lead to. */
+  azureDevOpsAllowedAddresses: ReadonlySet<AllowableAddressClass>;
   /** Run once GitHub is connected, so the contributors are there when the page first asks. */
   contributorImport: ContributorImport;
+  /** Seals the personal access token; opens it for a new hook secret. */
+  secrets: SecretBox;
+  logger: Logger;
+  /** Where service hooks post: the gateway's public origin. */
+  publicOrigin: string;
 }
 
 export function integrationsRouter(db: Db, codeHost: CodeHost, options: IntegrationsOptions): Router {
   const router = strictRouter();
 
   router.get(API_PATHS.integrations, async (_req, res) => {
-    const data = await integrationsOf(db, codeHost, sessionOf(res).org.id);
+    const data = await integrationsOf(db, codeHost, {
+      orgId: sessionOf(res).org.id,
+      publicOrigin: options.publicOrigin,
+    });
     res.json({ success: true, data } satisfies IntegrationsResponse);
   });
 
   router.get(INTEGRATION_PATH, async (req, res) => {
     const entry = knownEntry(req.params.name);
-    const [data] = await integrationsOf(db, codeHost, sessionOf(res).org.id, entry);
+    const [data] = await integrationsOf(
+      db,
+      codeHost,
+      { orgId: sessionOf(res).org.id, publicOrigin: options.publicOrigin },
+      entry,
+    );
     if (!data) throw new Error("integrationsOf answers one integration per entry");
     res.json({ success: true, data } satisfies IntegrationResponse);
   });
@@ -91,20 +116,92 @@ export function integrationsRouter(db: Db, codeHost: CodeHost, options: Integrat
     } satisfies IntegrationSetupResponse);
   });
 
-  router.post(INTEGRATION_SETUP_PATH, async (req, res) => {
-    const entry = knownEntry(req.params.name);
-    const repositoriesOf = FORM_CODE_HOSTS[entry.name];
-    if (!repositoriesOf) throw new HttpError(404, { error: "Integration not found" });
-    const body = parseRequest(integrationSetupRequestSchema, req.body);
-    const values = parseFormSetup(entry, body, { allowHttp: options.azureDevOpsAllowHttp });
-    // Checked with the code host before anything is stored: a refused setup leaves no trace.
-    const repositories = await repositoriesOf(values).catch((error: unknown) => {
+  // Each setup calls the organisation URL it names: limited per organisation, so the answers
+  // (reached or not, by port) do not map a network, and never a private address unless allowed.
+  const setupLimit = rateLimit({
+    windowMs: SETUP_WINDOW_MS,
+    limit: SETUPS_PER_WINDOW,
+    standardHeaders: "draft-8",
+    legacyHeaders: false,
+    keyGenerator: (_req, res) => sessionOf(res).org.id,
+    handler: (_req, res) => {
+      res.status(429).json({
+        error: AZURE_DEVOPS.setupRateLimited,
+        code: ERROR_CODES.rateLimited,
+        message: AZURE_DEVOPS.setupRateLimited,
+      } satisfies ErrorBody);
+    },
+  });
+  const azureDevOpsCalls = async <T>(target: AzureDevOpsProject, call: () => Promise<T>): Promise<T> => {
+    const checked = await checkOutboundUrl(
+      new URL(target.organizationUrl),
+      options.azureDevOpsAllowedAddresses,
+    );
+    if (!checked.ok) {
+      throw new HttpError(400, {
+        error: checked.reason === "unresolvable" ? AZURE_DEVOPS.unresolvable : AZURE_DEVOPS.addressRefused,
+      });
+    }
+    return call().catch((error: unknown) => {
       throw codeHostFailure(error);
     });
-    await connectFormSetup(db, sessionOf(res).org.id, entry, values, repositories);
+  };
+
+  router.post(API_PATHS.azureDevOpsHookSecret, setupLimit, async (_req, res) => {
+    const orgId = sessionOf(res).org.id;
+    const connection = await readAzureDevOpsConnection({ db, ...options }, orgId).catch((error: unknown) => {
+      if (error instanceof AzureDevOpsTokenError) throw new HttpError(409, { error: error.message });
+      throw error;
+    });
+    if (!connection) throw new HttpError(404, { error: "Azure DevOps is not set up for your organization." });
+    // Set up before the project's id was kept: events name the project by id, so it is read now.
+    if (!connection.projectId) {
+      const { projectId } = await azureDevOpsCalls(connection, () => azureDevOpsRepositories(connection));
+      await db
+        .updateTable("integrations")
+        .set((eb) => ({
+          properties: sql`${eb.ref("properties")} || ${JSON.stringify({ [AZURE_DEVOPS_PROJECT_ID]: projectId })}::jsonb`,
+        }))
+        .where("org_id", "=", orgId)
+        .where("name", "=", AZURE_DEVOPS_INTEGRATION)
+        .execute();
+    }
+    const hook = await issueHookSecret(db, orgId, options.publicOrigin);
+    if (!hook) throw new HttpError(404, { error: "Azure DevOps is not set up for your organization." });
+    res.json({
+      success: true,
+      message: AZURE_DEVOPS.secretGenerated,
+      data: hook,
+    } satisfies ServiceHookSecretResponse);
+  });
+
+  router.post(INTEGRATION_SETUP_PATH, setupLimit, async (req, res) => {
+    const entry = knownEntry(req.params.name as string | undefined);
+    if (entry.name !== AZURE_DEVOPS_INTEGRATION) throw new HttpError(404, { error: "Integration not found" });
+    const body = parseRequest(integrationSetupRequestSchema, req.body);
+    const values = parseFormSetup(entry, body, { allowHttp: options.azureDevOpsAllowHttp });
+    const orgId = sessionOf(res).org.id;
+    const target: AzureDevOpsProject = {
+      organizationUrl: values[AZURE_DEVOPS_FIELDS.organizationUrl] ?? "",
+      project: values[AZURE_DEVOPS_FIELDS.project] ?? "",
+      personalAccessToken: values[AZURE_DEVOPS_FIELDS.personalAccessToken] ?? "",
+    };
+    // Checked with the code host before anything is stored: a refused setup leaves no trace.
+    const { projectId, repositories } = await azureDevOpsCalls(target, () => azureDevOpsRepositories(target));
+    const sealed = {
+      ...values,
+      [AZURE_DEVOPS_FIELDS.personalAccessToken]: await sealPersonalAccessToken(
+        options.secrets,
+        orgId,
+        target.personalAccessToken,
+      ),
+    };
+    await connectFormSetup(db, orgId, entry, sealed, repositories, { [AZURE_DEVOPS_PROJECT_ID]: projectId });
+    const serviceHook = await issueHookSecretIfMissing(db, orgId, options.publicOrigin);
     res.json({
       success: true,
       message: `${entry.display_name} connected with ${repositories.length} repositories`,
+      ...(serviceHook ? { serviceHook } : {}),
     } satisfies IntegrationSetupResponse);
   });
 

@@ -16,6 +16,9 @@ const TAG_BYTES = 16;
 /** Names a key without revealing it: the first 4 bytes of its SHA-256, in hex. */
 export const keyIdOf = (key: Buffer) => createHash("sha256").update(key).digest("hex").slice(0, 8);
 
+/** Whether a stored value has the form of a sealed one (a value stored before sealing does not). */
+export const isSealed = (value: string) => value.startsWith(`${FORMAT}:`) && value.split(":").length === 4;
+
 export type Opened =
   | { ok: true; value: string }
   /** `unknown-key`: sealed with a key no longer configured; `corrupt`: not a sealed value, or altered. */

@@ -5,8 +5,12 @@
  * statically (docs/decisions/006-page-weight.md).
  */
 import { ApiError, createApiClient } from "../../shared/api-client.ts";
-import { INSTALLATION, INTEGRATIONS } from "../../shared/code-host-messages.ts";
-import type { GithubSetupRequest, IntegrationSetupRequest } from "../../shared/contract.ts";
+import { AZURE_DEVOPS, INSTALLATION, INTEGRATIONS } from "../../shared/code-host-messages.ts";
+import type {
+  GithubSetupRequest,
+  IntegrationSetupRequest,
+  ServiceHookSecret,
+} from "../../shared/contract.ts";
 
 const api = createApiClient({ baseUrl: "" });
 
@@ -25,9 +29,36 @@ async function outcomeOf(call: Promise<{ success: boolean; message: string }>, f
   }
 }
 
-/** Saves an integration's setup form (docs/product.md#integrationsname). */
-export function saveIntegrationSetup(name: string, values: IntegrationSetupRequest): Promise<Outcome> {
-  return outcomeOf(api.setupIntegration(name, values), INTEGRATIONS.saveFailed);
+/**
+ * Saves an integration's setup form (docs/product.md#integrationsname); `serviceHook` when this
+ * setup made Azure DevOps' hook secret, which is shown once.
+ */
+export async function saveIntegrationSetup(
+  name: string,
+  values: IntegrationSetupRequest,
+): Promise<Outcome & { serviceHook?: ServiceHookSecret | undefined }> {
+  let serviceHook: ServiceHookSecret | undefined;
+  const outcome = await outcomeOf(
+    api.setupIntegration(name, values).then((answer) => {
+      serviceHook = answer.serviceHook;
+      return answer;
+    }),
+    INTEGRATIONS.saveFailed,
+  );
+  return { ...outcome, serviceHook };
+}
+
+/** A new Azure DevOps service-hook secret, shown once; the old one stops working. */
+export async function generateHookSecret(): Promise<Outcome & { serviceHook?: ServiceHookSecret }> {
+  try {
+    const answer = await api.generateAzureDevOpsHookSecret();
+    return { ok: true, serviceHook: answer.data };
+  } catch (error) {
+    return {
+      ok: false,
+      message: error instanceof ApiError && error.body ? error.message : AZURE_DEVOPS.secretFailed,
+    };
+  }
 }
 
 /** Completes an app installation (docs/product.md#installation). */

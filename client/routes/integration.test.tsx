@@ -114,6 +114,74 @@ describe("/integrations/{name}", () => {
     expect(setupCalls()).toHaveLength(1);
   });
 
+  it("shows the service hook's URL and secret once after setup, with copy buttons, and never again", async () => {
+    const hook = {
+      url: "https://argus.example/webhooks/azure-devops/5f0c8a4e-3b7d-4c61-9a2e-8d1f6b0e4c37",
+      secret: "hook-secret-shown-once",
+    };
+    stored = integration();
+    setupAnswer = () => {
+      if (typeof stored === "object") {
+        stored = {
+          ...stored,
+          activeIntegration: {
+            integration_key: "azure-devops",
+            is_active: true,
+            properties: {},
+            serviceHook: { url: hook.url },
+          },
+        };
+      }
+      return jsonResponse({ success: true, message: "Integration saved", serviceHook: hook });
+    };
+    renderIntegration();
+    const user = userEvent.setup();
+    await fillIn(user);
+    await user.click(screen.getByRole("button", { name: "Save Settings" }));
+
+    expect(await screen.findByLabelText("Service hook secret")).toHaveValue(hook.secret);
+    expect(screen.getByLabelText("Service hook URL")).toHaveValue(hook.url);
+    expect(screen.getByText(/it is shown only once/)).toBeVisible();
+    await user.click(screen.getByRole("button", { name: "Copy service hook secret" }));
+    // user-event's stand-in for the clipboard.
+    expect(await navigator.clipboard.readText()).toBe(hook.secret);
+    expect(await screen.findByText("Copied")).toBeInTheDocument();
+
+    // Opened again, the page has the URL only.
+    fetchMock.mockClear();
+    renderIntegration();
+    const urls = await screen.findAllByLabelText("Service hook URL");
+    expect(urls.at(-1)).toHaveValue(hook.url);
+    expect(screen.getAllByLabelText("Service hook secret")).toHaveLength(1);
+  });
+
+  it("tells a team whose integration has no hook secret to generate one, and shows the new one", async () => {
+    const hook = { url: "https://argus.example/webhooks/azure-devops/abc", secret: "a-new-secret" };
+    stored = {
+      ...integration(),
+      isActive: true,
+      activeIntegration: {
+        integration_key: "azure-devops",
+        is_active: true,
+        properties: {},
+        serviceHook: null,
+      },
+    };
+    const original = fetchMock.getMockImplementation();
+    fetchMock.mockImplementation(async (input, init) => {
+      if (String(input) === "/api/integrations/azure-devops/hook-secret" && init?.method === "POST") {
+        return jsonResponse({ success: true, message: "ok", data: hook });
+      }
+      return original ? original(input, init) : new Response(null, { status: 500 });
+    });
+    renderIntegration();
+    expect(await screen.findByText(/no service-hook secret yet/)).toBeVisible();
+    expect(screen.queryByLabelText("Service hook URL")).not.toBeInTheDocument();
+    await userEvent.setup().click(screen.getByRole("button", { name: "Generate a new secret" }));
+    expect(await screen.findByLabelText("Service hook secret")).toHaveValue(hook.secret);
+    expect(screen.getByLabelText("Service hook URL")).toHaveValue(hook.url);
+  });
+
   it("shows the server's message when saving fails, and keeps the form", async () => {
     stored = integration();
     setupAnswer = () => jsonResponse({ error: "Bad request", message: "The token was refused" }, 400);

@@ -1,9 +1,11 @@
 import { ArrowLeft, Plug, SearchX } from "lucide-react";
+import { useState } from "react";
 import { INTEGRATIONS } from "../../shared/code-host-messages.ts";
-import type { Integration } from "../../shared/contract.ts";
+import type { Integration, ServiceHookSecret } from "../../shared/contract.ts";
 import { ConnectionBadge, SandboxMark } from "../components/integrations/integration-card";
 import { IntegrationIcon } from "../components/integrations/integration-icon";
 import { IntegrationSetupForm } from "../components/integrations/integration-setup-form";
+import { ServiceHookPanel } from "../components/integrations/service-hook-panel";
 import { Streamed } from "../components/streamed";
 import { Alert, buttonClasses, Card, EmptyState, Skeleton, TextLink } from "../components/ui";
 import { backendFor } from "../lib/backend.server";
@@ -25,6 +27,8 @@ export function loader({ context, request, params }: Route.LoaderArgs) {
 
 /** docs/product.md#integrationsname */
 export default function IntegrationPage({ loaderData }: Route.ComponentProps) {
+  // Here, above the streamed part, so a reload of the integration keeps the secret shown once.
+  const [revealed, setRevealed] = useState<ServiceHookSecret | null>(null);
   return (
     <div className="mx-auto max-w-2xl space-y-6">
       <TextLink to="/integrations" className="inline-flex items-center gap-1.5 text-sm">
@@ -39,7 +43,7 @@ export default function IntegrationPage({ loaderData }: Route.ComponentProps) {
       >
         {(integration) =>
           integration ? (
-            <IntegrationDetail integration={integration} />
+            <IntegrationDetail integration={integration} revealed={revealed} onRevealed={setRevealed} />
           ) : (
             <EmptyState
               icon={<SearchX />}
@@ -54,7 +58,12 @@ export default function IntegrationPage({ loaderData }: Route.ComponentProps) {
   );
 }
 
-function IntegrationDetail({ integration }: { integration: Integration }) {
+interface ServiceHookState {
+  revealed: ServiceHookSecret | null;
+  onRevealed: (hook: ServiceHookSecret) => void;
+}
+
+function IntegrationDetail({ integration, ...hook }: { integration: Integration } & ServiceHookState) {
   return (
     <Card as="section" aria-labelledby="integration-name">
       <div className="flex items-start gap-4 border-border border-b px-6 py-5">
@@ -69,21 +78,30 @@ function IntegrationDetail({ integration }: { integration: Integration }) {
       </div>
       <div className="space-y-5 px-6 py-5">
         <p className="text-fg-muted text-sm">{integration.description}</p>
-        <IntegrationSetup integration={integration} />
+        <IntegrationSetup integration={integration} {...hook} />
       </div>
     </Card>
   );
 }
 
 /** What follows the description: a form, a Connect button, or that it is connected. */
-function IntegrationSetup({ integration }: { integration: Integration }) {
+function IntegrationSetup({
+  integration,
+  revealed,
+  onRevealed,
+}: { integration: Integration } & ServiceHookState) {
   if (integration.fields.length > 0) {
     return integration.isActive ? (
-      <Alert tone="success" title={INTEGRATIONS.connected}>
-        {integration.display_name} is set up for your organization.
-      </Alert>
+      <>
+        <Alert tone="success" title={INTEGRATIONS.connected}>
+          {integration.display_name} is set up for your organization.
+        </Alert>
+        {integration.activeIntegration?.serviceHook !== undefined ? (
+          <ServiceHookPanel integration={integration} revealed={revealed} onRevealed={onRevealed} />
+        ) : null}
+      </>
     ) : (
-      <IntegrationSetupForm integration={integration} />
+      <IntegrationSetupForm integration={integration} onServiceHook={onRevealed} />
     );
   }
   if (integration.isActive) return <ConnectionBadge active />;

@@ -68,7 +68,7 @@ describe("code hosts", () => {
     await page.context().close();
   });
 
-  it("sets Azure DevOps up: required fields, a refused token's message, then its repositories imported", async () => {
+  it("sets Azure DevOps up: required fields, a refused token's message, its hook secret shown once, its repositories imported", async () => {
     const page = await signedInPage(browser, stack, "Katherine Johnson", "/integrations/azure-devops");
     const form = page.getByRole("form", { name: "Azure DevOps settings" });
     await form.waitFor();
@@ -89,6 +89,21 @@ describe("code hosts", () => {
     await page.getByLabel("Personal Access Token").fill(azureDevOps.personalAccessToken);
     await save.click();
     await page.getByText("is set up for your organization").waitFor({ timeout: 20_000 });
+
+    // The service hook's URL and secret, this once, each with a copy button.
+    const secret = page.getByRole("textbox", { name: "Service hook secret" });
+    await secret.waitFor();
+    expect(await secret.inputValue()).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(await page.getByRole("textbox", { name: "Service hook URL" }).inputValue()).toMatch(
+      /^https?:\/\/[^/]+\/webhooks\/azure-devops\/[0-9a-f-]{36}$/,
+    );
+    await page.getByRole("button", { name: "Copy service hook secret" }).waitFor();
+    await page.getByRole("button", { name: "Copy service hook URL" }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    // Opened again, the page has the URL and no secret.
+    await page.reload();
+    await page.getByRole("textbox", { name: "Service hook URL" }).waitFor();
+    expect(await page.getByRole("textbox", { name: "Service hook secret" }).count()).toBe(0);
 
     // /home lists GitHub's projects only (docs/product.md#home), so the import is read from the
     // API, through the gateway with the browser's session.

@@ -32,7 +32,12 @@ export default async function setup(project: TestProject) {
   const azureDevOps = await startFakeAzureDevOps();
   let stack: Awaited<ReturnType<typeof startStackIn>>;
   try {
-    stack = await startStackIn(workDir, { LOG_LEVEL: "info", AZURE_DEVOPS_ALLOW_HTTP: "true" });
+    stack = await startStackIn(workDir, {
+      LOG_LEVEL: "info",
+      AZURE_DEVOPS_ALLOW_HTTP: "true",
+      // The fake Azure DevOps listens on loopback.
+      AZURE_DEVOPS_ALLOWED_ADDRESSES: "loopback",
+    });
   } catch (error) {
     await azureDevOps.close();
     throw error;

@@ -473,15 +473,16 @@ describe("webhooks of code hosts and Stripe", () => {
     const upstream = await rawUpstream();
     const { app } = createTestGateway(upstream.url, { SESSION_JWKS_URL: `${backend.url}${API_PATHS.jwks}` });
     const authorization = `Basic ${Buffer.from("argus:hook-secret").toString("base64")}`;
+    const hookPath = API_PATHS.azureDevOpsWebhook("5f0c8a4e-3b7d-4c61-9a2e-8d1f6b0e4c37");
     const response = await request(app)
-      .post(API_PATHS.azureDevOpsWebhook)
+      .post(hookPath)
       .set("Cookie", cookieHeader(token))
       .set("Authorization", authorization)
       .set("Content-Type", "application/json")
       .send('{"eventType":"git.pullrequest.created"}');
     upstream.close();
     expect(response.status).toBe(200);
-    const head = upstream.heads.find((line) => line.startsWith(`POST ${API_PATHS.azureDevOpsWebhook}`)) ?? "";
+    const head = upstream.heads.find((line) => line.startsWith(`POST ${hookPath}`)) ?? "";
     expect(upstream.headerValue(head, "authorization")).toBe(authorization);
   });
 

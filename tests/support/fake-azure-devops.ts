@@ -11,6 +11,13 @@
  * commit), POST …/filediffs (line blocks), GET …/items (a file's text at a commit), and GET and
  * POST …/pullRequests/{n}/threads (a thread's `status` and its comment's `usersLiked`, as people
  * left them).
+ *
+ * For a bot command's permission check, the organisation's people (`addPerson`): GET
+ * /{org}/_apis/identities?identityIds= (Identities - Read Identities: the legacy descriptor; an
+ * unknown id answers a null entry) and GET /{org}/_apis/accesscontrollists/{Git Repositories
+ * namespace}?token=repoV2/{project id}/{repository id}&descriptors=…&includeExtendedInfo=true
+ * (Access Control Lists - Query, the effective permissions in `extendedInfo`). With
+ * `canReadPermissions: false` the token lacks the scope for both (401, as Azure DevOps answers).
  */
 import { randomUUID } from "node:crypto";
 import { once } from "node:events";
@@ -67,6 +74,13 @@ export interface FakeAzureDevOps {
   repositoryId(name: string): string;
   /** The organisation's URL, as a user types it into the setup form. */
   organizationUrl: string;
+  /** The project's id, as events name it. */
+  projectId: string;
+  /**
+   * Someone of the organisation, who may contribute to every repository of the project or only
+   * read it; answers their identity, as a comment event names its author.
+   */
+  addPerson(uniqueName: string, access: "contribute" | "read"): { id: string; uniqueName: string };
   personalAccessToken: string;
   project: string;
   /** The repositories' names, in the order they are listed. */
@@ -87,8 +101,18 @@ function send(res: ServerResponse, status: number, body: unknown): void {
   res.end(JSON.stringify(body));
 }
 
+/** The Git Repositories security namespace, and its permission bits for a contributor and a reader. */
+const GIT_NAMESPACE = "2e9eb7ed-3c0a-47d4-87c1-0ffdd275fd87";
+const CONTRIBUTOR_BITS = 2 | 4 | 16 | 32 | 64 | 16384;
+const READER_BITS = 2;
+
 export async function startFakeAzureDevOps(
-  options: { project?: string; repositoryNames?: string[]; visibility?: "private" | "public" } = {},
+  options: {
+    project?: string;
+    repositoryNames?: string[];
+    visibility?: "private" | "public";
+    canReadPermissions?: boolean;
+  } = {},
 ): Promise<FakeAzureDevOps> {
   const personalAccessToken = `pat${randomUUID().replaceAll("-", "")}`;
   const projectName = options.project ?? "Fabrikam Fiber";
@@ -303,6 +327,80 @@ export async function startFakeAzureDevOps(
     return false;
   }
 
+  const people = new Map<string, { uniqueName: string; descriptor: string; access: "contribute" | "read" }>();
+
+  /** Identities and permissions under /{org}/_apis/…; true when answered. */
+  function permissionCall(res: ServerResponse, url: URL): boolean {
+    if (url.pathname === `/${ORGANIZATION}/_apis/identities`) {
+      if (options.canReadPermissions === false) return refuse(res);
+      const ids = (url.searchParams.get("identityIds") ?? "").split(",").filter(Boolean);
+      const value = ids.map((id) => {
+        const person = people.get(id);
+        return person
+          ? {
+              id,
+              descriptor: person.descriptor,
+              subjectDescriptor: `aad.${Buffer.from(id).toString("base64url")}`,
+              providerDisplayName: person.uniqueName.split("@")[0],
+              isActive: true,
+              members: [],
+              memberOf: [],
+              properties: { Account: { $type: "System.String", $value: person.uniqueName } },
+            }
+          : null;
+      });
+      send(res, 200, { count: value.length, value });
+      return true;
+    }
+    if (url.pathname === `/${ORGANIZATION}/_apis/accesscontrollists/${GIT_NAMESPACE}`) {
+      if (options.canReadPermissions === false) return refuse(res);
+      const token = url.searchParams.get("token") ?? "";
+      const descriptors = (url.searchParams.get("descriptors") ?? "").split(",").filter(Boolean);
+      const [, projectOfToken, repositoryOfToken] = token.split("/");
+      const known =
+        projectOfToken === project.id &&
+        repositories.some((repository) => repository.id === repositoryOfToken);
+      const extended = url.searchParams.get("includeExtendedInfo") === "true";
+      const acesDictionary = Object.fromEntries(
+        descriptors.map((descriptor) => {
+          const person = [...people.values()].find((candidate) => candidate.descriptor === descriptor);
+          const bits =
+            !known || !person ? 0 : person.access === "contribute" ? CONTRIBUTOR_BITS : READER_BITS;
+          return [
+            descriptor,
+            {
+              descriptor,
+              allow: 0,
+              deny: 0,
+              ...(extended
+                ? {
+                    extendedInfo: {
+                      effectiveAllow: bits,
+                      effectiveDeny: 0,
+                      inheritedAllow: bits,
+                      inheritedDeny: 0,
+                    },
+                  }
+                : {}),
+            },
+          ];
+        }),
+      );
+      send(res, 200, {
+        count: 1,
+        value: [{ inheritPermissions: true, token, acesDictionary, includeExtendedInfo: extended }],
+      });
+      return true;
+    }
+    return false;
+  }
+
+  function refuse(res: ServerResponse): true {
+    res.writeHead(401, { "www-authenticate": 'Basic realm="https://dev.azure.com/"' });
+    res.end();
+    return true;
+  }
+
   const expectedAuthorization = `Basic ${Buffer.from(`:${personalAccessToken}`).toString("base64")}`;
 
   server.on("request", async (req, res) => {
@@ -315,6 +413,8 @@ export async function startFakeAzureDevOps(
       return;
     }
     if (url.searchParams.get("api-version") === "7.1" && (await reviewCall(req, res, url))) return;
+    if (req.method === "GET" && url.searchParams.get("api-version") === "7.1" && permissionCall(res, url))
+      return;
     if (req.method !== "GET" || url.searchParams.get("api-version") !== "7.1") {
       send(res, 400, { $id: "1", message: "The requested REST API version is not supported." });
       return;
@@ -348,6 +448,16 @@ export async function startFakeAzureDevOps(
     pullRequests,
     repositoryId: (name) => repositories.find((repository) => repository.name === name)?.id ?? "",
     organizationUrl,
+    projectId: project.id,
+    addPerson(uniqueName, access) {
+      const id = randomUUID();
+      people.set(id, {
+        uniqueName,
+        access,
+        descriptor: `Microsoft.IdentityModel.Claims.ClaimsIdentity;${ORGANIZATION}\\${uniqueName}`,
+      });
+      return { id, uniqueName };
+    },
     personalAccessToken,
     project: projectName,
     repositoryNames,

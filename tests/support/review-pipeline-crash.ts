@@ -7,7 +7,9 @@ import type { Db } from "../../backend/db/database.ts";
 import { githubReviewHosts } from "../../backend/review/hosts/github.ts";
 import { reviewHostFor } from "../../backend/review/hosts/index.ts";
 import { createReviewPipeline } from "../../backend/review/pipeline.ts";
+import { createSecretBox } from "../../backend/secrets/secret-box.ts";
 import { effectiveSettings } from "../../backend/settings/effective.ts";
+import { createLogger } from "../../shared/logging.ts";
 
 export interface FakeGitHubApp {
   url: string;
@@ -20,6 +22,9 @@ export function githubPipeline(db: Db, github: FakeGitHubApp) {
     db,
     hostFor: reviewHostFor({
       db,
+      // GitHub only: no Azure DevOps token is opened.
+      secrets: createSecretBox({ key: undefined, previousKeys: [], keyFile: undefined }),
+      logger: createLogger({ name: "review-pipeline-crash", level: "silent" }),
       github: githubReviewHosts({ appId: github.appId, privateKey: github.privateKey, apiUrl: github.url }),
     }),
     settings: effectiveSettings,

@@ -1,7 +1,11 @@
+import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createLogger } from "../../../shared/logging.ts";
 import { type FakeAzureDevOps, startFakeAzureDevOps } from "../../../tests/support/fake-azure-devops.ts";
 import { type Db, openDatabase } from "../../db/database.ts";
 import { migrateToLatest } from "../../db/migrations.ts";
+import { sealPersonalAccessToken } from "../../integrations/azure-devops-connection.ts";
+import { createSecretBox } from "../../secrets/secret-box.ts";
 import { fromPullRequestFiles, RightSideIndex } from "../diff.ts";
 import { NO_FEEDBACK } from "../feedback.ts";
 import type { ProjectRow } from "../pipeline.ts";
@@ -16,6 +20,8 @@ const fp = (n: number) => String(n).repeat(64);
 
 let azure: FakeAzureDevOps;
 let db: Db;
+const secrets = createSecretBox({ key: randomBytes(32), previousKeys: [], keyFile: undefined });
+const logger = createLogger({ name: "test", level: "silent" });
 let host: ReviewHost;
 
 beforeAll(async () => {
@@ -34,7 +40,9 @@ beforeAll(async () => {
       name: "azure-devops",
       integration_key: "azure-devops",
       properties: JSON.stringify({ organization_url: azure.organizationUrl, project: azure.project }),
-      secrets: JSON.stringify({ personal_access_token: azure.personalAccessToken }),
+      secrets: JSON.stringify({
+        personal_access_token: await sealPersonalAccessToken(secrets, org.id, azure.personalAccessToken),
+      }),
     })
     .execute();
   const project = await db
@@ -79,7 +87,7 @@ beforeAll(async () => {
   azure.pullRequests.setFile(COMMON, "/src/total.ts", "const a = 1;\nconst b = 2;\nexport {};\n");
   azure.pullRequests.setFile(HEAD, "/src/total.ts", "const a = 1;\nconst b = 3;\ndebugger;\nexport {};\n");
   azure.pullRequests.setFile(HEAD, "/src/new.ts", "export const x = 1;\n");
-  host = await azureDevOpsReviewHost(db, project as ProjectRow);
+  host = await azureDevOpsReviewHost({ db, secrets, logger }, project as ProjectRow);
 });
 
 afterAll(async () => {

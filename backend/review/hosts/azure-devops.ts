@@ -8,7 +8,6 @@
  */
 
 import type { FindingFeedback } from "../../../shared/review-contract.ts";
-import type { Db } from "../../db/database.ts";
 import { isObject } from "../../github/client.ts";
 import {
   AzureDevOpsError,
@@ -16,7 +15,10 @@ import {
   azureDevOpsCall,
   endpoint,
 } from "../../integrations/azure-devops.ts";
-import { AZURE_DEVOPS_INTEGRATION, AZURE_DEVOPS_FIELDS as FIELDS } from "../../integrations/catalogue.ts";
+import {
+  type AzureDevOpsConnectionDeps,
+  readAzureDevOpsConnection,
+} from "../../integrations/azure-devops-connection.ts";
 import type { PullRequestFile } from "../diff.ts";
 import { addReactions } from "../feedback.ts";
 import type { ProjectRow } from "../pipeline.ts";
@@ -47,24 +49,6 @@ export function reactionsOf(thread: Json, comment: Json): FindingFeedback {
   };
 }
 
-/** The organisation's Azure DevOps connection: where, and the token (never logged). */
-async function connectionOf(db: Db, orgId: string): Promise<AzureDevOpsProject> {
-  const row = await db
-    .selectFrom("integrations")
-    .select(["properties", "secrets"])
-    .where("org_id", "=", orgId)
-    .where("name", "=", AZURE_DEVOPS_INTEGRATION)
-    .where("is_active", "=", true)
-    .executeTakeFirst();
-  const organizationUrl = row?.properties[FIELDS.organizationUrl];
-  const project = row?.properties[FIELDS.project];
-  const personalAccessToken = row?.secrets[FIELDS.personalAccessToken];
-  if (!organizationUrl || !project || !personalAccessToken) {
-    throw new Error("The organisation's Azure DevOps connection is not set up");
-  }
-  return { organizationUrl, project, personalAccessToken };
-}
-
 const lines = (content: string) => content.replace(/\r?\n$/, "").split(/\r?\n/);
 
 /** Azure DevOps' line blocks as unified-diff hunks without context lines. */
@@ -92,8 +76,12 @@ const STATUS: Record<string, PullRequestFile["status"]> = {
   rename: "renamed",
 };
 
-export async function azureDevOpsReviewHost(db: Db, project: ProjectRow): Promise<ReviewHost> {
-  const target = await connectionOf(db, project.org_id);
+export async function azureDevOpsReviewHost(
+  deps: AzureDevOpsConnectionDeps,
+  project: ProjectRow,
+): Promise<ReviewHost> {
+  const target = await readAzureDevOpsConnection(deps, project.org_id);
+  if (!target) throw new Error("The organisation's Azure DevOps connection is not set up");
   const repository = project.external_id;
   if (!repository) throw new Error("The project does not name its Azure DevOps repository");
   const at = (segments: string[], query?: Record<string, string>) =>

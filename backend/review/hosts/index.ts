@@ -4,8 +4,10 @@
  * `reviewHostFor`.
  */
 
+import type { Logger } from "../../../shared/logging.ts";
 import type { Db } from "../../db/database.ts";
 import { AZURE_DEVOPS_INTEGRATION, GITHUB_INTEGRATION } from "../../integrations/catalogue.ts";
+import type { SecretBox } from "../../secrets/secret-box.ts";
 import type { ProjectRow, ReviewHostFor } from "../pipeline.ts";
 import type { ReviewHost } from "../review-host.ts";
 import { createSandboxReviewHost } from "../sandbox/review-host.ts";
@@ -14,6 +16,9 @@ import type { GitHubReviewHostFor } from "./github.ts";
 
 export interface ReviewHostDeps {
   db: Db;
+  /** Opens the Azure DevOps personal access token. */
+  secrets: SecretBox;
+  logger: Logger;
   /** The GitHub App's hosts (hosts/github.ts); unset when no App is configured (the sandbox stands in). */
   github: GitHubReviewHostFor | undefined;
 }
@@ -46,7 +51,7 @@ const sandboxAdapter: ReviewHostAdapter = {
 const azureDevOpsAdapter: ReviewHostAdapter = {
   name: "azure-devops",
   claims: (project) => project.integration_name === AZURE_DEVOPS_INTEGRATION,
-  build: (project, { db }) => azureDevOpsReviewHost(db, project),
+  build: (project, deps) => azureDevOpsReviewHost(deps, project),
 };
 
 /**

@@ -1,7 +1,7 @@
 import { useMemo, useRef, useState } from "react";
 import { useRevalidator } from "react-router";
 import { INTEGRATIONS } from "../../../shared/code-host-messages.ts";
-import type { Integration } from "../../../shared/contract.ts";
+import type { Integration, ServiceHookSecret } from "../../../shared/contract.ts";
 import { required } from "../../../shared/validation.ts";
 import { type FormRules, useRulesForm } from "../../lib/forms";
 import { integrationsApi } from "../../lib/lazy-integrations";
@@ -14,7 +14,14 @@ type Values = Record<string, string>;
  * input per field. Saving posts the values keyed by field key, then loads the integration again,
  * which is then active.
  */
-export function IntegrationSetupForm({ integration }: { integration: Integration }) {
+export function IntegrationSetupForm({
+  integration,
+  onServiceHook,
+}: {
+  integration: Integration;
+  /** Hears of the service-hook secret a setup made, to show it once. */
+  onServiceHook?: (hook: ServiceHookSecret) => void;
+}) {
   const { fields } = integration;
   const rules = useMemo(
     () => Object.fromEntries(fields.map((field) => [field.key, [required]])) as FormRules<Values>,
@@ -35,6 +42,7 @@ export function IntegrationSetupForm({ integration }: { integration: Integration
     const trimmed = Object.fromEntries(fields.map((field) => [field.key, (values[field.key] ?? "").trim()]));
     const outcome = await saveIntegrationSetup(integration.name, trimmed);
     if (outcome.ok) {
+      if (outcome.serviceHook) onServiceHook?.(outcome.serviceHook);
       toast({ tone: "success", title: INTEGRATIONS.saved });
       await revalidator.revalidate();
     } else {
