@@ -171,6 +171,28 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
     expect((await projects(token)).map((project) => project.name)).toEqual(["alpha", "beta"]);
   });
 
+  it("applies a signed body once, even when it comes again under a new delivery id", async () => {
+    const { token } = await connected("hook-replay", 17);
+    const removed = {
+      action: "removed",
+      installation: { id: 17 },
+      repositories_added: [],
+      repositories_removed: [brief("hook-replay", "alpha", 170)],
+    };
+    const added = { ...removed, action: "added", repositories_added: removed.repositories_removed };
+    added.repositories_removed = [];
+    expect((await deliver("installation_repositories", removed)).body).toEqual({
+      received: true,
+      duplicate: false,
+    });
+    expect((await deliver("installation_repositories", added)).body.duplicate).toBe(false);
+    // Someone who saw the first delivery sends its exact bytes and signature again, under a new id.
+    const replay = await deliver("installation_repositories", removed, { delivery: randomUUID() });
+    expect(replay.status).toBe(200);
+    expect(replay.body).toEqual({ received: true, duplicate: true });
+    expect((await projects(token)).map((project) => project.name)).toEqual(["alpha", "beta"]);
+  });
+
   /** GitHub's example of the event, pointed at a connected repository (installation `id`, repository `id * 10`). */
   function example<E extends "pull_request" | "issue_comment">(
     event: E,
@@ -218,6 +240,9 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
     expect(first.body).toEqual({ received: true, duplicate: false, outcome: "queued" });
     expect(again.status).toBe(202);
     expect(again.body).toEqual({ received: true, duplicate: true, outcome: "duplicate" });
+    // The same signed body under another delivery id is the same event: not applied again.
+    const replay = await deliver("pull_request", payload, { delivery: randomUUID() });
+    expect(replay.body).toEqual({ received: true, duplicate: true, outcome: "duplicate" });
     const runs = await reviewRuns(21);
     expect(runs).toEqual([
       expect.objectContaining({

@@ -1,11 +1,13 @@
 /**
  * POST /webhooks/github: GitHub's deliveries for the App. Only a delivery signed with
- * GITHUB_WEBHOOK_SECRET (X-Hub-Signature-256) is read, and each delivery (X-GitHub-Delivery) takes
- * effect once. Installation events keep integrations and projects true: an uninstalled or
+ * GITHUB_WEBHOOK_SECRET (X-Hub-Signature-256) is read, and each delivery takes effect once: once
+ * per X-GitHub-Delivery, and once per signed body, which the signature covers and the id does not
+ * (a body replayed under a new id changes nothing). Installation events keep integrations and projects true: an uninstalled or
  * suspended installation makes its integration inactive, added and removed repositories become
  * projects or stop being ones (200). Pull-request and comment events go to the review engine's
  * ingest, which queues a review run (202: accepted, reviewed later).
  */
+import { createHash } from "node:crypto";
 import { Webhooks } from "@octokit/webhooks";
 import express, { type Router } from "express";
 import { API_PATHS } from "../../shared/contract.ts";
@@ -30,11 +32,17 @@ const DELIVERY_ID_MAX = 128;
 
 type Transaction = Parameters<Parameters<ReturnType<Db["transaction"]>["execute"]>[0]>[0];
 
-async function signedBody(webhooks: Webhooks, body: unknown, signature: string | undefined): Promise<string> {
-  const payload = Buffer.isBuffer(body) ? body.toString("utf8") : "";
-  const valid = signature ? await webhooks.verify(payload, signature).catch(() => false) : false;
+/** The body, once its signature is checked, and its SHA-256 (hex): the same body counts once. */
+async function signedBody(
+  webhooks: Webhooks,
+  body: unknown,
+  signature: string | undefined,
+): Promise<{ text: string; digest: string }> {
+  const bytes = Buffer.isBuffer(body) ? body : Buffer.alloc(0);
+  const text = bytes.toString("utf8");
+  const valid = signature ? await webhooks.verify(text, signature).catch(() => false) : false;
   if (!valid) throw new HttpError(401, { error: "Invalid webhook signature" });
-  return payload;
+  return { text, digest: createHash("sha256").update(bytes).digest("hex") };
 }
 
 /** The organisations whose GitHub integration is this installation. */
@@ -103,7 +111,7 @@ export function webhooksRouter({ db, github, queue, productName }: WebhookDeps):
       if (!webhooks) {
         throw new HttpError(503, { error: "GitHub webhooks are not configured (GITHUB_WEBHOOK_SECRET)" });
       }
-      const text = await signedBody(webhooks, req.body, req.get("x-hub-signature-256"));
+      const { text, digest } = await signedBody(webhooks, req.body, req.get("x-hub-signature-256"));
       const delivery = req.get("x-github-delivery");
       const event = req.get("x-github-event");
       if (!delivery || delivery.length > DELIVERY_ID_MAX || !event) {
@@ -120,14 +128,19 @@ export function webhooksRouter({ db, github, queue, productName }: WebhookDeps):
       if (GITHUB_REVIEW_EVENTS.has(event)) {
         const review = githubReviewEvent(event, payload, productName);
         const action = typeof payload.action === "string" ? `.${payload.action}` : "";
-        const result = await ingest(db, queue, { id: delivery, event: `${event}${action}` }, review);
+        const result = await ingest(
+          db,
+          queue,
+          { id: delivery, event: `${event}${action}`, payloadDigest: digest },
+          review,
+        );
         res
           .status(202)
           .json({ received: true, duplicate: result.outcome === "duplicate", outcome: result.outcome });
         return;
       }
       const applied = await db.transaction().execute(async (trx) => {
-        if (!(await recordDelivery(trx, { id: delivery, event }))) return false;
+        if (!(await recordDelivery(trx, { id: delivery, event, payloadDigest: digest }))) return false;
         await apply(trx, event, payload, github.oauthUrl);
         return true;
       });
