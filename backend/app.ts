@@ -30,6 +30,7 @@ import { createModelProvider } from "./review/ai/ai-sdk-provider.ts";
 import type { CreateModelProvider } from "./review/ai/model-provider.ts";
 import { loadBiome } from "./review/builtin/biome.ts";
 import { githubReviewHosts } from "./review/hosts/github.ts";
+import { githubCommandAccess } from "./review/hosts/github-command-access.ts";
 import { reviewHostFor } from "./review/hosts/index.ts";
 import { createReviewPipeline } from "./review/pipeline.ts";
 import {
@@ -204,7 +205,21 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
   app.use(healthRouter(db));
   app.use(jwksRouter(tokens));
   // Before express.json: the signature is checked over the raw body.
-  app.use(webhooksRouter({ db, github: config.github, queue, productName: config.productName }));
+  app.use(
+    webhooksRouter({
+      db,
+      github: config.github,
+      queue,
+      productName: config.productName,
+      commandAccess:
+        config.github.app &&
+        githubCommandAccess({
+          appId: config.github.app.id,
+          privateKey: config.github.app.privateKey,
+          apiUrl: config.github.apiUrl,
+        }),
+    }),
+  );
   app.use(
     stripeWebhooksRouter(
       billing,

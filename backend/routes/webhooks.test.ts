@@ -298,10 +298,12 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
     expect((await reviewRuns(23)).map((run) => run.head_sha)).toEqual(["latest"]);
   });
 
-  it("queues a bot command from a pull-request comment, and ignores other comments and actions", async () => {
-    await connected("hook-review-comments", 24);
-    const comment = (body: string, changes: (payload: WebhookExample<"issue_comment">) => void = () => {}) =>
-      example("issue_comment", "created", 24, (payload) => {
+  /** A comment on pull request 1 of the installation's repository `${owner}/alpha`. */
+  const commentOn =
+    (owner: string, installationId: number) =>
+    (body: string, changes: (payload: WebhookExample<"issue_comment">) => void = () => {}) =>
+      example("issue_comment", "created", installationId, (payload) => {
+        payload.repository.full_name = `${owner}/alpha`;
         const pull = "https://github.com/o/r/pull/1";
         payload.issue.pull_request = {
           url: "https://api.github.com/repos/o/r/pulls/1",
@@ -312,6 +314,10 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
         payload.comment.body = body;
         changes(payload);
       });
+
+  it("queues a bot command from a pull-request comment, and ignores other comments and actions", async () => {
+    await connected("hook-review-comments", 24);
+    const comment = commentOn("hook-review-comments", 24);
     const ignored: Array<[string, unknown, string]> = [
       ["issue_comment", comment("Looks good to me"), "ignored: no command"],
       [
@@ -335,6 +341,13 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
     expect(await reviewRuns(24)).toEqual([]);
 
     const payload = comment("Please have a look\n@argus full review");
+    github.addUser({
+      id: payload.comment.user.id,
+      login: payload.comment.user.login,
+      name: null,
+      emails: [],
+    });
+    github.setRole("hook-review-comments/alpha", payload.comment.user.login, "write");
     expect((await deliver("issue_comment", payload)).body.outcome).toBe("queued");
     expect(await reviewRuns(24)).toEqual([
       expect.objectContaining({
@@ -344,6 +357,64 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
         head_sha: null,
       }),
     ]);
+  });
+
+  it("obeys a bot command only from someone with write access to the repository, recording the refusals", async () => {
+    await connected("hook-commanders", 25);
+    const comment = commentOn("hook-commanders", 25);
+    const by = (login: string, body: string) =>
+      comment(body, (payload) => {
+        payload.comment.user.login = login;
+      });
+    const people: Array<[string, "read" | "triage" | "write" | "maintain" | "admin" | undefined]> = [
+      ["outsider", undefined],
+      ["reader", "read"],
+      ["triager", "triage"],
+      ["writer", "write"],
+      ["maintainer", "maintain"],
+      ["owner", "admin"],
+    ];
+    for (const [index, [login, role]] of people.entries()) {
+      github.addUser({ id: 2_500 + index, login, name: null, emails: [] });
+      if (role) github.setRole("hook-commanders/alpha", login, role);
+    }
+    // Every command, pause and help too: any of them would be a stranger steering the organisation's bot.
+    for (const [login, body] of [
+      ["outsider", "@argus full review"],
+      ["outsider", "@argus pause"],
+      ["reader", "@argus review"],
+      ["triager", "@argus help"],
+      ["not-on-github", "@argus resume"],
+    ] as const) {
+      const delivery = randomUUID();
+      const response = await deliver("issue_comment", by(login, body), { delivery });
+      expect(response.status).toBe(202);
+      expect(response.body.outcome, login).toBe("ignored");
+      expect((await deliveryOutcome(delivery))?.outcome).toBe(
+        `ignored: ${login} may not command reviews (no write access to hook-commanders/alpha)`,
+      );
+    }
+    expect(await reviewRuns(25)).toEqual([]);
+
+    for (const login of ["writer", "maintainer", "owner"]) {
+      const response = await deliver("issue_comment", by(login, "@argus full review"));
+      expect(["queued", "coalesced"], login).toContain(response.body.outcome);
+    }
+    expect(await reviewRuns(25)).toEqual([
+      expect.objectContaining({ trigger: "command", command: "full review" }),
+    ]);
+
+    // GitHub cannot say: the delivery fails unrecorded, so its redelivery is taken in.
+    const delivery = randomUUID();
+    const pause = by("writer", "@argus pause");
+    github.failWith = 500;
+    try {
+      expect((await deliver("issue_comment", pause, { delivery })).status).toBe(502);
+    } finally {
+      github.failWith = undefined;
+    }
+    expect(await deliveryOutcome(delivery)).toBeUndefined();
+    expect((await deliver("issue_comment", pause, { delivery })).body.outcome).toBe("coalesced");
   });
 
   it("acknowledges and records an event of a repository it does not know", async () => {

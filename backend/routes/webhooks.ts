@@ -17,9 +17,11 @@ import { isObject } from "../github/client.ts";
 import { HttpError } from "../http/errors.ts";
 import { strictRouter } from "../http/router.ts";
 import { GITHUB_INTEGRATION } from "../integrations/catalogue.ts";
+import { codeHostFailure } from "../integrations/failures.ts";
 import { repositoriesOf } from "../integrations/github-app.ts";
 import { importRepositories } from "../integrations/setup.ts";
 import { GITHUB_REVIEW_EVENTS, githubReviewEvent } from "../review/github-events.ts";
+import type { CommandAccess } from "../review/hosts/github-command-access.ts";
 import { ingest, recordDelivery } from "../review/ingest.ts";
 import type { ReviewQueue } from "../review/queue.ts";
 
@@ -97,9 +99,11 @@ export interface WebhookDeps {
   github: BackendConfig["github"];
   queue: ReviewQueue;
   productName: string;
+  /** Who may command the bot (the GitHub App's permission check); undefined: nobody. */
+  commandAccess?: CommandAccess | undefined;
 }
 
-export function webhooksRouter({ db, github, queue, productName }: WebhookDeps): Router {
+export function webhooksRouter({ db, github, queue, productName, commandAccess }: WebhookDeps): Router {
   const router = strictRouter();
   const webhooks = github.webhookSecret ? new Webhooks({ secret: github.webhookSecret }) : undefined;
 
@@ -126,7 +130,13 @@ export function webhooksRouter({ db, github, queue, productName }: WebhookDeps):
       if (!isObject(payload)) throw new HttpError(400, { error: "Invalid JSON body" });
 
       if (GITHUB_REVIEW_EVENTS.has(event)) {
-        const review = githubReviewEvent(event, payload, productName);
+        // Before the delivery is recorded: when GitHub cannot be asked, the delivery fails unrecorded
+        // and a redelivery (same id, same body) is taken in anew.
+        const review = await githubReviewEvent(event, payload, { productName, commandAccess }).catch(
+          (error: unknown) => {
+            throw codeHostFailure(error);
+          },
+        );
         const action = typeof payload.action === "string" ? `.${payload.action}` : "";
         const result = await ingest(
           db,
