@@ -78,7 +78,7 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
     const setup = await request(backend.app)
       .post(API_PATHS.githubSetup)
       .set("Authorization", `Bearer ${account.token}`)
-      .send({ org_id: account.orgId, installationId });
+      .send({ org_id: account.orgId, installationId, code: github.installerCode(installationId) });
     expect(setup.status).toBe(200);
     return account;
   }
@@ -132,7 +132,8 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
     expect(afterAdd.map((project) => project.name)).toEqual(["alpha", "beta", "gamma"]);
     expect(afterAdd[2]).toMatchObject({
       integration_key: "14",
-      external_link: "https://github.com/hook-repos/gamma",
+      // Linked on GitHub's web host (GITHUB_OAUTH_URL), here the fake.
+      external_link: `${github.url}/hook-repos/gamma`,
       properties: { full_name: "hook-repos/gamma", private: false },
     });
 

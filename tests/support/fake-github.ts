@@ -783,6 +783,8 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
 export function gitHubAppEnv(github: FakeGitHub): Record<string, string> {
   return {
     GITHUB_API_URL: github.url,
+    // The App's setup code is exchanged on GitHub's web host.
+    GITHUB_OAUTH_URL: github.url,
     GITHUB_APP_ID: github.appId,
     GITHUB_APP_PRIVATE_KEY: github.appPrivateKey.replaceAll("\n", "\\n"),
     GITHUB_APP_CLIENT_ID: github.appClientId,
