@@ -89,7 +89,9 @@ export async function githubReviewEvent(
   if (!command) return { kind: "ignored", reason: "no command" };
   const { login } = comment.user;
   const fullName = parsed.data.repository.full_name;
-  if (!(await commandAccess?.(String(parsed.data.installation.id), fullName, login))) {
+  if (!commandAccess)
+    return { kind: "ignored", reason: "commands need a GitHub App to check who gives them" };
+  if (!(await commandAccess(String(parsed.data.installation.id), fullName, login))) {
     return { kind: "ignored", reason: `${login} may not command reviews (no write access to ${fullName})` };
   }
   return {
