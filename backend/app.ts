@@ -2,6 +2,7 @@
  * The backend as an Express app without a listening socket (index.ts listens; tests use
  * supertest). Opening it connects the database, applies migrations and loads the signing key.
  */
+import { hkdfSync } from "node:crypto";
 import express, { type Express } from "express";
 import { createLogger, type Logger, requestLogger } from "../shared/logging.ts";
 import { modelSettingsReader } from "./ai-models/reader.ts";
@@ -32,6 +33,7 @@ import { createModelProvider } from "./review/ai/ai-sdk-provider.ts";
 import type { CreateModelProvider } from "./review/ai/model-provider.ts";
 import { loadBiome } from "./review/builtin/biome.ts";
 import { githubReviewHosts } from "./review/hosts/github.ts";
+import { githubCommandAccess } from "./review/hosts/github-command-access.ts";
 import { reviewHostFor } from "./review/hosts/index.ts";
 import { createReviewPipeline } from "./review/pipeline.ts";
 import {
@@ -62,6 +64,7 @@ import { signupRouter } from "./routes/signup.ts";
 import { stripeWebhooksRouter } from "./routes/stripe-webhooks.ts";
 import { subscriptionRouter } from "./routes/subscription.ts";
 import { webhooksRouter } from "./routes/webhooks.ts";
+import { currentSecretsKey } from "./secrets/keys.ts";
 import { createSecretBox } from "./secrets/secret-box.ts";
 import { effectiveSettings } from "./settings/effective.ts";
 
@@ -170,8 +173,25 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
   const background = createBackgroundTasks();
   // Without a GitHub App the sandbox stands in, so connecting works on one machine (decision 009).
   const codeHost = config.github.app
-    ? createGitHubApp({ ...config.github.app, apiUrl: config.github.apiUrl })
-    : createSandboxCodeHost(config.publicOrigin);
+    ? createGitHubApp({
+        ...config.github.app,
+        apiUrl: config.github.apiUrl,
+        oauthUrl: config.github.oauthUrl,
+      })
+    : createSandboxCodeHost({
+        publicOrigin: config.publicOrigin,
+        // Its Connect links' codes (decision 027): derived from the secrets key, so every instance
+        // on that key accepts them and they survive a restart.
+        codeKey: Buffer.from(
+          hkdfSync(
+            "sha256",
+            await currentSecretsKey(config.secrets),
+            "",
+            "argus sandbox installation codes",
+            32,
+          ),
+        ),
+      });
   const contributorImport = createContributorImport(db, codeHost);
   const trial: TrialTerms = { clock, days: config.billing.trialDays };
   // Without Stripe keys the sandbox stands in, so billing works on one machine (decision 011).
@@ -211,7 +231,21 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
   app.use(healthRouter(db));
   app.use(jwksRouter(tokens));
   // Before express.json: the signature is checked over the raw body.
-  app.use(webhooksRouter({ db, github: config.github, queue, productName: config.productName }));
+  app.use(
+    webhooksRouter({
+      db,
+      github: config.github,
+      queue,
+      productName: config.productName,
+      commandAccess:
+        config.github.app &&
+        githubCommandAccess({
+          appId: config.github.app.id,
+          privateKey: config.github.app.privateKey,
+          apiUrl: config.github.apiUrl,
+        }),
+    }),
+  );
   app.use(
     stripeWebhooksRouter(
       billing,

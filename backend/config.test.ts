@@ -170,19 +170,31 @@ describe("loadConfig", () => {
     expect(configError({ GITHUB_CLIENT_ID: "id" })).toContain("GITHUB_CLIENT_SECRET: GITHUB_CLIENT_ID and");
   });
 
-  it("takes a GitHub App as id and one-line PEM key together, else the sandbox code host", () => {
+  it("takes a GitHub App as id, one-line PEM key and OAuth client together, else the sandbox code host", () => {
     expect(loadConfig({}).github.app).toBeUndefined();
     const key = "-----BEGIN RSA PRIVATE KEY-----\\nMIIabc\\n-----END RSA PRIVATE KEY-----";
-    expect(loadConfig({ GITHUB_APP_ID: "123", GITHUB_APP_PRIVATE_KEY: key }).github.app).toEqual({
+    const client = { GITHUB_APP_CLIENT_ID: "Iv23.app", GITHUB_APP_CLIENT_SECRET: "app-secret" };
+    expect(loadConfig({ GITHUB_APP_ID: "123", GITHUB_APP_PRIVATE_KEY: key, ...client }).github.app).toEqual({
       id: "123",
       privateKey: "-----BEGIN RSA PRIVATE KEY-----\nMIIabc\n-----END RSA PRIVATE KEY-----",
+      clientId: "Iv23.app",
+      clientSecret: "app-secret",
     });
-    expect(configError({ GITHUB_APP_ID: "123" })).toContain("GITHUB_APP_PRIVATE_KEY: GITHUB_APP_ID and");
-    expect(configError({ GITHUB_APP_ID: "app", GITHUB_APP_PRIVATE_KEY: key })).toContain(
+    expect(configError({ GITHUB_APP_ID: "123", ...client })).toContain(
+      "GITHUB_APP_PRIVATE_KEY: GITHUB_APP_ID and",
+    );
+    expect(configError({ GITHUB_APP_ID: "app", GITHUB_APP_PRIVATE_KEY: key, ...client })).toContain(
       "GITHUB_APP_ID: must be the GitHub App's numeric id",
     );
-    expect(configError({ GITHUB_APP_ID: "1", GITHUB_APP_PRIVATE_KEY: "secret" })).toContain(
+    expect(configError({ GITHUB_APP_ID: "1", GITHUB_APP_PRIVATE_KEY: "secret", ...client })).toContain(
       "GITHUB_APP_PRIVATE_KEY: must be the GitHub App's PEM private key",
+    );
+    // Without its OAuth client no installation could be proven to be the user's.
+    const withoutClient = configError({ GITHUB_APP_ID: "123", GITHUB_APP_PRIVATE_KEY: key });
+    expect(withoutClient).toContain("GITHUB_APP_CLIENT_ID: is required with GITHUB_APP_ID");
+    expect(withoutClient).toContain("GITHUB_APP_CLIENT_SECRET: is required with GITHUB_APP_ID");
+    expect(configError({ GITHUB_APP_CLIENT_ID: "Iv23.app" })).toContain(
+      "GITHUB_APP_CLIENT_ID: is the GitHub App's OAuth client",
     );
   });
 

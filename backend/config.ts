@@ -81,9 +81,12 @@ export interface BackendConfig {
     oauthUrl: string;
     /**
      * GITHUB_APP_ID and GITHUB_APP_PRIVATE_KEY: the GitHub App that code-host installations are
-     * made with. Unset: the sandbox code host stands in (docs/decisions/009-code-hosts.md).
+     * made with; GITHUB_APP_CLIENT_ID and GITHUB_APP_CLIENT_SECRET: its own OAuth client, which
+     * turns the `code` of its setup redirect into a user token, the proof that the user can reach
+     * the installation (docs/decisions/027-installation-ownership.md). Unset: the sandbox code host
+     * stands in (docs/decisions/009-code-hosts.md).
      */
-    app?: { id: string; privateKey: string } | undefined;
+    app?: { id: string; privateKey: string; clientId: string; clientSecret: string } | undefined;
     /** GITHUB_WEBHOOK_SECRET: checks the signature of GitHub's webhook deliveries. */
     webhookSecret?: string | undefined;
   };
@@ -163,6 +166,8 @@ const envSchema = z
       .transform((key) => key.replaceAll("\\n", "\n").trim())
       .refine((key) => key.startsWith("-----BEGIN"), "must be the GitHub App's PEM private key")
       .optional(),
+    GITHUB_APP_CLIENT_ID: z.string().min(1).optional(),
+    GITHUB_APP_CLIENT_SECRET: z.string().min(1).optional(),
     GITHUB_WEBHOOK_SECRET: z.string().min(1).optional(),
     AZURE_DEVOPS_ALLOW_HTTP: booleanFlagSchema,
     TRIAL_DAYS: z.coerce
@@ -266,6 +271,23 @@ const envSchema = z
         message: "GITHUB_APP_ID and GITHUB_APP_PRIVATE_KEY are set together or not at all",
       });
     }
+    // Without its OAuth client an installation could not be proven to be the user's: any
+    // organisation could claim any installation by its id.
+    const appClient = {
+      GITHUB_APP_CLIENT_ID: env.GITHUB_APP_CLIENT_ID,
+      GITHUB_APP_CLIENT_SECRET: env.GITHUB_APP_CLIENT_SECRET,
+    };
+    for (const [name, value] of Object.entries(appClient)) {
+      if (Boolean(env.GITHUB_APP_ID) !== Boolean(value)) {
+        ctx.addIssue({
+          code: "custom",
+          path: [name],
+          message: env.GITHUB_APP_ID
+            ? "is required with GITHUB_APP_ID (the App's OAuth client proves who installed it)"
+            : "is the GitHub App's OAuth client: set it with GITHUB_APP_ID and GITHUB_APP_PRIVATE_KEY",
+        });
+      }
+    }
     // Outside local mode, production has no place for local stand-ins: mail must really leave,
     // and password resets go to the real Identity Toolkit API, which needs the project's key.
     if (env.NODE_ENV === "production" && !env.LOCAL_MODE) {
@@ -346,8 +368,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): BackendConfig 
       apiUrl: e.GITHUB_API_URL.replace(/\/+$/, ""),
       oauthUrl: e.GITHUB_OAUTH_URL.replace(/\/+$/, ""),
       app:
-        e.GITHUB_APP_ID && e.GITHUB_APP_PRIVATE_KEY
-          ? { id: e.GITHUB_APP_ID, privateKey: e.GITHUB_APP_PRIVATE_KEY }
+        e.GITHUB_APP_ID && e.GITHUB_APP_PRIVATE_KEY && e.GITHUB_APP_CLIENT_ID && e.GITHUB_APP_CLIENT_SECRET
+          ? {
+              id: e.GITHUB_APP_ID,
+              privateKey: e.GITHUB_APP_PRIVATE_KEY,
+              clientId: e.GITHUB_APP_CLIENT_ID,
+              clientSecret: e.GITHUB_APP_CLIENT_SECRET,
+            }
           : undefined,
       webhookSecret: e.GITHUB_WEBHOOK_SECRET,
     },

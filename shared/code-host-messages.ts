@@ -24,6 +24,9 @@ export const INSTALLATION = {
   missingParameters: "Missing required parameters",
   failed: "Failed to complete installation",
   retry: "Retry Installation",
+  /** The setup's code does not show that the user can reach the installation (a 403 of the setup). */
+  notProven:
+    "We could not confirm that you have access to this installation. Connect again from Integrations.",
   backToHome: "Back to Home",
 } as const;
 

@@ -371,8 +371,11 @@ export type IntegrationSetupRequest = z.infer<typeof integrationSetupRequestSche
 /**
  * POST /api/integrations/github/setup, from /installation after the app installation. GitHub's
  * `installation_id` is a number; the page reads it from the query, so either form is taken.
+ * `code` is the one the code host sent the browser back with: the proof that the user may connect
+ * this installation (GitHub's OAuth code of the App, or the sandbox's signed code).
  */
 export const githubSetupRequestSchema = z.object({
+  code: z.string().trim().min(1).max(ONE_TIME_CODE_MAX),
   org_id: z.string().min(1).max(ID_MAX),
   installationId: z.union([
     z.string().trim().min(1).max(ID_MAX),

@@ -31,8 +31,8 @@ describe("sandboxInstallationOf", () => {
 
 describe("sandboxInstallationCallback", () => {
   it("is what GitHub sends the browser back with", () => {
-    expect(sandboxInstallationCallback("sandbox-0a1b")).toBe(
-      "/installation?setup_action=install&installation_id=sandbox-0a1b&code=sandbox",
+    expect(sandboxInstallationCallback("sandbox-0a1b", "1700000000000.abc_-")).toBe(
+      "/installation?setup_action=install&installation_id=sandbox-0a1b&code=1700000000000.abc_-",
     );
   });
 });

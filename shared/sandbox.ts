@@ -9,7 +9,7 @@ export const SANDBOX_INSTALLATION_PREFIX = "sandbox-";
 const SANDBOX_INSTALLATION = /^sandbox-[0-9a-f]{1,64}$/;
 /** The integration the sandbox stands in for. */
 export const SANDBOX_INTEGRATION = "github";
-/** Where the sandbox's Connect link leads, with `installation_id`. */
+/** Where the sandbox's Connect link leads, with `installation_id` and the `code` that proves it. */
 export const SANDBOX_INSTALL_PATH = "/sandbox/install";
 const SANDBOX_OWNER = "argus-sandbox";
 
@@ -72,12 +72,25 @@ export function sandboxInstallationOf(link: string | undefined): string | null {
   return url.pathname === SANDBOX_INSTALL_PATH && isSandboxInstallationId(id) ? id : null;
 }
 
-/** What GitHub sends the browser back with after an installation, for a sandbox one. */
-export function sandboxInstallationCallback(installationId: string): string {
+/**
+ * The installation id and code of a sandbox Connect link: what its install page hands back, as
+ * GitHub's setup redirect does. Null for any other link.
+ */
+export function sandboxConnectOf(link: string | undefined): { installationId: string; code: string } | null {
+  const installationId = sandboxInstallationOf(link);
+  const code = installationId && new URL(link ?? "").searchParams.get("code");
+  return installationId && code ? { installationId, code } : null;
+}
+
+/**
+ * What GitHub sends the browser back with after an installation, for a sandbox one: its id and the
+ * code of its Connect link, which the backend signed for this user (docs/decisions/027-installation-ownership.md).
+ */
+export function sandboxInstallationCallback(installationId: string, code: string): string {
   return `/installation?${new URLSearchParams({
     setup_action: "install",
     installation_id: installationId,
-    code: "sandbox",
+    code,
   })}`;
 }
 

@@ -556,6 +556,20 @@ export const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  "0014_webhook_payload_digest": {
+    async up(db: Kysely<unknown>) {
+      // The signature covers the body, not X-GitHub-Delivery: a signed body sent again under a new
+      // delivery id must take effect once too, so deliveries are also unique by the body's SHA-256.
+      // Deliveries recorded before, and those of hosts that send none, have no digest (NULLs differ).
+      await db.schema.alterTable("webhook_deliveries").addColumn("payload_digest", "text").execute();
+      await db.schema
+        .createIndex("webhook_deliveries_payload_digest_key")
+        .on("webhook_deliveries")
+        .column("payload_digest")
+        .unique()
+        .execute();
+    },
+  },
   "0015_azure_devops_hooks": {
     async up(db: Kysely<unknown>) {
       // Each Azure DevOps integration has a service hook of its own (docs/decisions/028): a public

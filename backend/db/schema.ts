@@ -149,6 +149,8 @@ export interface WebhookDeliveriesTable {
   event: string;
   /** What the delivery did: queued, coalesced, or ignored and why. */
   outcome: ColumnType<string | null, string | null | undefined, string | null>;
+  /** SHA-256 (hex) of a GitHub delivery's signed body: the same body counts once, whatever its id. */
+  payload_digest: ColumnType<string | null, string | null | undefined, string | null>;
   received_at: CreatedAt;
 }
 

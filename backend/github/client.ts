@@ -1,9 +1,10 @@
 /**
  * GitHub, for sign-in: the OAuth code exchange and the two REST calls that say who the user is and
  * which of their addresses GitHub verified (Firebase does not vouch for GitHub addresses). The REST
- * calls go through Octokit (`octokitAt`, shared with the GitHub App); the code exchange is a plain
- * POST to GITHUB_OAUTH_URL, GitHub's web host, which Octokit's REST client does not cover. Tests
- * point both at tests/support/fake-github.ts.
+ * calls go through Octokit (`octokitAt`, shared with the GitHub App); the code exchange
+ * (`exchangeOAuthCode`, shared with the App's setup, whose own OAuth client exchanges the setup
+ * redirect's code) is a plain POST to GITHUB_OAUTH_URL, GitHub's web host, which Octokit's REST
+ * client does not cover. Tests point both at tests/support/fake-github.ts.
  */
 import { Octokit } from "@octokit/rest";
 import type { BackendConfig } from "../config.ts";
@@ -118,6 +119,31 @@ export function gitHubErrorOf(error: unknown, what: string): unknown {
   return new GitHubError("bad-answer", `GitHub answered ${String(status)} (${what})`, { cause: error });
 }
 
+/**
+ * POST /login/oauth/access_token on GitHub's web host (`oauthUrl`): the access token an OAuth
+ * client's code stands for. Throws GitHubError "bad-code" for a wrong, expired, used or another
+ * client's code. An OAuth app's code gives an OAuth token, a GitHub App's a user-to-server token.
+ */
+export async function exchangeOAuthCode(
+  oauthUrl: string,
+  client: { clientId: string; clientSecret: string },
+  code: string,
+): Promise<string> {
+  const response = await call(`${oauthUrl}/login/oauth/access_token`, {
+    method: "POST",
+    headers: { accept: "application/json", "content-type": "application/json" },
+    body: JSON.stringify({ client_id: client.clientId, client_secret: client.clientSecret, code }),
+  });
+  const body = await json(response, "/login/oauth/access_token");
+  // GitHub answers 200 with {error: "bad_verification_code", ...} for a wrong or used code.
+  if (isObject(body) && typeof body.access_token === "string") return body.access_token;
+  if (isObject(body) && body.error === "bad_verification_code") {
+    throw new GitHubError("bad-code", "GitHub refused the OAuth code");
+  }
+  const error = isObject(body) && typeof body.error === "string" ? body.error : "no access token";
+  throw new GitHubError("bad-answer", `GitHub's code exchange failed: ${error}`);
+}
+
 export function createGitHubClient(github: BackendConfig["github"]): GitHubClient {
   const { clientId, clientSecret } = github;
   const GitHubOctokit = octokitAt(github.apiUrl);
@@ -127,19 +153,7 @@ export function createGitHubClient(github: BackendConfig["github"]): GitHubClien
 
     async exchangeCode(code) {
       if (!clientId || !clientSecret) throw new Error("The GitHub OAuth app is not configured");
-      const response = await call(`${github.oauthUrl}/login/oauth/access_token`, {
-        method: "POST",
-        headers: { accept: "application/json", "content-type": "application/json" },
-        body: JSON.stringify({ client_id: clientId, client_secret: clientSecret, code }),
-      });
-      const body = await json(response, "/login/oauth/access_token");
-      // GitHub answers 200 with {error: "bad_verification_code", ...} for a wrong or used code.
-      if (isObject(body) && typeof body.access_token === "string") return body.access_token;
-      if (isObject(body) && body.error === "bad_verification_code") {
-        throw new GitHubError("bad-code", "GitHub refused the OAuth code");
-      }
-      const error = isObject(body) && typeof body.error === "string" ? body.error : "no access token";
-      throw new GitHubError("bad-answer", `GitHub's code exchange failed: ${error}`);
+      return exchangeOAuthCode(github.oauthUrl, { clientId, clientSecret }, code);
     },
 
     async user(accessToken) {

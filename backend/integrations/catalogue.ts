@@ -6,7 +6,7 @@ import type { Integration, IntegrationField } from "../../shared/contract.ts";
 import type { Db } from "../db/database.ts";
 import { GitHubError } from "../github/client.ts";
 import { serviceHookUrl } from "./azure-devops-hooks.ts";
-import type { CodeHost } from "./code-host.ts";
+import type { CodeHost, Installer } from "./code-host.ts";
 
 export const GITHUB_INTEGRATION = "github";
 export const AZURE_DEVOPS_INTEGRATION = "azure-devops";
@@ -123,22 +123,23 @@ function present(
 }
 
 /** Connect's address; none while GitHub cannot say it, so a GitHub outage does not hide the list. */
-async function installationUrl(codeHost: CodeHost): Promise<string | undefined> {
+async function installationUrl(codeHost: CodeHost, installer: Installer): Promise<string | undefined> {
   try {
-    return await codeHost.installationUrl();
+    return await codeHost.installationUrl(installer);
   } catch (error) {
     if (error instanceof GitHubError) return undefined;
     throw error;
   }
 }
 
-/** The catalogue as `orgId` has it; `only` narrows it to one entry. */
+/** The catalogue as the installer's organisation has it; `only` narrows it to one entry. */
 export async function integrationsOf(
   db: Db,
   codeHost: CodeHost,
-  { orgId, publicOrigin }: { orgId: string; publicOrigin: string },
+  { installer, publicOrigin }: { installer: Installer; publicOrigin: string },
   only?: CatalogueEntry,
 ): Promise<Integration[]> {
+  const { orgId } = installer;
   const entries = only ? [only] : CATALOGUE;
   const rows = await db
     .selectFrom("integrations")
@@ -159,7 +160,7 @@ export async function integrationsOf(
     )
     .execute();
   const needsInstallationUrl = entries.some((entry) => entry.name === GITHUB_INTEGRATION);
-  const oauthUrl = needsInstallationUrl ? await installationUrl(codeHost) : undefined;
+  const oauthUrl = needsInstallationUrl ? await installationUrl(codeHost, installer) : undefined;
   return entries.map((entry) =>
     present(
       entry,

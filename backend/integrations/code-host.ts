@@ -29,10 +29,23 @@ export interface CodeHostPerson {
   last_activity: string | null;
 }
 
+/** Who is connecting: the signed-in user and their organisation. */
+export interface Installer {
+  orgId: string;
+  userId: string;
+}
+
 export interface CodeHost {
   readonly kind: "sandbox" | "github-app";
-  /** Where Connect sends the browser; the code host sends it back to /installation. */
-  installationUrl(): Promise<string>;
+  /** Where Connect sends `installer`'s browser; the code host sends it back to /installation. */
+  installationUrl(installer: Installer): Promise<string>;
+  /**
+   * Checks that `installer` may connect the installation, with the `code` the code host sent the
+   * browser back with (docs/decisions/027-installation-ownership.md), before anything is asked
+   * about the installation itself. Throws InstallationNotProvenError, the same for a bad code and
+   * for an installation the user cannot reach, so ids cannot be probed.
+   */
+  proveInstallation(installationId: string, code: string, installer: Installer): Promise<void>;
   /**
    * The repositories an installation gives access to. Throws UnknownInstallationError for an
    * installation that does not exist, was revoked or suspended, or is not this host's.
@@ -55,4 +68,9 @@ export interface CodeHost {
 
 export class UnknownInstallationError extends Error {
   override name = "UnknownInstallationError";
+}
+
+/** The setup's code does not prove that the user may connect this installation. */
+export class InstallationNotProvenError extends Error {
+  override name = "InstallationNotProvenError";
 }

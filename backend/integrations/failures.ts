@@ -1,12 +1,18 @@
 /** How a code host's failure is answered, by every route that calls one. */
+
+import { INSTALLATION } from "../../shared/code-host-messages.ts";
 import { GitHubError } from "../github/client.ts";
 import { HttpError } from "../http/errors.ts";
 import { AzureDevOpsError } from "./azure-devops.ts";
-import { UnknownInstallationError } from "./code-host.ts";
+import { InstallationNotProvenError, UnknownInstallationError } from "./code-host.ts";
 
 /** The code host's failure as an answer; never 401, which the gateway would read as a dead session. */
 export function codeHostFailure(error: unknown): unknown {
   if (error instanceof UnknownInstallationError) return new HttpError(400, { error: error.message });
+  // One answer whatever failed (the code, or the installation is not the user's): nothing to probe.
+  if (error instanceof InstallationNotProvenError) {
+    return new HttpError(403, { error: INSTALLATION.notProven });
+  }
   if (error instanceof AzureDevOpsError) {
     if (error.reason === "refused" || error.reason === "not-found") {
       return new HttpError(400, { error: error.message });

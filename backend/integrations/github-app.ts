@@ -2,19 +2,25 @@
  * The GitHub App as code host, through Octokit (`@octokit/app`; decision 009). The app
  * authenticates with a short-lived JWT signed with its private key, checks the installation, takes
  * an installation access token and lists the repositories it may see, the people committing to them
- * or one account by username. Tokens are used for one call and never kept or logged.
+ * or one account by username. Before a setup, the `code` of GitHub's setup redirect is exchanged
+ * with the App's own OAuth client for a user token, and the installation must be among the user's
+ * (`GET /user/installations`; decision 027). Tokens are used for one call and never kept or logged.
  */
 import { createPrivateKey } from "node:crypto";
 import { App } from "@octokit/app";
-import { GitHubError, gitHubErrorOf, isObject, octokitAt } from "../github/client.ts";
+import { exchangeOAuthCode, GitHubError, gitHubErrorOf, isObject, octokitAt } from "../github/client.ts";
 import {
   type CodeHost,
   type CodeHostPerson,
+  InstallationNotProvenError,
   type Repository,
   UnknownInstallationError,
 } from "./code-host.ts";
 
 const REPOSITORIES_PER_PAGE = 100;
+const INSTALLATIONS_PER_PAGE = 100;
+/** A user reaches at most this many pages of installations of the app before the search stops. */
+const INSTALLATION_PAGES_MAX = 20;
 /** 100 pages of 100: an installation larger than this is cut, not looped over forever. */
 const REPOSITORY_PAGES_MAX = 100;
 const INSTALLATION_ID = /^\d{1,20}$/;
@@ -33,6 +39,33 @@ export interface GitHubAppSettings {
   /** PEM, PKCS#1 (as GitHub hands it out) or PKCS#8. */
   privateKey: string;
   apiUrl: string;
+  /** The App's own OAuth client, which exchanges its setup redirect's code, on GitHub's web host. */
+  clientId: string;
+  clientSecret: string;
+  oauthUrl: string;
+}
+
+/**
+ * Whether the user of `userToken` can reach the installation: GitHub lists it among the app's
+ * installations they have access to (GET /user/installations, paged; Octokit unwraps the list).
+ */
+async function userReaches(
+  GitHubOctokit: ReturnType<typeof octokitAt>,
+  userToken: string,
+  installationId: string,
+): Promise<boolean> {
+  const user = new GitHubOctokit({ auth: userToken });
+  let pages = 0;
+  for await (const { data } of user.paginate.iterator(user.rest.apps.listInstallationsForAuthenticatedUser, {
+    per_page: INSTALLATIONS_PER_PAGE,
+  })) {
+    if (!Array.isArray(data)) throw new GitHubError("bad-answer", "GitHub's installation list is not a list");
+    if (data.some((installation) => isObject(installation) && String(installation.id) === installationId)) {
+      return true;
+    }
+    if (++pages >= INSTALLATION_PAGES_MAX) break;
+  }
+  return false;
 }
 
 function repositoryOf(entry: unknown, webUrl: string | undefined): Repository | undefined {
@@ -189,6 +222,29 @@ export function createGitHubApp(settings: GitHubAppSettings): CodeHost {
 
   return {
     kind: "github-app",
+
+    async proveInstallation(installationId, code, _installer) {
+      const notProven = () =>
+        new InstallationNotProvenError("GitHub does not show this installation to the user of this code.");
+      try {
+        const userToken = await exchangeOAuthCode(
+          settings.oauthUrl,
+          { clientId: settings.clientId, clientSecret: settings.clientSecret },
+          code,
+        );
+        if (!(await userReaches(GitHubOctokit, userToken, installationId))) throw notProven();
+      } catch (error) {
+        const failure = gitHubErrorOf(error, "/user/installations");
+        // A wrong, used or foreign code, or a token GitHub refuses: the same answer as a stranger's id.
+        if (
+          failure instanceof GitHubError &&
+          (failure.reason === "bad-code" || failure.reason === "unauthorized")
+        ) {
+          throw notProven();
+        }
+        throw failure;
+      }
+    },
 
     installationUrl() {
       // GET /app names the app's page; its installations/new is where an installation starts.

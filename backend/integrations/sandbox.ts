@@ -4,8 +4,13 @@
  * imports a few sample repositories (shared/sandbox.ts), so the installation flow and the dashboard
  * work on one machine with no GitHub. Its people (SANDBOX_PEOPLE) are the contributors it imports
  * and the accounts a lookup by username finds.
+ *
+ * Like GitHub's setup redirect, the sandbox's carries a `code` that proves who may connect the
+ * installation (decision 027): the Connect link's code is an HMAC the backend made of the
+ * organisation, the user, the new installation id and an expiry, so no one else can claim (or
+ * block with a 409) that installation, and an old link stops working.
  */
-import { randomBytes } from "node:crypto";
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import {
   isSandboxInstallationId,
   SANDBOX_ACTIVE_PEOPLE,
@@ -15,9 +20,18 @@ import {
   SANDBOX_REPOSITORIES,
   type SandboxPerson,
 } from "../../shared/sandbox.ts";
-import { type CodeHost, type CodeHostPerson, UnknownInstallationError } from "./code-host.ts";
+import {
+  type CodeHost,
+  type CodeHostPerson,
+  InstallationNotProvenError,
+  type Installer,
+  UnknownInstallationError,
+} from "./code-host.ts";
 
 const DAY_MS = 86_400_000;
+/** How long a Connect link's code works: enough to read the install page, not to be kept. */
+export const SANDBOX_CODE_TTL_MS = 30 * 60_000;
+const CODE = /^(\d{1,15})\.([A-Za-z0-9_-]{43})$/;
 
 function sandboxInstallation(installationId: string): void {
   if (!isSandboxInstallationId(installationId)) {
@@ -35,15 +49,45 @@ function personOf(person: SandboxPerson, now: number, withActivity: boolean): Co
   };
 }
 
-export function createSandboxCodeHost(publicOrigin: string): CodeHost {
+export interface SandboxCodeHostOptions {
+  publicOrigin: string;
+  /** The key Connect links' codes are signed with: stable across restarts and instances. */
+  codeKey: Buffer;
+  now?: () => number;
+}
+
+export function createSandboxCodeHost({
+  publicOrigin,
+  codeKey,
+  now = Date.now,
+}: SandboxCodeHostOptions): CodeHost {
+  const signature = (installationId: string, installer: Installer, expires: number) =>
+    createHmac("sha256", codeKey)
+      .update(
+        JSON.stringify(["sandbox-installation", installer.orgId, installer.userId, installationId, expires]),
+      )
+      .digest();
+
   return {
     kind: "sandbox",
-    async installationUrl() {
+    async installationUrl(installer) {
+      const installationId = `${SANDBOX_INSTALLATION_PREFIX}${randomBytes(8).toString("hex")}`;
+      const expires = now() + SANDBOX_CODE_TTL_MS;
       const url = new URL(SANDBOX_INSTALL_PATH, publicOrigin);
       url.search = new URLSearchParams({
-        installation_id: `${SANDBOX_INSTALLATION_PREFIX}${randomBytes(8).toString("hex")}`,
+        installation_id: installationId,
+        code: `${expires}.${signature(installationId, installer, expires).toString("base64url")}`,
       }).toString();
       return url.toString();
+    },
+    async proveInstallation(installationId, code, installer) {
+      const [, expires, mac] = CODE.exec(code) ?? [];
+      const expected = expires && signature(installationId, installer, Number(expires));
+      const given = mac && Buffer.from(mac, "base64url");
+      if (!expected || !given || given.length !== expected.length || !timingSafeEqual(given, expected)) {
+        throw new InstallationNotProvenError("This code was not made for this installation and user.");
+      }
+      if (Number(expires) < now()) throw new InstallationNotProvenError("This code has expired.");
     },
     async repositories(installationId) {
       sandboxInstallation(installationId);

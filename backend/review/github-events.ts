@@ -1,11 +1,13 @@
 /**
  * GitHub's events for the review engine, read from their payloads: `pull_request` (opened,
  * reopened, ready_for_review, synchronize) and `issue_comment` (created, on a pull request, with a
- * bot command). Everything else is acknowledged and ignored, with the reason.
+ * bot command from someone with write access to the repository). Everything else is acknowledged
+ * and ignored, with the reason.
  */
 import { z } from "zod";
 import { GITHUB_INTEGRATION } from "../integrations/catalogue.ts";
 import { parseBotCommand } from "./commands.ts";
+import type { CommandAccess } from "./hosts/github-command-access.ts";
 import type { ReviewEvent } from "./ingest.ts";
 import type { ReviewTrigger } from "./model.ts";
 
@@ -36,8 +38,15 @@ const issueCommentSchema = z.object({
     // Present only when the issue is a pull request.
     pull_request: z.object({}).optional(),
   }),
-  comment: z.object({ body: z.string().nullable(), user: z.object({ type: z.string() }) }),
+  repository: z.object({ id: z.number().int(), full_name: z.string() }),
+  comment: z.object({ body: z.string().nullable(), user: z.object({ type: z.string(), login: z.string() }) }),
 });
+
+export interface GitHubEventOptions {
+  productName: string;
+  /** Who may command the bot; undefined (no GitHub App configured): nobody, since none can be checked. */
+  commandAccess?: CommandAccess | undefined;
+}
 
 const repositoryOf = (payload: z.infer<typeof pullRequestSchema> | z.infer<typeof issueCommentSchema>) => ({
   integration: GITHUB_INTEGRATION,
@@ -45,8 +54,16 @@ const repositoryOf = (payload: z.infer<typeof pullRequestSchema> | z.infer<typeo
   externalId: String(payload.repository.id),
 });
 
-/** What a `pull_request` or `issue_comment` delivery asks of the review engine. */
-export function githubReviewEvent(event: string, payload: unknown, productName: string): ReviewEvent {
+/**
+ * What a `pull_request` or `issue_comment` delivery asks of the review engine. A command asks
+ * GitHub whether its author may give it (every command: any of them would let a stranger steer the
+ * organisation's bot or spend its model budget); a refusal is an ignored delivery with the reason.
+ */
+export async function githubReviewEvent(
+  event: string,
+  payload: unknown,
+  { productName, commandAccess }: GitHubEventOptions,
+): Promise<ReviewEvent> {
   if (event === "pull_request") {
     const parsed = pullRequestSchema.safeParse(payload);
     if (!parsed.success) return { kind: "ignored", reason: "not a pull request event of an installation" };
@@ -70,6 +87,13 @@ export function githubReviewEvent(event: string, payload: unknown, productName: 
   if (comment.user.type === "Bot") return { kind: "ignored", reason: "comment by a bot" };
   const command = parseBotCommand(comment.body ?? "", productName);
   if (!command) return { kind: "ignored", reason: "no command" };
+  const { login } = comment.user;
+  const fullName = parsed.data.repository.full_name;
+  if (!commandAccess)
+    return { kind: "ignored", reason: "commands need a GitHub App to check who gives them" };
+  if (!(await commandAccess(String(parsed.data.installation.id), fullName, login))) {
+    return { kind: "ignored", reason: `${login} may not command reviews (no write access to ${fullName})` };
+  }
   return {
     kind: "review",
     repository: repositoryOf(parsed.data),

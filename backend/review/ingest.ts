@@ -1,6 +1,6 @@
 /**
  * Ingest: a verified webhook delivery becomes a queued review run, once. In one transaction the
- * delivery id is recorded (a redelivery changes nothing), the repository is mapped to its project
+ * delivery id (and a GitHub body's digest) is recorded (a redelivery or a replayed body changes nothing), the repository is mapped to its project
  * and organisation, the run is queued or the event folded into the pull request's queued run, and
  * the job is sent. Events for repositories we do not know are acknowledged and recorded as ignored.
  */
@@ -81,15 +81,26 @@ async function takeIn(
 const outcomeText = (result: IngestOutcome) =>
   result.outcome === "ignored" ? `ignored: ${result.reason}` : result.outcome;
 
-/** Records a delivery by its id; false when it was recorded before (a redelivery). */
-export async function recordDelivery(
-  trx: DbExecutor,
-  delivery: { id: string; event: string },
-): Promise<boolean> {
+/**
+ * A delivery as it is recorded: the code host's id of it and, for a signed body (GitHub), the
+ * body's SHA-256, since the signature does not cover the id.
+ */
+export interface Delivery {
+  id: string;
+  event: string;
+  payloadDigest?: string | undefined;
+}
+
+/**
+ * Records a delivery; false when it was recorded before: the same id (a redelivery) or the same
+ * signed body under another id (a replay).
+ */
+export async function recordDelivery(trx: DbExecutor, delivery: Delivery): Promise<boolean> {
   const first = await trx
     .insertInto("webhook_deliveries")
-    .values({ id: delivery.id, event: delivery.event })
-    .onConflict((conflict) => conflict.column("id").doNothing())
+    .values({ id: delivery.id, event: delivery.event, payload_digest: delivery.payloadDigest ?? null })
+    // Either unique key, the id or the digest.
+    .onConflict((conflict) => conflict.doNothing())
     .returning("id")
     .executeTakeFirst();
   return first !== undefined;
@@ -99,7 +110,7 @@ export async function recordDelivery(
 export async function ingestDelivery(
   trx: DbExecutor,
   queue: ReviewQueue,
-  delivery: { id: string; event: string },
+  delivery: Delivery,
   event: ReviewEvent,
 ): Promise<IngestOutcome> {
   if (!(await recordDelivery(trx, delivery))) return { outcome: "duplicate" };
@@ -116,7 +127,7 @@ export async function ingestDelivery(
 export async function ingest(
   db: Db,
   queue: ReviewQueue,
-  delivery: { id: string; event: string },
+  delivery: Delivery,
   event: ReviewEvent,
 ): Promise<IngestOutcome> {
   const result = await db.transaction().execute((trx) => ingestDelivery(trx, queue, delivery, event));

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   addContributorResponseSchema,
@@ -10,7 +11,7 @@ import {
   SANDBOX_ACTIVE_PEOPLE,
   SANDBOX_PEOPLE,
   SANDBOX_REPOSITORIES,
-  sandboxInstallationOf,
+  sandboxConnectOf,
 } from "../../shared/sandbox.ts";
 import { signedInAccount } from "../../tests/support/backend-sessions.ts";
 import { TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
@@ -53,10 +54,9 @@ describe.each(TEST_DATABASE_KINDS)("contributors on %s", (kind) => {
       const github = integrationResponseSchema.parse(
         (await get(account.token, API_PATHS.integration("github"))).body,
       ).data;
-      const installationId = sandboxInstallationOf(github.links.oauth_url) ?? "";
       const response = await post(account.token, API_PATHS.githubSetup, {
         org_id: account.orgId,
-        installationId,
+        ...sandboxConnectOf(github.links.oauth_url),
       });
       expect(response.status).toBe(200);
     }
@@ -127,7 +127,10 @@ describe.each(TEST_DATABASE_KINDS)("contributors on %s", (kind) => {
       const connected = await signedInAccount(backend, "sandbox-stale");
       const unconnected = await signedInAccount(backend, "sandbox-stale-none");
       await connectSandbox(connected);
-      const sandbox = createSandboxCodeHost(TEST_BACKEND_ENV.PUBLIC_ORIGIN);
+      const sandbox = createSandboxCodeHost({
+        publicOrigin: TEST_BACKEND_ENV.PUBLIC_ORIGIN,
+        codeKey: randomBytes(32),
+      });
       const asked: string[][] = [];
       const codeHost = {
         ...sandbox,
@@ -244,6 +247,7 @@ describe.each(TEST_DATABASE_KINDS)("contributors on %s", (kind) => {
       const setup = await post(account.token, API_PATHS.githubSetup, {
         org_id: account.orgId,
         installationId: String(id),
+        code: github.installerCode(id),
       });
       expect(setup.status).toBe(200);
     }
@@ -267,7 +271,14 @@ describe.each(TEST_DATABASE_KINDS)("contributors on %s", (kind) => {
     it("skips a repository that is empty or no longer in the installation", async () => {
       const account = await signedInAccount(backend, "app-gone");
       await connect(account);
-      const app = createGitHubApp({ id: github.appId, privateKey: github.appPrivateKey, apiUrl: github.url });
+      const app = createGitHubApp({
+        id: github.appId,
+        privateKey: github.appPrivateKey,
+        apiUrl: github.url,
+        clientId: github.appClientId,
+        clientSecret: github.appClientSecret,
+        oauthUrl: github.url,
+      });
       const people = await app.contributors(String(nextInstallation - 1), [
         { full_name: "acme/gone" },
         { full_name: "acme/empty" },

@@ -2,6 +2,7 @@ import { once } from "node:events";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { INSTALLATION } from "../../shared/code-host-messages.ts";
 import {
   API_PATHS,
   type Integration,
@@ -10,7 +11,7 @@ import {
   integrationsResponseSchema,
   projectsResponseSchema,
 } from "../../shared/contract.ts";
-import { SANDBOX_REPOSITORIES, sandboxInstallationOf } from "../../shared/sandbox.ts";
+import { SANDBOX_REPOSITORIES, sandboxConnectOf, sandboxInstallationOf } from "../../shared/sandbox.ts";
 import { signedInAccount } from "../../tests/support/backend-sessions.ts";
 import { TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
 import { type FakeAzureDevOps, startFakeAzureDevOps } from "../../tests/support/fake-azure-devops.ts";
@@ -43,8 +44,13 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
     const response = await get(token, API_PATHS.projects);
     return projectsResponseSchema.parse(response.body).data.projects.map((project) => project.name);
   }
-  const sandboxInstallationId = (integration: Integration) =>
-    sandboxInstallationOf(integration.links.oauth_url) ?? "";
+  /** The installation id and signed code of the account's sandbox Connect link. */
+  async function sandboxConnect(token: string) {
+    const connect = sandboxConnectOf((await integration(token, "github")).links.oauth_url);
+    if (!connect) throw new Error("no sandbox Connect link");
+    return connect;
+  }
+  const NOT_PROVEN = { error: INSTALLATION.notProven };
 
   describe("the catalogue and form setup (sandbox code host)", () => {
     beforeAll(() => start({}));
@@ -66,8 +72,9 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
       // Connect leads to the sandbox's own install page, with a new sandbox installation id.
       const install = new URL(github.links.oauth_url ?? "");
       expect(install.origin + install.pathname).toBe(`${TEST_BACKEND_ENV.PUBLIC_ORIGIN}/sandbox/install`);
-      expect([...install.searchParams.keys()]).toEqual(["installation_id"]);
+      expect([...install.searchParams.keys()]).toEqual(["installation_id", "code"]);
       expect(install.searchParams.get("installation_id")).toMatch(/^sandbox-[0-9a-f]+$/);
+      expect(install.searchParams.get("code")).toMatch(/^\d+\.[\w-]{43}$/);
       expect(sandboxInstallationOf(github.links.oauth_url)).toBe(install.searchParams.get("installation_id"));
       expect(azure.links.oauth_url).toBeUndefined();
       expect(azure.fields.map((field) => [field.key, field.type])).toEqual([
@@ -112,9 +119,10 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
     it("connects the sandbox: imports the sample repositories as sandbox projects of the caller's organisation", async () => {
       const mine = await signedInAccount(backend, "sandbox-mine");
       const theirs = await signedInAccount(backend, "sandbox-theirs");
-      const installationId = sandboxInstallationId(await integration(mine.token, "github"));
+      const connect = await sandboxConnect(mine.token);
+      const { installationId } = connect;
 
-      const response = await post(mine.token, API_PATHS.githubSetup, { org_id: mine.orgId, installationId });
+      const response = await post(mine.token, API_PATHS.githubSetup, { org_id: mine.orgId, ...connect });
       expect(response.status).toBe(200);
       expect(integrationSetupResponseSchema.parse(response.body).success).toBe(true);
 
@@ -157,46 +165,94 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
 
     it("is idempotent: connecting the sandbox again duplicates no repository", async () => {
       const { token, orgId } = await signedInAccount(backend, "sandbox-twice");
-      const first = sandboxInstallationId(await integration(token, "github"));
-      const second = sandboxInstallationId(await integration(token, "github"));
-      expect(second).not.toBe(first);
-      for (const installationId of [first, first, second]) {
-        const response = await post(token, API_PATHS.githubSetup, { org_id: orgId, installationId });
+      const first = await sandboxConnect(token);
+      const second = await sandboxConnect(token);
+      expect(second.installationId).not.toBe(first.installationId);
+      for (const connect of [first, first, second]) {
+        const response = await post(token, API_PATHS.githubSetup, { org_id: orgId, ...connect });
         expect(response.status).toBe(200);
       }
       const projects = projectsResponseSchema.parse((await get(token, API_PATHS.projects)).body).data
         .projects;
       expect(projects).toHaveLength(SANDBOX_REPOSITORIES.length);
-      expect(new Set(projects.map((project) => project.integration_key))).toEqual(new Set([second]));
+      expect(new Set(projects.map((project) => project.integration_key))).toEqual(
+        new Set([second.installationId]),
+      );
     });
 
-    it("refuses another organisation's id, a non-sandbox installation and one already taken", async () => {
+    it("refuses another organisation's org_id, and any installation without its own Connect link's code", async () => {
       const mine = await signedInAccount(backend, "sandbox-refused");
       const theirs = await signedInAccount(backend, "sandbox-owner");
-      const installationId = sandboxInstallationId(await integration(mine.token, "github"));
+      const connect = await sandboxConnect(mine.token);
 
-      const foreign = await post(mine.token, API_PATHS.githubSetup, { org_id: theirs.orgId, installationId });
+      const foreign = await post(mine.token, API_PATHS.githubSetup, { org_id: theirs.orgId, ...connect });
       expect(foreign.status).toBe(403);
-      const real = await post(mine.token, API_PATHS.githubSetup, {
-        org_id: mine.orgId,
-        installationId: 12345,
-      });
-      expect(real.status).toBe(400);
-      expect(real.body.error).toBe("This is not a sandbox installation.");
+      // A code is made for one installation id: not another, sandbox or not.
+      for (const installationId of [12345, "sandbox-abc"]) {
+        const other = await post(mine.token, API_PATHS.githubSetup, {
+          org_id: mine.orgId,
+          installationId,
+          code: connect.code,
+        });
+        expect(other.status, String(installationId)).toBe(403);
+        expect(other.body).toEqual(NOT_PROVEN);
+      }
+      for (const code of ["sandbox", `${Date.now() + 60_000}.${"A".repeat(43)}`, `${connect.code}x`]) {
+        const forged = await post(mine.token, API_PATHS.githubSetup, {
+          org_id: mine.orgId,
+          installationId: connect.installationId,
+          code,
+        });
+        expect(forged.status, code).toBe(403);
+        expect(forged.body).toEqual(NOT_PROVEN);
+      }
+      expect(await projectNames(mine.token)).toEqual([]);
       expect(await projectNames(theirs.token)).toEqual([]);
-      expect(await projectNames(mine.token)).toEqual([]);
+    });
 
-      expect(
-        (await post(theirs.token, API_PATHS.githubSetup, { org_id: theirs.orgId, installationId })).status,
-      ).toBe(200);
-      const taken = await post(mine.token, API_PATHS.githubSetup, { org_id: mine.orgId, installationId });
-      expect(taken.status).toBe(409);
-      expect(await projectNames(mine.token)).toEqual([]);
+    it("keeps a sandbox installation to the organisation and user whose Connect link made it", async () => {
+      const victim = await signedInAccount(backend, "sandbox-victim");
+      const attacker = await signedInAccount(backend, "sandbox-attacker");
+      const victims = await sandboxConnect(victim.token);
+      const attackers = await sandboxConnect(attacker.token);
+
+      // The victim's installation id, with no code, with the attacker's own code, and with the
+      // victim's code itself (copied from a shared link): none is the attacker's to connect.
+      for (const claim of [
+        { installationId: victims.installationId, code: attackers.code },
+        { installationId: victims.installationId, code: victims.code },
+      ]) {
+        const response = await post(attacker.token, API_PATHS.githubSetup, {
+          org_id: attacker.orgId,
+          ...claim,
+        });
+        expect(response.status).toBe(403);
+        expect(response.body).toEqual(NOT_PROVEN);
+      }
+      const bare = await post(attacker.token, API_PATHS.githubSetup, {
+        org_id: attacker.orgId,
+        installationId: victims.installationId,
+      });
+      expect(bare.status).toBe(400);
+      expect(await projectNames(attacker.token)).toEqual([]);
+      expect((await integration(attacker.token, "github")).isActive).toBe(false);
+
+      // Nothing was taken, so the victim's own setup is not blocked (no 409).
+      const own = await post(victim.token, API_PATHS.githubSetup, { org_id: victim.orgId, ...victims });
+      expect(own.status).toBe(200);
+      expect((await projectNames(victim.token)).length).toBe(SANDBOX_REPOSITORIES.length);
     });
 
     it("refuses a malformed installation body", async () => {
       const { token, orgId } = await signedInAccount(backend, "sandbox-body");
-      for (const body of [{ org_id: orgId }, { org_id: orgId, installationId: "x".repeat(200) }, {}]) {
+      const code = (await sandboxConnect(token)).code;
+      for (const body of [
+        { org_id: orgId, code },
+        { org_id: orgId, installationId: "x".repeat(200), code },
+        { org_id: orgId, installationId: "sandbox-1", code: "x".repeat(3000) },
+        { org_id: orgId, installationId: "sandbox-1", code: " " },
+        {},
+      ]) {
         const response = await post(token, API_PATHS.githubSetup, body);
         expect(response.status).toBe(400);
         expect(response.body.code).toBe("INVALID_REQUEST");
@@ -456,25 +512,31 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
         fakeRepository("acme", `repo-${i}`, 5000 + i),
       );
       github.addInstallation({ id: 4242, account: "acme", repositories });
-      github.calls.length = 0;
 
+      const code = github.installerCode(4242);
+      github.calls.length = 0;
       const response = await post(mine.token, API_PATHS.githubSetup, {
         org_id: mine.orgId,
         installationId: "4242",
+        code,
       });
       expect(response.status).toBe(200);
-      expect(github.calls.slice(0, 4)).toEqual([
+      // The proof first (the code for a user token, the installations that user reaches), then the
+      // installation.
+      expect(github.calls.slice(0, 6)).toEqual([
+        "POST /login/oauth/access_token",
+        "GET /user/installations",
         "GET /app/installations/4242",
         "POST /app/installations/4242/access_tokens",
         "GET /installation/repositories",
         "GET /installation/repositories",
       ]);
       // Then the contributors import reads the latest commits of the first 30 repositories.
-      expect(github.calls.slice(4, 6)).toEqual([
+      expect(github.calls.slice(6, 8)).toEqual([
         "GET /app/installations/4242",
         "POST /app/installations/4242/access_tokens",
       ]);
-      expect(github.calls.slice(6)).toEqual(
+      expect(github.calls.slice(8)).toEqual(
         repositories.slice(0, 30).map((repository) => `GET /repos/${repository.full_name}/commits`),
       );
       const projects = projectsResponseSchema.parse((await get(mine.token, API_PATHS.projects)).body).data
@@ -497,26 +559,97 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
       // Setting up again follows the installation: a repository no longer in it goes.
       github.addInstallation({ id: 4242, account: "acme", repositories: repositories.slice(0, 3) });
       expect(
-        (await post(mine.token, API_PATHS.githubSetup, { org_id: mine.orgId, installationId: 4242 })).status,
+        (
+          await post(mine.token, API_PATHS.githubSetup, {
+            org_id: mine.orgId,
+            installationId: 4242,
+            code: github.installerCode(4242),
+          })
+        ).status,
       ).toBe(200);
       expect(await projectNames(mine.token)).toEqual(["repo-0", "repo-1", "repo-2"]);
     });
 
-    it("answers 400 with a clear message for an unknown, revoked or suspended installation, storing nothing", async () => {
+    it("answers the same 403 for an unknown or revoked installation as for another's, and 400 for a suspended one of the user's", async () => {
       const { token, orgId } = await signedInAccount(backend, "app-unknown");
       github.addInstallation({ id: 77, account: "gone", repositories: [fakeRepository("gone", "r", 1)] });
+      const revokedCode = github.installerCode(77);
       github.removeInstallation(77);
       github.addInstallation({ id: 78, account: "frozen", repositories: [], suspended: true });
       for (const installationId of ["999999", "77", "sandbox-abc"]) {
-        const response = await post(token, API_PATHS.githubSetup, { org_id: orgId, installationId });
-        expect(response.status, installationId).toBe(400);
-        expect(response.body.error).toMatch(/installation/);
+        const code = installationId === "77" ? revokedCode : github.installerCode(78);
+        const response = await post(token, API_PATHS.githubSetup, { org_id: orgId, installationId, code });
+        expect(response.status, installationId).toBe(403);
+        expect(response.body).toEqual(NOT_PROVEN);
       }
-      const suspended = await post(token, API_PATHS.githubSetup, { org_id: orgId, installationId: "78" });
+      const suspended = await post(token, API_PATHS.githubSetup, {
+        org_id: orgId,
+        installationId: "78",
+        code: github.installerCode(78),
+      });
       expect(suspended.status).toBe(400);
       expect(suspended.body.error).toBe("This GitHub App installation is suspended.");
       expect((await integration(token, "github")).isActive).toBe(false);
       expect(await projectNames(token)).toEqual([]);
+    });
+
+    it("connects an installation only for a user GitHub shows it to, answering the same whatever else failed", async () => {
+      const victim = await signedInAccount(backend, "app-victim");
+      const attacker = await signedInAccount(backend, "app-attacker");
+      github.addInstallation({
+        id: 5151,
+        account: "victim-co",
+        repositories: [fakeRepository("victim-co", "secret", 51)],
+      });
+      github.addInstallation({
+        id: 5252,
+        account: "attacker-co",
+        repositories: [fakeRepository("attacker-co", "x", 52)],
+      });
+      const victimCode = github.installerCode(5151);
+      // GitHub's sign-in client issues codes too: not the App's, so not a proof.
+      const signInCode = github.issueCode(
+        github.addUser({ id: 5_353, login: "signer", name: null, emails: [] }),
+      );
+      github.calls.length = 0;
+
+      // The attacker's own (good) code with the victim's id; codes that are not GitHub's, not the
+      // App's, or already used; and ids GitHub does not know: one answer, before GitHub is asked
+      // anything about the installation, so nothing can be learnt from it.
+      const claims = [
+        { installationId: 5151, code: github.installerCode(5252) },
+        { installationId: 5151, code: "not-a-code" },
+        { installationId: 5151, code: signInCode },
+        { installationId: 999_999, code: "not-a-code" },
+        { installationId: 999_999, code: github.installerCode(5252) },
+      ];
+      for (const claim of claims) {
+        const response = await post(attacker.token, API_PATHS.githubSetup, {
+          org_id: attacker.orgId,
+          ...claim,
+        });
+        expect(response.status, JSON.stringify(claim)).toBe(403);
+        expect(response.body).toEqual(NOT_PROVEN);
+      }
+      expect(github.calls.filter((call) => call.includes("/app/installations"))).toEqual([]);
+      expect(await projectNames(attacker.token)).toEqual([]);
+      expect((await integration(attacker.token, "github")).isActive).toBe(false);
+
+      // The victim connects; the code then works no more, for anyone.
+      const own = await post(victim.token, API_PATHS.githubSetup, {
+        org_id: victim.orgId,
+        installationId: 5151,
+        code: victimCode,
+      });
+      expect(own.status).toBe(200);
+      expect(await projectNames(victim.token)).toEqual(["secret"]);
+      const replayed = await post(attacker.token, API_PATHS.githubSetup, {
+        org_id: attacker.orgId,
+        installationId: 5151,
+        code: victimCode,
+      });
+      expect(replayed.status).toBe(403);
+      expect(await projectNames(attacker.token)).toEqual([]);
     });
 
     it("answers 502 when GitHub fails", async () => {
@@ -524,7 +657,11 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
       github.addInstallation({ id: 90, account: "acme", repositories: [] });
       github.failWith = 500;
       try {
-        const response = await post(token, API_PATHS.githubSetup, { org_id: orgId, installationId: "90" });
+        const response = await post(token, API_PATHS.githubSetup, {
+          org_id: orgId,
+          installationId: "90",
+          code: "a-code",
+        });
         expect(response.status).toBe(502);
       } finally {
         github.failWith = undefined;

@@ -2,7 +2,7 @@
  * The integration catalogue of the caller's organisation and its setup
  * (docs/product.md#integrations, #integrationsname, #installation).
  */
-import type { Router } from "express";
+import type { Response, Router } from "express";
 import { rateLimit } from "express-rate-limit";
 import { sql } from "kysely";
 import { AZURE_DEVOPS } from "../../shared/code-host-messages.ts";
@@ -38,7 +38,7 @@ import {
   catalogueEntry,
   integrationsOf,
 } from "../integrations/catalogue.ts";
-import type { CodeHost } from "../integrations/code-host.ts";
+import type { CodeHost, Installer, Repository } from "../integrations/code-host.ts";
 import { codeHostFailure } from "../integrations/failures.ts";
 import { connectFormSetup, connectInstallation, parseFormSetup } from "../integrations/setup.ts";
 import { type AllowableAddressClass, checkOutboundUrl } from "../net/outbound-address.ts";
@@ -47,6 +47,12 @@ import type { SecretBox } from "../secrets/secret-box.ts";
 /** Express patterns of API_PATHS.integration(name) and API_PATHS.integrationSetup(name). */
 const INTEGRATION_PATH = `${API_PATHS.integrations}/:name` as const;
 const INTEGRATION_SETUP_PATH = `${INTEGRATION_PATH}/setup` as const;
+
+/** The signed-in user and organisation, as a code host binds an installation to them. */
+function installerOf(res: Response): Installer {
+  const { org, user } = sessionOf(res);
+  return { orgId: org.id, userId: user.id };
+}
 
 function knownEntry(name: string | undefined) {
   const entry = catalogueEntry(name ?? "");
@@ -77,7 +83,7 @@ export function integrationsRouter(db: Db, codeHost: CodeHost, options: Integrat
 
   router.get(API_PATHS.integrations, async (_req, res) => {
     const data = await integrationsOf(db, codeHost, {
-      orgId: sessionOf(res).org.id,
+      installer: installerOf(res),
       publicOrigin: options.publicOrigin,
     });
     res.json({ success: true, data } satisfies IntegrationsResponse);
@@ -88,7 +94,7 @@ export function integrationsRouter(db: Db, codeHost: CodeHost, options: Integrat
     const [data] = await integrationsOf(
       db,
       codeHost,
-      { orgId: sessionOf(res).org.id, publicOrigin: options.publicOrigin },
+      { installer: installerOf(res), publicOrigin: options.publicOrigin },
       entry,
     );
     if (!data) throw new Error("integrationsOf answers one integration per entry");
@@ -97,11 +103,17 @@ export function integrationsRouter(db: Db, codeHost: CodeHost, options: Integrat
 
   // Before INTEGRATION_SETUP_PATH, which it is a case of: GitHub is set up by its installation.
   router.post(API_PATHS.githubSetup, async (req, res) => {
-    const { org_id, installationId } = parseRequest(githubSetupRequestSchema, req.body);
+    const { org_id, installationId, code } = parseRequest(githubSetupRequestSchema, req.body);
+    const installer = installerOf(res);
     const { org } = sessionOf(res);
     if (org_id !== org.id) {
       throw new HttpError(403, { error: "You can only set up integrations of your own organization." });
     }
+    // The proof comes first: nothing about an installation is asked or answered (400 unknown,
+    // 409 taken) to someone who cannot show it is theirs (docs/decisions/027-installation-ownership.md).
+    await codeHost.proveInstallation(installationId, code, installer).catch((error: unknown) => {
+      throw codeHostFailure(error);
+    });
     const repositories = await codeHost.repositories(installationId).catch((error: unknown) => {
       throw codeHostFailure(error);
     });

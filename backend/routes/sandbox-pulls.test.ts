@@ -2,7 +2,7 @@ import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_PATHS, integrationResponseSchema, projectsResponseSchema } from "../../shared/contract.ts";
 import { SANDBOX_PULL_PATHS } from "../../shared/review-paths.ts";
-import { sandboxInstallationOf } from "../../shared/sandbox.ts";
+import { sandboxConnectOf } from "../../shared/sandbox.ts";
 import {
   sandboxPullCreatedSchema,
   sandboxPullResponseSchema,
@@ -265,8 +265,11 @@ describe("a sandbox pull request reviewed end to end", () => {
     const github = integrationResponseSchema.parse(
       (await request(backend.app).get(API_PATHS.integration("github")).set(auth)).body,
     );
-    const installationId = sandboxInstallationOf(github.data.links.oauth_url);
-    await request(backend.app).post(API_PATHS.githubSetup).set(auth).send({ org_id: orgId, installationId });
+    const connect = sandboxConnectOf(github.data.links.oauth_url);
+    await request(backend.app)
+      .post(API_PATHS.githubSetup)
+      .set(auth)
+      .send({ org_id: orgId, ...connect });
     const { projects } = projectsResponseSchema.parse(
       (await request(backend.app).get(API_PATHS.projects).set(auth)).body,
     ).data;

@@ -78,7 +78,7 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
     const setup = await request(backend.app)
       .post(API_PATHS.githubSetup)
       .set("Authorization", `Bearer ${account.token}`)
-      .send({ org_id: account.orgId, installationId });
+      .send({ org_id: account.orgId, installationId, code: github.installerCode(installationId) });
     expect(setup.status).toBe(200);
     return account;
   }
@@ -132,7 +132,8 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
     expect(afterAdd.map((project) => project.name)).toEqual(["alpha", "beta", "gamma"]);
     expect(afterAdd[2]).toMatchObject({
       integration_key: "14",
-      external_link: "https://github.com/hook-repos/gamma",
+      // Linked on GitHub's web host (GITHUB_OAUTH_URL), here the fake.
+      external_link: `${github.url}/hook-repos/gamma`,
       properties: { full_name: "hook-repos/gamma", private: false },
     });
 
@@ -168,6 +169,28 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
     const again = await deliver("installation_repositories", added, { delivery });
     expect(again.status).toBe(200);
     expect(again.body).toEqual({ received: true, duplicate: true });
+    expect((await projects(token)).map((project) => project.name)).toEqual(["alpha", "beta"]);
+  });
+
+  it("applies a signed body once, even when it comes again under a new delivery id", async () => {
+    const { token } = await connected("hook-replay", 17);
+    const removed = {
+      action: "removed",
+      installation: { id: 17 },
+      repositories_added: [],
+      repositories_removed: [brief("hook-replay", "alpha", 170)],
+    };
+    const added = { ...removed, action: "added", repositories_added: removed.repositories_removed };
+    added.repositories_removed = [];
+    expect((await deliver("installation_repositories", removed)).body).toEqual({
+      received: true,
+      duplicate: false,
+    });
+    expect((await deliver("installation_repositories", added)).body.duplicate).toBe(false);
+    // Someone who saw the first delivery sends its exact bytes and signature again, under a new id.
+    const replay = await deliver("installation_repositories", removed, { delivery: randomUUID() });
+    expect(replay.status).toBe(200);
+    expect(replay.body).toEqual({ received: true, duplicate: true });
     expect((await projects(token)).map((project) => project.name)).toEqual(["alpha", "beta"]);
   });
 
@@ -218,6 +241,9 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
     expect(first.body).toEqual({ received: true, duplicate: false, outcome: "queued" });
     expect(again.status).toBe(202);
     expect(again.body).toEqual({ received: true, duplicate: true, outcome: "duplicate" });
+    // The same signed body under another delivery id is the same event: not applied again.
+    const replay = await deliver("pull_request", payload, { delivery: randomUUID() });
+    expect(replay.body).toEqual({ received: true, duplicate: true, outcome: "duplicate" });
     const runs = await reviewRuns(21);
     expect(runs).toEqual([
       expect.objectContaining({
@@ -273,10 +299,12 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
     expect((await reviewRuns(23)).map((run) => run.head_sha)).toEqual(["latest"]);
   });
 
-  it("queues a bot command from a pull-request comment, and ignores other comments and actions", async () => {
-    await connected("hook-review-comments", 24);
-    const comment = (body: string, changes: (payload: WebhookExample<"issue_comment">) => void = () => {}) =>
-      example("issue_comment", "created", 24, (payload) => {
+  /** A comment on pull request 1 of the installation's repository `${owner}/alpha`. */
+  const commentOn =
+    (owner: string, installationId: number) =>
+    (body: string, changes: (payload: WebhookExample<"issue_comment">) => void = () => {}) =>
+      example("issue_comment", "created", installationId, (payload) => {
+        payload.repository.full_name = `${owner}/alpha`;
         const pull = "https://github.com/o/r/pull/1";
         payload.issue.pull_request = {
           url: "https://api.github.com/repos/o/r/pulls/1",
@@ -287,6 +315,10 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
         payload.comment.body = body;
         changes(payload);
       });
+
+  it("queues a bot command from a pull-request comment, and ignores other comments and actions", async () => {
+    await connected("hook-review-comments", 24);
+    const comment = commentOn("hook-review-comments", 24);
     const ignored: Array<[string, unknown, string]> = [
       ["issue_comment", comment("Looks good to me"), "ignored: no command"],
       [
@@ -310,6 +342,13 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
     expect(await reviewRuns(24)).toEqual([]);
 
     const payload = comment("Please have a look\n@argus full review");
+    github.addUser({
+      id: payload.comment.user.id,
+      login: payload.comment.user.login,
+      name: null,
+      emails: [],
+    });
+    github.setRole("hook-review-comments/alpha", payload.comment.user.login, "write");
     expect((await deliver("issue_comment", payload)).body.outcome).toBe("queued");
     expect(await reviewRuns(24)).toEqual([
       expect.objectContaining({
@@ -319,6 +358,64 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
         head_sha: null,
       }),
     ]);
+  });
+
+  it("obeys a bot command only from someone with write access to the repository, recording the refusals", async () => {
+    await connected("hook-commanders", 25);
+    const comment = commentOn("hook-commanders", 25);
+    const by = (login: string, body: string) =>
+      comment(body, (payload) => {
+        payload.comment.user.login = login;
+      });
+    const people: Array<[string, "read" | "triage" | "write" | "maintain" | "admin" | undefined]> = [
+      ["outsider", undefined],
+      ["reader", "read"],
+      ["triager", "triage"],
+      ["writer", "write"],
+      ["maintainer", "maintain"],
+      ["owner", "admin"],
+    ];
+    for (const [index, [login, role]] of people.entries()) {
+      github.addUser({ id: 2_500 + index, login, name: null, emails: [] });
+      if (role) github.setRole("hook-commanders/alpha", login, role);
+    }
+    // Every command, pause and help too: any of them would be a stranger steering the organisation's bot.
+    for (const [login, body] of [
+      ["outsider", "@argus full review"],
+      ["outsider", "@argus pause"],
+      ["reader", "@argus review"],
+      ["triager", "@argus help"],
+      ["not-on-github", "@argus resume"],
+    ] as const) {
+      const delivery = randomUUID();
+      const response = await deliver("issue_comment", by(login, body), { delivery });
+      expect(response.status).toBe(202);
+      expect(response.body.outcome, login).toBe("ignored");
+      expect((await deliveryOutcome(delivery))?.outcome).toBe(
+        `ignored: ${login} may not command reviews (no write access to hook-commanders/alpha)`,
+      );
+    }
+    expect(await reviewRuns(25)).toEqual([]);
+
+    for (const login of ["writer", "maintainer", "owner"]) {
+      const response = await deliver("issue_comment", by(login, "@argus full review"));
+      expect(["queued", "coalesced"], login).toContain(response.body.outcome);
+    }
+    expect(await reviewRuns(25)).toEqual([
+      expect.objectContaining({ trigger: "command", command: "full review" }),
+    ]);
+
+    // GitHub cannot say: the delivery fails unrecorded, so its redelivery is taken in.
+    const delivery = randomUUID();
+    const pause = by("writer", "@argus pause");
+    github.failWith = 500;
+    try {
+      expect((await deliver("issue_comment", pause, { delivery })).status).toBe(502);
+    } finally {
+      github.failWith = undefined;
+    }
+    expect(await deliveryOutcome(delivery)).toBeUndefined();
+    expect((await deliver("issue_comment", pause, { delivery })).body.outcome).toBe("coalesced");
   });
 
   it("acknowledges and records an event of a repository it does not know", async () => {

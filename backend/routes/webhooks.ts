@@ -1,11 +1,13 @@
 /**
  * POST /webhooks/github: GitHub's deliveries for the App. Only a delivery signed with
- * GITHUB_WEBHOOK_SECRET (X-Hub-Signature-256) is read, and each delivery (X-GitHub-Delivery) takes
- * effect once. Installation events keep integrations and projects true: an uninstalled or
+ * GITHUB_WEBHOOK_SECRET (X-Hub-Signature-256) is read, and each delivery takes effect once: once
+ * per X-GitHub-Delivery, and once per signed body, which the signature covers and the id does not
+ * (a body replayed under a new id changes nothing). Installation events keep integrations and projects true: an uninstalled or
  * suspended installation makes its integration inactive, added and removed repositories become
  * projects or stop being ones (200). Pull-request and comment events go to the review engine's
  * ingest, which queues a review run (202: accepted, reviewed later).
  */
+import { createHash } from "node:crypto";
 import { Webhooks } from "@octokit/webhooks";
 import express, { type Router } from "express";
 import { API_PATHS } from "../../shared/contract.ts";
@@ -15,9 +17,11 @@ import { isObject } from "../github/client.ts";
 import { HttpError } from "../http/errors.ts";
 import { strictRouter } from "../http/router.ts";
 import { GITHUB_INTEGRATION } from "../integrations/catalogue.ts";
+import { codeHostFailure } from "../integrations/failures.ts";
 import { repositoriesOf } from "../integrations/github-app.ts";
 import { importRepositories } from "../integrations/setup.ts";
 import { GITHUB_REVIEW_EVENTS, githubReviewEvent } from "../review/github-events.ts";
+import type { CommandAccess } from "../review/hosts/github-command-access.ts";
 import { ingest, recordDelivery } from "../review/ingest.ts";
 import type { ReviewQueue } from "../review/queue.ts";
 
@@ -30,11 +34,17 @@ const DELIVERY_ID_MAX = 128;
 
 type Transaction = Parameters<Parameters<ReturnType<Db["transaction"]>["execute"]>[0]>[0];
 
-async function signedBody(webhooks: Webhooks, body: unknown, signature: string | undefined): Promise<string> {
-  const payload = Buffer.isBuffer(body) ? body.toString("utf8") : "";
-  const valid = signature ? await webhooks.verify(payload, signature).catch(() => false) : false;
+/** The body, once its signature is checked, and its SHA-256 (hex): the same body counts once. */
+async function signedBody(
+  webhooks: Webhooks,
+  body: unknown,
+  signature: string | undefined,
+): Promise<{ text: string; digest: string }> {
+  const bytes = Buffer.isBuffer(body) ? body : Buffer.alloc(0);
+  const text = bytes.toString("utf8");
+  const valid = signature ? await webhooks.verify(text, signature).catch(() => false) : false;
   if (!valid) throw new HttpError(401, { error: "Invalid webhook signature" });
-  return payload;
+  return { text, digest: createHash("sha256").update(bytes).digest("hex") };
 }
 
 /** The organisations whose GitHub integration is this installation. */
@@ -89,9 +99,11 @@ export interface WebhookDeps {
   github: BackendConfig["github"];
   queue: ReviewQueue;
   productName: string;
+  /** Who may command the bot (the GitHub App's permission check); undefined: nobody. */
+  commandAccess?: CommandAccess | undefined;
 }
 
-export function webhooksRouter({ db, github, queue, productName }: WebhookDeps): Router {
+export function webhooksRouter({ db, github, queue, productName, commandAccess }: WebhookDeps): Router {
   const router = strictRouter();
   const webhooks = github.webhookSecret ? new Webhooks({ secret: github.webhookSecret }) : undefined;
 
@@ -103,7 +115,7 @@ export function webhooksRouter({ db, github, queue, productName }: WebhookDeps):
       if (!webhooks) {
         throw new HttpError(503, { error: "GitHub webhooks are not configured (GITHUB_WEBHOOK_SECRET)" });
       }
-      const text = await signedBody(webhooks, req.body, req.get("x-hub-signature-256"));
+      const { text, digest } = await signedBody(webhooks, req.body, req.get("x-hub-signature-256"));
       const delivery = req.get("x-github-delivery");
       const event = req.get("x-github-event");
       if (!delivery || delivery.length > DELIVERY_ID_MAX || !event) {
@@ -118,16 +130,27 @@ export function webhooksRouter({ db, github, queue, productName }: WebhookDeps):
       if (!isObject(payload)) throw new HttpError(400, { error: "Invalid JSON body" });
 
       if (GITHUB_REVIEW_EVENTS.has(event)) {
-        const review = githubReviewEvent(event, payload, productName);
+        // Before the delivery is recorded: when GitHub cannot be asked, the delivery fails unrecorded
+        // and a redelivery (same id, same body) is taken in anew.
+        const review = await githubReviewEvent(event, payload, { productName, commandAccess }).catch(
+          (error: unknown) => {
+            throw codeHostFailure(error);
+          },
+        );
         const action = typeof payload.action === "string" ? `.${payload.action}` : "";
-        const result = await ingest(db, queue, { id: delivery, event: `${event}${action}` }, review);
+        const result = await ingest(
+          db,
+          queue,
+          { id: delivery, event: `${event}${action}`, payloadDigest: digest },
+          review,
+        );
         res
           .status(202)
           .json({ received: true, duplicate: result.outcome === "duplicate", outcome: result.outcome });
         return;
       }
       const applied = await db.transaction().execute(async (trx) => {
-        if (!(await recordDelivery(trx, { id: delivery, event }))) return false;
+        if (!(await recordDelivery(trx, { id: delivery, event, payloadDigest: digest }))) return false;
         await apply(trx, event, payload, github.oauthUrl);
         return true;
       });

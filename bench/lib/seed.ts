@@ -9,8 +9,8 @@ import { randomBytes } from "node:crypto";
 import { AZURE_DEVOPS_FIELDS, AZURE_DEVOPS_INTEGRATION } from "../../backend/integrations/catalogue.ts";
 import type { RunningStack } from "../../scripts/lib/stack.ts";
 import { SESSION_COOKIE_NAME } from "../../shared/constants.ts";
-import { API_PATHS, type SignInResponse } from "../../shared/contract.ts";
-import { SANDBOX_INSTALLATION_PREFIX, SANDBOX_REPOSITORIES } from "../../shared/sandbox.ts";
+import { API_PATHS, type IntegrationResponse, type SignInResponse } from "../../shared/contract.ts";
+import { SANDBOX_INTEGRATION, SANDBOX_REPOSITORIES, sandboxConnectOf } from "../../shared/sandbox.ts";
 import { type FakeAzureDevOps, startFakeAzureDevOps } from "../../tests/support/fake-azure-devops.ts";
 import { createEmulatorUser, signInOnEmulator } from "../../tests/support/firebase-emulator-users.ts";
 
@@ -56,13 +56,15 @@ export async function seedAccount(stack: RunningStack): Promise<BenchAccount> {
   });
   const bearer = { authorization: `Bearer ${signedIn.token}` };
 
+  // The sandbox's Connect link: its installation id and the code the backend signed for this user.
+  const github = await call<IntegrationResponse>(
+    `${stack.backendUrl}${API_PATHS.integration(SANDBOX_INTEGRATION)}`,
+    { headers: bearer },
+  );
   await call(`${stack.backendUrl}${API_PATHS.githubSetup}`, {
     method: "POST",
     headers: bearer,
-    body: JSON.stringify({
-      org_id: signedIn.org.org_id,
-      installationId: `${SANDBOX_INSTALLATION_PREFIX}${randomBytes(8).toString("hex")}`,
-    }),
+    body: JSON.stringify({ org_id: signedIn.org.org_id, ...sandboxConnectOf(github.data.links.oauth_url) }),
   });
   const azureDevOps = await startFakeAzureDevOps({
     repositoryNames: Array.from(

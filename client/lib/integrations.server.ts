@@ -33,16 +33,23 @@ export function loadIntegration(
 }
 
 /**
- * The installation id /sandbox/install offers. A 404 unless the backend's code host is the sandbox
- * (its Connect link is a sandbox one) and the query names a sandbox installation.
+ * The installation /sandbox/install offers and the code it hands back (the backend checks it on
+ * setup). A 404 unless the backend's code host is the sandbox (its Connect link is a sandbox one)
+ * and the query names a sandbox installation and a code.
  */
 export async function loadSandboxInstallation(
   api: Pick<ApiClient, "getIntegration">,
-  installationId: string | null,
-): Promise<string> {
+  query: URLSearchParams,
+): Promise<{ installationId: string; code: string }> {
   const { data: integration } = await api.getIntegration(SANDBOX_INTEGRATION);
-  if (!sandboxInstallationOf(integration.links.oauth_url) || !isSandboxInstallationId(installationId)) {
+  const installationId = query.get("installation_id");
+  const code = query.get("code");
+  if (
+    !sandboxInstallationOf(integration.links.oauth_url) ||
+    !isSandboxInstallationId(installationId) ||
+    !code
+  ) {
     throw data(null, { status: 404 });
   }
-  return installationId;
+  return { installationId, code };
 }

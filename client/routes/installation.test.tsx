@@ -69,7 +69,8 @@ describe("/installation", () => {
     expect(setupCalls()).toHaveLength(1);
     const [, init] = setupCalls()[0] ?? [];
     expect(init?.method).toBe("POST");
-    expect(JSON.parse(String(init?.body))).toEqual({ org_id: "org-42", installationId: "123" });
+    // The code proves to the backend that this user may connect the installation.
+    expect(JSON.parse(String(init?.body))).toEqual({ org_id: "org-42", installationId: "123", code: "abc" });
   });
 
   it("counts down, then goes to /; Back to Home goes there at once", async () => {

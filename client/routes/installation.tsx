@@ -18,7 +18,7 @@ export function meta({ matches }: Route.MetaArgs) {
 type Callback =
   | { kind: "pending" }
   | { kind: "missing" }
-  | { kind: "install"; orgId: string; installationId: string };
+  | { kind: "install"; orgId: string; installationId: string; code: string };
 
 /**
  * Where the code host sends the browser after the app installation (docs/product.md#installation).
@@ -33,7 +33,7 @@ export function loader({ context, request }: Route.LoaderArgs): Callback {
   const code = query.get("code");
   const installationId = query.get("installation_id");
   if (!code || !installationId) return { kind: "missing" };
-  return { kind: "install", orgId: user.orgId, installationId };
+  return { kind: "install", orgId: user.orgId, installationId, code };
 }
 
 export default function Installation({ loaderData }: Route.ComponentProps) {
@@ -64,6 +64,7 @@ export default function Installation({ loaderData }: Route.ComponentProps) {
           key={loaderData.installationId}
           orgId={loaderData.orgId}
           installationId={loaderData.installationId}
+          code={loaderData.code}
         />
       )}
     </div>
@@ -72,7 +73,16 @@ export default function Installation({ loaderData }: Route.ComponentProps) {
 
 type Phase = { name: "processing" } | { name: "failed"; message: string } | { name: "done" };
 
-function CompleteInstallation({ orgId, installationId }: { orgId: string; installationId: string }) {
+/** `code` proves to the backend that this user may connect the installation. */
+function CompleteInstallation({
+  orgId,
+  installationId,
+  code,
+}: {
+  orgId: string;
+  installationId: string;
+  code: string;
+}) {
   const [attempt, setAttempt] = useState(1);
   const [phase, setPhase] = useState<Phase>({ name: "processing" });
   // The attempt already under way: React's strict effects run an effect twice, the setup runs once.
@@ -84,14 +94,14 @@ function CompleteInstallation({ orgId, installationId }: { orgId: string; instal
     setPhase({ name: "processing" });
     integrationsApi
       .load()
-      .then(({ completeInstallation }) => completeInstallation({ org_id: orgId, installationId }))
+      .then(({ completeInstallation }) => completeInstallation({ org_id: orgId, installationId, code }))
       .catch(() => ({ ok: false, message: undefined }))
       .then((outcome) =>
         setPhase(
           outcome.ok ? { name: "done" } : { name: "failed", message: outcome.message ?? INSTALLATION.failed },
         ),
       );
-  }, [attempt, orgId, installationId]);
+  }, [attempt, orgId, installationId, code]);
 
   const retry = useCallback(() => setAttempt((n) => n + 1), []);
 

@@ -9,6 +9,7 @@ import {
   GITHUB_INTEGRATION,
   gateway,
   jsonResponse,
+  SANDBOX_CODE,
   SANDBOX_GITHUB_INTEGRATION,
   SANDBOX_INSTALLATION_ID,
   thrownStatusOf,
@@ -35,7 +36,7 @@ afterEach(() => {
   fetchMock.mockReset();
 });
 
-const PAGE_URL = `/sandbox/install?installation_id=${SANDBOX_INSTALLATION_ID}`;
+const PAGE_URL = `/sandbox/install?installation_id=${SANDBOX_INSTALLATION_ID}&code=${SANDBOX_CODE}`;
 
 async function load(url: string) {
   const request = new Request(`http://gateway.test${url}`);
@@ -44,7 +45,10 @@ async function load(url: string) {
 
 describe("/sandbox/install loader", () => {
   it("offers the query's installation while the backend's code host is the sandbox", async () => {
-    await expect(load(PAGE_URL)).resolves.toEqual({ installationId: SANDBOX_INSTALLATION_ID });
+    await expect(load(PAGE_URL)).resolves.toEqual({
+      installationId: SANDBOX_INSTALLATION_ID,
+      code: SANDBOX_CODE,
+    });
   });
 
   it("is a 404 when the code host is a GitHub App", async () => {
@@ -52,8 +56,12 @@ describe("/sandbox/install loader", () => {
     expect(await thrownStatusOf(load(PAGE_URL))).toBe(404);
   });
 
-  it("is a 404 without a sandbox installation id", async () => {
-    for (const url of ["/sandbox/install", "/sandbox/install?installation_id=4242"]) {
+  it("is a 404 without a sandbox installation id or its code", async () => {
+    for (const url of [
+      "/sandbox/install",
+      `/sandbox/install?installation_id=4242&code=${SANDBOX_CODE}`,
+      `/sandbox/install?installation_id=${SANDBOX_INSTALLATION_ID}`,
+    ]) {
       expect(await thrownStatusOf(load(url)), url).toBe(404);
     }
   });
@@ -87,12 +95,12 @@ describe("/sandbox/install page", () => {
     }
   });
 
-  it("Install goes to /installation exactly as GitHub sends the browser back", async () => {
+  it("Install goes to /installation exactly as GitHub sends the browser back, with the link's code", async () => {
     renderSandboxInstall();
     await userEvent.setup().click(await screen.findByRole("link", { name: "Install" }));
     expect(
       await screen.findByText(
-        `Went to /installation?setup_action=install&installation_id=${SANDBOX_INSTALLATION_ID}&code=sandbox`,
+        `Went to /installation?setup_action=install&installation_id=${SANDBOX_INSTALLATION_ID}&code=${SANDBOX_CODE}`,
       ),
     ).toBeInTheDocument();
   });

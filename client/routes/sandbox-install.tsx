@@ -21,8 +21,7 @@ export function meta({ matches }: Route.MetaArgs) {
 /** A 404 unless the backend's code host is the sandbox (see loadSandboxInstallation). */
 export async function loader({ context, request }: Route.LoaderArgs) {
   const { api } = backendFor(context, request);
-  const installationId = new URL(request.url).searchParams.get("installation_id");
-  return { installationId: await loadSandboxInstallation(api, installationId) };
+  return loadSandboxInstallation(api, new URL(request.url).searchParams);
 }
 
 /**
@@ -30,7 +29,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
  * Install goes back to /installation exactly as GitHub would, Cancel back to the integration.
  */
 export default function SandboxInstall({ loaderData }: Route.ComponentProps) {
-  const { installationId } = loaderData;
+  const { installationId, code } = loaderData;
   return (
     <Card as="section" aria-labelledby="sandbox-install" className="mx-auto max-w-2xl">
       <div className="space-y-2 border-border border-b px-6 py-5">
@@ -68,7 +67,7 @@ export default function SandboxInstall({ loaderData }: Route.ComponentProps) {
       </div>
       <div className="flex justify-end gap-2 border-border border-t px-6 py-4">
         <ButtonLink to={`/integrations/${SANDBOX_INTEGRATION}`}>{SANDBOX_TEXT.cancel}</ButtonLink>
-        <ButtonLink to={sandboxInstallationCallback(installationId)} variant="primary">
+        <ButtonLink to={sandboxInstallationCallback(installationId, code)} variant="primary">
           {SANDBOX_TEXT.install}
         </ButtonLink>
       </div>

@@ -31,12 +31,13 @@ describe("code hosts", () => {
       .first()
       .click();
     // The sandbox's stand-in for GitHub's install page, then back to /installation as from GitHub.
-    await page.waitForURL(/\/sandbox\/install\?installation_id=sandbox-/);
+    // Its Connect link carries a code the backend signed for this user (decision 027).
+    await page.waitForURL(/\/sandbox\/install\?installation_id=sandbox-[0-9a-f]+&code=\d+\.[\w-]+$/);
     await page.getByRole("heading", { name: "Sandbox code host" }).waitFor();
     expect(await seriousViolations(page)).toEqual([]);
     await page.getByRole("link", { name: "Install", exact: true }).click();
     await page.waitForURL(
-      /\/installation\?setup_action=install&installation_id=sandbox-[0-9a-f]+&code=sandbox$/,
+      /\/installation\?setup_action=install&installation_id=sandbox-[0-9a-f]+&code=\d+\.[\w-]+$/,
     );
     await page
       .getByRole("button", { name: "Back to Home" })

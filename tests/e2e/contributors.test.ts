@@ -8,7 +8,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { TRIAL_SEATS } from "../../shared/constants.ts";
 import { API_PATHS } from "../../shared/contract.ts";
-import { SANDBOX_ACTIVE_PEOPLE, SANDBOX_PEOPLE } from "../../shared/sandbox.ts";
+import { SANDBOX_ACTIVE_PEOPLE, SANDBOX_PEOPLE, sandboxConnectOf } from "../../shared/sandbox.ts";
 import { SEAT_MESSAGES } from "../../shared/seat-rules.ts";
 import { launchBrowser, seriousViolations, signedInPage } from "./browser.ts";
 
@@ -41,8 +41,10 @@ async function seedContributors(page: Page, count: number): Promise<void> {
   const github = (await call(page, API_PATHS.integration("github"))).json as {
     data: { links: { oauth_url: string } };
   };
-  const installationId = new URL(github.data.links.oauth_url).searchParams.get("installation_id");
-  const setup = await call(page, API_PATHS.githubSetup, { org_id: session.user.orgId, installationId });
+  const setup = await call(page, API_PATHS.githubSetup, {
+    org_id: session.user.orgId,
+    ...sandboxConnectOf(github.data.links.oauth_url),
+  });
   expect(setup.status).toBe(200);
   for (const person of SANDBOX_PEOPLE.slice(SANDBOX_ACTIVE_PEOPLE, count - 1)) {
     const added = await call(page, API_PATHS.addContributor, {

@@ -63,6 +63,8 @@ const ENDPOINTS = {
   publicUser: schemaOf("get", "/users/{username}", 200),
   commits: schemaOf("get", "/repos/{owner}/{repo}/commits", 200),
   emails: schemaOf("get", "/user/emails", 200),
+  userInstallations: schemaOf("get", "/user/installations", 200),
+  permission: schemaOf("get", "/repos/{owner}/{repo}/collaborators/{username}/permission", 200),
   pullRequest: schemaOf("get", "/repos/{owner}/{repo}/pulls/{pull_number}", 200),
   compare: schemaOf("get", "/repos/{owner}/{repo}/compare/{basehead}", 200),
   reviews: schemaOf("get", "/repos/{owner}/{repo}/pulls/{pull_number}/reviews", 200),
@@ -173,6 +175,73 @@ describe("the fake GitHub answers in the shapes of GitHub's OpenAPI description"
     const emails = await answer("/user/emails", `token ${accessToken}`);
     expect(emails.status).toBe(200);
     expect(complaints(ENDPOINTS.emails, emails.body)).toEqual([]);
+  });
+
+  it("the App's setup code and GET /user/installations", async () => {
+    const accessToken = github.addUser({ id: 5_005, login: "installer", name: null, emails: [] });
+    const exchange = async (clientId: string, clientSecret: string, code: string) => {
+      const response = await fetch(`${github.url}/login/oauth/access_token`, {
+        method: "POST",
+        headers: { accept: "application/json", "content-type": "application/json" },
+        body: JSON.stringify({ client_id: clientId, client_secret: clientSecret, code }),
+      });
+      return (await response.json()) as Record<string, unknown>;
+    };
+    // A code of the App's client does not exchange with another client, and works once.
+    expect((await exchange(github.clientId, github.clientSecret, github.appCode(accessToken))).error).toBe(
+      "bad_verification_code",
+    );
+    const code = github.appCode(accessToken);
+    const exchanged = await exchange(github.appClientId, github.appClientSecret, code);
+    // GitHub's documented answer for a user access token of an App.
+    expect(exchanged).toEqual({
+      access_token: expect.stringMatching(/^ghu_/),
+      expires_in: 28_800,
+      refresh_token: expect.stringMatching(/^ghr_/),
+      refresh_token_expires_in: 15_897_600,
+      token_type: "bearer",
+      scope: "",
+    });
+    expect((await exchange(github.appClientId, github.appClientSecret, code)).error).toBe(
+      "bad_verification_code",
+    );
+
+    github.addInstallation({
+      id: 4_712,
+      account: "installer-org",
+      repositories: [],
+      accessibleTo: ["installer"],
+    });
+    const listed = await answer("/user/installations?per_page=1&page=1", `token ${exchanged.access_token}`);
+    expect(listed.status).toBe(200);
+    expect((listed.body as { installations: Array<{ id: number }> }).installations.map((i) => i.id)).toEqual([
+      4_712,
+    ]);
+    expect(complaints(ENDPOINTS.userInstallations, listed.body)).toEqual([]);
+    // Only a user access token of the App lists installations.
+    expect((await answer("/user/installations", `token ${accessToken}`)).status).toBe(403);
+  });
+
+  it("GET /repos/{owner}/{repo}/collaborators/{username}/permission", async () => {
+    github.addUser({ id: 6_006, login: "maintainer", name: null, emails: [] });
+    github.addUser({ id: 6_007, login: "bystander", name: null, emails: [] });
+    github.setRole("acme/web", "maintainer", "maintain");
+    const token = await answer(
+      `/app/installations/${INSTALLATION_ID}/access_tokens`,
+      `Bearer ${appJwt}`,
+      "POST",
+    );
+    const authorization = `token ${(token.body as { token: string }).token}`;
+    const maintainer = await answer("/repos/acme/web/collaborators/maintainer/permission", authorization);
+    expect(maintainer.status).toBe(200);
+    expect(maintainer.body).toMatchObject({ permission: "write", role_name: "maintain" });
+    expect(complaints(ENDPOINTS.permission, maintainer.body)).toEqual([]);
+    const bystander = await answer("/repos/acme/web/collaborators/bystander/permission", authorization);
+    expect(bystander.body).toMatchObject({ permission: "none" });
+    expect(complaints(ENDPOINTS.permission, bystander.body)).toEqual([]);
+    expect(
+      (await answer("/repos/acme/web/collaborators/nobody-at-all/permission", authorization)).status,
+    ).toBe(404);
   });
 
   it("GET /repos/{owner}/{repo}/commits and GET /users/{username}", async () => {

@@ -2,8 +2,14 @@
  * A local stand-in for GitHub's OAuth endpoint and the REST calls sign-in makes, on a loopback
  * port, answering in GitHub's documented shapes: POST /login/oauth/access_token
  * ({access_token, token_type, scope}, or 200 {error: "bad_verification_code", ...} for a wrong or
- * used code), GET /user and GET /user/emails (401 {message: "Bad credentials"} for an unknown
- * token). Point GITHUB_OAUTH_URL and GITHUB_API_URL at `url`.
+ * used code, or one of another client), GET /user and GET /user/emails (401 {message: "Bad
+ * credentials"} for an unknown token). Point GITHUB_OAUTH_URL and GITHUB_API_URL at `url`.
+ *
+ * The GitHub App has its own OAuth client (`appClientId`, `appClientSecret`): the `code` of its
+ * setup redirect (`appCode`) exchanges, with that client only, for a user-to-server token
+ * (`ghu_…`, with `expires_in` and a refresh token), and GET /user/installations answers that token
+ * the app's installations the user can reach (`accessibleTo`), paged like GitHub; any other token
+ * gets 403, as from GitHub.
  *
  * It is also the GitHub App of code-host installations (GITHUB_APP_ID = `appId`,
  * GITHUB_APP_PRIVATE_KEY = `appPrivateKey`): GET /app, GET /app/installations/{id} and
@@ -12,7 +18,10 @@
  * with per_page and page and GitHub's Link header. An unknown or removed installation answers 404,
  * as GitHub does. With an installation token, GET /repos/{owner}/{repo}/commits lists an installed
  * repository's commits, newest first (409 for one without commits, as GitHub answers an empty
- * repository), and GET /users/{username} finds any user added with `addUser` (404 otherwise). Its answers are checked against GitHub's OpenAPI description
+ * repository), GET /users/{username} finds any user added with `addUser` (404 otherwise), and
+ * GET /repos/{owner}/{repo}/collaborators/{username}/permission answers a user's role on an
+ * installed repository (`setRole`; none on a private one, read on a public one, 404 for an unknown
+ * user). Its answers are checked against GitHub's OpenAPI description
  * (tests/integration/fake-github-fidelity.test.ts).
  *
  * Pull requests of an installation's repositories, for the review engine, are in `pulls`
@@ -69,7 +78,12 @@ export interface FakeGitHubInstallation {
   /** Commits to its repositories (by `full_name`), in any order. */
   commits?: FakeGitHubCommit[];
   suspended?: boolean;
+  /** Logins of the users GET /user/installations lists it to (who may manage or use it). */
+  accessibleTo?: string[];
 }
+
+/** A person's role on a repository, as GitHub names them (`role_name`). */
+export type FakeGitHubRole = "admin" | "maintain" | "write" | "triage" | "read";
 
 export const fakeRepository = (owner: string, name: string, id: number): FakeGitHubRepository => ({
   id,
@@ -90,6 +104,21 @@ export interface FakeGitHub {
   addUser(user: FakeGitHubUser): string;
   /** A one-time OAuth code that the code exchange turns into this access token. */
   issueCode(accessToken: string): string;
+  /** The GitHub App's own OAuth client, whose codes its setup redirect carries. */
+  appClientId: string;
+  appClientSecret: string;
+  /**
+   * A one-time code of the App's OAuth client for the user of `accessToken`, as GitHub's setup
+   * redirect carries it; exchanged, it becomes a user-to-server token of theirs.
+   */
+  appCode(accessToken: string): string;
+  /**
+   * The `code` of the setup redirect of a new user who can reach the installation (listed in its
+   * `accessibleTo`): what the browser of the person who installed it comes back with.
+   */
+  installerCode(installationId: number): string;
+  /** Gives `login` a role on an installed repository (by full name). */
+  setRole(fullName: string, login: string, role: FakeGitHubRole): void;
   /** The GitHub App: its id and its PKCS#1 private key, as GitHub hands it out. */
   appId: string;
   appPrivateKey: string;
@@ -297,6 +326,9 @@ function commitAnswer(api: string, commit: FakeGitHubCommit, sha: string, author
   };
 }
 
+/** Roles from the least to the most. */
+const ROLE_ORDER: readonly FakeGitHubRole[] = ["read", "triage", "write", "maintain", "admin"];
+
 const NOT_FOUND = { message: "Not Found", documentation_url: "https://docs.github.com/rest", status: "404" };
 
 /** The JWT of GitHub's app authentication: RS256, the app's key, `iss` = app id, at most 10 minutes. */
@@ -319,12 +351,77 @@ async function isAppJwt(authorization: string | undefined, appId: string, public
 
 export async function startFakeGitHub(): Promise<FakeGitHub> {
   const users = new Map<string, FakeGitHubUser>();
-  const codes = new Map<string, string>();
+  /** One-time code → the access token it exchanges for and the OAuth client it was issued to. */
+  const codes = new Map<string, { accessToken: string; clientId: string }>();
+  /** User-to-server tokens of the App (GET /user/installations takes only these). */
+  const appUserTokens = new Set<string>();
+  /** Roles on repositories: full name → lower-case login → role. */
+  const roles = new Map<string, Map<string, FakeGitHubRole>>();
   const installations = new Map<number, FakeGitHubInstallation>();
   /** Installation access token → installation id. */
   const installationTokens = new Map<string, number>();
   const appKeys = generateKeyPairSync("rsa", { modulusLength: 2048 });
   const appId = String(100_000 + Math.floor(Math.random() * 100_000));
+
+  /** GitHub's "installation" object. */
+  function installationAnswer(installation: FakeGitHubInstallation) {
+    const suspended_at = installation.suspended ? "2026-11-01T00:00:00Z" : null;
+    return {
+      id: installation.id,
+      account: simpleUser(fake.url, installation.account, installation.id * 10, "Organization"),
+      repository_selection: "selected",
+      access_tokens_url: `${fake.url}/app/installations/${installation.id}/access_tokens`,
+      repositories_url: `${fake.url}/installation/repositories`,
+      html_url: `https://github.com/organizations/${installation.account}/settings/installations/${installation.id}`,
+      app_id: Number(appId),
+      app_slug: "argus-test",
+      target_id: installation.id * 10,
+      target_type: "Organization",
+      permissions: { metadata: "read", pull_requests: "write" },
+      events: ["pull_request"],
+      created_at: CREATED_AT,
+      updated_at: UPDATED_AT,
+      single_file_name: null,
+      has_multiple_single_files: false,
+      single_file_paths: [],
+      suspended_by: installation.suspended ? simpleUser(fake.url, "site-admin", 2, "User") : null,
+      suspended_at,
+    };
+  }
+
+  /**
+   * GitHub's "repository-collaborator-permission": `permission` is the classic level (maintain
+   * counts as write, triage as read), `role_name` the role itself.
+   */
+  function collaboratorPermission(account: FakeGitHubUser, repository: FakeGitHubRepository) {
+    const role = roles.get(repository.full_name)?.get(account.login.toLowerCase());
+    const permission = !role
+      ? repository.private
+        ? "none"
+        : "read"
+      : role === "maintain"
+        ? "write"
+        : role === "triage"
+          ? "read"
+          : role;
+    const at = (level: FakeGitHubRole) =>
+      role !== undefined && ROLE_ORDER.indexOf(role) >= ROLE_ORDER.indexOf(level);
+    return {
+      permission,
+      role_name: role ?? permission,
+      user: {
+        ...simpleUser(fake.url, account.login, account.id, "User"),
+        permissions: {
+          pull: permission !== "none",
+          triage: at("triage"),
+          push: at("write"),
+          maintain: at("maintain"),
+          admin: at("admin"),
+        },
+        role_name: role ?? permission,
+      },
+    };
+  }
 
   /** The app's REST calls; true when one answered. */
   async function appCall(req: IncomingMessage, res: ServerResponse, path: string): Promise<boolean> {
@@ -343,7 +440,7 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
           id: Number(appId),
           slug: "argus-test",
           node_id: `A_${appId}`,
-          client_id: fake.clientId,
+          client_id: fake.appClientId,
           owner: simpleUser(fake.url, "argus-dev", 1, "Organization"),
           name: "Argus Test",
           description: "Argus code review (test app)",
@@ -362,33 +459,12 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
         send(res, 404, NOT_FOUND);
         return true;
       }
-      const suspended_at = installation.suspended ? "2026-11-01T00:00:00Z" : null;
       if (req.method === "GET" && !installationPath?.[2]) {
-        send(res, 200, {
-          id: installation.id,
-          account: simpleUser(fake.url, installation.account, installation.id * 10, "Organization"),
-          repository_selection: "selected",
-          access_tokens_url: `${fake.url}/app/installations/${installation.id}/access_tokens`,
-          repositories_url: `${fake.url}/installation/repositories`,
-          html_url: `https://github.com/organizations/${installation.account}/settings/installations/${installation.id}`,
-          app_id: Number(appId),
-          app_slug: "argus-test",
-          target_id: installation.id * 10,
-          target_type: "Organization",
-          permissions: { metadata: "read", pull_requests: "write" },
-          events: ["pull_request"],
-          created_at: CREATED_AT,
-          updated_at: UPDATED_AT,
-          single_file_name: null,
-          has_multiple_single_files: false,
-          single_file_paths: [],
-          suspended_by: installation.suspended ? simpleUser(fake.url, "site-admin", 2, "User") : null,
-          suspended_at,
-        });
+        send(res, 200, installationAnswer(installation));
         return true;
       }
       if (req.method === "POST" && installationPath?.[2]) {
-        if (suspended_at) {
+        if (installation.suspended) {
           send(res, 403, { message: "This installation has been suspended", status: "403" });
           return true;
         }
@@ -489,7 +565,11 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
 
     if (req.method === "POST" && path === "/login/oauth/access_token") {
       const params = await readBody(req);
-      if (params.client_id !== fake.clientId || params.client_secret !== fake.clientSecret) {
+      const clients: Record<string, string> = {
+        [fake.clientId]: fake.clientSecret,
+        [fake.appClientId]: fake.appClientSecret,
+      };
+      if (!params.client_id || clients[params.client_id] !== params.client_secret) {
         send(res, 200, {
           error: "incorrect_client_credentials",
           error_description: "The client_id and/or client_secret passed are incorrect.",
@@ -498,9 +578,11 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
         });
         return;
       }
-      const accessToken = codes.get(params.code ?? "");
+      const issued = codes.get(params.code ?? "");
       codes.delete(params.code ?? "");
-      if (!accessToken) {
+      // A code is good once, and only with the client it was issued to.
+      const user = issued?.clientId === params.client_id ? users.get(issued.accessToken) : undefined;
+      if (!issued || !user) {
         send(res, 200, {
           error: "bad_verification_code",
           error_description: "The code passed is incorrect or expired.",
@@ -509,7 +591,26 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
         });
         return;
       }
-      send(res, 200, { access_token: accessToken, token_type: "bearer", scope: "read:user,user:email" });
+      if (params.client_id === fake.appClientId) {
+        // A GitHub App's user-to-server token: it expires, with a refresh token, and has no scopes.
+        const userToken = token("ghu");
+        users.set(userToken, user);
+        appUserTokens.add(userToken);
+        send(res, 200, {
+          access_token: userToken,
+          expires_in: 28_800,
+          refresh_token: token("ghr"),
+          refresh_token_expires_in: 15_897_600,
+          token_type: "bearer",
+          scope: "",
+        });
+        return;
+      }
+      send(res, 200, {
+        access_token: issued.accessToken,
+        token_type: "bearer",
+        scope: "read:user,user:email",
+      });
       return;
     }
 
@@ -521,6 +622,17 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
       const installed = installations
         .get(installationTokens.get(bearer) ?? -1)
         ?.repositories.find((candidate) => candidate.full_name === repository);
+      const permissionPath = /^\/repos\/[^/]+\/[^/]+\/collaborators\/([^/]+)\/permission$/.exec(path);
+      if (req.method === "GET" && permissionPath && installed) {
+        const login = decodeURIComponent(permissionPath[1] as string).toLowerCase();
+        const account = [...users.values()].find((entry) => entry.login.toLowerCase() === login);
+        if (!account) {
+          send(res, 404, NOT_FOUND);
+          return;
+        }
+        send(res, 200, collaboratorPermission(account, installed));
+        return;
+      }
       // A person (a user's token) reacts to comments on any installed repository.
       const person = installed ? undefined : users.get(bearer);
       const known =
@@ -546,6 +658,36 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
 
     const match = /^(?:Bearer|token) (\S+)$/i.exec(req.headers.authorization ?? "");
     const user = match ? users.get(match[1] as string) : undefined;
+    if (req.method === "GET" && path === "/user/installations") {
+      if (!user || !appUserTokens.has(match?.[1] ?? "")) {
+        send(res, user ? 403 : 401, {
+          message: user
+            ? "You must authenticate with an access token authorized to a GitHub App in order to list installations"
+            : "Bad credentials",
+          documentation_url:
+            "https://docs.github.com/rest/apps/installations#list-app-installations-accessible-to-the-user-access-token",
+          status: user ? "403" : "401",
+        });
+        return;
+      }
+      const query = new URL(req.url ?? "/", "http://localhost").searchParams;
+      const perPage = Math.min(Number(query.get("per_page") ?? 30), 100);
+      const page = Number(query.get("page") ?? 1);
+      const login = user.login.toLowerCase();
+      const reachable = [...installations.values()].filter((installation) =>
+        (installation.accessibleTo ?? []).some((entry) => entry.toLowerCase() === login),
+      );
+      send(
+        res,
+        200,
+        {
+          total_count: reachable.length,
+          installations: reachable.slice((page - 1) * perPage, page * perPage).map(installationAnswer),
+        },
+        pageLinks(`${fake.url}${path}`, perPage, page, reachable.length),
+      );
+      return;
+    }
     if (req.method === "GET" && (path === "/user" || path === "/user/emails")) {
       if (!user) {
         send(res, 401, {
@@ -606,8 +748,27 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
     },
     issueCode(accessToken) {
       const code = randomBytes(10).toString("hex");
-      codes.set(code, accessToken);
+      codes.set(code, { accessToken, clientId: fake.clientId });
       return code;
+    },
+    appClientId: "Iv23.fakeappclientid",
+    appClientSecret: token("appsecret"),
+    appCode(accessToken) {
+      const code = randomBytes(10).toString("hex");
+      codes.set(code, { accessToken, clientId: fake.appClientId });
+      return code;
+    },
+    installerCode(installationId) {
+      const installation = installations.get(installationId);
+      if (!installation) throw new Error(`no installation ${installationId}`);
+      const login = `installer-${installationId}-${randomBytes(3).toString("hex")}`;
+      installation.accessibleTo = [...(installation.accessibleTo ?? []), login];
+      return fake.appCode(fake.addUser({ id: 700_000 + users.size, login, name: null, emails: [] }));
+    },
+    setRole(fullName, login, role) {
+      const repository = roles.get(fullName) ?? new Map<string, FakeGitHubRole>();
+      repository.set(login.toLowerCase(), role);
+      roles.set(fullName, repository);
     },
     close: () =>
       new Promise<void>((resolve, reject) => {
@@ -622,7 +783,11 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
 export function gitHubAppEnv(github: FakeGitHub): Record<string, string> {
   return {
     GITHUB_API_URL: github.url,
+    // The App's setup code is exchanged on GitHub's web host.
+    GITHUB_OAUTH_URL: github.url,
     GITHUB_APP_ID: github.appId,
     GITHUB_APP_PRIVATE_KEY: github.appPrivateKey.replaceAll("\n", "\\n"),
+    GITHUB_APP_CLIENT_ID: github.appClientId,
+    GITHUB_APP_CLIENT_SECRET: github.appClientSecret,
   };
 }

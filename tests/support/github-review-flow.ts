@@ -39,7 +39,11 @@ export async function connectGitHubRepository(
   const setup = await request(backend.app)
     .post(API_PATHS.githubSetup)
     .set("Authorization", `Bearer ${account.token}`)
-    .send({ org_id: account.orgId, installationId: repo.installation });
+    .send({
+      org_id: account.orgId,
+      installationId: repo.installation,
+      code: github.installerCode(repo.installation),
+    });
   expect(setup.status).toBe(200);
   return account.token;
 }

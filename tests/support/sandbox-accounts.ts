@@ -2,7 +2,7 @@
 import { expect } from "vitest";
 import type { Backend } from "../../backend/app.ts";
 import { API_PATHS, integrationResponseSchema, projectsResponseSchema } from "../../shared/contract.ts";
-import { sandboxInstallationOf } from "../../shared/sandbox.ts";
+import { sandboxConnectOf } from "../../shared/sandbox.ts";
 import { signedInAccount } from "./backend-sessions.ts";
 import { bearerCalls } from "./test-backend.ts";
 
@@ -13,9 +13,10 @@ export async function sandboxConnectedAccount(backend: Backend, name: string) {
   const github = integrationResponseSchema.parse(
     (await get(account.token, API_PATHS.integration("github"))).body,
   );
-  const installationId = sandboxInstallationOf(github.data.links.oauth_url);
+  // The link's installation id and the code the backend signed for this user, as its page hands them back.
+  const connect = sandboxConnectOf(github.data.links.oauth_url);
   expect(
-    (await post(account.token, API_PATHS.githubSetup, { org_id: account.orgId, installationId })).status,
+    (await post(account.token, API_PATHS.githubSetup, { org_id: account.orgId, ...connect })).status,
   ).toBe(200);
   const { projects } = projectsResponseSchema.parse((await get(account.token, API_PATHS.projects)).body).data;
   const project = projects[0];

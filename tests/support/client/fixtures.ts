@@ -106,11 +106,13 @@ export const GITHUB_INTEGRATION = integration({
 
 /** A sandbox installation id, and GitHub as the backend offers it without a GitHub App. */
 export const SANDBOX_INSTALLATION_ID = "sandbox-0a1b2c3d";
+/** The code the backend signed into the sandbox Connect link (its form does not matter to pages). */
+export const SANDBOX_CODE = "1800000000000.c2lnbmVkLWJ5LXRoZS1iYWNrZW5kLWZvci10aGlzLXVzZXI";
 export const SANDBOX_GITHUB_INTEGRATION = integration({
   ...GITHUB_INTEGRATION,
   links: {
     icon: "/icons/github.svg",
-    oauth_url: `http://gateway.test/sandbox/install?installation_id=${SANDBOX_INSTALLATION_ID}`,
+    oauth_url: `http://gateway.test/sandbox/install?installation_id=${SANDBOX_INSTALLATION_ID}&code=${SANDBOX_CODE}`,
   },
 });
 
