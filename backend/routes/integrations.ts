@@ -38,7 +38,7 @@ import {
   catalogueEntry,
   integrationsOf,
 } from "../integrations/catalogue.ts";
-import type { CodeHost, Installer, Repository } from "../integrations/code-host.ts";
+import type { CodeHost, Installer } from "../integrations/code-host.ts";
 import { codeHostFailure } from "../integrations/failures.ts";
 import { connectFormSetup, connectInstallation, parseFormSetup } from "../integrations/setup.ts";
 import { type AllowableAddressClass, checkOutboundUrl } from "../net/outbound-address.ts";

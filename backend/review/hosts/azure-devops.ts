@@ -9,12 +9,7 @@
 
 import type { FindingFeedback } from "../../../shared/review-contract.ts";
 import { isObject } from "../../github/client.ts";
-import {
-  AzureDevOpsError,
-  type AzureDevOpsProject,
-  azureDevOpsCall,
-  endpoint,
-} from "../../integrations/azure-devops.ts";
+import { AzureDevOpsError, azureDevOpsCall, endpoint } from "../../integrations/azure-devops.ts";
 import {
   type AzureDevOpsConnectionDeps,
   readAzureDevOpsConnection,
