@@ -31,6 +31,7 @@ import type { CreateModelProvider } from "./review/ai/model-provider.ts";
 import { loadBiome } from "./review/builtin/biome.ts";
 import { githubReviewHosts } from "./review/hosts/github.ts";
 import { reviewHostFor } from "./review/hosts/index.ts";
+import { deploymentMarkers } from "./review/markers.ts";
 import { createReviewPipeline } from "./review/pipeline.ts";
 import {
   DEFAULT_QUEUE_OPTIONS,
@@ -128,6 +129,9 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
   const clock = options.clock ?? systemClock;
   // Stored secrets (AI model API keys) are sealed and opened with it (docs/security.md#secrets-at-rest).
   const secrets = createSecretBox(config.secrets);
+  // The review markers are signed with a key derived from the same secret (decision 029); the
+  // workers write them, the sandbox's reactions read them.
+  const markers = deploymentMarkers(config.secrets);
   // REVIEW_WORKERS=0: this backend takes webhooks in and leaves the reviews to other processes.
   if (config.review.workers > 0) {
     const pipeline =
@@ -147,6 +151,7 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
         settings: options.reviewSettings ?? effectiveSettings,
         clock,
         productName: config.productName,
+        markers,
         models: {
           settingsFor: modelSettingsReader({ db, secrets, logger }),
           create: options.createModelProvider ?? createModelProvider,
@@ -240,7 +245,7 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
   app.use(contributorsRouter(db, codeHost, contributorImport));
   app.use(seatsRouter(db, clock));
   // Sandbox pull requests answer for sandbox repositories only, whatever the code host is now.
-  app.use(sandboxPullsRouter(db, queue));
+  app.use(sandboxPullsRouter(db, queue, markers));
   app.use(accountRouter(db));
   app.use(reviewsRouter(db, queue));
   app.use(subscriptionRouter(billing));

@@ -8,6 +8,7 @@ import { githubReviewHosts } from "../../backend/review/hosts/github.ts";
 import { reviewHostFor } from "../../backend/review/hosts/index.ts";
 import { createReviewPipeline } from "../../backend/review/pipeline.ts";
 import { effectiveSettings } from "../../backend/settings/effective.ts";
+import { testMarkers } from "./review-markers.ts";
 
 export interface FakeGitHubApp {
   url: string;
@@ -25,5 +26,7 @@ export function githubPipeline(db: Db, github: FakeGitHubApp) {
     settings: effectiveSettings,
     clock: systemClock,
     productName: "Argus",
+    // One key for the crashed process and the one that retries: each reads what the other posted.
+    markers: testMarkers,
   });
 }

@@ -20,7 +20,6 @@ import { AZURE_DEVOPS_INTEGRATION, AZURE_DEVOPS_FIELDS as FIELDS } from "../../i
 import type { PullRequestFile } from "../diff.ts";
 import { addReactions } from "../feedback.ts";
 import type { ProjectRow } from "../pipeline.ts";
-import { markedFingerprints } from "../posting.ts";
 import { CommitNotFoundError, type PullRequestInfo, type ReviewHost } from "../review-host.ts";
 
 const BRANCH_PREFIX = "refs/heads/";
@@ -236,11 +235,13 @@ export async function azureDevOpsReviewHost(db: Db, project: ProjectRow): Promis
 
     fileContent: (path, sha) => fileContent(path.startsWith("/") ? path : `/${path}`, sha),
 
-    async postedFindings(number) {
+    async postedFindings(number, readMarkers) {
       const found = new Map<string, FindingFeedback>();
+      // The engine posts as the token's owner, a person: who wrote a thread tells nothing, so only
+      // a marker's signature says the engine wrote it.
       for (const thread of await threadsOf(number)) {
         for (const comment of list(thread.comments)) {
-          for (const fp of markedFingerprints(text(comment.content))) {
+          for (const fp of readMarkers(text(comment.content))) {
             addReactions(found, fp, reactionsOf(thread, comment));
           }
         }
