@@ -38,7 +38,7 @@ function unescapedProse(markdown: string): string {
 const LIVE = [
   /</,
   /\[|\]/,
-  /&/,
+  /&#?[a-z0-9]+;/i,
   /@\w/,
   /#\d/,
   /!\d/,
@@ -121,11 +121,12 @@ describe("inertMarkdown", () => {
     expect(inertMarkdown("a\u200b\u2060b\nc\r\n\r\nd")).toBe("ab c d");
   });
 
-  it("escapes what would be Markdown, and a list marker at the start", () => {
-    expect(inertMarkdown("# *not* _emphasis_ | a < b & c ~ $x$")).toBe(
-      "\\# \\*not\\* \\_emphasis\\_ \\| a \\< b \\& c \\~ \\$x\\$",
+  it("escapes what could still be a tag, entity, link or formula, and a block marker at the start", () => {
+    expect(inertMarkdown("# a < b & c, &amp; [x] $x$ *emphasis* ghp_****")).toBe(
+      "\\# a \\< b & c, \\&amp; \\[x\\] \\$x\\$ *emphasis* ghp_****",
     );
     expect(inertMarkdown("- not a list")).toBe("\\- not a list");
+    expect(inertMarkdown("> not a quote")).toBe("\\> not a quote");
     expect(inertMarkdown("1. not a list")).toBe("1\\. not a list");
     expect(inertMarkdown('<img src="x">')).toBe('`<img src="x">`');
   });

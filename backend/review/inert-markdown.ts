@@ -12,8 +12,10 @@
  *   which code hosts neither link, nor notify from, nor render;
  * - Markdown links and images become their text followed by the target as inline code
  *   (`text (\`url\`)`, `alt (image \`url\`)`): nothing is fetched or clickable;
- * - every other character Markdown gives a meaning (`[`, `<`, `&`, `*`, …) is backslash-escaped, so
- *   no link, image, reference, entity, tag, heading or emphasis can form from what is left.
+ * - what could still make a link, image, tag, entity or formula of what is left (`[`, `]`, `<`, `&`
+ *   before an entity, `$`, backslashes and stray backticks) is backslash-escaped, and so is a
+ *   heading, quote or list marker at the start. Emphasis is left as it is: it hides nothing, and
+ *   `ghp_****` or `snake_case` read better without backslashes where the Markdown is shown raw.
  */
 import { withoutMarkerText } from "./markers.ts";
 
@@ -36,8 +38,10 @@ const TOKEN = new RegExp(
   ].join("|"),
   "giu",
 );
-/** Characters Markdown gives a meaning inside a line; each is escaped with a backslash. */
-const SPECIAL = /[\\`*_[\]<>&|~$#]/g;
+/** What still has a meaning in a line once the tokens above are code: escaped with a backslash. */
+const SPECIAL = /[\\`[\]<$]|&(?=#?[a-z0-9]+;)/gi;
+/** A heading, quote or list at the start of a paragraph (where a comment's message begins). */
+const BLOCK_START = /^([-+*#>])|^(\d+)([.)])/;
 /** Punctuation that ends a sentence rather than a URL, as GitHub reads a bare URL. */
 const URL_TAIL = /[.,:;!?'")\]]+$/;
 
@@ -92,12 +96,9 @@ function rendered(text: string): string {
   return out + escaped(text.slice(last));
 }
 
-/**
- * `text` as inert Markdown on one line (see above). A list marker or a number at its start is
- * escaped too, so the text never starts a list of its own where it begins a paragraph.
- */
+/** `text` as inert Markdown on one line (see above). */
 export function inertMarkdown(text: string): string {
-  return rendered(visibleText(text)).replace(/^([-+])|^(\d+)([.)])/, (_, bullet, number, mark) =>
-    bullet ? `\\${bullet}` : `${number}\\${mark}`,
+  return rendered(visibleText(text)).replace(BLOCK_START, (_, marker, number, mark) =>
+    marker ? `\\${marker}` : `${number}\\${mark}`,
   );
 }
