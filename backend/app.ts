@@ -35,6 +35,7 @@ import { loadBiome } from "./review/builtin/biome.ts";
 import { githubReviewHosts } from "./review/hosts/github.ts";
 import { githubCommandAccess } from "./review/hosts/github-command-access.ts";
 import { reviewHostFor } from "./review/hosts/index.ts";
+import { deploymentMarkers } from "./review/markers.ts";
 import { createReviewPipeline } from "./review/pipeline.ts";
 import {
   DEFAULT_QUEUE_OPTIONS,
@@ -136,6 +137,9 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
     throw error;
   }
   const clock = options.clock ?? systemClock;
+  // The review markers are signed with a key derived from the same secret (decision 029); the
+  // workers write them, the sandbox's reactions read them.
+  const markers = deploymentMarkers(config.secrets);
   // REVIEW_WORKERS=0: this backend takes webhooks in and leaves the reviews to other processes.
   if (config.review.workers > 0) {
     const pipeline =
@@ -157,6 +161,7 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
         settings: options.reviewSettings ?? effectiveSettings,
         clock,
         productName: config.productName,
+        markers,
         models: {
           settingsFor: modelSettingsReader({ db, secrets, logger }),
           create: options.createModelProvider ?? createModelProvider,
@@ -278,7 +283,7 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
   app.use(contributorsRouter(db, codeHost, contributorImport));
   app.use(seatsRouter(db, clock));
   // Sandbox pull requests answer for sandbox repositories only, whatever the code host is now.
-  app.use(sandboxPullsRouter(db, queue));
+  app.use(sandboxPullsRouter(db, queue, markers));
   app.use(accountRouter(db));
   app.use(reviewsRouter(db, queue, eventStreamGate(config.eventStreams)));
   app.use(subscriptionRouter(billing));

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
 import { type MemoryReviewHost, memoryReviewHost } from "../../tests/support/memory-review-host.ts";
 import { hunk } from "../../tests/support/review-files.ts";
+import { testMarkers } from "../../tests/support/review-markers.ts";
 import {
   decisionSteps,
   findingRows,
@@ -12,16 +13,10 @@ import {
   rerunAfterCrashWhilePosting,
   runRow,
 } from "../../tests/support/review-pipeline-runs.ts";
+import { answer, scriptedModel } from "../../tests/support/scripted-model.ts";
 import type { Db } from "../db/database.ts";
 import { effectiveSettings } from "../settings/effective.ts";
-import {
-  type CreateModelProvider,
-  ModelError,
-  type ModelFinding,
-  type ModelReviewAnswer,
-  type ModelReviewRequest,
-  type ModelSettings,
-} from "./ai/model-provider.ts";
+import { ModelError, type ModelFinding, type ModelSettings } from "./ai/model-provider.ts";
 import type { BotCommand, ReviewTrigger } from "./model.ts";
 import { createReviewPipeline } from "./pipeline.ts";
 import type { ReviewSettings } from "./review-settings.ts";
@@ -60,30 +55,6 @@ const LEAK: ModelFinding = {
   title: "Connection leak",
   message: "The client is never released back to the pool.",
 };
-
-const answer = (findings: ModelFinding[], inputTokens = 1_000, outputTokens = 200): ModelReviewAnswer => ({
-  review: { findings },
-  usage: { inputTokens, outputTokens },
-  attempts: 1,
-});
-
-/** A model that answers from a script, one answer (or error) per request, and keeps the requests. */
-function scriptedModel(script: Array<ModelReviewAnswer | ModelError>) {
-  const requests: ModelReviewRequest[] = [];
-  const create: CreateModelProvider = () => ({
-    async review(request) {
-      requests.push(request);
-      const next = script.shift();
-      if (!next) throw new Error("the script has no answer left");
-      if (next instanceof ModelError) throw next;
-      return structuredClone(next);
-    },
-    async testConnection() {
-      throw new ModelError("bad_request", "not scripted");
-    },
-  });
-  return { create, requests };
-}
 
 describe.each(TEST_DATABASE_KINDS)("the review pipeline's AI pass on %s", (kind) => {
   let db: Db;
@@ -129,6 +100,7 @@ describe.each(TEST_DATABASE_KINDS)("the review pipeline's AI pass on %s", (kind)
       settings: async () => settings,
       clock: () => PIPELINE_NOW,
       productName: "Argus",
+      markers: testMarkers,
       models: {
         settingsFor: async () => model,
         create: model$.create,

@@ -4,6 +4,7 @@ import { TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
 import { fakeRepository, startFakeGitHub } from "../../tests/support/fake-github.ts";
 import { type MemoryReviewHost, memoryReviewHost } from "../../tests/support/memory-review-host.ts";
 import { hunk } from "../../tests/support/review-files.ts";
+import { testMarkers } from "../../tests/support/review-markers.ts";
 import {
   decisionSteps,
   findingRows,
@@ -75,6 +76,7 @@ describe.each(TEST_DATABASE_KINDS)("the review pipeline on %s", (kind) => {
       settings: async () => settings,
       clock: () => PIPELINE_NOW,
       productName: "Argus",
+      markers: testMarkers,
     });
 
   /** Queues a run as ingest would and works it, as the queue's worker would. */

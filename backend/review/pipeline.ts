@@ -21,6 +21,7 @@ import { BOT_COMMANDS, botHandle } from "./commands.ts";
 import { type DiffFile, fromPullRequestFiles, type PullRequestFile, RightSideIndex } from "./diff.ts";
 import { syncFeedback, withoutSuppressed } from "./feedback.ts";
 import { pathPatterns } from "./glob.ts";
+import type { MarkersFor } from "./markers.ts";
 import type { FindingDelivery, PostedDelivery, ReviewRunOutcome } from "./model.ts";
 import { asksForChanges, type PlannedReview, planReview, summaryBody } from "./posting.ts";
 import { type PullRequestRef, pullRequestState, updatePullRequest } from "./pull-requests.ts";
@@ -42,6 +43,8 @@ export interface PipelineDeps {
   settings: ReviewSettingsReader;
   clock: Clock;
   productName: string;
+  /** Signs the markers of what is posted and checks those read back (markers.ts). */
+  markers: MarkersFor;
   /** The AI pass (docs/review-engine.md, "AI pass"); absent, every review is built-in only. */
   models?: ModelDeps | undefined;
 }
@@ -179,7 +182,8 @@ export function createReviewPipeline(deps: PipelineDeps): ReviewPipeline {
       await log("post", "already posted", {});
       return { status: "succeeded", ...(await countsOf(db, job.runId)) };
     }
-    const onPullRequest = await host.postedFindings(job.pullRequest);
+    const markers = await deps.markers(ref);
+    const onPullRequest = await host.postedFindings(job.pullRequest, markers.findings);
     await syncFeedback(db, ref, onPullRequest, log);
 
     // Nothing pushed since the last review (a `review` command or a retry): an empty range.
@@ -279,6 +283,7 @@ export function createReviewPipeline(deps: PipelineDeps): ReviewPipeline {
       new RightSideIndex(files),
       new Set(onPullRequest.keys()),
       style,
+      markers,
     );
     plan.deliveries.push(...suppression.suppressed);
     if (style.shadow_mode) return recordShadow(job, ref, head, plan);
@@ -296,6 +301,7 @@ export function createReviewPipeline(deps: PipelineDeps): ReviewPipeline {
         sections: ai ? [aiSummarySection(ai)] : [],
       },
       style.summary_comment,
+      markers,
     );
     const fresh = plan.comments.length + plan.summaryFindings.length;
     // A run started again after a crash in the middle of posting: what reached the host carries its

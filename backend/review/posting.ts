@@ -1,29 +1,16 @@
 /**
  * The posting stage's text and choices: which finding goes where (inline, the summary, already
- * posted, not posted), the comment and summary bodies, and the hidden marker each posted finding
- * carries so that later runs (and retries) read back what is on the pull request already.
+ * posted, not posted), and the comment and summary bodies, each posted finding with its signed
+ * hidden marker (markers.ts) so that later runs (and retries) read back what is on the pull request
+ * already.
  */
 import { FINDING_SEVERITY_ORDER, type Finding, type FindingSeverity } from "../../shared/review-contract.ts";
 import type { RightSideIndex } from "./diff.ts";
+import { inertMarkdown, inlineCode } from "./inert-markdown.ts";
+import type { PullRequestMarkers } from "./markers.ts";
 import type { FindingDelivery } from "./model.ts";
 import type { LineComment } from "./review-host.ts";
 import type { ReviewSettings } from "./review-settings.ts";
-
-/**
- * An HTML comment: invisible on GitHub and Azure DevOps, kept in the comment's text. Fixed, not the
- * product name, so renaming the product does not forget what was posted.
- */
-export const fingerprintMarker = (fingerprint: string) => `<!-- argus:fp:${fingerprint} -->`;
-const MARKER = /<!-- argus:fp:([0-9a-f]{64}) -->/g;
-
-/** The text as a code host shows it, without the markers (the sandbox's pull request page). */
-export const withoutMarkers = (text: string) =>
-  text.replace(/ ?<!-- argus:fp:[0-9a-f]{64} -->/g, "").trimEnd();
-
-/** The fingerprints marked in a comment's or review's text. */
-export function markedFingerprints(text: string | null | undefined): string[] {
-  return [...(text ?? "").matchAll(MARKER)].map((match) => match[1] as string);
-}
 
 const SEVERITY_LABEL: Record<FindingSeverity, string> = {
   critical: "Critical",
@@ -32,15 +19,19 @@ const SEVERITY_LABEL: Record<FindingSeverity, string> = {
   info: "Info",
 };
 
-export function commentBody(finding: Finding): string {
-  return `**${SEVERITY_LABEL[finding.severity]}** · \`${finding.ruleId}\`\n\n${finding.message}\n\n${fingerprintMarker(finding.fingerprint)}`;
+/**
+ * A finding's message and path come from the pull request or a model (a package's name, a model's
+ * words), so they are posted inert (inert-markdown.ts); only the engine writes Markdown and markers.
+ */
+export function commentBody(finding: Finding, markers: PullRequestMarkers): string {
+  return `**${SEVERITY_LABEL[finding.severity]}** · \`${finding.ruleId}\`\n\n${inertMarkdown(finding.message)}\n\n${markers.finding(finding.fingerprint)}`;
 }
 
 const where = (finding: Pick<Finding, "path" | "line">) =>
-  finding.path ? `\`${finding.path}${finding.line ? `:${finding.line}` : ""}\`` : "The pull request";
+  finding.path ? inlineCode(`${finding.path}${finding.line ? `:${finding.line}` : ""}`) : "The pull request";
 
-function summaryLine(finding: Finding): string {
-  return `- **${SEVERITY_LABEL[finding.severity]}** ${where(finding)} \`${finding.ruleId}\`: ${finding.message} ${fingerprintMarker(finding.fingerprint)}`;
+function summaryLine(finding: Finding, markers: PullRequestMarkers): string {
+  return `- **${SEVERITY_LABEL[finding.severity]}** ${where(finding)} \`${finding.ruleId}\`: ${inertMarkdown(finding.message)} ${markers.finding(finding.fingerprint)}`;
 }
 
 export interface PlannedReview {
@@ -67,6 +58,7 @@ export function planReview(
   index: RightSideIndex,
   alreadyPosted: ReadonlySet<string>,
   style: ReviewSettings["comment_style"],
+  markers: PullRequestMarkers,
 ): PlannedReview {
   const plan: PlannedReview = { deliveries: [], comments: [], summaryFindings: [], overLimit: 0 };
   const bySeverity = [...findings].sort((a, b) => severityRank(a.severity) - severityRank(b.severity));
@@ -89,7 +81,7 @@ export function planReview(
       plan.comments.push({
         path: finding.path,
         line: finding.line,
-        body: commentBody(finding),
+        body: commentBody(finding, markers),
         fingerprint: finding.fingerprint,
       });
     } else {
@@ -119,7 +111,12 @@ export interface SummaryFacts {
  * The review's body: an overview (with summary_comment on) and the findings that are not inline.
  * Empty when there is nothing to say.
  */
-export function summaryBody(plan: PlannedReview, facts: SummaryFacts, withOverview: boolean): string {
+export function summaryBody(
+  plan: PlannedReview,
+  facts: SummaryFacts,
+  withOverview: boolean,
+  markers: PullRequestMarkers,
+): string {
   const parts: string[] = [];
   if (withOverview) {
     const range = facts.since
@@ -138,7 +135,12 @@ export function summaryBody(plan: PlannedReview, facts: SummaryFacts, withOvervi
     );
   }
   if (plan.summaryFindings.length) {
-    parts.push(["**Findings not on a changed line**", ...plan.summaryFindings.map(summaryLine)].join("\n"));
+    parts.push(
+      [
+        "**Findings not on a changed line**",
+        ...plan.summaryFindings.map((finding) => summaryLine(finding, markers)),
+      ].join("\n"),
+    );
   }
   return parts.join("\n\n");
 }
@@ -150,7 +152,7 @@ export function summaryBody(plan: PlannedReview, facts: SummaryFacts, withOvervi
 export function summaryWithMoved(summary: string, moved: readonly LineComment[]): string {
   if (!moved.length) return summary;
   const lines = moved.map(
-    (comment) => `- \`${comment.path}:${comment.line}\`: ${comment.body.replace(/\n+/g, " ")}`,
+    (comment) => `- ${inlineCode(`${comment.path}:${comment.line}`)}: ${comment.body.replace(/\n+/g, " ")}`,
   );
   return [summary, ["**Comments outside the diff**", ...lines].join("\n")].filter(Boolean).join("\n\n");
 }

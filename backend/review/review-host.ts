@@ -5,6 +5,7 @@
  */
 import type { FindingFeedback } from "../../shared/review-contract.ts";
 import type { PullRequestFile } from "./diff.ts";
+import type { FingerprintReader } from "./markers.ts";
 
 /**
  * A commit the host does not know: after a force-push the last reviewed head is gone from the
@@ -74,10 +75,11 @@ export interface ReviewHost {
   /** A file's whole text at a commit; null when it does not exist there or is binary. */
   fileContent(path: string, sha: string): Promise<string | null>;
   /**
-   * The findings already posted on this pull request, read back from the host by their markers,
-   * each with its reactions (docs/review-engine.md, "Feedback").
+   * The findings already posted on this pull request, read back from the host by their markers
+   * (`readMarkers` keeps only those the engine signed for this pull request), each with its
+   * reactions (docs/review-engine.md, "Feedback").
    */
-  postedFindings(number: number): Promise<PostedFindings>;
+  postedFindings(number: number, readMarkers: FingerprintReader): Promise<PostedFindings>;
   postReview(number: number, review: ReviewToPost): Promise<PostedReview>;
   /** A plain comment on the pull request (answers to `help`, `pause`, `resume`). */
   comment(number: number, body: string): Promise<void>;

@@ -10,11 +10,11 @@ import {
 } from "../../shared/sandbox-review-contract.ts";
 import { signedInAccount } from "../../tests/support/backend-sessions.ts";
 import { TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
+import { testMarkersOf } from "../../tests/support/review-markers.ts";
 import { sandboxConnectedAccount } from "../../tests/support/sandbox-accounts.ts";
 import { bearerCalls, testBackends } from "../../tests/support/test-backend.ts";
 import type { Backend } from "../app.ts";
 import { NO_FEEDBACK } from "../review/feedback.ts";
-import { fingerprintMarker } from "../review/posting.ts";
 import { createSandboxReviewHost } from "../review/sandbox/review-host.ts";
 import { BASE_TREE, templateOf } from "../review/sandbox/samples.ts";
 import { sandboxProject } from "../review/sandbox/store.ts";
@@ -172,6 +172,7 @@ describe.each(TEST_DATABASE_KINDS)("sandbox pull requests on %s", (kind) => {
     const row = await sandboxProject(backend.db, orgId, project.id);
     if (!row) throw new Error("no sandbox project");
     const host = createSandboxReviewHost(backend.db, row);
+    const markers = await testMarkersOf(project.id, pull.number);
 
     const info = await host.pullRequest(pull.number);
     expect(info).toMatchObject({
@@ -188,7 +189,7 @@ describe.each(TEST_DATABASE_KINDS)("sandbox pull requests on %s", (kind) => {
     expect(await host.fileContent("src/config.ts", info.headSha)).toBe(templateOf("leaked-key").content);
     expect(await host.fileContent("src/config.ts", info.baseSha)).toBe(BASE_TREE["src/config.ts"]);
     expect(await host.fileContent("missing.ts", info.headSha)).toBeNull();
-    expect(await host.postedFindings(pull.number)).toEqual(new Map());
+    expect(await host.postedFindings(pull.number, markers.findings)).toEqual(new Map());
 
     const tokenLine =
       templateOf("leaked-key")
@@ -201,14 +202,14 @@ describe.each(TEST_DATABASE_KINDS)("sandbox pull requests on %s", (kind) => {
         {
           path: "src/config.ts",
           line: tokenLine,
-          body: `A GitHub token. ${fingerprintMarker(FINGERPRINT("a"))}`,
+          body: `A GitHub token. ${markers.finding(FINGERPRINT("a"))}`,
           fingerprint: FINGERPRINT("a"),
         },
         // Line 1 is outside the diff's hunk: GitHub would refuse it, so it goes into the summary.
         {
           path: "src/config.ts",
           line: 1,
-          body: `Far away. ${fingerprintMarker(FINGERPRINT("b"))}`,
+          body: `Far away. ${markers.finding(FINGERPRINT("b"))}`,
           fingerprint: FINGERPRINT("b"),
         },
       ],
@@ -220,7 +221,7 @@ describe.each(TEST_DATABASE_KINDS)("sandbox pull requests on %s", (kind) => {
       url: info.url,
     });
     await host.comment(pull.number, "Paused.");
-    expect(await host.postedFindings(pull.number)).toEqual(
+    expect(await host.postedFindings(pull.number, markers.findings)).toEqual(
       new Map([
         [FINGERPRINT("b"), NO_FEEDBACK],
         [FINGERPRINT("a"), NO_FEEDBACK],

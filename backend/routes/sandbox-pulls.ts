@@ -25,8 +25,8 @@ import { parseRequest } from "../http/validate.ts";
 import { fromPullRequestFiles } from "../review/diff.ts";
 import { storeFeedback } from "../review/feedback.ts";
 import { type IngestOutcome, ingestDelivery } from "../review/ingest.ts";
+import { type MarkersFor, withoutMarkers } from "../review/markers.ts";
 import type { ReviewTrigger } from "../review/model.ts";
-import { markedFingerprints, withoutMarkers } from "../review/posting.ts";
 import type { ReviewQueue } from "../review/queue.ts";
 import { announceRunChange } from "../review/run-events.ts";
 import type { DbExecutor } from "../review/runs.ts";
@@ -118,7 +118,7 @@ function hunkHeader(hunk: { oldStart: number; oldLines: number; newStart: number
   return `@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`;
 }
 
-export function sandboxPullsRouter(db: Db, queue: ReviewQueue): Router {
+export function sandboxPullsRouter(db: Db, queue: ReviewQueue, markers: MarkersFor): Router {
   const router = strictRouter();
 
   async function projectFor(orgId: string, projectId: unknown) {
@@ -248,6 +248,8 @@ export function sandboxPullsRouter(db: Db, queue: ReviewQueue): Router {
     const comment = await commentOf(db, org.id, commentId);
     if (!comment) throw notFound();
     const body = parseRequest(sandboxReactSchema, req.body);
+    const ref = { projectId: comment.project_id, pullRequest: comment.number };
+    const { findings } = await markers(ref);
     const data = await db.transaction().execute(async (trx) => {
       await react(trx, { commentId, userId: user.id, ...body });
       const counts = (await reactionsOn(trx, [commentId], user.id)).get(commentId);
@@ -255,8 +257,8 @@ export function sandboxPullsRouter(db: Db, queue: ReviewQueue): Router {
       const feedback = { thumbsUp: counts["+1"], thumbsDown: counts["-1"] };
       await storeFeedback(
         trx,
-        { projectId: comment.project_id, pullRequest: comment.number },
-        new Map(markedFingerprints(comment.body).map((fingerprint) => [fingerprint, feedback])),
+        ref,
+        new Map(findings(comment.body).map((fingerprint) => [fingerprint, feedback])),
       );
       return counts;
     });

@@ -11,6 +11,7 @@ import type { ModelDeps } from "../../backend/review/ai/ai-pass.ts";
 import { createModelProvider } from "../../backend/review/ai/ai-sdk-provider.ts";
 import { type CreateModelProvider, ModelError } from "../../backend/review/ai/model-provider.ts";
 import { loadBiome } from "../../backend/review/builtin/biome.ts";
+import { deploymentMarkers } from "../../backend/review/markers.ts";
 import type { BotCommand, ReviewTrigger } from "../../backend/review/model.ts";
 import { createReviewPipeline, type PipelineDeps } from "../../backend/review/pipeline.ts";
 import { queueRun } from "../../backend/review/runs.ts";
@@ -128,6 +129,8 @@ export async function runQualityBench(options: QualityBenchOptions): Promise<Qua
       settings: async () => settings,
       clock: () => new Date(),
       productName: DEFAULT_PRODUCT_NAME,
+      // A key for this run only: nothing it posts outlives it.
+      markers: deploymentMarkers({ key: undefined, previousKeys: [], keyFile: undefined }),
       ...modelDeps(options.model, count),
     });
     const work = reviewWorker(db, pipeline, createLogger({ name: "quality-bench", level: "silent" }));

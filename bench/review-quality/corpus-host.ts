@@ -6,7 +6,7 @@
  */
 import { createHash } from "node:crypto";
 import { fromPullRequestFiles, RightSideIndex } from "../../backend/review/diff.ts";
-import { markedFingerprints, summaryWithMoved } from "../../backend/review/posting.ts";
+import { summaryWithMoved } from "../../backend/review/posting.ts";
 import {
   CommitNotFoundError,
   type PostedReview,
@@ -67,13 +67,13 @@ export function corpusReviewHost(cases: readonly CorpusCase[]): CorpusReviewHost
       const tree = sha === found.info.headSha ? found.corpusCase.head : found.corpusCase.base;
       return tree.get(path) ?? null;
     },
-    async postedFindings(number) {
+    async postedFindings(number, readMarkers) {
       const texts = (host.reviews.get(number) ?? []).flatMap((review) => [
         review.summary,
         ...review.comments.map((comment) => comment.body),
       ]);
       // Nobody reacts to a benchmark's comments.
-      return new Map(texts.flatMap((text) => markedFingerprints(text)).map((fp) => [fp, NO_REACTIONS]));
+      return new Map(texts.flatMap((text) => readMarkers(text)).map((fp) => [fp, NO_REACTIONS]));
     },
     async postReview(number, review): Promise<PostedReview> {
       const { shown } = pull(number);

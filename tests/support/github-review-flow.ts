@@ -58,8 +58,11 @@ export interface PullRequestDelivery {
   delivery?: string;
 }
 
-/** Delivers a signed `pull_request` webhook, as GitHub would; expects it accepted (202). */
-export async function deliverPullRequest(backend: Backend, event: PullRequestDelivery) {
+/**
+ * Delivers a signed `pull_request` webhook, as GitHub would, to the backend or through a gateway
+ * in front of it; expects it accepted (202).
+ */
+export async function deliverPullRequest(to: Pick<Backend, "app">, event: PullRequestDelivery) {
   const payload = webhookExample("pull_request", event.action);
   payload.installation = { id: event.installation, node_id: `I_${event.installation}` };
   payload.repository = { ...payload.repository, id: event.repositoryId };
@@ -70,7 +73,7 @@ export async function deliverPullRequest(backend: Backend, event: PullRequestDel
     base: { ...payload.pull_request.base, sha: event.baseSha },
   };
   const body = JSON.stringify(payload);
-  const response = await request(backend.app)
+  const response = await request(to.app)
     .post(API_PATHS.githubWebhook)
     .set("Content-Type", "application/json")
     .set("X-GitHub-Event", "pull_request")

@@ -4,7 +4,7 @@
  */
 import type { PullRequestFile } from "../../backend/review/diff.ts";
 import { addReactions, NO_FEEDBACK } from "../../backend/review/feedback.ts";
-import { markedFingerprints, summaryWithMoved } from "../../backend/review/posting.ts";
+import { summaryWithMoved } from "../../backend/review/posting.ts";
 import type {
   PostedReview,
   PullRequestInfo,
@@ -49,13 +49,13 @@ export function memoryReviewHost(info: PullRequestInfo): MemoryReviewHost {
     async fileContent(path, sha) {
       return host.contents.get(`${sha}:${path}`) ?? null;
     },
-    async postedFindings() {
+    async postedFindings(_number, readMarkers) {
       const found = new Map<string, FindingFeedback>();
       for (const review of host.reviews) {
-        for (const fp of markedFingerprints(review.summary)) addReactions(found, fp, NO_FEEDBACK);
+        for (const fp of readMarkers(review.summary)) addReactions(found, fp, NO_FEEDBACK);
         for (const comment of review.comments) {
           const counts = host.reactions.get(comment.fingerprint) ?? NO_FEEDBACK;
-          for (const fp of markedFingerprints(comment.body)) addReactions(found, fp, counts);
+          for (const fp of readMarkers(comment.body)) addReactions(found, fp, counts);
         }
       }
       return found;

@@ -10,6 +10,7 @@ import { createReviewPipeline } from "../../backend/review/pipeline.ts";
 import { createSecretBox } from "../../backend/secrets/secret-box.ts";
 import { effectiveSettings } from "../../backend/settings/effective.ts";
 import { createLogger } from "../../shared/logging.ts";
+import { testMarkers } from "./review-markers.ts";
 
 export interface FakeGitHubApp {
   url: string;
@@ -30,5 +31,7 @@ export function githubPipeline(db: Db, github: FakeGitHubApp) {
     settings: effectiveSettings,
     clock: systemClock,
     productName: "Argus",
+    // One key for the crashed process and the one that retries: each reads what the other posted.
+    markers: testMarkers,
   });
 }

@@ -4,6 +4,7 @@
  */
 import { costText } from "../../../shared/ai-model.ts";
 import type { RunAiOutcome } from "../../../shared/review-contract.ts";
+import { inertMarkdown, inlineCode } from "../inert-markdown.ts";
 import type { ModelFailure, ModelUsage } from "./model-provider.ts";
 import { MICROS_PER_CENT } from "./pricing.ts";
 
@@ -43,18 +44,20 @@ const LEFT_OUT_LISTED = 10;
 
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? "" : "s"}`;
 
+/** The model's name is what a member typed and the paths are the pull request's: both posted inert. */
 export function aiSummarySection(facts: AiPassFacts): string {
+  const model = inertMarkdown(facts.model);
   if (facts.outcome !== "reviewed") {
-    return `**AI review** (${facts.model}): The AI review did not run: ${facts.note ?? "unknown reason"}. The built-in findings are posted.`;
+    return `**AI review** (${model}): The AI review did not run: ${facts.note ?? "unknown reason"}. The built-in findings are posted.`;
   }
   const parts = [
     `${plural(facts.anchored, "finding")} on ${facts.anchored === 1 ? "its line" : "their lines"}`,
     `${facts.moved} moved to the summary (not on the line the model named)`,
     `${facts.dropped} dropped (the code it quoted is not there)`,
   ];
-  const lines = [`**AI review** (${facts.model}): ${parts.join(", ")}.`];
+  const lines = [`**AI review** (${model}): ${parts.join(", ")}.`];
   if (facts.leftOut.length) {
-    const named = facts.leftOut.slice(0, LEFT_OUT_LISTED).map((path) => `\`${path}\``);
+    const named = facts.leftOut.slice(0, LEFT_OUT_LISTED).map((path) => inlineCode(path));
     const more = facts.leftOut.length - named.length;
     lines.push(
       `Not sent to the model (over its token limit): ${named.join(", ")}${more ? ` and ${more} more` : ""}.`,

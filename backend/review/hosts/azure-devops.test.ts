@@ -2,14 +2,15 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger } from "../../../shared/logging.ts";
 import { type FakeAzureDevOps, startFakeAzureDevOps } from "../../../tests/support/fake-azure-devops.ts";
+import { testMarkersOf } from "../../../tests/support/review-markers.ts";
 import { type Db, openDatabase } from "../../db/database.ts";
 import { migrateToLatest } from "../../db/migrations.ts";
 import { sealPersonalAccessToken } from "../../integrations/azure-devops-connection.ts";
 import { createSecretBox } from "../../secrets/secret-box.ts";
 import { fromPullRequestFiles, RightSideIndex } from "../diff.ts";
 import { NO_FEEDBACK } from "../feedback.ts";
+import type { PullRequestMarkers } from "../markers.ts";
 import type { ProjectRow } from "../pipeline.ts";
-import { fingerprintMarker } from "../posting.ts";
 import { CommitNotFoundError, type ReviewHost } from "../review-host.ts";
 import { azureDevOpsReviewHost, reactionsOf } from "./azure-devops.ts";
 
@@ -23,6 +24,7 @@ let db: Db;
 const secrets = createSecretBox({ key: randomBytes(32), previousKeys: [], keyFile: undefined });
 const logger = createLogger({ name: "test", level: "silent" });
 let host: ReviewHost;
+let markers: PullRequestMarkers;
 
 beforeAll(async () => {
   azure = await startFakeAzureDevOps();
@@ -88,6 +90,7 @@ beforeAll(async () => {
   azure.pullRequests.setFile(HEAD, "/src/total.ts", "const a = 1;\nconst b = 3;\ndebugger;\nexport {};\n");
   azure.pullRequests.setFile(HEAD, "/src/new.ts", "export const x = 1;\n");
   host = await azureDevOpsReviewHost({ db, secrets, logger }, project as ProjectRow);
+  markers = await testMarkersOf(project.id, 4);
 });
 
 afterAll(async () => {
@@ -143,17 +146,17 @@ describe("the Azure DevOps review host", () => {
   it("posts a summary thread and one thread per line comment, and reads their markers back", async () => {
     const posted = await host.postReview(4, {
       commitSha: HEAD,
-      summary: `Summary ${fingerprintMarker(fp(1))}`,
+      summary: `Summary ${markers.finding(fp(1))}`,
       comments: [
-        { path: "src/total.ts", line: 3, body: `Debugger ${fingerprintMarker(fp(2))}`, fingerprint: fp(2) },
+        { path: "src/total.ts", line: 3, body: `Debugger ${markers.finding(fp(2))}`, fingerprint: fp(2) },
       ],
     });
     expect(posted).toEqual({ posted: 1, movedToSummary: 0 });
     expect(azure.pullRequests.threads).toEqual([
-      { pullRequestId: 4, content: `Summary ${fingerprintMarker(fp(1))}` },
+      { pullRequestId: 4, content: `Summary ${markers.finding(fp(1))}` },
       {
         pullRequestId: 4,
-        content: `Debugger ${fingerprintMarker(fp(2))}`,
+        content: `Debugger ${markers.finding(fp(2))}`,
         threadContext: {
           filePath: "/src/total.ts",
           rightFileStart: { line: 3, offset: 1 },
@@ -161,7 +164,7 @@ describe("the Azure DevOps review host", () => {
         },
       },
     ]);
-    expect(await host.postedFindings(4)).toEqual(
+    expect(await host.postedFindings(4, markers.findings)).toEqual(
       new Map([
         [fp(1), NO_FEEDBACK],
         [fp(2), NO_FEEDBACK],
@@ -176,7 +179,7 @@ describe("the Azure DevOps review host", () => {
     if (!debuggerThread) throw new Error("the line comment's thread was not posted");
     debuggerThread.likedBy = ["ada@fabrikam.com", "bob@fabrikam.com"];
     debuggerThread.status = "wontFix";
-    expect(await host.postedFindings(4)).toEqual(
+    expect(await host.postedFindings(4, markers.findings)).toEqual(
       new Map([
         [fp(1), NO_FEEDBACK],
         [fp(2), { thumbsUp: 2, thumbsDown: 1 }],
@@ -185,5 +188,17 @@ describe("the Azure DevOps review host", () => {
     // Another status is no 👎; the status's number (3) is Won't fix too.
     expect(reactionsOf({ status: "fixed" }, { usersLiked: [] })).toEqual(NO_FEEDBACK);
     expect(reactionsOf({ status: 3 }, {})).toEqual({ thumbsUp: 0, thumbsDown: 1 });
+  });
+
+  it("reads back only the markers signed for this pull request, whoever wrote the thread", async () => {
+    const before = await host.postedFindings(4, markers.findings);
+    const elsewhere = await testMarkersOf("another-project", 4);
+    // Threads people wrote: an earlier version's unsigned marker, and a marker copied from another
+    // repository's pull request, set to Won't fix (a 👎 if it counted).
+    azure.pullRequests.threads.push(
+      { pullRequestId: 4, content: `Same as before <!-- argus:fp:${fp(3)} -->`, status: "wontFix" },
+      { pullRequestId: 4, content: `Copied ${elsewhere.finding(fp(4))}`, status: "wontFix" },
+    );
+    expect(await host.postedFindings(4, markers.findings)).toEqual(before);
   });
 });

@@ -17,7 +17,6 @@ import {
 import type { PullRequestFile } from "../diff.ts";
 import { addReactions } from "../feedback.ts";
 import type { ProjectRow } from "../pipeline.ts";
-import { markedFingerprints } from "../posting.ts";
 import { CommitNotFoundError, type PullRequestInfo, type ReviewHost } from "../review-host.ts";
 
 const BRANCH_PREFIX = "refs/heads/";
@@ -219,11 +218,13 @@ export async function azureDevOpsReviewHost(
 
     fileContent: (path, sha) => fileContent(path.startsWith("/") ? path : `/${path}`, sha),
 
-    async postedFindings(number) {
+    async postedFindings(number, readMarkers) {
       const found = new Map<string, FindingFeedback>();
+      // The engine posts as the token's owner, a person: who wrote a thread tells nothing, so only
+      // a marker's signature says the engine wrote it.
       for (const thread of await threadsOf(number)) {
         for (const comment of list(thread.comments)) {
-          for (const fp of markedFingerprints(text(comment.content))) {
+          for (const fp of readMarkers(text(comment.content))) {
             addReactions(found, fp, reactionsOf(thread, comment));
           }
         }

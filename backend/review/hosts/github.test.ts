@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FakeGitHub, fakeRepository, startFakeGitHub } from "../../../tests/support/fake-github.ts";
+import { testMarkersOf } from "../../../tests/support/review-markers.ts";
 import { NO_FEEDBACK } from "../feedback.ts";
-import { fingerprintMarker } from "../posting.ts";
+import type { PullRequestMarkers } from "../markers.ts";
 import { CommitNotFoundError, type ReviewHost } from "../review-host.ts";
 import { githubReviewHosts } from "./github.ts";
 
@@ -13,6 +14,7 @@ const fp = (n: number) => String(n).repeat(64).slice(0, 64);
 
 let github: FakeGitHub;
 let host: ReviewHost;
+let markers: PullRequestMarkers;
 
 beforeAll(async () => {
   github = await startFakeGitHub();
@@ -36,6 +38,7 @@ beforeAll(async () => {
     apiUrl: github.url,
     retryAfterBaseMs: 10,
   })("31", REPO);
+  markers = await testMarkersOf("project-web", 7);
 });
 
 afterAll(() => github.close());
@@ -72,9 +75,9 @@ describe("the GitHub review host", () => {
     github.pulls.rateLimitNextReview = true;
     const posted = await host.postReview(7, {
       commitSha: HEAD,
-      summary: `Summary ${fingerprintMarker(fp(1))}`,
+      summary: `Summary ${markers.finding(fp(1))}`,
       comments: [
-        { path: "src/a.ts", line: 2, body: `Debugger ${fingerprintMarker(fp(2))}`, fingerprint: fp(2) },
+        { path: "src/a.ts", line: 2, body: `Debugger ${markers.finding(fp(2))}`, fingerprint: fp(2) },
       ],
       requestChanges: true,
     });
@@ -88,7 +91,7 @@ describe("the GitHub review host", () => {
       commitId: HEAD,
       comments: [{ path: "src/a.ts", line: 2, side: "RIGHT" }],
     });
-    expect(await host.postedFindings(7)).toEqual(
+    expect(await host.postedFindings(7, markers.findings)).toEqual(
       new Map([
         [fp(1), NO_FEEDBACK],
         [fp(2), NO_FEEDBACK],
@@ -113,7 +116,7 @@ describe("the GitHub review host", () => {
       );
       expect(reacted.status).toBe(201);
     }
-    expect(await host.postedFindings(7)).toEqual(
+    expect(await host.postedFindings(7, markers.findings)).toEqual(
       new Map([
         [fp(2), { thumbsUp: 1, thumbsDown: 1 }],
         [fp(1), NO_FEEDBACK],
@@ -127,8 +130,8 @@ describe("the GitHub review host", () => {
       commitSha: HEAD,
       summary: "Summary",
       comments: [
-        { path: "src/a.ts", line: 2, body: `Inside ${fingerprintMarker(fp(3))}`, fingerprint: fp(3) },
-        { path: "src/a.ts", line: 40, body: `Outside ${fingerprintMarker(fp(4))}`, fingerprint: fp(4) },
+        { path: "src/a.ts", line: 2, body: `Inside ${markers.finding(fp(3))}`, fingerprint: fp(3) },
+        { path: "src/a.ts", line: 40, body: `Outside ${markers.finding(fp(4))}`, fingerprint: fp(4) },
       ],
     });
     expect(posted).toMatchObject({ posted: 0, movedToSummary: 2, movedFingerprints: [fp(3), fp(4)] });
@@ -137,7 +140,26 @@ describe("the GitHub review host", () => {
     expect(taken[0]?.comments).toEqual([]);
     expect(taken[0]?.event).toBe("COMMENT");
     expect(taken[0]?.body).toContain("`src/a.ts:40`");
-    expect([...(await host.postedFindings(7)).keys()].sort()).toEqual([fp(1), fp(2), fp(3), fp(4)].sort());
+    expect([...(await host.postedFindings(7, markers.findings)).keys()].sort()).toEqual(
+      [fp(1), fp(2), fp(3), fp(4)].sort(),
+    );
+  });
+
+  it("reads back only the markers signed for this pull request", async () => {
+    const elsewhere = await testMarkersOf("project-web", 8);
+    await host.postReview(7, {
+      commitSha: HEAD,
+      // An earlier version's unsigned marker, one signed for pull request 8, one with a wrong MAC.
+      summary: [
+        `<!-- argus:fp:${fp(5)} -->`,
+        elsewhere.finding(fp(6)),
+        markers.finding(fp(7)).replace(/:[0-9a-f]{32} -->/, `:${"0".repeat(32)} -->`),
+      ].join("\n"),
+      comments: [],
+    });
+    expect([...(await host.postedFindings(7, markers.findings)).keys()].sort()).toEqual(
+      [fp(1), fp(2), fp(3), fp(4)].sort(),
+    );
   });
 
   it("answers a command with a plain comment", async () => {

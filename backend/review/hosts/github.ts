@@ -14,7 +14,7 @@ import type { FindingFeedback } from "../../../shared/review-contract.ts";
 import { octokitAt } from "../../github/client.ts";
 import type { PullRequestFile } from "../diff.ts";
 import { addReactions } from "../feedback.ts";
-import { markedFingerprints, summaryWithMoved } from "../posting.ts";
+import { summaryWithMoved } from "../posting.ts";
 import { CommitNotFoundError, type PullRequestInfo, type ReviewHost } from "../review-host.ts";
 
 /** Rate-limited calls are retried this many times, then fail (and so the run). */
@@ -124,7 +124,7 @@ export function githubReviewHosts(settings: GitHubReviewSettings): GitHubReviewH
         }
       },
 
-      async postedFindings(number) {
+      async postedFindings(number, readMarkers) {
         const octokit = await client();
         const found = new Map<string, FindingFeedback>();
         const readAll = async (
@@ -145,7 +145,7 @@ export function githubReviewHosts(settings: GitHubReviewSettings): GitHubReviewH
                 thumbsUp: entry.reactions?.["+1"] ?? 0,
                 thumbsDown: entry.reactions?.["-1"] ?? 0,
               };
-              for (const fp of markedFingerprints(entry.body)) addReactions(found, fp, counts);
+              for (const fp of readMarkers(entry.body)) addReactions(found, fp, counts);
             }
             if (++pages >= PAGES_MAX) break;
           }

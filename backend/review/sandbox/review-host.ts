@@ -10,7 +10,7 @@ import { sandboxPullHref } from "../../../shared/review-paths.ts";
 import type { Db } from "../../db/database.ts";
 import { fromPullRequestFiles, RightSideIndex } from "../diff.ts";
 import { addReactions, NO_FEEDBACK } from "../feedback.ts";
-import { markedFingerprints, summaryWithMoved } from "../posting.ts";
+import { summaryWithMoved } from "../posting.ts";
 import type { ReviewHost } from "../review-host.ts";
 import { changedFiles, postedOn, reactionsOn, repositoryOf, type SandboxProject, treeAt } from "./store.ts";
 
@@ -54,7 +54,7 @@ export function createSandboxReviewHost(
     async fileContent(path, sha) {
       return (await treeAt(db, project.id, sha))?.[path] ?? null;
     },
-    async postedFindings(number) {
+    async postedFindings(number, readMarkers) {
       const posted = await postedOn(db, (await pull(number)).id);
       const comments = posted.flatMap((review) => review.comments);
       const reactions = await reactionsOn(
@@ -64,12 +64,12 @@ export function createSandboxReviewHost(
       );
       const found = new Map<string, FindingFeedback>();
       for (const review of posted) {
-        for (const fp of markedFingerprints(review.body)) addReactions(found, fp, NO_FEEDBACK);
+        for (const fp of readMarkers(review.body)) addReactions(found, fp, NO_FEEDBACK);
       }
       for (const comment of comments) {
         const counts = reactions.get(comment.id);
         const feedback = { thumbsUp: counts?.["+1"] ?? 0, thumbsDown: counts?.["-1"] ?? 0 };
-        for (const fp of markedFingerprints(comment.body)) addReactions(found, fp, feedback);
+        for (const fp of readMarkers(comment.body)) addReactions(found, fp, feedback);
       }
       return found;
     },
