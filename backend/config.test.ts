@@ -249,6 +249,32 @@ describe("loadConfig", () => {
     }
   });
 
+  it("calls AI models on private addresses by default only in local mode or outside production", () => {
+    const production = { ...DEPLOYED, FIREBASE_PROJECT_ID: "argus-prod" };
+    expect(loadConfig(production).aiModel.allowPrivateAddresses).toBe(false);
+    expect(loadConfig({ ...production, AI_MODEL_ALLOW_PRIVATE_ADDRESSES: "true" }).aiModel).toMatchObject({
+      allowPrivateAddresses: true,
+    });
+    expect(loadConfig({ ...production, LOCAL_MODE: "true" }).aiModel.allowPrivateAddresses).toBe(true);
+    expect(loadConfig({}).aiModel.allowPrivateAddresses).toBe(true);
+    expect(loadConfig({ AI_MODEL_ALLOW_PRIVATE_ADDRESSES: "false" }).aiModel.allowPrivateAddresses).toBe(
+      false,
+    );
+    expect(configError({ AI_MODEL_ALLOW_PRIVATE_ADDRESSES: "yes" })).toContain(
+      'AI_MODEL_ALLOW_PRIVATE_ADDRESSES: must be "true" or "false"',
+    );
+  });
+
+  it("runs at most 100 AI passes an hour per organisation by default, from 1 to 100000", () => {
+    expect(loadConfig({}).aiModel.reviewsPerHour).toBe(100);
+    expect(loadConfig({ AI_MODEL_REVIEWS_PER_HOUR: "500" }).aiModel.reviewsPerHour).toBe(500);
+    for (const value of ["0", "100001", "2.5", "lots"]) {
+      expect(configError({ AI_MODEL_REVIEWS_PER_HOUR: value }), value).toContain(
+        "AI_MODEL_REVIEWS_PER_HOUR: must be a whole number from 1 to 100000",
+      );
+    }
+  });
+
   it("reads AI model prices as JSON, none by default, and says what is wrong with a bad table", () => {
     expect(loadConfig({}).review.modelPrices).toEqual({});
     expect(

@@ -36,6 +36,9 @@ import { SECRETS_KEY_FILE, type SecretsConfig, secretsKeySchema } from "./secret
 /** What Pro costs per seat and month unless PRO_SEAT_PRICE_CENTS says otherwise: 15.00 USD. */
 export const DEFAULT_SEAT_PRICE_CENTS = 1500;
 
+/** AI passes an organisation's reviews may run an hour unless AI_MODEL_REVIEWS_PER_HOUR says otherwise. */
+export const DEFAULT_AI_REVIEWS_PER_HOUR = 100;
+
 /** DATA_DIR value that keeps the embedded database in memory (tests, throw-away demos). */
 export const IN_MEMORY_DATA_DIR = "memory://";
 
@@ -99,6 +102,17 @@ export interface BackendConfig {
    * AI_MODEL_PRICES: USD per million input and output tokens by model name, for the AI pass's cost.
    */
   review: { workers: number; modelPrices: PriceTable };
+  /** The organisations' AI models (docs/decisions/030-model-outbound-calls.md). */
+  aiModel: {
+    /**
+     * AI_MODEL_ALLOW_PRIVATE_ADDRESSES: a base URL may resolve to loopback or a private network (a
+     * model server beside the backend). Default: on in local mode and outside production, off in
+     * production. Link-local and cloud metadata addresses are refused either way.
+     */
+    allowPrivateAddresses: boolean;
+    /** AI_MODEL_REVIEWS_PER_HOUR: the AI passes one organisation's reviews may run an hour. */
+    reviewsPerHour: number;
+  };
   billing: {
     /** TRIAL_DAYS: how long a new organisation's Pro trial lasts. */
     trialDays: number;
@@ -194,6 +208,16 @@ const envSchema = z
       })
       .pipe(priceTableSchema)
       .default({}),
+    AI_MODEL_ALLOW_PRIVATE_ADDRESSES: z
+      .enum(["true", "false"], { error: 'must be "true" or "false"' })
+      .transform((value) => value === "true")
+      .optional(),
+    AI_MODEL_REVIEWS_PER_HOUR: z.coerce
+      .number({ error: "must be a whole number from 1 to 100000" })
+      .int("must be a whole number from 1 to 100000")
+      .min(1, "must be a whole number from 1 to 100000")
+      .max(100_000, "must be a whole number from 1 to 100000")
+      .default(DEFAULT_AI_REVIEWS_PER_HOUR),
     REVIEW_WORKERS: z.coerce
       .number({ error: "must be a whole number from 0 to 32" })
       .int("must be a whole number from 0 to 32")
@@ -339,6 +363,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): BackendConfig 
           : undefined,
     },
     review: { workers: e.REVIEW_WORKERS, modelPrices: e.AI_MODEL_PRICES },
+    aiModel: {
+      // `npm start` (local mode) and development talk to a model on localhost; a deployment says so.
+      allowPrivateAddresses:
+        e.AI_MODEL_ALLOW_PRIVATE_ADDRESSES ?? (e.LOCAL_MODE || e.NODE_ENV !== "production"),
+      reviewsPerHour: e.AI_MODEL_REVIEWS_PER_HOUR,
+    },
     secrets: {
       key: e.SECRETS_ENCRYPTION_KEY,
       previousKeys: e.SECRETS_ENCRYPTION_PREVIOUS_KEYS ?? [],
