@@ -26,7 +26,8 @@ import { createGitHubApp } from "./integrations/github-app.ts";
 import { createSandboxCodeHost } from "./integrations/sandbox.ts";
 import { accountMailSender } from "./mail/account-mail.ts";
 import { createMailer } from "./mail/mailer.ts";
-import { createModelProvider } from "./review/ai/ai-sdk-provider.ts";
+import type { HostLookup } from "./net/outbound-address.ts";
+import { aiSdkModelProviders, type ModelAddressPolicy } from "./review/ai/ai-sdk-provider.ts";
 import type { CreateModelProvider } from "./review/ai/model-provider.ts";
 import { loadBiome } from "./review/builtin/biome.ts";
 import { githubReviewHosts } from "./review/hosts/github.ts";
@@ -105,6 +106,11 @@ export interface BackendOptions {
   queue?: Partial<QueueOptions>;
   /** Makes the model a connection test and the reviews' AI pass ask; default the AI SDK one. */
   createModelProvider?: CreateModelProvider;
+  /**
+   * How the host names of model base URLs resolve before their addresses are checked
+   * (net/outbound-address.ts); default the system resolver. Tests point a name at any address.
+   */
+  lookupHost?: HostLookup;
 }
 
 export async function createBackend(config: BackendConfig, options: BackendOptions = {}): Promise<Backend> {
@@ -126,6 +132,11 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
     throw error;
   }
   const clock = options.clock ?? systemClock;
+  const modelAddresses: ModelAddressPolicy = {
+    policy: { allowPrivate: config.aiModel.allowPrivateAddresses },
+    lookupHost: options.lookupHost,
+  };
+  const createModelProvider = options.createModelProvider ?? aiSdkModelProviders(modelAddresses);
   // Stored secrets (AI model API keys) are sealed and opened with it (docs/security.md#secrets-at-rest).
   const secrets = createSecretBox(config.secrets);
   // REVIEW_WORKERS=0: this backend takes webhooks in and leaves the reviews to other processes.
@@ -149,8 +160,9 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
         productName: config.productName,
         models: {
           settingsFor: modelSettingsReader({ db, secrets, logger }),
-          create: options.createModelProvider ?? createModelProvider,
+          create: createModelProvider,
           prices: config.review.modelPrices,
+          reviewsPerHour: config.aiModel.reviewsPerHour,
         },
       });
     // Biome's WASM workspace loads now, so the first review does not wait for it.
@@ -251,7 +263,8 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
       db,
       secrets,
       logger,
-      createModelProvider: options.createModelProvider ?? createModelProvider,
+      createModelProvider,
+      addresses: modelAddresses,
     }),
   );
   app.use(notFoundHandler);
