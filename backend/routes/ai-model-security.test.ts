@@ -12,10 +12,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type AiModelRequest, aiModelTestResponseSchema } from "../../shared/ai-model-contract.ts";
 import { AI_MODEL } from "../../shared/ai-model-messages.ts";
 import { API_PATHS, ERROR_CODES } from "../../shared/contract.ts";
+import { createLogger } from "../../shared/logging.ts";
 import { signedInAccount, signedInMember } from "../../tests/support/backend-sessions.ts";
 import { type FakeModelServer, startFakeOpenAiServer } from "../../tests/support/fake-model-servers.ts";
 import { bearerCalls, testBackends } from "../../tests/support/test-backend.ts";
+import { saveAiModel } from "../ai-models/store.ts";
 import type { Backend } from "../app.ts";
+import type { SecretBox } from "../secrets/secret-box.ts";
 
 const SAVED_KEY = "sk-saved-7d3e1f9a2b4c6d8e";
 const METADATA_HOST = "metadata.attacker.test";
@@ -165,6 +168,25 @@ describe("the AI model's outbound calls, with private addresses allowed (a local
     });
     expect(removed.status).toBe(200);
     expect(removed.body.data).toMatchObject({ apiKeySet: false, baseUrl: attacker.baseUrl });
+  });
+
+  it("does not carry a kept key to another address even past the route's check (two saves racing)", async () => {
+    const { token, orgId } = await signedInAccount(backend, "key-race");
+    await put(token, API_PATHS.aiModel, saved()).expect(200);
+    // What a save that read the row before another save moved it would write: no key, new address.
+    const noSealing = {} as SecretBox;
+    const silent = createLogger({ name: "test", level: "silent" });
+    await saveAiModel({ db: backend.db, secrets: noSealing, logger: silent }, orgId, {
+      ...withoutKey(saved()),
+      kind: "openai-compatible",
+      baseUrl: attacker.baseUrl,
+    });
+    const row = await backend.db
+      .selectFrom("ai_models")
+      .select(["base_url", "api_key_ciphertext"])
+      .where("org_id", "=", orgId)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ base_url: attacker.baseUrl, api_key_ciphertext: null });
   });
 
   it("lets only the organisation's owner change, remove or test the model; a member reads it", async () => {
