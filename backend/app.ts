@@ -29,7 +29,8 @@ import { createGitHubApp } from "./integrations/github-app.ts";
 import { createSandboxCodeHost } from "./integrations/sandbox.ts";
 import { accountMailSender } from "./mail/account-mail.ts";
 import { createMailer } from "./mail/mailer.ts";
-import { createModelProvider } from "./review/ai/ai-sdk-provider.ts";
+import type { HostLookup } from "./net/outbound-address.ts";
+import { aiSdkModelProviders, type ModelAddressPolicy } from "./review/ai/ai-sdk-provider.ts";
 import type { CreateModelProvider } from "./review/ai/model-provider.ts";
 import { loadBiome } from "./review/builtin/biome.ts";
 import { githubReviewHosts } from "./review/hosts/github.ts";
@@ -111,6 +112,11 @@ export interface BackendOptions {
   queue?: Partial<QueueOptions>;
   /** Makes the model a connection test and the reviews' AI pass ask; default the AI SDK one. */
   createModelProvider?: CreateModelProvider;
+  /**
+   * How the host names of model base URLs resolve before their addresses are checked
+   * (net/outbound-address.ts); default the system resolver. Tests point a name at any address.
+   */
+  lookupHost?: HostLookup;
 }
 
 export async function createBackend(config: BackendConfig, options: BackendOptions = {}): Promise<Backend> {
@@ -140,6 +146,11 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
   // The review markers are signed with a key derived from the same secret (decision 029); the
   // workers write them, the sandbox's reactions read them.
   const markers = deploymentMarkers(config.secrets);
+  const modelAddresses: ModelAddressPolicy = {
+    policy: { allowPrivate: config.aiModel.allowPrivateAddresses },
+    lookupHost: options.lookupHost,
+  };
+  const createModelProvider = options.createModelProvider ?? aiSdkModelProviders(modelAddresses);
   // REVIEW_WORKERS=0: this backend takes webhooks in and leaves the reviews to other processes.
   if (config.review.workers > 0) {
     const pipeline =
@@ -164,8 +175,9 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
         markers,
         models: {
           settingsFor: modelSettingsReader({ db, secrets, logger }),
-          create: options.createModelProvider ?? createModelProvider,
+          create: createModelProvider,
           prices: config.review.modelPrices,
+          reviewsPerHour: config.aiModel.reviewsPerHour,
         },
       });
     // Biome's WASM workspace loads now, so the first review does not wait for it.
@@ -273,7 +285,8 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
   app.use(
     integrationsRouter(db, codeHost, {
       azureDevOpsAllowHttp: config.azureDevOps.allowHttp,
-      azureDevOpsAllowedAddresses: config.azureDevOps.allowedAddresses,
+      azureDevOpsAllowPrivateAddresses: config.azureDevOps.allowPrivateAddresses,
+      lookupHost: options.lookupHost,
       contributorImport,
       secrets,
       logger,
@@ -294,7 +307,8 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
       db,
       secrets,
       logger,
-      createModelProvider: options.createModelProvider ?? createModelProvider,
+      createModelProvider,
+      addresses: modelAddresses,
     }),
   );
   app.use(notFoundHandler);

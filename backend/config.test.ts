@@ -241,14 +241,13 @@ describe("loadConfig", () => {
     expect(loadConfig({ ...production, LOCAL_MODE: "true" }).azureDevOps.allowHttp).toBe(true);
   });
 
-  it("allows no private organisation URL addresses by default, and those AZURE_DEVOPS_ALLOWED_ADDRESSES names", () => {
-    expect(loadConfig({}).azureDevOps.allowedAddresses).toEqual(new Set());
+  it("allows no private organisation URL addresses by default, and loopback and private ones when told", () => {
+    expect(loadConfig({}).azureDevOps.allowPrivateAddresses).toBe(false);
     expect(
-      loadConfig({ AZURE_DEVOPS_ALLOWED_ADDRESSES: "loopback, private" }).azureDevOps.allowedAddresses,
-    ).toEqual(new Set(["loopback", "private"]));
-    // The metadata service is never allowed, whatever the configuration says.
-    expect(configError({ AZURE_DEVOPS_ALLOWED_ADDRESSES: "metadata" })).toContain(
-      "AZURE_DEVOPS_ALLOWED_ADDRESSES",
+      loadConfig({ AZURE_DEVOPS_ALLOW_PRIVATE_ADDRESSES: "true" }).azureDevOps.allowPrivateAddresses,
+    ).toBe(true);
+    expect(configError({ AZURE_DEVOPS_ALLOW_PRIVATE_ADDRESSES: "loopback" })).toContain(
+      'AZURE_DEVOPS_ALLOW_PRIVATE_ADDRESSES: must be "true" or "false"',
     );
   });
 
@@ -273,6 +272,32 @@ describe("loadConfig", () => {
       const message = configError({ EVENT_STREAMS_PER_SESSION: value, EVENT_STREAMS_PER_ORG: value });
       expect(message, value).toContain("EVENT_STREAMS_PER_SESSION: must be a whole number above 0");
       expect(message, value).toContain("EVENT_STREAMS_PER_ORG: must be a whole number above 0");
+    }
+  });
+
+  it("calls AI models on private addresses by default only in local mode or outside production", () => {
+    const production = { ...DEPLOYED, FIREBASE_PROJECT_ID: "argus-prod" };
+    expect(loadConfig(production).aiModel.allowPrivateAddresses).toBe(false);
+    expect(loadConfig({ ...production, AI_MODEL_ALLOW_PRIVATE_ADDRESSES: "true" }).aiModel).toMatchObject({
+      allowPrivateAddresses: true,
+    });
+    expect(loadConfig({ ...production, LOCAL_MODE: "true" }).aiModel.allowPrivateAddresses).toBe(true);
+    expect(loadConfig({}).aiModel.allowPrivateAddresses).toBe(true);
+    expect(loadConfig({ AI_MODEL_ALLOW_PRIVATE_ADDRESSES: "false" }).aiModel.allowPrivateAddresses).toBe(
+      false,
+    );
+    expect(configError({ AI_MODEL_ALLOW_PRIVATE_ADDRESSES: "yes" })).toContain(
+      'AI_MODEL_ALLOW_PRIVATE_ADDRESSES: must be "true" or "false"',
+    );
+  });
+
+  it("runs at most 100 AI passes an hour per organisation by default, from 1 to 100000", () => {
+    expect(loadConfig({}).aiModel.reviewsPerHour).toBe(100);
+    expect(loadConfig({ AI_MODEL_REVIEWS_PER_HOUR: "500" }).aiModel.reviewsPerHour).toBe(500);
+    for (const value of ["0", "100001", "2.5", "lots"]) {
+      expect(configError({ AI_MODEL_REVIEWS_PER_HOUR: value }), value).toContain(
+        "AI_MODEL_REVIEWS_PER_HOUR: must be a whole number from 1 to 100000",
+      );
     }
   });
 

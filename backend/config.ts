@@ -34,12 +34,14 @@ import {
 import { httpUrl } from "../shared/http-server.ts";
 import type { StripeSettings } from "./billing/stripe.ts";
 import type { EventStreamLimits } from "./http/event-streams.ts";
-import { ALLOWABLE_ADDRESS_CLASSES, type AllowableAddressClass } from "./net/outbound-address.ts";
 import { type PriceTable, priceTableSchema } from "./review/ai/pricing.ts";
 import { SECRETS_KEY_FILE, type SecretsConfig, secretsKeySchema } from "./secrets/keys.ts";
 
 /** What Pro costs per seat and month unless PRO_SEAT_PRICE_CENTS says otherwise: 15.00 USD. */
 export const DEFAULT_SEAT_PRICE_CENTS = 1500;
+
+/** AI passes an organisation's reviews may run an hour unless AI_MODEL_REVIEWS_PER_HOUR says otherwise. */
+export const DEFAULT_AI_REVIEWS_PER_HOUR = 100;
 
 /** DATA_DIR value that keeps the embedded database in memory (tests, throw-away demos). */
 export const IN_MEMORY_DATA_DIR = "memory://";
@@ -97,11 +99,11 @@ export interface BackendConfig {
   azureDevOps: {
     allowHttp: boolean;
     /**
-     * AZURE_DEVOPS_ALLOWED_ADDRESSES: the non-public address classes an organisation URL may
-     * resolve to (loopback, private, link-local; none by default): a company's Azure DevOps Server
-     * on its own network, or the tests' fake on loopback (backend/net/outbound-address.ts).
+     * AZURE_DEVOPS_ALLOW_PRIVATE_ADDRESSES: an organisation URL may resolve to loopback or a private
+     * network (off by default): a company's Azure DevOps Server on its own network, or the tests'
+     * fake on loopback. Link-local and metadata addresses never (backend/net/outbound-address.ts).
      */
-    allowedAddresses: ReadonlySet<AllowableAddressClass>;
+    allowPrivateAddresses: boolean;
   };
   /**
    * REVIEW_WORKERS: review jobs run at once by this backend on Postgres (embedded PGlite runs one).
@@ -113,6 +115,17 @@ export interface BackendConfig {
    * organisation, may hold open at once (docs/decisions/032-event-stream-limits.md).
    */
   eventStreams: EventStreamLimits;
+  /** The organisations' AI models (docs/decisions/030-model-outbound-calls.md). */
+  aiModel: {
+    /**
+     * AI_MODEL_ALLOW_PRIVATE_ADDRESSES: a base URL may resolve to loopback or a private network (a
+     * model server beside the backend). Default: on in local mode and outside production, off in
+     * production. Link-local and cloud metadata addresses are refused either way.
+     */
+    allowPrivateAddresses: boolean;
+    /** AI_MODEL_REVIEWS_PER_HOUR: the AI passes one organisation's reviews may run an hour. */
+    reviewsPerHour: number;
+  };
   billing: {
     /** TRIAL_DAYS: how long a new organisation's Pro trial lasts. */
     trialDays: number;
@@ -194,22 +207,7 @@ const envSchema = z
       .regex(/^whsec_/, "must be a webhook signing secret (whsec_...)")
       .optional(),
     STRIPE_API_URL: z.url({ protocol: /^https?$/ }).optional(),
-    AZURE_DEVOPS_ALLOWED_ADDRESSES: z
-      .string()
-      .default("")
-      .transform((text) =>
-        text
-          .split(",")
-          .map((word) => word.trim())
-          .filter(Boolean),
-      )
-      .pipe(
-        z.array(
-          z.enum(ALLOWABLE_ADDRESS_CLASSES, {
-            error: `must be a comma-separated list of ${ALLOWABLE_ADDRESS_CLASSES.join(", ")}`,
-          }),
-        ),
-      ),
+    AZURE_DEVOPS_ALLOW_PRIVATE_ADDRESSES: booleanFlagSchema,
     AI_MODEL_PRICES: z
       .string()
       .transform((text, ctx) => {
@@ -225,6 +223,16 @@ const envSchema = z
       })
       .pipe(priceTableSchema)
       .default({}),
+    AI_MODEL_ALLOW_PRIVATE_ADDRESSES: z
+      .enum(["true", "false"], { error: 'must be "true" or "false"' })
+      .transform((value) => value === "true")
+      .optional(),
+    AI_MODEL_REVIEWS_PER_HOUR: z.coerce
+      .number({ error: "must be a whole number from 1 to 100000" })
+      .int("must be a whole number from 1 to 100000")
+      .min(1, "must be a whole number from 1 to 100000")
+      .max(100_000, "must be a whole number from 1 to 100000")
+      .default(DEFAULT_AI_REVIEWS_PER_HOUR),
     REVIEW_WORKERS: z.coerce
       .number({ error: "must be a whole number from 0 to 32" })
       .int("must be a whole number from 0 to 32")
@@ -380,7 +388,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): BackendConfig 
     },
     azureDevOps: {
       allowHttp: e.AZURE_DEVOPS_ALLOW_HTTP,
-      allowedAddresses: new Set(e.AZURE_DEVOPS_ALLOWED_ADDRESSES),
+      allowPrivateAddresses: e.AZURE_DEVOPS_ALLOW_PRIVATE_ADDRESSES,
     },
     billing: {
       trialDays: e.TRIAL_DAYS,
@@ -398,6 +406,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): BackendConfig 
     },
     review: { workers: e.REVIEW_WORKERS, modelPrices: e.AI_MODEL_PRICES },
     eventStreams: { perSession: e.EVENT_STREAMS_PER_SESSION, perOrg: e.EVENT_STREAMS_PER_ORG },
+    aiModel: {
+      // `npm start` (local mode) and development talk to a model on localhost; a deployment says so.
+      allowPrivateAddresses:
+        e.AI_MODEL_ALLOW_PRIVATE_ADDRESSES ?? (e.LOCAL_MODE || e.NODE_ENV !== "production"),
+      reviewsPerHour: e.AI_MODEL_REVIEWS_PER_HOUR,
+    },
     secrets: {
       key: e.SECRETS_ENCRYPTION_KEY,
       previousKeys: e.SECRETS_ENCRYPTION_PREVIOUS_KEYS ?? [],

@@ -46,7 +46,7 @@ async function onStack<T>(
   // The fake Azure DevOps the seeded repositories come from is plain http.
   const stack = await startBenchStack(database, {
     AZURE_DEVOPS_ALLOW_HTTP: "true",
-    AZURE_DEVOPS_ALLOWED_ADDRESSES: "loopback",
+    AZURE_DEVOPS_ALLOW_PRIVATE_ADDRESSES: "true",
   });
   stopOnInterrupt = stack.stop;
   try {

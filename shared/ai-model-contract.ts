@@ -22,12 +22,26 @@ const modelKindSchema = z.enum(
   { error: AI_MODEL.kindInvalid },
 );
 
-/** An http(s) URL, trailing slashes dropped; empty means none (null). Loopback is allowed: a local Ollama. */
+/** What is wrong with a typed base URL, if anything; which addresses it may reach is the backend's check. */
+function baseUrlProblem(url: string): string | undefined {
+  if (url === "") return undefined;
+  const parsed = URL.parse(url);
+  if (!parsed || !/^https?:$/.test(parsed.protocol)) return AI_MODEL.baseUrlInvalid;
+  // Request paths are appended to it: a query would swallow them (`…?x=/chat/completions`).
+  if (url.includes("?") || url.includes("#")) return AI_MODEL.baseUrlQuery;
+  if (parsed.username || parsed.password) return AI_MODEL.baseUrlCredentials;
+  return undefined;
+}
+
+/** An http(s) URL without query, fragment or credentials, trailing slashes dropped; empty means none (null). */
 const baseUrlSchema = z
   .string()
   .trim()
   .max(URL_MAX, AI_MODEL.baseUrlInvalid)
-  .refine((url) => url === "" || /^https?:$/.test(URL.parse(url)?.protocol ?? ""), AI_MODEL.baseUrlInvalid)
+  .superRefine((url, ctx) => {
+    const problem = baseUrlProblem(url);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  })
   .transform((url) => (url === "" ? null : url.replace(/\/+$/, "")));
 
 const modelNameSchema = z
@@ -67,7 +81,8 @@ const baseUrlRequired: [
 
 /**
  * PUT /api/ai-model (save) and POST /api/ai-model/test (try before saving). `apiKey`: absent keeps
- * (or tests with) the stored key, a string replaces it, null removes it (tests without one).
+ * (or tests with) the stored key, which only serves an unchanged kind and base URL
+ * (`storedKeyServes`); a string replaces it, null removes it (tests without one).
  */
 export const aiModelRequestSchema = z
   .object({

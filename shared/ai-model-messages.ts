@@ -28,6 +28,8 @@ export const MODEL_FAILURE_LABELS = {
   unauthorized: "The API key was refused",
   bad_request: "The model server refused the request",
   unreachable: "The model server could not be reached",
+  address_refused: "The base URL's address is not allowed",
+  redirected: "The model server redirected the request",
 } as const;
 export type ModelFailureKind = keyof typeof MODEL_FAILURE_LABELS;
 
@@ -47,6 +49,8 @@ export const AI_MODEL = {
   removeFailed: "Failed to remove the AI model",
   testFailed: "Failed to test the connection",
   testRateLimited: "Too many connection tests: wait a minute and try again",
+  ownerOnly: "Only the organization's owner can change the AI model",
+  readOnly: "Only the organization's owner can change the AI model. You can see what it is set to.",
   keySet: "Set",
   keyNotSet: "Not set",
   keyRemoved: "Removed on save",
@@ -54,9 +58,13 @@ export const AI_MODEL = {
   kindInvalid: "Choose OpenAI, Anthropic or an OpenAI-compatible server",
   baseUrlRequired: "Enter the server's base URL, e.g. http://localhost:11434/v1",
   baseUrlInvalid: "Enter an http:// or https:// URL",
+  baseUrlQuery: "A base URL ends with its path: no ? query and no # fragment",
+  baseUrlCredentials: "A base URL carries no user name or password: put the key in the API key field",
   modelRequired: "Enter the model's name",
   modelTooLong: `A model name has at most ${MODEL_NAME_MAX} characters`,
   apiKeyInvalid: `An API key has 1 to ${MODEL_API_KEY_MAX} characters`,
+  apiKeyRequired:
+    "Enter the API key again: the stored key is only sent to the kind and base URL it was saved with",
   inputTokenLimit: "Enter a whole number of tokens from 1,000 to 2,000,000",
   budgetCents: "A monthly budget is a whole number of cents from 0 to 100,000,000, or null for no cap",
   budgetUsd: "Enter US dollars from 0 to 1,000,000 (at most two decimals), or leave it empty for no cap",

@@ -39,6 +39,12 @@ export const CONTRIBUTOR_USERNAME_MIN = 3;
 export const NAME_MIN = 2;
 
 /**
+ * The role of the person whose first sign-in created the organisation (backend/auth/accounts.ts).
+ * Only the owner changes what the organisation sends its code to: its AI model.
+ */
+export const ORG_OWNER_ROLE = "owner";
+
+/**
  * Upper bounds of the strings the contract accepts (shared/contract.ts). Every string a request
  * carries, and every claim of a session token, has one, so no client can make the backend store or
  * sign an unbounded value.

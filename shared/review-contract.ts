@@ -158,9 +158,10 @@ export type RunFinding = z.infer<typeof runFindingSchema>;
 
 /**
  * How a run's AI pass ended: reviewed (the model answered), failed (a model error: the built-in
- * findings were posted alone), over_budget (the organisation's monthly AI budget was spent).
+ * findings were posted alone), over_budget (the organisation's monthly AI budget was spent),
+ * over_call_limit (the organisation's AI reviews of the hour were used up).
  */
-export const runAiOutcomeSchema = z.enum(["reviewed", "failed", "over_budget"]);
+export const runAiOutcomeSchema = z.enum(["reviewed", "failed", "over_budget", "over_call_limit"]);
 export type RunAiOutcome = z.infer<typeof runAiOutcomeSchema>;
 
 /** A run's AI pass as the run page shows it; null on a run without one. */

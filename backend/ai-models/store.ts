@@ -3,6 +3,7 @@
  * row, the API key sealed with the secret box. Opening the key happens here only, so every reader
  * (the API, the review pipeline) treats a key that no configured key opens the same way.
  */
+import { sql } from "kysely";
 import type { AiModelRequest } from "../../shared/ai-model-contract.ts";
 import type { Logger } from "../../shared/logging.ts";
 import type { Db } from "../db/database.ts";
@@ -58,7 +59,9 @@ async function openKey(deps: AiModelStoreDeps, orgId: string, sealed: string): P
 
 /**
  * Saves the organisation's model. `request.apiKey`: absent keeps the stored key, a string replaces
- * it, null removes it.
+ * it, null removes it. A kept key stays only while the kind and base URL are the row's own, checked
+ * in the same statement: a save that moves the model elsewhere without a key drops the stored one
+ * rather than send it there (the route refuses such a request before; this holds under races too).
  */
 export async function saveAiModel(
   deps: AiModelStoreDeps,
@@ -73,17 +76,19 @@ export async function saveAiModel(
     monthly_budget_cents: request.monthlyBudgetCents,
     updated_at: new Date(),
   };
-  const key =
-    request.apiKey === undefined
-      ? {}
-      : {
-          api_key_ciphertext:
-            request.apiKey === null ? null : await deps.secrets.seal(request.apiKey, apiKeyContext(orgId)),
-        };
+  const sealed =
+    typeof request.apiKey === "string" ? await deps.secrets.seal(request.apiKey, apiKeyContext(orgId)) : null;
+  const keptKey = sql<string | null>`case when ai_models.kind = excluded.kind
+    and ai_models.base_url is not distinct from excluded.base_url
+    then ai_models.api_key_ciphertext end`;
   await deps.db
     .insertInto("ai_models")
-    .values({ org_id: orgId, ...values, api_key_ciphertext: null, ...key })
-    .onConflict((conflict) => conflict.column("org_id").doUpdateSet({ ...values, ...key }))
+    .values({ org_id: orgId, ...values, api_key_ciphertext: sealed })
+    .onConflict((conflict) =>
+      conflict
+        .column("org_id")
+        .doUpdateSet({ ...values, api_key_ciphertext: request.apiKey === undefined ? keptKey : sealed }),
+    )
     .execute();
 }
 

@@ -17,7 +17,7 @@
  *   password identity's first verified sign-in does, from its pending signup profile if it has one.
  */
 
-import { DEFAULT_TRIAL_DAYS } from "../../shared/constants.ts";
+import { DEFAULT_TRIAL_DAYS, ORG_OWNER_ROLE } from "../../shared/constants.ts";
 import type { Provider } from "../../shared/contract.ts";
 import { systemClock } from "../billing/clock.ts";
 import { startTrial, type TrialTerms } from "../billing/subscriptions.ts";
@@ -119,7 +119,7 @@ async function findOrCreateAccount(
         firebase_uid: identity.firebaseUid,
         email: identity.email,
         name: newAccount.name,
-        role: "owner",
+        role: ORG_OWNER_ROLE,
         org_id: org.id,
         provider: identity.provider,
         avatar_url: identity.avatarUrl,

@@ -54,6 +54,7 @@ describe.each(TEST_DATABASE_KINDS)("migrations on %s", (kind) => {
         "ai_models",
         "finding_feedback",
         "sandbox_comment_reactions",
+        "model_call_windows",
       ]),
     );
     const applied = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
@@ -72,6 +73,7 @@ describe.each(TEST_DATABASE_KINDS)("migrations on %s", (kind) => {
       "0012_severity_threshold",
       "0013_finding_feedback",
       "0014_webhook_payload_digest",
+      "0018_model_call_limits",
     ]);
     const orgs = await db.selectFrom("organizations").select(["id", "name"]).execute();
     expect(orgs).toEqual([{ id: org.id, name: "Acme" }]);

@@ -401,6 +401,17 @@ export interface AiModelsTable {
   updated_at: Timestamp;
 }
 
+/**
+ * An organisation's calls to its AI model in one fixed window, by purpose (migration
+ * 0018_model_call_limits; backend/ai-models/call-limits.ts).
+ */
+export interface ModelCallWindowsTable {
+  org_id: string;
+  purpose: "test" | "review";
+  window_start: Date;
+  calls: number;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -426,6 +437,7 @@ export interface Database {
   sandbox_reviews: SandboxReviewsTable;
   sandbox_review_comments: SandboxReviewCommentsTable;
   ai_models: AiModelsTable;
+  model_call_windows: ModelCallWindowsTable;
   finding_feedback: FindingFeedbackTable;
   sandbox_comment_reactions: SandboxCommentReactionsTable;
 }

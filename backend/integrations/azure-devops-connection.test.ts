@@ -36,7 +36,7 @@ describe.each(TEST_DATABASE_KINDS)("the Azure DevOps token on %s", (kind) => {
     azure = await startFakeAzureDevOps();
     backend = await backends.start({
       AZURE_DEVOPS_ALLOW_HTTP: "true",
-      AZURE_DEVOPS_ALLOWED_ADDRESSES: "loopback",
+      AZURE_DEVOPS_ALLOW_PRIVATE_ADDRESSES: "true",
       SECRETS_ENCRYPTION_KEY: KEY.toString("base64"),
       REVIEW_WORKERS: "0",
     });

@@ -66,6 +66,8 @@ describe.each(TEST_DATABASE_KINDS)("the review pipeline's AI pass on %s", (kind)
   let model: ModelSettings | null;
   let configured: ModelSettings;
   let model$: ReturnType<typeof scriptedModel>;
+  let reviewsPerHour: number | null;
+  let now: Date;
 
   beforeEach(async () => {
     ({ db, drop, orgId, projectId } = await openPipelineDatabase(kind));
@@ -80,6 +82,8 @@ describe.each(TEST_DATABASE_KINDS)("the review pipeline's AI pass on %s", (kind)
       monthlyBudgetCents: null,
     };
     model$ = scriptedModel([]);
+    reviewsPerHour = null;
+    now = PIPELINE_NOW;
     host = memoryReviewHost(pullRequestInfo("Find users", HEAD, BASE));
     host.diffs.set(`${BASE}...${HEAD}`, [
       { filename: "src/app.ts", status: "added", additions: 2, deletions: 0, patch: APP_PATCH },
@@ -98,13 +102,14 @@ describe.each(TEST_DATABASE_KINDS)("the review pipeline's AI pass on %s", (kind)
       db,
       hostFor: async () => host,
       settings: async () => settings,
-      clock: () => PIPELINE_NOW,
+      clock: () => now,
       productName: "Argus",
       markers: testMarkers,
       models: {
         settingsFor: async () => model,
         create: model$.create,
         prices: { "gpt-test": { input: 2, output: 10 } },
+        reviewsPerHour,
       },
     });
 
@@ -231,6 +236,30 @@ describe.each(TEST_DATABASE_KINDS)("the review pipeline's AI pass on %s", (kind)
       ai_at: null,
     });
     expect(await steps(runId)).toContain("ai: over_budget");
+  });
+
+  it("skips the AI pass once the organisation's AI reviews of the hour are used up, and runs it the next hour", async () => {
+    reviewsPerHour = 2;
+    model$ = scriptedModel([answer([]), answer([]), answer([])]);
+    // Each run gets a pipeline of its own, as separate processes would: the count is in the database.
+    await run();
+    await run("command", "full review");
+    const limited = await run("command", "full review");
+    expect(model$.requests).toHaveLength(2);
+    expect(host.reviews[2]?.summary).toContain(
+      "The AI review did not run: the organisation's limit of 2 AI reviews an hour is reached (AI_MODEL_REVIEWS_PER_HOUR). The built-in findings are posted.",
+    );
+    expect(await runOf(limited)).toMatchObject({
+      status: "succeeded",
+      ai_outcome: "over_call_limit",
+      ai_cost_micros: null,
+      ai_at: null,
+    });
+    expect(await steps(limited)).toContain("ai: over_call_limit");
+
+    now = new Date(PIPELINE_NOW.getTime() + 60 * 60 * 1000);
+    await run("command", "full review");
+    expect(model$.requests).toHaveLength(3);
   });
 
   it("runs the AI pass under the budget", async () => {

@@ -106,6 +106,7 @@ describe.each(TEST_DATABASE_KINDS)("a model's finding with hostile text, on %s",
         }),
         create: scriptedModel(script).create,
         prices: {},
+        reviewsPerHour: null,
       },
     });
     return (trigger: "opened" | "synchronize", headSha: string) =>

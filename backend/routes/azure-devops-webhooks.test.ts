@@ -75,7 +75,7 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
     backend = await backends.start({
       AZURE_DEVOPS_ALLOW_HTTP: "true",
       // The fakes listen on loopback.
-      AZURE_DEVOPS_ALLOWED_ADDRESSES: "loopback",
+      AZURE_DEVOPS_ALLOW_PRIVATE_ADDRESSES: "true",
       // No workers: what ingest queued stays queued for the tests to see.
       REVIEW_WORKERS: "0",
     });

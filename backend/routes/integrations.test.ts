@@ -265,7 +265,7 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
     beforeAll(async () => {
       azure = await startFakeAzureDevOps();
       // The fake is http on loopback.
-      await start({ AZURE_DEVOPS_ALLOW_HTTP: "true", AZURE_DEVOPS_ALLOWED_ADDRESSES: "loopback" });
+      await start({ AZURE_DEVOPS_ALLOW_HTTP: "true", AZURE_DEVOPS_ALLOW_PRIVATE_ADDRESSES: "true" });
     });
     afterAll(async () => {
       await stop();
@@ -451,7 +451,7 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
     let azure: FakeAzureDevOps;
     beforeAll(async () => {
       azure = await startFakeAzureDevOps();
-      // No AZURE_DEVOPS_ALLOWED_ADDRESSES: public addresses only.
+      // No AZURE_DEVOPS_ALLOW_PRIVATE_ADDRESSES: public addresses only.
       await start({ AZURE_DEVOPS_ALLOW_HTTP: "true" });
     });
     afterAll(async () => {

@@ -41,7 +41,7 @@ import {
 import type { CodeHost, Installer } from "../integrations/code-host.ts";
 import { codeHostFailure } from "../integrations/failures.ts";
 import { connectFormSetup, connectInstallation, parseFormSetup } from "../integrations/setup.ts";
-import { type AllowableAddressClass, checkOutboundUrl } from "../net/outbound-address.ts";
+import { type HostLookup, OutboundAddressError, resolveOutbound } from "../net/outbound-address.ts";
 import type { SecretBox } from "../secrets/secret-box.ts";
 
 /** Express patterns of API_PATHS.integration(name) and API_PATHS.integrationSetup(name). */
@@ -67,8 +67,10 @@ const SETUP_WINDOW_MS = 10 * 60_000;
 export interface IntegrationsOptions {
   /** AZURE_DEVOPS_ALLOW_HTTP: an http organisation URL is accepted (a local fake). */
   azureDevOpsAllowHttp: boolean;
-  /** AZURE_DEVOPS_ALLOWED_ADDRESSES: the non-public addresses an organisation URL may lead to. */
-  azureDevOpsAllowedAddresses: ReadonlySet<AllowableAddressClass>;
+  /** AZURE_DEVOPS_ALLOW_PRIVATE_ADDRESSES: an organisation URL may lead to loopback or a private network. */
+  azureDevOpsAllowPrivateAddresses: boolean;
+  /** Resolves the organisation URL's host; the system resolver unless a test points names elsewhere. */
+  lookupHost?: HostLookup | undefined;
   /** Run once GitHub is connected, so the contributors are there when the page first asks. */
   contributorImport: ContributorImport;
   /** Seals the personal access token; opens it for a new hook secret. */
@@ -145,13 +147,16 @@ export function integrationsRouter(db: Db, codeHost: CodeHost, options: Integrat
     },
   });
   const azureDevOpsCalls = async <T>(target: AzureDevOpsProject, call: () => Promise<T>): Promise<T> => {
-    const checked = await checkOutboundUrl(
-      new URL(target.organizationUrl),
-      options.azureDevOpsAllowedAddresses,
-    );
-    if (!checked.ok) {
+    try {
+      await resolveOutbound(
+        new URL(target.organizationUrl).hostname,
+        { allowPrivate: options.azureDevOpsAllowPrivateAddresses },
+        options.lookupHost,
+      );
+    } catch (error) {
       throw new HttpError(400, {
-        error: checked.reason === "unresolvable" ? AZURE_DEVOPS.unresolvable : AZURE_DEVOPS.addressRefused,
+        error:
+          error instanceof OutboundAddressError ? AZURE_DEVOPS.addressRefused : AZURE_DEVOPS.unresolvable,
       });
     }
     return call().catch((error: unknown) => {

@@ -8,7 +8,7 @@
 import { type Db, openDatabase } from "../../backend/db/database.ts";
 import { migrateToLatest } from "../../backend/db/migrations.ts";
 import type { ModelDeps } from "../../backend/review/ai/ai-pass.ts";
-import { createModelProvider } from "../../backend/review/ai/ai-sdk-provider.ts";
+import { aiSdkModelProviders } from "../../backend/review/ai/ai-sdk-provider.ts";
 import { type CreateModelProvider, ModelError } from "../../backend/review/ai/model-provider.ts";
 import { loadBiome } from "../../backend/review/builtin/biome.ts";
 import { deploymentMarkers } from "../../backend/review/markers.ts";
@@ -88,8 +88,10 @@ function modelDeps(model: QualityModel | null, count: AnswerCount): Pick<Pipelin
   if (!model) return {};
   const models: ModelDeps = {
     settingsFor: async () => model.settings,
-    create: counted(createModelProvider, count),
+    // The operator's own model, often on their machine or network: private addresses are its place.
+    create: counted(aiSdkModelProviders({ policy: { allowPrivate: true } }), count),
     prices: model.prices,
+    reviewsPerHour: null,
   };
   return { models };
 }

@@ -6,6 +6,7 @@
  * never statically (docs/decisions/006-page-weight.md).
  */
 
+import { type ModelAddress, storedKeyServes } from "../../shared/ai-model.ts";
 import {
   type AiModelFormValues,
   type AiModelRequest,
@@ -24,10 +25,28 @@ export type FormCheck =
   | { ok: true; request: AiModelRequest }
   | { ok: false; errors: Partial<Record<keyof AiModelFormValues, string>> };
 
-/** The form's values as a request, or the first message of each field that is wrong. */
-export function checkAiModelForm(values: AiModelFormValues): FormCheck {
+/** What the form knows of the saved model: where its key may go, and whether "Remove" was pressed. */
+export interface StoredKey {
+  /** The saved model's kind and base URL when it has a key; null when there is none to keep. */
+  savedFor: ModelAddress | null;
+  removing: boolean;
+}
+
+/**
+ * The form's values as a request, or the first message of each field that is wrong. An empty key
+ * field keeps the stored key, which only serves the kind and base URL it was saved with (the
+ * backend refuses the same way).
+ */
+export function checkAiModelForm(values: AiModelFormValues, storedKey?: StoredKey): FormCheck {
   const result = aiModelFormSchema.safeParse(values);
-  if (result.success) return { ok: true, request: result.data };
+  if (result.success) {
+    const request = result.data;
+    const { savedFor, removing } = storedKey ?? { savedFor: null, removing: false };
+    if (request.apiKey === undefined && !removing && savedFor && !storedKeyServes(savedFor, request)) {
+      return { ok: false, errors: { apiKey: AI_MODEL.apiKeyRequired } };
+    }
+    return { ok: true, request };
+  }
   const errors: Partial<Record<keyof AiModelFormValues, string>> = {};
   for (const issue of result.error.issues) {
     const field = issue.path[0] as keyof AiModelFormValues;

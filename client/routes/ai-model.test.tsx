@@ -3,7 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { AiModel, AiModelResponse } from "../../shared/ai-model-contract.ts";
 import { AI_MODEL, MODEL_FAILURE_LABELS } from "../../shared/ai-model-messages.ts";
-import { jsonResponse } from "../../tests/support/client/fixtures";
+import { gateway, jsonResponse, USER } from "../../tests/support/client/fixtures";
 import { renderPage } from "../../tests/support/client/render-page";
 import AiModelRoute, { loader } from "./ai-model";
 
@@ -24,8 +24,11 @@ const SAVED: AiModel = {
   updatedAt: "2026-11-23T06:00:00.000Z",
 };
 
-const renderAiModel = () =>
-  renderPage({ path: "settings/ai-model", loader, Component: AiModelRoute }, "/settings/ai-model");
+/** The page as the organisation's owner sees it, or as `role` does. */
+const renderAiModel = (role = "owner") =>
+  renderPage({ path: "settings/ai-model", loader, Component: AiModelRoute }, "/settings/ai-model", {
+    value: gateway({ session: { token: "secret-token", user: { ...USER, role } } }),
+  });
 const callsTo = (path: string, method: string) =>
   fetchMock.mock.calls.filter(([url, init]) => String(url) === path && init?.method === method);
 /** Types `text` into the field of `label` at once (a paste: typing key by key is slow). */
@@ -165,11 +168,13 @@ describe("/settings/ai-model", () => {
     testAnswer = () =>
       jsonResponse({
         success: true,
-        data: { ok: false, failure: "unauthorized", message: "401 Incorrect API key provided" },
+        data: { ok: false, failure: "unauthorized", message: "The model server answered 401 Unauthorized" },
       });
     await user.click(screen.getByRole("button", { name: "Test connection" }));
     expect(
-      await screen.findByText(`${MODEL_FAILURE_LABELS.unauthorized}: 401 Incorrect API key provided`),
+      await screen.findByText(
+        `${MODEL_FAILURE_LABELS.unauthorized}: The model server answered 401 Unauthorized`,
+      ),
     ).toBeVisible();
 
     testAnswer = () =>
@@ -179,6 +184,73 @@ describe("/settings/ai-model", () => {
       );
     await user.click(screen.getByRole("button", { name: "Test connection" }));
     expect(await screen.findByText(AI_MODEL.testRateLimited)).toBeVisible();
+  });
+
+  it("asks for the key again when the kind or base URL changes, and sends nothing until it is given", async () => {
+    stored = SAVED;
+    const user = userEvent.setup();
+    renderAiModel();
+    const baseUrl = await screen.findByLabelText("Base URL");
+    await user.clear(baseUrl);
+    await fill(user, "Base URL", "https://models.example.net/v1");
+    await user.click(screen.getByRole("button", { name: "Test connection" }));
+    expect(await screen.findByText(AI_MODEL.apiKeyRequired)).toBeVisible();
+    expect(screen.getByLabelText("API key")).toHaveAttribute("aria-invalid", "true");
+    await user.click(screen.getByRole("button", { name: "Save" }));
+    expect(callsTo("/api/ai-model/test", "POST")).toHaveLength(0);
+    expect(callsTo("/api/ai-model", "PUT")).toHaveLength(0);
+
+    await fill(user, "API key", "sk-for-the-new-address");
+    await user.click(screen.getByRole("button", { name: "Test connection" }));
+    await waitFor(() => expect(callsTo("/api/ai-model/test", "POST")).toHaveLength(1));
+    expect(bodyOf(callsTo("/api/ai-model/test", "POST")[0])).toMatchObject({
+      baseUrl: "https://models.example.net/v1",
+      apiKey: "sk-for-the-new-address",
+    });
+
+    // Removing the stored key instead is fine too: it then goes nowhere.
+    await user.clear(screen.getByLabelText("API key"));
+    await user.click(screen.getByRole("button", { name: "Remove the stored key" }));
+    await user.click(screen.getByRole("button", { name: "Save" }));
+    await waitFor(() => expect(callsTo("/api/ai-model", "PUT")).toHaveLength(1));
+    expect(bodyOf(callsTo("/api/ai-model", "PUT")[0])).toMatchObject({ apiKey: null });
+  });
+
+  it("says a base URL takes no query, fragment or credentials", async () => {
+    const user = userEvent.setup();
+    renderAiModel();
+    await user.click(await screen.findByRole("button", { name: AI_MODEL.add }));
+    await fill(user, "Base URL", "http://localhost:11434/v1?key=x");
+    await user.tab();
+    expect(await screen.findByText(AI_MODEL.baseUrlQuery)).toBeVisible();
+    await user.clear(screen.getByLabelText("Base URL"));
+    await fill(user, "Base URL", "http://me:secret@localhost:11434/v1");
+    await user.tab();
+    expect(await screen.findByText(AI_MODEL.baseUrlCredentials)).toBeVisible();
+  });
+
+  it("shows a member who is not the owner the model read-only, saying why, with nothing to change it", async () => {
+    stored = SAVED;
+    renderAiModel("user");
+    expect(await screen.findByText(AI_MODEL.readOnly)).toBeVisible();
+    const settings = screen.getByText("Input-token limit").closest("dl") as HTMLElement;
+    expect(settings).toHaveTextContent("http://localhost:11434/v1");
+    expect(settings).toHaveTextContent("qwen2.5-coder:14b");
+    expect(settings).toHaveTextContent(`API key${AI_MODEL.keySet}`);
+    expect(settings).toHaveTextContent("32,000");
+    expect(settings).toHaveTextContent("$25.50");
+    expect(screen.queryByRole("textbox")).toBeNull();
+    expect(screen.queryByRole("combobox")).toBeNull();
+    for (const name of ["Save", "Test connection", "Remove AI model", "Remove the stored key"]) {
+      expect(screen.queryByRole("button", { name })).toBeNull();
+    }
+  });
+
+  it("tells a member who is not the owner that there is no model, without offering to add one", async () => {
+    renderAiModel("user");
+    expect(await screen.findByText(AI_MODEL.empty)).toBeVisible();
+    expect(screen.getByText(AI_MODEL.readOnly)).toBeVisible();
+    expect(screen.queryByRole("button", { name: AI_MODEL.add })).toBeNull();
   });
 
   it("offers Retry when the model cannot be loaded", async () => {

@@ -1,13 +1,16 @@
 import { ArrowLeft, Bot, Plus } from "lucide-react";
 import { useState } from "react";
+import { mayChangeAiModel } from "../../shared/ai-model.ts";
 import type { AiModelResponse } from "../../shared/ai-model-contract.ts";
 import { AI_MODEL } from "../../shared/ai-model-messages.ts";
 import { AiModelForm } from "../components/ai-model/ai-model-form";
+import { AiModelReadOnly } from "../components/ai-model/ai-model-read-only";
 import { Streamed } from "../components/streamed";
 import { Button, Card, EmptyState, Skeleton, TextLink } from "../components/ui";
 import { loadAiModel } from "../lib/ai-model.server";
 import { backendFor } from "../lib/backend.server";
 import { aiModelApi } from "../lib/lazy-ai-model";
+import { useRootData } from "../lib/root-data";
 import { documentTitle, productNameOf, type RouteHandle } from "../lib/route-handle";
 import type { Route } from "./+types/ai-model";
 
@@ -51,6 +54,9 @@ export default function AiModelRoute({ loaderData }: Route.ComponentProps) {
 
 function AiModelBody({ model }: { model: AiModelResponse["data"] }) {
   const [adding, setAdding] = useState(false);
+  const role = useRootData()?.user?.role;
+  // The backend refuses anyone else's change (403); the page does not offer one.
+  if (!mayChangeAiModel(role)) return <AiModelReadOnly model={model} />;
   if (!model.configured && !adding) {
     return (
       <EmptyState

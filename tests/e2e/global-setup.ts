@@ -36,7 +36,7 @@ export default async function setup(project: TestProject) {
       LOG_LEVEL: "info",
       AZURE_DEVOPS_ALLOW_HTTP: "true",
       // The fake Azure DevOps listens on loopback.
-      AZURE_DEVOPS_ALLOWED_ADDRESSES: "loopback",
+      AZURE_DEVOPS_ALLOW_PRIVATE_ADDRESSES: "true",
     });
   } catch (error) {
     await azureDevOps.close();

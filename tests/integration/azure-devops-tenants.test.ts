@@ -40,7 +40,7 @@ describe.each(TEST_DATABASE_KINDS)("Azure DevOps tenants through the gateway on 
     attackerAzure = await startFakeAzureDevOps({ project: "Contoso" });
     backend = await backends.start({
       AZURE_DEVOPS_ALLOW_HTTP: "true",
-      AZURE_DEVOPS_ALLOWED_ADDRESSES: "loopback",
+      AZURE_DEVOPS_ALLOW_PRIVATE_ADDRESSES: "true",
       // Runs stay queued: what an event started is read from the database.
       REVIEW_WORKERS: "0",
     });

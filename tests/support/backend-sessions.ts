@@ -30,3 +30,25 @@ export async function signedInAccount(backend: Backend, name: string, provider: 
   };
   return { token: await newSession(), userId: account.user.id, orgId: account.org.id, newSession };
 }
+
+/**
+ * A member added to an existing organisation (role "user", the default for anyone but the person
+ * who created it), with a live session: for tests of what only the owner may do.
+ */
+export async function signedInMember(backend: Backend, orgId: string, name: string) {
+  const provider: Provider = "email";
+  const user = await backend.db
+    .insertInto("users")
+    .values({ firebase_uid: `uid-${name}`, email: `${name}@example.com`, name, org_id: orgId, provider })
+    .returning(["id", "email", "name", "role"])
+    .executeTakeFirstOrThrow();
+  const org = await backend.db
+    .selectFrom("organizations")
+    .select(["id", "name"])
+    .where("id", "=", orgId)
+    .executeTakeFirstOrThrow();
+  const authTime = epochSeconds();
+  const sid = await startSession(backend.db, { userId: user.id, provider, authTime });
+  const token = await backend.tokens.mint(sessionIdentity({ user, org, sid, provider, authTime }));
+  return { token, userId: user.id, orgId, role: user.role };
+}

@@ -1,12 +1,13 @@
 /**
  * The AI pass of a review (docs/review-engine.md, "AI pass"), between the built-in reviewer and
- * posting: checks the organisation's budget, reads the repository's instructions, packs the
- * numbered diff into the model's token limit, asks the model through the port, keeps the findings
- * whose quote is where they say, and records the model, tokens and cost on the run once. A run
+ * posting: checks the organisation's budget and hourly limit, reads the repository's instructions,
+ * packs the numbered diff into the model's token limit, asks the model through the port, keeps the
+ * findings whose quote is where they say, and records the model, tokens and cost on the run once. A run
  * started again after a crash reuses that record and never calls the model twice. A model failure
  * costs only the AI findings: the caller posts the built-in ones.
  */
 import type { Finding } from "../../../shared/review-contract.ts";
+import { takeModelCall } from "../../ai-models/call-limits.ts";
 import type { Db } from "../../db/database.ts";
 import { type DiffFile, RightSideIndex } from "../diff.ts";
 import type { ReviewHost } from "../review-host.ts";
@@ -30,13 +31,18 @@ import {
 import { packDiff, tokensOf } from "./pack.ts";
 import { costMicros, MICROS_PER_CENT, monthSpendMicros, type PriceTable } from "./pricing.ts";
 import { promptPreamble, REVIEW_SYSTEM_PROMPT, reviewPrompt } from "./prompt.ts";
-import { type AiPassFacts, failureText, noPriceNote, overBudgetNote } from "./summary.ts";
+import { type AiPassFacts, failureText, noPriceNote, overBudgetNote, overCallLimitNote } from "./summary.ts";
 
 /** What the pipeline needs to run the AI pass; absent, reviews are built-in only. */
 export interface ModelDeps {
   settingsFor: ModelSettingsReader;
   create: CreateModelProvider;
   prices: PriceTable;
+  /**
+   * AI passes one organisation may run an hour (AI_MODEL_REVIEWS_PER_HOUR), counted across
+   * processes; null for none (the quality benchmark, which reviews its corpus back to back).
+   */
+  reviewsPerHour: number | null;
 }
 
 /** The decision-log step that records the pass's result once; a restarted run reads it back. */
@@ -168,6 +174,19 @@ export async function runAiPass(deps: ModelDeps, input: AiPassInput): Promise<Ai
         ...emptyResult(settings.model),
         outcome: "over_budget" as const,
         note: overBudgetNote(settings.monthlyBudgetCents),
+      };
+      await record(db, runId, result, null);
+      return result;
+    }
+  }
+  if (deps.reviewsPerHour !== null) {
+    const limit = { calls: deps.reviewsPerHour, windowSeconds: 3600 };
+    const taken = await takeModelCall(db, input.orgId, "review", limit, input.now);
+    if (!taken.ok) {
+      const result = {
+        ...emptyResult(settings.model),
+        outcome: "over_call_limit" as const,
+        note: overCallLimitNote(deps.reviewsPerHour),
       };
       await record(db, runId, result, null);
       return result;

@@ -4,7 +4,8 @@
  * OpenAI-compatible server through chat completions at its base URL. Structured output is asked
  * for with the review schema, every answer is read again with zod, an invalid one gets one repair
  * request, 429 and 5xx answers are retried here (honouring a short retry-after), and every request
- * has a deadline.
+ * has a deadline. Every request goes through `pinnedFetch`: only to addresses the deployment allows,
+ * never following a redirect (docs/decisions/030-model-outbound-calls.md).
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { createAnthropic } from "@ai-sdk/anthropic";
@@ -19,6 +20,8 @@ import {
   NoOutputGeneratedError,
   Output,
 } from "ai";
+import type { HostLookup, OutboundPolicy } from "../../net/outbound-address.ts";
+import { pinnedFetch } from "../../net/pinned-fetch.ts";
 import { readAnswer, repairInstruction } from "./model-answer.ts";
 import { isRetryable, retryAfterSeconds, toModelError } from "./model-errors.ts";
 import {
@@ -40,6 +43,12 @@ export interface AiSdkProviderOptions {
   retryDelayMs?: number;
   /** The longest retry-after waited for; a 429 asking more fails at once (rate_limited). Default 10 s. */
   maxRetryAfterSeconds?: number;
+}
+
+/** Which addresses a model may be called at, and how host names resolve (tests point names anywhere). */
+export interface ModelAddressPolicy {
+  policy: OutboundPolicy;
+  lookupHost?: HostLookup;
 }
 
 const DEFAULTS: Required<AiSdkProviderOptions> = {
@@ -72,20 +81,21 @@ const addUsage = (a: ModelUsage, b: ModelUsage): ModelUsage => ({
 });
 
 /** The SDK model for the settings; the key is always passed, never read from the environment. */
-const languageModel = (settings: ModelSettings): LanguageModel => {
+const languageModel = (settings: ModelSettings, fetch: typeof globalThis.fetch): LanguageModel => {
   const baseURL = settings.baseUrl ?? undefined;
   const apiKey = settings.apiKey ?? undefined;
   switch (settings.kind) {
     case "openai":
       // Chat completions rather than the Responses API: every OpenAI-shaped proxy speaks it.
-      return createOpenAI({ apiKey, baseURL }).chat(settings.model);
+      return createOpenAI({ apiKey, baseURL, fetch }).chat(settings.model);
     case "anthropic":
-      return createAnthropic({ apiKey, baseURL })(settings.model);
+      return createAnthropic({ apiKey, baseURL, fetch })(settings.model);
     case "openai-compatible":
       return createOpenAICompatible({
         name: "openai-compatible",
         baseURL: baseURL ?? "",
         apiKey,
+        fetch,
         supportsStructuredOutputs: true,
       })(settings.model);
   }
@@ -122,10 +132,11 @@ interface Attempt {
 
 export const createAiSdkModelProvider = (
   settings: ModelSettings,
+  addresses: ModelAddressPolicy,
   options: AiSdkProviderOptions = {},
 ): ModelProvider => {
   const policy = { ...DEFAULTS, ...options };
-  const model = languageModel(settings);
+  const model = languageModel(settings, pinnedFetch(addresses.policy, addresses.lookupHost));
 
   /**
    * Runs one request under a deadline (and the caller's signal), retrying 429 and 5xx answers;
@@ -154,7 +165,7 @@ export const createAiSdkModelProvider = (
       }
     } catch (error) {
       throw toModelError(error, {
-        apiKey: settings.apiKey,
+        baseUrl: settings.baseUrl,
         usage: usageSoFar,
         timedOutAfterMs: deadline.aborted ? policy.timeoutMs : undefined,
         cancelled: callerSignal?.aborted ?? false,
@@ -242,4 +253,8 @@ export const createAiSdkModelProvider = (
   };
 };
 
-export const createModelProvider: CreateModelProvider = (settings) => createAiSdkModelProvider(settings);
+/** The provider of the product: the AI SDK, calling only the addresses `addresses` allows. */
+export const aiSdkModelProviders =
+  (addresses: ModelAddressPolicy): CreateModelProvider =>
+  (settings) =>
+    createAiSdkModelProvider(settings, addresses);

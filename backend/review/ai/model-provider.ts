@@ -86,7 +86,11 @@ export type ModelFailure =
   | "invalid_output"
   | "unauthorized"
   | "bad_request"
-  | "unreachable";
+  | "unreachable"
+  /** The base URL resolves to an address this deployment does not call (backend/net/outbound-address.ts). */
+  | "address_refused"
+  /** The server answered a 3xx: redirects are not followed. */
+  | "redirected";
 
 export class ModelError extends Error {
   override name = "ModelError";

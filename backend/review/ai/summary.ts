@@ -16,6 +16,8 @@ const FAILURE_TEXT: Record<ModelFailure | "unexpected", string> = {
   unauthorized: "the model's provider refused the API key",
   bad_request: "the model's provider refused the request",
   unreachable: "the model's server could not be reached",
+  address_refused: "the model's base URL resolves to an address this deployment does not call",
+  redirected: "the model's server answered with a redirect, which is not followed",
   unexpected: "an unexpected error",
 };
 
@@ -23,6 +25,9 @@ export const failureText = (failure: ModelFailure | "unexpected") => FAILURE_TEX
 
 export const overBudgetNote = (budgetCents: number) =>
   `the organisation's monthly AI budget (${costText(budgetCents * MICROS_PER_CENT)}) is spent`;
+
+export const overCallLimitNote = (reviewsPerHour: number) =>
+  `the organisation's limit of ${reviewsPerHour} AI ${reviewsPerHour === 1 ? "review" : "reviews"} an hour is reached (AI_MODEL_REVIEWS_PER_HOUR)`;
 
 export const noPriceNote = (model: string) => `no price is known for ${model} (AI_MODEL_PRICES)`;
 

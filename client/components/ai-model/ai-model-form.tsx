@@ -19,13 +19,13 @@ import {
   MODEL_NAME_MAX,
 } from "../../../shared/ai-model-messages.ts";
 import { URL_MAX } from "../../../shared/constants.ts";
-import type { testAiModel } from "../../lib/ai-model-api";
+import type { StoredKey, testAiModel } from "../../lib/ai-model-api";
 import { aiModelApi } from "../../lib/lazy-ai-model";
 import { Badge, Button, SelectField, TextField, useToast } from "../ui";
 
 /** The shared schema's verdict on the form's values; Save and Test get the request it makes. */
-const resolver: Resolver<AiModelFormValues, unknown, AiModelRequest> = async (values) => {
-  const check = (await aiModelApi.load()).checkAiModelForm(values);
+const resolver: Resolver<AiModelFormValues, StoredKey, AiModelRequest> = async (values, storedKey) => {
+  const check = (await aiModelApi.load()).checkAiModelForm(values, storedKey);
   if (check.ok) return { values: check.request, errors: {} };
   const errors = Object.fromEntries(
     Object.entries(check.errors).map(([field, message]) => [field, { type: "schema", message }]),
@@ -57,14 +57,18 @@ function testOutcomeText(outcome: TestOutcome): string {
  * opened by a button, so focus moves into it.
  */
 export function AiModelForm({ model, focusFirst = false }: { model: AiModel | null; focusFirst?: boolean }) {
-  const form = useForm<AiModelFormValues, unknown, AiModelRequest>({
+  const [removingKey, setRemovingKey] = useState(false);
+  const form = useForm<AiModelFormValues, StoredKey, AiModelRequest>({
     mode: "onTouched",
     resolver,
+    context: {
+      savedFor: model?.apiKeySet ? { kind: model.kind, baseUrl: model.baseUrl } : null,
+      removing: removingKey,
+    },
     defaultValues: formValuesOf(model),
   });
   const { toast } = useToast();
   const revalidator = useRevalidator();
-  const [removingKey, setRemovingKey] = useState(false);
   const [busy, setBusy] = useState<"save" | "test" | "remove" | null>(null);
   const [testOutcome, setTestOutcome] = useState<TestOutcome | null>(null);
   // Set at once, before the re-render that disables the buttons: a double click acts once.
@@ -178,7 +182,7 @@ export function AiModelForm({ model, focusFirst = false }: { model: AiModel | nu
           disabled={removingKey}
           hint={
             model?.apiKeySet
-              ? "Leave empty to keep the stored key; type a new one to replace it."
+              ? "Leave empty to keep the stored key (only for this kind and base URL); type a new one to replace it."
               : "Stored encrypted; never shown again. Leave empty for a server that takes none."
           }
           error={errors.apiKey?.message}

@@ -7,6 +7,7 @@ const OUTCOME: Record<RunAiUsage["outcome"], { label: string; tone: "success" | 
   reviewed: { label: "Reviewed", tone: "success" },
   failed: { label: "Did not run", tone: "danger" },
   over_budget: { label: "Over the monthly budget", tone: "warning" },
+  over_call_limit: { label: "Over the hourly limit", tone: "warning" },
 };
 
 const COUNT = new Intl.NumberFormat("en-US");
