@@ -17,6 +17,7 @@ import type { BackendConfig } from "./config.ts";
 import { createContributorImport } from "./contributors/import.ts";
 import { type Db, openDatabase } from "./db/database.ts";
 import { migrateToLatest } from "./db/migrations.ts";
+import { privateFolder } from "./db/private-files.ts";
 import { createGitHubClient } from "./github/client.ts";
 import { createBackgroundTasks } from "./http/background.ts";
 import { errorHandler, notFoundHandler } from "./http/errors.ts";
@@ -109,12 +110,17 @@ export interface BackendOptions {
 
 export async function createBackend(config: BackendConfig, options: BackendOptions = {}): Promise<Backend> {
   const logger = options.logger ?? createLogger({ name: "backend", level: config.logLevel });
+  // Before anything is written there: the data directory is the backend's alone (db/private-files.ts).
+  if (config.dataDir) await privateFolder(config.dataDir);
   const db = await openDatabase(config.database);
+  // Stored secrets (the session signing key, AI model API keys) are sealed and opened with it
+  // (docs/security.md#secrets-at-rest).
+  const secrets = createSecretBox(config.secrets);
   let tokens: SessionTokens;
   let queue: ReviewQueue;
   try {
     await migrateToLatest(db);
-    tokens = createSessionTokens(await loadSessionKey(config.session, db), config.session);
+    tokens = createSessionTokens(await loadSessionKey(config.session, db, secrets), config.session);
     queue = await openReviewQueue(
       db,
       config.database,
@@ -126,8 +132,6 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
     throw error;
   }
   const clock = options.clock ?? systemClock;
-  // Stored secrets (AI model API keys) are sealed and opened with it (docs/security.md#secrets-at-rest).
-  const secrets = createSecretBox(config.secrets);
   // REVIEW_WORKERS=0: this backend takes webhooks in and leaves the reviews to other processes.
   if (config.review.workers > 0) {
     const pipeline =

@@ -56,6 +56,12 @@ export interface BackendConfig {
   logLevel: LogLevel;
   host: string;
   port: number;
+  /**
+   * DATA_DIR, resolved, when the backend keeps files there (the embedded database, a generated
+   * secrets key): its private folder, 0700. Undefined with DATA_DIR=memory://, or on Postgres with
+   * SECRETS_ENCRYPTION_KEY set.
+   */
+  dataDir: string | undefined;
   /** Postgres when DATABASE_URL is set, else embedded PGlite (`dataDir` undefined = in memory). */
   database: DatabaseTarget;
   firebase: {
@@ -111,7 +117,7 @@ export interface BackendConfig {
      */
     stripe?: StripeSettings | undefined;
   };
-  /** The key stored secrets (AI model API keys) are encrypted with: backend/secrets/config.ts. */
+  /** The key stored secrets (AI model API keys, the session signing key) are encrypted with: backend/secrets/keys.ts. */
   secrets: SecretsConfig;
   session: {
     /** Set: tokens are HS256 with this secret. Unset: ES256 with a key pair kept in the database. */
@@ -289,18 +295,18 @@ export { ConfigError };
 /** Reads and validates the environment; throws a ConfigError listing every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): BackendConfig {
   const e = parseEnv(envSchema, env, "backend", { keepEmpty: ["SESSION_SECRET"] });
+  const dataDir = e.DATA_DIR === IN_MEMORY_DATA_DIR ? undefined : path.resolve(e.DATA_DIR);
+  const keepsFiles = !e.DATABASE_URL || !e.SECRETS_ENCRYPTION_KEY;
   return {
     nodeEnv: e.NODE_ENV,
     localMode: e.LOCAL_MODE,
     logLevel: e.LOG_LEVEL,
     host: e.BACKEND_HOST,
     port: e.BACKEND_PORT,
+    dataDir: keepsFiles ? dataDir : undefined,
     database: e.DATABASE_URL
       ? { kind: "postgres", url: e.DATABASE_URL }
-      : {
-          kind: "pglite",
-          dataDir: e.DATA_DIR === IN_MEMORY_DATA_DIR ? undefined : path.resolve(e.DATA_DIR, "pglite"),
-        },
+      : { kind: "pglite", dataDir: dataDir && path.join(dataDir, "pglite") },
     firebase: {
       projectId: e.FIREBASE_PROJECT_ID,
       authEmulatorHost: e.FIREBASE_AUTH_EMULATOR_HOST,
@@ -342,7 +348,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): BackendConfig 
     secrets: {
       key: e.SECRETS_ENCRYPTION_KEY,
       previousKeys: e.SECRETS_ENCRYPTION_PREVIOUS_KEYS ?? [],
-      keyFile: e.DATA_DIR === IN_MEMORY_DATA_DIR ? undefined : path.resolve(e.DATA_DIR, SECRETS_KEY_FILE),
+      keyFile: dataDir && path.join(dataDir, SECRETS_KEY_FILE),
     },
     session: {
       secret: e.SESSION_SECRET,

@@ -16,6 +16,12 @@ const TAG_BYTES = 16;
 /** Names a key without revealing it: the first 4 bytes of its SHA-256, in hex. */
 export const keyIdOf = (key: Buffer) => createHash("sha256").update(key).digest("hex").slice(0, 8);
 
+/** The id of the key that sealed `sealed`; undefined when it is not a sealed value. */
+export function sealedKeyId(sealed: string): string | undefined {
+  const [format, keyId] = sealed.split(":");
+  return format === FORMAT && keyId ? keyId : undefined;
+}
+
 export type Opened =
   | { ok: true; value: string }
   /** `unknown-key`: sealed with a key no longer configured; `corrupt`: not a sealed value, or altered. */
