@@ -71,6 +71,7 @@ describe.each(TEST_DATABASE_KINDS)("migrations on %s", (kind) => {
       "0011_ai_review_usage",
       "0012_severity_threshold",
       "0013_finding_feedback",
+      "0016_stripe_event_order",
     ]);
     const orgs = await db.selectFrom("organizations").select(["id", "name"]).execute();
     expect(orgs).toEqual([{ id: org.id, name: "Acme" }]);
