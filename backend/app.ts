@@ -232,7 +232,7 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
   // Only where config.ts allows the outbox: local mode or outside production.
   if (config.mail.transport.kind === "outbox") app.use(outboxRouter(db));
   // The one public /api call (PUBLIC_API_PATTERN): the browser may come back from checkout signed out.
-  app.use(validateSessionRouter(billing));
+  app.use(validateSessionRouter(billing, tokens));
   app.use("/api", requireSession(db, tokens));
   app.use(projectsRouter(db));
   app.use(
