@@ -113,7 +113,8 @@ export interface BackendConfig {
     currency: string;
     /**
      * STRIPE_SECRET_KEY and STRIPE_PRICE_ID (with STRIPE_WEBHOOK_SECRET, STRIPE_API_URL): billing
-     * through Stripe. Unset: the sandbox stands in (docs/decisions/011-billing.md).
+     * through Stripe. Unset: the sandbox stands in (docs/decisions/011-billing.md), which
+     * production outside local mode allows only with BILLING_SANDBOX=true.
      */
     stripe?: StripeSettings | undefined;
   };
@@ -184,6 +185,7 @@ const envSchema = z
       .regex(/^whsec_/, "must be a webhook signing secret (whsec_...)")
       .optional(),
     STRIPE_API_URL: z.url({ protocol: /^https?$/ }).optional(),
+    BILLING_SANDBOX: booleanFlagSchema,
     AZURE_DEVOPS_WEBHOOK_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
     AI_MODEL_PRICES: z
       .string()
@@ -237,6 +239,13 @@ const envSchema = z
         message: "STRIPE_SECRET_KEY and STRIPE_PRICE_ID are set together or not at all",
       });
     }
+    if (env.BILLING_SANDBOX && env.STRIPE_SECRET_KEY) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["BILLING_SANDBOX"],
+        message: "is set together with STRIPE_SECRET_KEY: choose sandbox billing or Stripe, not both",
+      });
+    }
     if (Boolean(env.GITHUB_APP_ID) !== Boolean(env.GITHUB_APP_PRIVATE_KEY)) {
       ctx.addIssue({
         code: "custom",
@@ -275,6 +284,16 @@ const envSchema = z
           code: "custom",
           path: ["FIREBASE_API_KEY"],
           message: "is required in production unless LOCAL_MODE=true (password resets need it)",
+        });
+      }
+      // The sandbox charges nothing: anyone signed in could buy every seat for free. A deployment
+      // may still choose it (a demo), but never by leaving Stripe out.
+      if (!env.STRIPE_SECRET_KEY && !env.BILLING_SANDBOX) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["STRIPE_SECRET_KEY"],
+          message:
+            "is required in production unless LOCAL_MODE=true or BILLING_SANDBOX=true (sandbox billing charges nothing)",
         });
       }
     }
