@@ -42,6 +42,15 @@ describe("loadConfig", () => {
     expect(loadConfig({ DATA_DIR: "memory://" }).database).toEqual({ kind: "pglite", dataDir: undefined });
   });
 
+  it("keeps a data directory only where files live: the embedded database or a generated secrets key", () => {
+    expect(loadConfig({ DATA_DIR: "./here" }).dataDir).toBe(path.resolve("here"));
+    expect(loadConfig({ DATA_DIR: "memory://" }).dataDir).toBeUndefined();
+    const postgres = { DATABASE_URL: "postgres://u:p@db:5432/argus", DATA_DIR: "./here" };
+    expect(loadConfig(postgres).dataDir).toBe(path.resolve("here"));
+    const key = Buffer.alloc(32, 3).toString("base64");
+    expect(loadConfig({ ...postgres, SECRETS_ENCRYPTION_KEY: key }).dataDir).toBeUndefined();
+  });
+
   it("treats empty variables as unset", () => {
     expect(loadConfig({ DATABASE_URL: "", BACKEND_PORT: "" }).port).toBe(3001);
   });
