@@ -29,6 +29,9 @@ COPY backend ./backend
 # The one writable folder: PGlite's data when DATABASE_URL is not set. Mount a volume here.
 RUN mkdir -p /app/.data && chown node:node /app/.data
 ENV BACKEND_HOST=0.0.0.0 BACKEND_PORT=3001 DATA_DIR=/app/.data
+# Billing is chosen at run time, never here: STRIPE_SECRET_KEY and STRIPE_PRICE_ID, or
+# BILLING_SANDBOX=true for a deployment that charges nothing (a demo). With neither the backend
+# refuses to start (docs/operations.md#configuration).
 USER node
 EXPOSE 3001
 HEALTHCHECK --interval=15s --timeout=3s --start-period=20s \

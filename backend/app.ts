@@ -18,6 +18,7 @@ import type { BackendConfig } from "./config.ts";
 import { createContributorImport } from "./contributors/import.ts";
 import { type Db, openDatabase } from "./db/database.ts";
 import { migrateToLatest } from "./db/migrations.ts";
+import { privateFolder } from "./db/private-files.ts";
 import { createGitHubClient } from "./github/client.ts";
 import { createBackgroundTasks } from "./http/background.ts";
 import { errorHandler, notFoundHandler } from "./http/errors.ts";
@@ -121,9 +122,11 @@ export interface BackendOptions {
 
 export async function createBackend(config: BackendConfig, options: BackendOptions = {}): Promise<Backend> {
   const logger = options.logger ?? createLogger({ name: "backend", level: config.logLevel });
+  // Before anything is written there: the data directory is the backend's alone (db/private-files.ts).
+  if (config.dataDir) await privateFolder(config.dataDir);
   const db = await openDatabase(config.database);
-  // Stored secrets (AI model API keys, Azure DevOps tokens) are sealed and opened with it
-  // (docs/security.md#secrets-at-rest).
+  // Stored secrets (the session signing key, AI model API keys, Azure DevOps tokens) are sealed and
+  // opened with it (docs/security.md#secrets-at-rest).
   const secrets = createSecretBox(config.secrets);
   let tokens: SessionTokens;
   let queue: ReviewQueue;
@@ -131,7 +134,7 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
     await migrateToLatest(db);
     // Tokens stored before they were sealed: a migration cannot seal them, it has no key.
     await sealStoredPersonalAccessTokens({ db, secrets, logger });
-    tokens = createSessionTokens(await loadSessionKey(config.session, db), config.session);
+    tokens = createSessionTokens(await loadSessionKey(config.session, db, secrets), config.session);
     queue = await openReviewQueue(
       db,
       config.database,
@@ -279,7 +282,7 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
   // Only where config.ts allows the outbox: local mode or outside production.
   if (config.mail.transport.kind === "outbox") app.use(outboxRouter(db));
   // The one public /api call (PUBLIC_API_PATTERN): the browser may come back from checkout signed out.
-  app.use(validateSessionRouter(billing));
+  app.use(validateSessionRouter(billing, tokens));
   app.use("/api", requireSession(db, tokens));
   app.use(projectsRouter(db));
   app.use(

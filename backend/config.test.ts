@@ -13,6 +13,8 @@ const DEPLOYED = {
   SMTP_URL: "smtp://mailer:secret@smtp.example.com:587",
   FIREBASE_API_KEY: "web-api-key",
   SECRETS_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),
+  STRIPE_SECRET_KEY: "sk_live_abc",
+  STRIPE_PRICE_ID: "price_123",
 };
 
 const configError = (env: NodeJS.ProcessEnv) => configErrorOf(loadConfig, env);
@@ -38,6 +40,15 @@ describe("loadConfig", () => {
       url: "postgres://u:p@db:5432/argus",
     });
     expect(loadConfig({ DATA_DIR: "memory://" }).database).toEqual({ kind: "pglite", dataDir: undefined });
+  });
+
+  it("keeps a data directory only where files live: the embedded database or a generated secrets key", () => {
+    expect(loadConfig({ DATA_DIR: "./here" }).dataDir).toBe(path.resolve("here"));
+    expect(loadConfig({ DATA_DIR: "memory://" }).dataDir).toBeUndefined();
+    const postgres = { DATABASE_URL: "postgres://u:p@db:5432/argus", DATA_DIR: "./here" };
+    expect(loadConfig(postgres).dataDir).toBe(path.resolve("here"));
+    const key = Buffer.alloc(32, 3).toString("base64");
+    expect(loadConfig({ ...postgres, SECRETS_ENCRYPTION_KEY: key }).dataDir).toBeUndefined();
   });
 
   it("treats empty variables as unset", () => {
@@ -230,6 +241,26 @@ describe("loadConfig", () => {
     expect(configError({ PRO_SEAT_PRICE_CENTS: "9.99" })).toContain(
       "PRO_SEAT_PRICE_CENTS: must be a whole number",
     );
+  });
+
+  it("refuses sandbox billing in production outside local mode unless BILLING_SANDBOX=true chooses it", () => {
+    const { STRIPE_SECRET_KEY: _key, STRIPE_PRICE_ID: _price, ...withoutStripe } = DEPLOYED;
+    const production = { ...withoutStripe, FIREBASE_PROJECT_ID: "argus-prod" };
+    expect(configError(production)).toContain(
+      "STRIPE_SECRET_KEY: is required in production unless LOCAL_MODE=true or BILLING_SANDBOX=true",
+    );
+    expect(loadConfig({ ...production, BILLING_SANDBOX: "true" }).billing.stripe).toBeUndefined();
+    expect(loadConfig({ ...production, LOCAL_MODE: "true" }).billing.stripe).toBeUndefined();
+    expect(loadConfig({ ...DEPLOYED, FIREBASE_PROJECT_ID: "argus-prod" }).billing.stripe).toMatchObject({
+      secretKey: "sk_live_abc",
+    });
+    // Outside production the sandbox stands in by default.
+    expect(loadConfig({}).billing.stripe).toBeUndefined();
+    // Both at once is no choice.
+    expect(
+      configError({ BILLING_SANDBOX: "true", STRIPE_SECRET_KEY: "sk_test_a", STRIPE_PRICE_ID: "price_1" }),
+    ).toContain("BILLING_SANDBOX: is set together with STRIPE_SECRET_KEY");
+    expect(configError({ BILLING_SANDBOX: "yes" })).toContain('BILLING_SANDBOX: must be "true" or "false"');
   });
 
   it("takes AZURE_DEVOPS_ALLOW_HTTP off by default, and refuses it in production outside local mode", () => {

@@ -63,6 +63,12 @@ export interface BackendConfig {
   logLevel: LogLevel;
   host: string;
   port: number;
+  /**
+   * DATA_DIR, resolved, when the backend keeps files there (the embedded database, a generated
+   * secrets key): its private folder, 0700. Undefined with DATA_DIR=memory://, or on Postgres with
+   * SECRETS_ENCRYPTION_KEY set.
+   */
+  dataDir: string | undefined;
   /** Postgres when DATABASE_URL is set, else embedded PGlite (`dataDir` undefined = in memory). */
   database: DatabaseTarget;
   firebase: {
@@ -134,11 +140,12 @@ export interface BackendConfig {
     currency: string;
     /**
      * STRIPE_SECRET_KEY and STRIPE_PRICE_ID (with STRIPE_WEBHOOK_SECRET, STRIPE_API_URL): billing
-     * through Stripe. Unset: the sandbox stands in (docs/decisions/011-billing.md).
+     * through Stripe. Unset: the sandbox stands in (docs/decisions/011-billing.md), which
+     * production outside local mode allows only with BILLING_SANDBOX=true.
      */
     stripe?: StripeSettings | undefined;
   };
-  /** The key stored secrets (AI model API keys) are encrypted with: backend/secrets/config.ts. */
+  /** The key stored secrets (AI model API keys, the session signing key) are encrypted with: backend/secrets/keys.ts. */
   secrets: SecretsConfig;
   session: {
     /** Set: tokens are HS256 with this secret. Unset: ES256 with a key pair kept in the database. */
@@ -208,6 +215,7 @@ const envSchema = z
       .optional(),
     STRIPE_API_URL: z.url({ protocol: /^https?$/ }).optional(),
     AZURE_DEVOPS_ALLOW_PRIVATE_ADDRESSES: booleanFlagSchema,
+    BILLING_SANDBOX: booleanFlagSchema,
     AI_MODEL_PRICES: z
       .string()
       .transform((text, ctx) => {
@@ -272,6 +280,13 @@ const envSchema = z
         message: "STRIPE_SECRET_KEY and STRIPE_PRICE_ID are set together or not at all",
       });
     }
+    if (env.BILLING_SANDBOX && env.STRIPE_SECRET_KEY) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["BILLING_SANDBOX"],
+        message: "is set together with STRIPE_SECRET_KEY: choose sandbox billing or Stripe, not both",
+      });
+    }
     if (Boolean(env.GITHUB_APP_ID) !== Boolean(env.GITHUB_APP_PRIVATE_KEY)) {
       ctx.addIssue({
         code: "custom",
@@ -329,6 +344,16 @@ const envSchema = z
           message: "is required in production unless LOCAL_MODE=true (password resets need it)",
         });
       }
+      // The sandbox charges nothing: anyone signed in could buy every seat for free. A deployment
+      // may still choose it (a demo), but never by leaving Stripe out.
+      if (!env.STRIPE_SECRET_KEY && !env.BILLING_SANDBOX) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["STRIPE_SECRET_KEY"],
+          message:
+            "is required in production unless LOCAL_MODE=true or BILLING_SANDBOX=true (sandbox billing charges nothing)",
+        });
+      }
     }
   })
   .superRefine((env, ctx) => {
@@ -347,18 +372,18 @@ export { ConfigError };
 /** Reads and validates the environment; throws a ConfigError listing every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): BackendConfig {
   const e = parseEnv(envSchema, env, "backend", { keepEmpty: ["SESSION_SECRET"] });
+  const dataDir = e.DATA_DIR === IN_MEMORY_DATA_DIR ? undefined : path.resolve(e.DATA_DIR);
+  const keepsFiles = !e.DATABASE_URL || !e.SECRETS_ENCRYPTION_KEY;
   return {
     nodeEnv: e.NODE_ENV,
     localMode: e.LOCAL_MODE,
     logLevel: e.LOG_LEVEL,
     host: e.BACKEND_HOST,
     port: e.BACKEND_PORT,
+    dataDir: keepsFiles ? dataDir : undefined,
     database: e.DATABASE_URL
       ? { kind: "postgres", url: e.DATABASE_URL }
-      : {
-          kind: "pglite",
-          dataDir: e.DATA_DIR === IN_MEMORY_DATA_DIR ? undefined : path.resolve(e.DATA_DIR, "pglite"),
-        },
+      : { kind: "pglite", dataDir: dataDir && path.join(dataDir, "pglite") },
     firebase: {
       projectId: e.FIREBASE_PROJECT_ID,
       authEmulatorHost: e.FIREBASE_AUTH_EMULATOR_HOST,
@@ -415,7 +440,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): BackendConfig 
     secrets: {
       key: e.SECRETS_ENCRYPTION_KEY,
       previousKeys: e.SECRETS_ENCRYPTION_PREVIOUS_KEYS ?? [],
-      keyFile: e.DATA_DIR === IN_MEMORY_DATA_DIR ? undefined : path.resolve(e.DATA_DIR, SECRETS_KEY_FILE),
+      keyFile: dataDir && path.join(dataDir, SECRETS_KEY_FILE),
     },
     session: {
       secret: e.SESSION_SECRET,

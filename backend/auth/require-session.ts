@@ -1,5 +1,5 @@
 /** Guards `/api/*`: a live session is required, and handlers read it with `sessionOf(res)`. */
-import type { RequestHandler, Response } from "express";
+import type { Request, RequestHandler, Response } from "express";
 import { ERRORS } from "../../shared/messages.ts";
 import type { Db } from "../db/database.ts";
 import { bearerToken } from "../http/bearer.ts";
@@ -11,6 +11,16 @@ export const INVALID_SESSION_MESSAGE = "Invalid or expired session";
 
 export const missingTokenError = () => new HttpError(401, { error: ERRORS.noAuthToken });
 export const invalidSessionError = () => new HttpError(401, { error: INVALID_SESSION_MESSAGE });
+
+/** The live session of the request's bearer token; undefined without one, or for one that is not live. */
+export async function sessionOfRequest(
+  db: Db,
+  tokens: SessionTokens,
+  req: Request,
+): Promise<SessionContext | undefined> {
+  const token = bearerToken(req);
+  return token ? authenticateSession(db, tokens, token) : undefined;
+}
 
 export function requireSession(db: Db, tokens: SessionTokens): RequestHandler {
   return async (req, res, next) => {

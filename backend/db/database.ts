@@ -3,12 +3,12 @@
  * else embedded PGlite (a directory under DATA_DIR, or memory). Both speak the same SQL, so every
  * query and migration runs unchanged on either. `db.destroy()` closes it.
  */
-import { mkdir } from "node:fs/promises";
 import { PGlite } from "@electric-sql/pglite";
 import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 import type { DatabaseTarget } from "../config.ts";
 import { PGliteDialect } from "./pglite-dialect.ts";
+import { makeContentPrivate, privateFolder } from "./private-files.ts";
 import type { Database } from "./schema.ts";
 import { TableWritesPlugin } from "./table-writes.ts";
 
@@ -27,8 +27,13 @@ export async function openDatabase(target: DatabaseTarget): Promise<Db> {
     pool.on("error", () => {});
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
-  if (target.dataDir) await mkdir(target.dataDir, { recursive: true });
-  const client = await PGlite.create(target.dataDir ? { dataDir: target.dataDir } : {});
+  const { dataDir } = target;
+  // The database's files are the backend's alone (private-files.ts). PGlite gives a new database's
+  // files mode 0666 whatever the umask, so its folder is made 0700 before it writes anything, and
+  // what it wrote is made 0600 after; Postgres creates its later files 0600 itself.
+  if (dataDir) await privateFolder(dataDir);
+  const client = await PGlite.create(dataDir ? { dataDir } : {});
+  if (dataDir) await makeContentPrivate(dataDir);
   const writes = new TableWritesPlugin();
   const db = new Kysely<Database>({ dialect: new PGliteDialect(client), plugins: [writes] });
   embedded.set(db, client);

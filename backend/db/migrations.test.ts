@@ -73,6 +73,8 @@ describe.each(TEST_DATABASE_KINDS)("migrations on %s", (kind) => {
       "0012_severity_threshold",
       "0013_finding_feedback",
       "0014_webhook_payload_digest",
+      "0015_azure_devops_hooks",
+      "0016_stripe_event_order",
       "0018_model_call_limits",
     ]);
     const orgs = await db.selectFrom("organizations").select(["id", "name"]).execute();

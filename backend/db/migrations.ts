@@ -582,6 +582,13 @@ export const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  "0016_stripe_event_order": {
+    async up(db: Kysely<unknown>) {
+      // When Stripe created the last subscription event applied to the row: Stripe does not deliver
+      // events in order, so an older one arriving later (a retry) must not undo a newer one.
+      await db.schema.alterTable("subscriptions").addColumn("stripe_event_at", "timestamptz").execute();
+    },
+  },
   "0018_model_call_limits": {
     async up(db: Kysely<unknown>) {
       // How many times each organisation called its AI model in a fixed window, per purpose (a

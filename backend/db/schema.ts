@@ -180,6 +180,8 @@ export interface SubscriptionsTable {
   credit_balance_cents: ColumnType<number, number | undefined, number>;
   stripe_customer_id: ColumnType<string | null, string | null | undefined, string | null>;
   stripe_subscription_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When Stripe created the last subscription event applied here; an older one is not applied. */
+  stripe_event_at: NullableTimestamp;
   created_at: CreatedAt;
   updated_at: Timestamp;
 }

@@ -1,6 +1,7 @@
 /**
  * Payment sessions after the browser left for checkout: GET validate-session/{id}, public, which
- * applies a paid session exactly once (docs/product.md#payment-validation), and the sandbox's
+ * applies a paid session exactly once and tells its details to members of its organisation only
+ * (docs/product.md#payment-validation), and the sandbox's
  * stand-in for Stripe's hosted pages (checkout and portal), which 404 when Stripe is configured.
  */
 import type { Router } from "express";
@@ -14,7 +15,8 @@ import type {
 } from "../../shared/billing-contract.ts";
 import { PAYMENT_MESSAGES } from "../../shared/billing-messages.ts";
 import { API_PATHS } from "../../shared/contract.ts";
-import { sessionOf } from "../auth/require-session.ts";
+import { sessionOf, sessionOfRequest } from "../auth/require-session.ts";
+import type { SessionTokens } from "../auth/session-tokens.ts";
 import { atProvider, type BillingDeps, idPattern } from "../billing/billing-deps.ts";
 import type { PaymentSessionRow } from "../billing/provider.ts";
 import { type Settlement, settleSession } from "../billing/settle.ts";
@@ -34,26 +36,25 @@ function paymentSession(row: PaymentSessionRow): PaymentSession {
   };
 }
 
-function validation(row: PaymentSessionRow, isValid: boolean, alreadyProcessed: boolean, message: string) {
-  return {
-    isValid,
-    alreadyProcessed,
-    session: paymentSession(row),
-    message,
-    validationChecks: { sessionAlreadyUsed: alreadyProcessed },
-  } satisfies ValidateSessionResponse;
+function validation(isValid: boolean, alreadyProcessed: boolean, message: string) {
+  return { isValid, alreadyProcessed, message, validationChecks: { sessionAlreadyUsed: alreadyProcessed } };
 }
 
-/** The answer for each way settling a session can end. */
-const VALIDATIONS: Record<Settlement, (row: PaymentSessionRow) => ValidateSessionResponse> = {
-  open: (row) => validation(row, false, false, PAYMENT_MESSAGES.pending),
-  expired: (row) => validation(row, false, false, PAYMENT_MESSAGES.cancelled),
-  applied: (row) => validation(row, true, false, "Payment verified"),
-  already: (row) => validation(row, true, true, "Payment already processed"),
+/** The answer for each way settling a session can end, without the payment's details. */
+const VALIDATIONS: Record<Settlement, Omit<ValidateSessionResponse, "session">> = {
+  open: validation(false, false, PAYMENT_MESSAGES.pending),
+  expired: validation(false, false, PAYMENT_MESSAGES.cancelled),
+  applied: validation(true, false, "Payment verified"),
+  already: validation(true, true, "Payment already processed"),
 };
 
-/** Public: the gateway lets it through without a session (PUBLIC_API_PATTERN). */
-export function validateSessionRouter(deps: BillingDeps): Router {
+/**
+ * Public: the gateway lets it through without a session (PUBLIC_API_PATTERN), since the browser
+ * may come back from checkout signed out, and anyone holding the session id may have it applied.
+ * Who paid and how much are answered only to a signed-in member of the checkout's organisation
+ * (the /payment-success page shows them); anyone else gets `session: null`.
+ */
+export function validateSessionRouter(deps: BillingDeps, tokens: SessionTokens): Router {
   const { db } = deps;
   const router = strictRouter();
 
@@ -65,7 +66,9 @@ export function validateSessionRouter(deps: BillingDeps): Router {
       .executeTakeFirst();
     if (!row) throw new HttpError(404, { error: PAYMENT_MESSAGES.unableToVerify });
     const settled = await atProvider(res, () => settleSession(deps, row), PAYMENT_MESSAGES.unableToVerify);
-    res.json(VALIDATIONS[settled](row));
+    const caller = await sessionOfRequest(db, tokens, req);
+    const session = caller?.org.id === row.org_id ? paymentSession(row) : null;
+    res.json({ ...VALIDATIONS[settled], session } satisfies ValidateSessionResponse);
   });
 
   return router;

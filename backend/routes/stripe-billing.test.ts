@@ -87,11 +87,11 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
       .set("Stripe-Signature", header)
       .send(payload);
   }
-  const event = (id: string, type: string, object: object) => ({
+  const event = (id: string, type: string, object: object, created = Math.floor(Date.now() / 1000)) => ({
     id,
     object: "event",
     api_version: "2026-10-28.endive",
-    created: Math.floor(Date.now() / 1000),
+    created,
     livemode: false,
     pending_webhooks: 1,
     request: { id: null, idempotency_key: null },
@@ -345,5 +345,42 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
     expect((await deliver(deleted)).status).toBe(200);
     expect(await subscription(account.token)).toMatchObject({ status: "canceled", isExpired: true });
     expect((await get(API_PATHS.seatStatus, account.token)).body.data.allocated_seats).toBe(0);
+  });
+
+  it("applies no subscription event older than the last one applied, and none to an ended subscription", async () => {
+    const account = await subscribed("stripe-hook-order", 2);
+    const seats = async () => (await get(API_PATHS.seatStatus, account.token)).body.data.total_seats;
+    const withSeats = (quantity: number, status = "active") => ({
+      ...account.stripeSubscription,
+      status,
+      items: {
+        ...account.stripeSubscription.items,
+        data: account.stripeSubscription.items.data.map((item) => ({ ...item, quantity })),
+      },
+    });
+    const updated = "customer.subscription.updated";
+    const now = Math.floor(Date.now() / 1000);
+
+    expect((await deliver(event("evt_order_2", updated, withSeats(5), now - 60))).status).toBe(200);
+    expect(await seats()).toBe(5);
+    // Stripe sent this one first, but it arrives last (a retry): it describes the past.
+    const late = await deliver(event("evt_order_1", updated, withSeats(9, "past_due"), now - 120));
+    expect(late.body).toEqual({ received: true, duplicate: false });
+    expect(await seats()).toBe(5);
+    expect((await subscription(account.token)).status).toBe("active");
+
+    const ended = withSeats(5, "canceled");
+    expect((await deliver(event("evt_order_3", "customer.subscription.deleted", ended, now))).status).toBe(
+      200,
+    );
+    // An update from before the end, and one from its very second, arriving after it.
+    for (const [id, created] of [
+      ["evt_order_before_end", now - 30],
+      ["evt_order_same_second", now],
+    ] as const) {
+      expect((await deliver(event(id, updated, withSeats(8), created))).status).toBe(200);
+      expect(await subscription(account.token), id).toMatchObject({ status: "canceled", isExpired: true });
+      expect(await seats(), id).toBe(5);
+    }
   });
 });

@@ -39,7 +39,19 @@ function subscriptionIdOf(invoice: Stripe.Invoice): string | null {
   return typeof subscription === "string" ? subscription : (subscription?.id ?? null);
 }
 
-async function subscriptionChanged(trx: Db, subscription: Stripe.Subscription, now: Date): Promise<void> {
+/**
+ * Stripe delivers events in no particular order (a retry comes late), and each carries the
+ * subscription as it was when the event was created. So an update is applied only when it is not
+ * older than the last subscription event applied (`stripe_event_at`; the same second counts as not
+ * older, since `created` has no finer grain), and never to a subscription that ended: Stripe does
+ * not restart a canceled subscription, a new checkout makes a new one.
+ */
+async function subscriptionChanged(
+  trx: Db,
+  subscription: Stripe.Subscription,
+  created: Date,
+  now: Date,
+): Promise<void> {
   const item = subscription.items.data[0];
   const periodEnd = toDate(item?.current_period_end);
   const cancelAt = toDate(subscription.cancel_at) ?? (subscription.cancel_at_period_end ? periodEnd : null);
@@ -49,6 +61,7 @@ async function subscriptionChanged(trx: Db, subscription: Stripe.Subscription, n
     .set({
       status: STATUSES[subscription.status],
       cancel_at: cancelAt,
+      stripe_event_at: created,
       updated_at: now,
       ...(periodEnd && { current_period_end: periodEnd }),
       ...(quantity !== null && {
@@ -61,10 +74,18 @@ async function subscriptionChanged(trx: Db, subscription: Stripe.Subscription, n
       }),
     })
     .where("stripe_subscription_id", "=", subscription.id)
+    .where("status", "!=", "canceled")
+    .where((row) => row.or([row("stripe_event_at", "is", null), row("stripe_event_at", "<=", created)]))
     .execute();
 }
 
-async function subscriptionEnded(trx: Db, subscription: Stripe.Subscription, now: Date): Promise<void> {
+/** The end is final, whatever arrived before it. */
+async function subscriptionEnded(
+  trx: Db,
+  subscription: Stripe.Subscription,
+  created: Date,
+  now: Date,
+): Promise<void> {
   const ended = await trx
     .updateTable("subscriptions")
     .set({
@@ -72,6 +93,7 @@ async function subscriptionEnded(trx: Db, subscription: Stripe.Subscription, now
       seats_allocated: 0,
       pending_quantity: null,
       pending_plan_code: null,
+      stripe_event_at: sql<Date>`greatest(stripe_event_at, ${created})`,
       updated_at: now,
     })
     .where("stripe_subscription_id", "=", subscription.id)
@@ -97,11 +119,12 @@ async function invoiceSettled(trx: Db, invoice: Stripe.Invoice, paid: boolean, n
 }
 
 async function apply(trx: Db, event: Stripe.Event, now: Date): Promise<void> {
+  const created = new Date(event.created * 1000);
   switch (event.type) {
     case "customer.subscription.updated":
-      return subscriptionChanged(trx, event.data.object, now);
+      return subscriptionChanged(trx, event.data.object, created, now);
     case "customer.subscription.deleted":
-      return subscriptionEnded(trx, event.data.object, now);
+      return subscriptionEnded(trx, event.data.object, created, now);
     case "invoice.paid":
       return invoiceSettled(trx, event.data.object, true, now);
     case "invoice.payment_failed":

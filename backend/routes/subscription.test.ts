@@ -88,8 +88,10 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
     expect(completed.body).toEqual({ url: `/payment-success?session_id=${sessionId}` });
     return sessionId;
   }
-  const validate = async (sessionId: string) => {
-    const response = await request(backend.app).get(API_PATHS.validateSession(sessionId));
+  /** Validation as the /payment-success page asks it: signed in (`token`), or by anyone. */
+  const validate = async (sessionId: string, token?: string) => {
+    const call = request(backend.app).get(API_PATHS.validateSession(sessionId));
+    const response = await (token ? call.set("Authorization", `Bearer ${token}`) : call);
     return { status: response.status, body: response.body };
   };
 
@@ -187,7 +189,7 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
     expect((await subscription(account.token)).plan.plan_code).toBe(PLAN_VALUES.proTrial);
 
     await post(API_PATHS.sandboxCheckoutComplete(sessionId), account.token);
-    const answers = await Promise.all(Array.from({ length: 6 }, () => validate(sessionId)));
+    const answers = await Promise.all(Array.from({ length: 6 }, () => validate(sessionId, account.token)));
     const bodies = answers.map((answer) => validateSessionResponseSchema.parse(answer.body));
     expect(bodies.every((body) => body.isValid)).toBe(true);
     expect(bodies.filter((body) => !body.alreadyProcessed)).toHaveLength(1);
@@ -233,6 +235,33 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
     expect((await get(API_PATHS.sandboxCheckout(sessionId), other.token)).status).toBe(404);
     expect((await post(API_PATHS.sandboxCheckoutComplete(sessionId), other.token)).status).toBe(404);
     expect((await validate("sandbox_cs_unknown")).status).toBe(404);
+  });
+
+  it("answers a payment's e-mail, amount and date only to a signed-in member of its organisation", async () => {
+    const owner = await organisation("payment-details-owner");
+    const other = await organisation("payment-details-other");
+    const sessionId = await paidCheckout(owner, 2);
+
+    // Anyone with the id may still have it applied (the browser may come back signed out)...
+    const anonymous = validateSessionResponseSchema.parse((await validate(sessionId)).body);
+    expect(anonymous).toMatchObject({ isValid: true, alreadyProcessed: false, session: null });
+    expect(JSON.stringify(anonymous)).not.toContain("billing@example.com");
+    // ...but learns nothing about the payment: neither does another organisation, nor a bad token.
+    for (const token of [other.token, "not-a-session-token"]) {
+      const answer = await validate(sessionId, token);
+      expect(answer.status).toBe(200);
+      expect(validateSessionResponseSchema.parse(answer.body)).toMatchObject({
+        alreadyProcessed: true,
+        session: null,
+      });
+    }
+    const member = validateSessionResponseSchema.parse((await validate(sessionId, owner.token)).body);
+    expect(member).toMatchObject({
+      isValid: true,
+      alreadyProcessed: true,
+      session: { customerEmail: "billing@example.com", amount: 3000, currency: "USD" },
+    });
+    expect(Date.parse(member.session?.createdAt ?? "")).not.toBeNaN();
   });
 
   it("cancels a sandbox checkout: nothing is applied", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createSecretBox, keyIdOf } from "./secret-box.ts";
+import { createSecretBox, keyIdOf, sealedKeyId } from "./secret-box.ts";
 
 const KEY = Buffer.alloc(32, 1);
 const OLD_KEY = Buffer.alloc(32, 2);
@@ -44,7 +44,9 @@ describe("the secret box", () => {
     expect(await box(OLD_KEY).open("sk-plain-text", "org-1")).toMatchObject({ ok: false, reason: "corrupt" });
   });
 
-  it("names a key by a hash prefix that does not reveal it", () => {
+  it("names a key by a hash prefix that does not reveal it, and tells which key sealed a value", async () => {
+    expect(sealedKeyId(await box(KEY).seal("sk-secret", "org-1"))).toBe(keyIdOf(KEY));
+    expect(sealedKeyId('{"kty":"EC"}')).toBeUndefined();
     expect(keyIdOf(KEY)).toMatch(/^[0-9a-f]{8}$/);
     expect(keyIdOf(KEY)).not.toBe(keyIdOf(OLD_KEY));
     expect(KEY.toString("hex")).not.toContain(keyIdOf(KEY));

@@ -19,6 +19,12 @@ export const keyIdOf = (key: Buffer) => createHash("sha256").update(key).digest(
 /** Whether a stored value has the form of a sealed one (a value stored before sealing does not). */
 export const isSealed = (value: string) => value.startsWith(`${FORMAT}:`) && value.split(":").length === 4;
 
+/** The id of the key that sealed `sealed`; undefined when it is not a sealed value. */
+export function sealedKeyId(sealed: string): string | undefined {
+  const [format, keyId] = sealed.split(":");
+  return format === FORMAT && keyId ? keyId : undefined;
+}
+
 export type Opened =
   | { ok: true; value: string }
   /** `unknown-key`: sealed with a key no longer configured; `corrupt`: not a sealed value, or altered. */

@@ -556,6 +556,7 @@ describe("outbox", () => {
     FIREBASE_PROJECT_ID: "argus-prod",
     FIREBASE_API_KEY: "web-api-key",
     SECRETS_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),
+    BILLING_SANDBOX: "true",
     PUBLIC_ORIGIN,
   };
 

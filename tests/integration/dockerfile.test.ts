@@ -61,13 +61,15 @@ const SERVICES: Service[] = [
         PUBLIC_ORIGIN: "https://argus.example.com",
         SMTP_URL: "smtp://mail.example.com:587",
         SECRETS_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),
+        STRIPE_SECRET_KEY: "sk_live_abc",
+        STRIPE_PRICE_ID: "price_123",
       };
       const config = loadBackendConfig(deployed);
       return {
         host: config.host,
         port: config.port,
         reads: [],
-        writes: config.database.kind === "pglite" && config.database.dataDir ? [config.database.dataDir] : [],
+        writes: config.dataDir ? [config.dataDir] : [],
         refusesEmulator: refuses(() => loadBackendConfig({ ...deployed, ...EMULATOR })),
       };
     },
@@ -168,6 +170,12 @@ describe("Dockerfile", () => {
       "backend: accepts the Firebase emulator",
     ],
     [
+      "sandbox billing chosen in the image",
+      "ENV NODE_ENV=production",
+      "ENV NODE_ENV=production BILLING_SANDBOX=true",
+      "BILLING_SANDBOX: is set together with STRIPE_SECRET_KEY",
+    ],
+    [
       "development mode in the image",
       "ENV NODE_ENV=production\n",
       "",
@@ -183,7 +191,7 @@ describe("Dockerfile", () => {
       "a data folder the user cannot write",
       "RUN mkdir -p /app/.data && chown node:node /app/.data\n",
       "",
-      "backend: writes to /app/.data/pglite, which node cannot write",
+      "backend: writes to /app/.data, which node cannot write",
     ],
   ])("catches %s", (_name, from, to, problem) => {
     expect(check(broken(from, to))).toContainEqual(expect.stringContaining(problem));
