@@ -10,7 +10,11 @@ import { API_PATHS } from "../../shared/contract.ts";
 import { createLogger } from "../../shared/logging.ts";
 import { signedInAccount } from "../../tests/support/backend-sessions.ts";
 import { freshDatabase, TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
-import { type FakeAzureDevOps, startFakeAzureDevOps } from "../../tests/support/fake-azure-devops.ts";
+import {
+  type FakeAzureDevOps,
+  integrationRowBeforeHooks,
+  startFakeAzureDevOps,
+} from "../../tests/support/fake-azure-devops.ts";
 import { captureLogs } from "../../tests/support/gateway.ts";
 import { TEST_BACKEND_ENV, testBackends } from "../../tests/support/test-backend.ts";
 import { type Backend, createBackend } from "../app.ts";
@@ -91,16 +95,7 @@ describe.each(TEST_DATABASE_KINDS)("the Azure DevOps token on %s", (kind) => {
 
   it("is sealed at start-up when it was stored in plain text before", async () => {
     const { orgId } = await signedInAccount(backend, "plaintext");
-    await backend.db
-      .insertInto("integrations")
-      .values({
-        org_id: orgId,
-        name: "azure-devops",
-        integration_key: "azure-devops",
-        properties: JSON.stringify({ organization_url: azure.organizationUrl, project: azure.project }),
-        secrets: JSON.stringify({ personal_access_token: azure.personalAccessToken }),
-      })
-      .execute();
+    await backend.db.insertInto("integrations").values(integrationRowBeforeHooks(azure, orgId)).execute();
     expect(await storedText(orgId)).toContain(azure.personalAccessToken);
 
     // What createBackend runs after the migrations (backend/app.ts).
@@ -131,16 +126,7 @@ describe.each(TEST_DATABASE_KINDS)("the Azure DevOps token on %s", (kind) => {
     try {
       const first = await createBackend(loadConfig(env));
       const { orgId } = await signedInAccount(first, "restart");
-      await first.db
-        .insertInto("integrations")
-        .values({
-          org_id: orgId,
-          name: "azure-devops",
-          integration_key: "azure-devops",
-          properties: JSON.stringify({ organization_url: azure.organizationUrl, project: azure.project }),
-          secrets: JSON.stringify({ personal_access_token: azure.personalAccessToken }),
-        })
-        .execute();
+      await first.db.insertInto("integrations").values(integrationRowBeforeHooks(azure, orgId)).execute();
       await first.close();
       const second = await createBackend(loadConfig(env));
       try {
@@ -164,15 +150,13 @@ describe.each(TEST_DATABASE_KINDS)("the Azure DevOps token on %s", (kind) => {
     const oldBox = createSecretBox({ key: randomBytes(32), previousKeys: [], keyFile: undefined });
     await backend.db
       .insertInto("integrations")
-      .values({
-        org_id: orgId,
-        name: "azure-devops",
-        integration_key: "azure-devops",
-        properties: JSON.stringify({ organization_url: azure.organizationUrl, project: azure.project }),
-        secrets: JSON.stringify({
-          personal_access_token: await sealPersonalAccessToken(oldBox, orgId, azure.personalAccessToken),
-        }),
-      })
+      .values(
+        integrationRowBeforeHooks(
+          azure,
+          orgId,
+          await sealPersonalAccessToken(oldBox, orgId, azure.personalAccessToken),
+        ),
+      )
       .execute();
     const logs = captureLogs();
     const logging = createLogger({ name: "test", level: "info" }, logs.stream);

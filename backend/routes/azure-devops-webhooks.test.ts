@@ -19,7 +19,11 @@ import {
 } from "../../tests/support/azure-devops-service-hooks.ts";
 import { signedInAccount } from "../../tests/support/backend-sessions.ts";
 import { TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
-import { type FakeAzureDevOps, startFakeAzureDevOps } from "../../tests/support/fake-azure-devops.ts";
+import {
+  type FakeAzureDevOps,
+  integrationRowBeforeHooks,
+  startFakeAzureDevOps,
+} from "../../tests/support/fake-azure-devops.ts";
 import { testBackends } from "../../tests/support/test-backend.ts";
 import type { Backend } from "../app.ts";
 
@@ -323,16 +327,7 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
     try {
       const { token, orgId } = await signedInAccount(backend, "legacy");
       // As 0015 leaves such a row: no hook, no project id, the token as it was stored then.
-      await backend.db
-        .insertInto("integrations")
-        .values({
-          org_id: orgId,
-          name: "azure-devops",
-          integration_key: "azure-devops",
-          properties: JSON.stringify({ organization_url: azure.organizationUrl, project: azure.project }),
-          secrets: JSON.stringify({ personal_access_token: azure.personalAccessToken }),
-        })
-        .execute();
+      await backend.db.insertInto("integrations").values(integrationRowBeforeHooks(azure, orgId)).execute();
       await backend.db
         .insertInto("projects")
         .values({

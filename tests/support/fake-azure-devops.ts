@@ -90,6 +90,24 @@ export interface FakeAzureDevOps {
   close(): Promise<void>;
 }
 
+/**
+ * The `integrations` row of `azure` for `orgId` as an earlier version stored it: no service hook, no
+ * project id, and the personal access token as `storedToken` (by default in plain text).
+ */
+export function integrationRowBeforeHooks(
+  azure: FakeAzureDevOps,
+  orgId: string,
+  storedToken = azure.personalAccessToken,
+) {
+  return {
+    org_id: orgId,
+    name: "azure-devops",
+    integration_key: "azure-devops",
+    properties: JSON.stringify({ organization_url: azure.organizationUrl, project: azure.project }),
+    secrets: JSON.stringify({ personal_access_token: storedToken }),
+  };
+}
+
 async function text(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
