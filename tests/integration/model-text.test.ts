@@ -87,7 +87,7 @@ describe.each(TEST_DATABASE_KINDS)("model text through the gateway on %s", (kind
     await request(gateway.app)
       .post(API_PATHS.githubSetup)
       .set("Cookie", cookie)
-      .send({ org_id: account.orgId, installationId: INSTALLATION })
+      .send({ org_id: account.orgId, installationId: INSTALLATION, code: github.installerCode(INSTALLATION) })
       .expect(200);
     await request(gateway.app)
       .put(API_PATHS.aiModel)
