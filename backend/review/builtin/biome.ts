@@ -9,7 +9,11 @@
  * ESLint configuration is not read: the rules are Biome's recommended set.
  */
 import { MemoryFileSystem, Workspace } from "@biomejs/wasm-nodejs";
-import { FINDING_MESSAGE_MAX, type FindingSeverity } from "../../../shared/review-contract.ts";
+import {
+  FINDING_MESSAGE_MAX,
+  type FindingCategory,
+  type FindingSeverity,
+} from "../../../shared/review-contract.ts";
 import { addedLines, type DiffFile } from "../diff.ts";
 import { createFinding } from "../findings.ts";
 import { type Analyzer, extensionOf, SCRIPT_EXTENSIONS } from "./analyzer.ts";
@@ -65,6 +69,23 @@ const GROUP_REASONS: Readonly<Record<string, string>> = {
   style: "It departs from common conventions, which slows readers down.",
   suspicious: "Code like this is often a mistake.",
 };
+
+/** The kind of flaw by Biome's group: its correctness and suspicious rules find bugs, the rest conventions. */
+function categoryOf(group: string): FindingCategory {
+  if (group === "security") return "security";
+  return group === "correctness" || group === "suspicious" ? "correctness" : "hygiene";
+}
+
+/** The weaknesses Biome's security rules are about. */
+const RULE_CWE: Readonly<Record<string, string>> = {
+  noDangerouslySetInnerHtml: "CWE-79",
+  noGlobalEval: "CWE-95",
+  noBlankTarget: "CWE-1022",
+};
+
+/** Biome's page for a rule (`noGlobalEval` → …/no-global-eval), which shows how to fix what it reports. */
+const ruleDocs = (rule: string) =>
+  `See Biome's page on the rule for how to fix it: https://biomejs.dev/linter/rules/${rule.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}/`;
 
 function severityOf(group: string, biomeSeverity: string): FindingSeverity {
   if (biomeSeverity !== "error" && biomeSeverity !== "fatal") return "info";
@@ -148,6 +169,9 @@ export const biomeAnalyzer: Analyzer = {
           createFinding({
             ruleId: `biome/${group}/${rule}`,
             severity: severityOf(group, diagnostic.severity),
+            category: categoryOf(group),
+            ...(RULE_CWE[rule] ? { cwe: RULE_CWE[rule] } : {}),
+            fix: ruleDocs(rule),
             path: file.path,
             at,
             message: message.replace(/\s+/g, " ").slice(0, FINDING_MESSAGE_MAX),
