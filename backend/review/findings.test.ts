@@ -65,8 +65,19 @@ describe("createFinding", () => {
       at: { line: 3, text: "x" },
       message: "m",
     });
-    const onFile = createFinding({ ruleId: "r/b", severity: "major", category: "security", path: ".env", message: "m" });
-    const onPullRequest = createFinding({ ruleId: "r/c", severity: "info", category: "hygiene", message: "m" });
+    const onFile = createFinding({
+      ruleId: "r/b",
+      severity: "major",
+      category: "security",
+      path: ".env",
+      message: "m",
+    });
+    const onPullRequest = createFinding({
+      ruleId: "r/c",
+      severity: "info",
+      category: "hygiene",
+      message: "m",
+    });
     for (const finding of [onLine, onFile, onPullRequest])
       expect(findingSchema.parse(finding)).toEqual(finding);
     expect(onLine).toMatchObject({ path: "a.ts", line: 3, quote: "x", source: "builtin" });
@@ -135,7 +146,15 @@ describe("sortAndDedupe", () => {
     severity: "critical" | "major" | "minor" | "info",
     line: number,
     text: string,
-  ) => createFinding({ ruleId, severity, category: "correctness", path: "a.ts", at: { line, text }, message: "m" });
+  ) =>
+    createFinding({
+      ruleId,
+      severity,
+      category: "correctness",
+      path: "a.ts",
+      at: { line, text },
+      message: "m",
+    });
 
   it("keeps one finding per fingerprint, the earliest line, and lists the most severe first", () => {
     const findings = sortAndDedupe([

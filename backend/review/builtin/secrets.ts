@@ -113,7 +113,9 @@ function secretsOf(data: unknown, content: string, range: readonly [number, numb
 function maskLine(text: string, secrets: readonly string[]): string {
   let masked = text;
   // A key written on one line is its armour and its body together: only the body is masked.
-  const parts = secrets.flatMap((secret) => secret.split("\n")).flatMap((part) => part.split(/-----[A-Z0-9 ]+-----/));
+  const parts = secrets
+    .flatMap((secret) => secret.split("\n"))
+    .flatMap((part) => part.split(/-----[A-Z0-9 ]+-----/));
   for (const part of parts) {
     if (part.length >= 8) masked = masked.replaceAll(part, maskSecret(part));
   }
