@@ -54,6 +54,7 @@ describe.each(TEST_DATABASE_KINDS)("migrations on %s", (kind) => {
         "ai_models",
         "finding_feedback",
         "sandbox_comment_reactions",
+        "repository_rules",
       ]),
     );
     const applied = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
@@ -71,6 +72,7 @@ describe.each(TEST_DATABASE_KINDS)("migrations on %s", (kind) => {
       "0011_ai_review_usage",
       "0012_severity_threshold",
       "0013_finding_feedback",
+      "0017_rule_settings",
     ]);
     const orgs = await db.selectFrom("organizations").select(["id", "name"]).execute();
     expect(orgs).toEqual([{ id: org.id, name: "Acme" }]);

@@ -4,7 +4,7 @@ import { SETTINGS_CATALOGUE } from "../../shared/settings-catalogue.ts";
 import { addedFile } from "../../tests/support/review-files.ts";
 import { RightSideIndex } from "./diff.ts";
 import { fingerprint } from "./findings.ts";
-import { planReview } from "./posting.ts";
+import { commentBody, fingerprintMarker, planReview, summaryBody } from "./posting.ts";
 import type { ReviewSettings } from "./review-settings.ts";
 
 const STYLE = Object.fromEntries(
@@ -60,5 +60,45 @@ describe("planReview", () => {
       },
     );
     expect(plan.deliveries.map(({ delivery }) => delivery)).toEqual(["inline", "not_posted", "not_posted"]);
+  });
+});
+
+describe("commentBody and summaryBody", () => {
+  const sql: Finding = {
+    ...finding(2, "critical"),
+    ruleId: "sql-injection/js-raw-query",
+    category: "security",
+    cwe: "CWE-89",
+    fix: "Pass the values as parameters.",
+  };
+
+  it("name the rule, link its CWE and give the fix, with the finding's marker", () => {
+    const body = commentBody(sql);
+    expect(body).toContain(
+      "**Critical** · `sql-injection/js-raw-query` · [CWE-89](https://cwe.mitre.org/data/definitions/89.html)",
+    );
+    expect(body).toContain("**Fix:** Pass the values as parameters.");
+    expect(body).toContain(fingerprintMarker(sql.fingerprint));
+    // A finding without a CWE or fix says neither.
+    expect(commentBody(finding(1, "minor"))).not.toMatch(/CWE|Fix/);
+
+    const plan = planReview([sql], index, new Set(), { ...STYLE, inline_comments: false });
+    const summary = summaryBody(
+      plan,
+      {
+        productName: "Argus",
+        since: null,
+        headSha: "a".repeat(40),
+        filesReviewed: 1,
+        skipped: 0,
+        duplicates: 0,
+        maxFindings: 10,
+      },
+      false,
+    );
+    expect(summary).toContain(
+      "`sql-injection/js-raw-query` · [CWE-89](https://cwe.mitre.org/data/definitions/89.html)",
+    );
+    expect(summary).toContain("Fix: Pass the values as parameters.");
   });
 });

@@ -3,6 +3,7 @@
  * posted, not posted), the comment and summary bodies, and the hidden marker each posted finding
  * carries so that later runs (and retries) read back what is on the pull request already.
  */
+import { cweUrl } from "../../shared/format.ts";
 import { FINDING_SEVERITY_ORDER, type Finding, type FindingSeverity } from "../../shared/review-contract.ts";
 import type { RightSideIndex } from "./diff.ts";
 import type { FindingDelivery } from "./model.ts";
@@ -32,15 +33,20 @@ const SEVERITY_LABEL: Record<FindingSeverity, string> = {
   info: "Info",
 };
 
+/** ` · [CWE-89](…)` after the rule id, when the finding names its weakness. */
+const weakness = (finding: Finding) => (finding.cwe ? ` · [${finding.cwe}](${cweUrl(finding.cwe)})` : "");
+
 export function commentBody(finding: Finding): string {
-  return `**${SEVERITY_LABEL[finding.severity]}** · \`${finding.ruleId}\`\n\n${finding.message}\n\n${fingerprintMarker(finding.fingerprint)}`;
+  const fix = finding.fix ? `\n\n**Fix:** ${finding.fix}` : "";
+  return `**${SEVERITY_LABEL[finding.severity]}** · \`${finding.ruleId}\`${weakness(finding)}\n\n${finding.message}${fix}\n\n${fingerprintMarker(finding.fingerprint)}`;
 }
 
 const where = (finding: Pick<Finding, "path" | "line">) =>
   finding.path ? `\`${finding.path}${finding.line ? `:${finding.line}` : ""}\`` : "The pull request";
 
 function summaryLine(finding: Finding): string {
-  return `- **${SEVERITY_LABEL[finding.severity]}** ${where(finding)} \`${finding.ruleId}\`: ${finding.message} ${fingerprintMarker(finding.fingerprint)}`;
+  const fix = finding.fix ? ` Fix: ${finding.fix}` : "";
+  return `- **${SEVERITY_LABEL[finding.severity]}** ${where(finding)} \`${finding.ruleId}\`${weakness(finding)}: ${finding.message}${fix} ${fingerprintMarker(finding.fingerprint)}`;
 }
 
 export interface PlannedReview {

@@ -36,6 +36,16 @@ export function builtInFamilies(): ReadonlyMap<string, readonly LoadedRule[]> {
   return families;
 }
 
+/** A family's switch in the `built_in_rules` settings: `sql-injection` → `sql_injection`. */
+export const familySettingKey = (family: string) => family.replaceAll("-", "_");
+
+/** The families a repository's `built_in_rules` settings turn off. */
+export function familiesOff(switches: Readonly<Record<string, boolean>>): Set<string> {
+  return new Set(
+    [...builtInFamilies().keys()].filter((family) => switches[familySettingKey(family)] === false),
+  );
+}
+
 /** The built-in rules of the families not in `off`. */
 export function builtInRules(off: ReadonlySet<string> = new Set()): LoadedRule[] {
   return [...builtInFamilies()].flatMap(([family, rules]) => (off.has(family) ? [] : rules));

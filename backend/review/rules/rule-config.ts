@@ -146,8 +146,12 @@ export interface LoadedRule {
   ruleId: string;
   /** The YAML's own id. */
   id: string;
+  /** The file it was read from. */
+  path: string;
   /** The built-in family (its file's name), or "team". */
   family: string;
+  /** The language the rule names. */
+  language: RuleLanguage;
   group: LanguageGroup;
   /** The grammars the rule runs on: its own language's and those of its group that compile it. */
   languages: RuleLanguage[];
@@ -242,7 +246,9 @@ function loadRule(document: unknown, path: string, family: string): Loaded {
   const loaded: LoadedRule = {
     ruleId: `${family}/${rule.id}`,
     id: rule.id,
+    path,
     family,
+    language,
     group,
     languages,
     config,

@@ -91,7 +91,7 @@ export class TaintTracker implements Evaluator {
   }
 
   build(parts: readonly SgNode[], text: readonly string[] = []): Taint {
-    const value = merge(nonConstant(), ...parts.map((part) => this.of(part)));
+    const value = merge(...parts.map((part) => this.of(part)));
     const constants = parts.flatMap((part) => {
       const literal = this.literal(part);
       return literal === null ? [] : [literal];
