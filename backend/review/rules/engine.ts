@@ -14,6 +14,7 @@ import type { DiffFile } from "../diff.ts";
 import { createFinding } from "../findings.ts";
 import { pathPatterns } from "../glob.ts";
 import { fileLanguage, grammarOf, groupOf, type RuleLanguage } from "./languages.ts";
+import { prefilterOf } from "./prefilter.ts";
 import type { LoadedRule } from "./rule-config.ts";
 import { TaintTracker } from "./taint.ts";
 import { merge, SOURCE, type Taint } from "./taint-value.ts";
@@ -205,6 +206,18 @@ function matchFindings(
   return findings;
 }
 
+const prefilters = new WeakMap<LoadedRule, (text: string) => boolean>();
+
+/** Whether the rule may match in `text` at all (prefilter.ts); worked out once per rule. */
+function mayMatch(rule: LoadedRule, text: string): boolean {
+  let test = prefilters.get(rule);
+  if (!test) {
+    test = prefilterOf(rule.config);
+    prefilters.set(rule, test);
+  }
+  return test(text);
+}
+
 function appliesTo(rule: LoadedRule, path: string): boolean {
   if (rule.files && pathPatterns(rule.files)(path) === undefined) return false;
   return !(rule.ignores && pathPatterns(rule.ignores)(path) !== undefined);
@@ -221,12 +234,14 @@ export function runRules(files: readonly DiffFile[], rules: readonly LoadedRule[
     const language = fileLanguage(file.path);
     if (!language) continue;
     const group = groupOf(language);
-    const applicable = rules.filter(
-      (rule) => rule.languages.includes(language) && appliesTo(rule, file.path),
-    );
     const added = addedLinesOf(file);
-    if (applicable.length === 0 || added.size === 0) continue;
+    if (added.size === 0) continue;
     const source = sourceOf(file);
+    const applicable = rules.filter(
+      (rule) =>
+        rule.languages.includes(language) && appliesTo(rule, file.path) && mayMatch(rule, source.text),
+    );
+    if (applicable.length === 0) continue;
     let root: SgRoot;
     try {
       root = parse(grammarOf(language), source.text);
