@@ -160,7 +160,7 @@ function needOf(
   return best(found);
 }
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** A test of a file's text: false only when the rule cannot match in it. */
 export function prefilterOf(config: NapiConfig): (text: string) => boolean {
@@ -171,7 +171,7 @@ export function prefilterOf(config: NapiConfig): (text: string) => boolean {
   );
   if (!need) return () => true;
   const tests = need.map(({ text, whole, anyCase }) => {
-    const word = escape(text);
+    const word = escapeRegex(text);
     return new RegExp(whole ? `(?<![\\w$])${word}(?![\\w$])` : word, anyCase ? "i" : "");
   });
   return (text) => tests.some((test) => test.test(text));
