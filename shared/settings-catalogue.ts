@@ -257,6 +257,14 @@ export const SETTINGS_CATALOGUE = [
           "File paths taken from the request: fs calls, sendFile and render, open(), os.Open (CWE-22).",
       },
       {
+        key: "argument_injection",
+        type: "boolean",
+        label: "Argument injection",
+        value: true,
+        description:
+          "Outside data passed to git, ssh, curl, tar and the like as an argument with no -- before it, where a leading - makes it an option (CWE-88).",
+      },
+      {
         key: "ssrf",
         type: "boolean",
         label: "Server-side request forgery",
@@ -271,6 +279,14 @@ export const SETTINGS_CATALOGUE = [
         value: true,
         description:
           "Untrusted data written as HTML: innerHTML, dangerouslySetInnerHTML, bypassSecurityTrust*, document.write, Markup, template.HTML, HTML responses, autoescape off (CWE-79).",
+      },
+      {
+        key: "header_injection",
+        type: "boolean",
+        label: "Header injection",
+        value: true,
+        description:
+          "Content-Disposition, Location, Link, Refresh and Set-Cookie headers built around outside data without escaping (CWE-113).",
       },
       {
         key: "open_redirect",

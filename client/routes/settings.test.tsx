@@ -397,7 +397,7 @@ describe("/settings, repository view", () => {
     const sql = within(panel).getByRole("switch", { name: "SQL injection" });
     expect(sql).toHaveAttribute("aria-checked", "true");
     expect(sql).toHaveAccessibleDescription(expect.stringContaining("CWE-89"));
-    expect(within(panel).getAllByRole("switch").length).toBe(15);
+    expect(within(panel).getAllByRole("switch").length).toBe(17);
     await user.click(sql);
     expect(sql).toHaveAttribute("aria-checked", "false");
     await waitFor(() => expect(saves()).toHaveLength(1));

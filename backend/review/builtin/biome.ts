@@ -76,6 +76,17 @@ function categoryOf(group: string): FindingCategory {
   return group === "correctness" || group === "suspicious" ? "correctness" : "hygiene";
 }
 
+/**
+ * Rules that read ES5 code's `var` as mistakes: a `var` in a block, declared twice or used above a
+ * later declaration is hoisted to its function and means what it says there. In a file that
+ * declares with `var` they are noise about older code, which a review should not rewrite.
+ */
+const VAR_SCOPING_RULES: ReadonlySet<string> = new Set([
+  "noInnerDeclarations",
+  "noRedeclare",
+  "noInvalidUseBeforeDeclaration",
+]);
+
 /** The weaknesses Biome's security rules are about. */
 const RULE_CWE: Readonly<Record<string, string>> = {
   noDangerouslySetInnerHtml: "CWE-79",
@@ -158,12 +169,14 @@ export const biomeAnalyzer: Analyzer = {
         return [];
       }
       const added = new Map(addedLines(file).map((line) => [line.line, line]));
+      const usesVar = /^\s*var\s/m.test(content);
       const lineAt = lineAtByte(content);
       return diagnostics.flatMap((diagnostic) => {
         const [, group, rule] = diagnostic.category?.split("/") ?? [];
         const span = diagnostic.location.span;
         const at = span && added.get(lineAt(span[0]));
         if (!group || !rule || !at) return [];
+        if (VAR_SCOPING_RULES.has(rule) && usesVar) return [];
         const message = `${diagnostic.description} ${GROUP_REASONS[group] ?? ""} (Biome ${group}/${rule})`;
         return [
           createFinding({

@@ -280,7 +280,15 @@ export const CLEAN_METHODS = new Set([
 ]);
 
 /** Methods that build a string out of their arguments, whatever the receiver. */
-export const BUILDER_METHODS = new Set(["format", "format_map", "join", "concat", "replace", "replaceAll"]);
+export const BUILDER_METHODS = new Set([
+  "format",
+  "format_map",
+  "join",
+  "joinpath",
+  "concat",
+  "replace",
+  "replaceAll",
+]);
 
 /** The text of a callee as a dotted name (`os.path.join`), or null for anything more complex. */
 export function calleeName(node: SgNode | null): string | null {

@@ -121,13 +121,20 @@ interface Hit {
   text: string;
 }
 
-/** The added line a match is reported on, or null when it touches none (nor does its data). */
+/**
+ * The added line a match is reported on, or null when it touches none (nor does its data). A taint
+ * rule's sink given a variable is reported where that variable was last made, when that line is
+ * added: the path joined, the query formatted — where the fix goes.
+ */
 function anchorOf(
   match: SgNode,
   focus: SgNode[],
   taint: Taint | null,
   added: ReadonlyMap<number, string>,
+  origin: number | null,
 ): Hit | null {
+  const made = origin === null ? undefined : added.get(origin);
+  if (origin !== null && made !== undefined) return { line: origin, text: made };
   const firstAdded = (nodes: SgNode[]): Hit | null => {
     for (const node of nodes) {
       const { start, end } = node.range();
@@ -188,7 +195,8 @@ function matchFindings(
       if (!value?.trim()) continue;
       if (key) focus = [key];
     }
-    const at = anchorOf(match, focus, taint, added);
+    const origin = rule.taint && focus.length === 1 && focus[0] ? trackerFor(rule).origin(focus[0]) : null;
+    const at = anchorOf(match, focus, taint, added, origin);
     if (!at) continue;
     findings.push(
       createFinding({

@@ -8,9 +8,10 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { settingCategory } from "../../../shared/settings-catalogue.ts";
 import { addedFile } from "../../../tests/support/review-files.ts";
 import { runRules } from "./engine.ts";
-import { builtInFamilies, builtInRules } from "./families.ts";
+import { builtInFamilies, builtInRules, familiesOff, familySettingKey } from "./families.ts";
 
 const FIXTURES = path.join(import.meta.dirname, "fixtures");
 const ANNOTATION = /^\s*(?:\/\/|#|\{?\/\*)\s*(ruleid|ok):\s*(.+?)\s*(?:\*\/\}?)?$/;
@@ -53,6 +54,12 @@ describe("built-in rule families", () => {
       }
     });
   }
+
+  it("has a switch in the built_in_rules settings for every family, and a family for every switch", () => {
+    const switches = settingCategory("built_in_rules")?.default_value.map((item) => item.key) ?? [];
+    expect([...builtInFamilies().keys()].map(familySettingKey).sort()).toEqual([...switches].sort());
+    expect(familiesOff({ sql_injection: false, xss: true })).toEqual(new Set(["sql-injection"]));
+  });
 
   it("gives every rule a category, a message and a fix, and every security rule a CWE id", () => {
     for (const rule of builtInRules()) {

@@ -139,24 +139,50 @@ export class TaintTracker implements Evaluator {
   /** A variable: what reaches it at this use, through its bindings in scope. */
   variable(use: SgNode): Taint {
     const name = use.text();
-    const bindings = this.#bindingsFor(use, name);
-    if (!bindings) {
+    const reaching = this.#reaching(use);
+    if (!reaching) {
       return this.#dialect.requestGlobal(name) ? { ...nonConstant(), request: true } : nonConstant();
     }
-    // The last binding whose block holds the use is where the value certainly comes from; later
-    // ones (in branches) may replace it.
+    const value = merge(...reaching.map((binding) => this.#valueOf(binding)));
+    value.names.add(name);
+    return value;
+  }
+
+  /**
+   * The bindings whose value may reach `use`: the last one whose block holds the use (where the
+   * value certainly comes from) and later ones (in branches, which may replace it). Null when the
+   * name is bound nowhere in reach.
+   */
+  #reaching(use: SgNode): Binding[] | null {
+    const bindings = this.#bindingsFor(use, use.text());
+    if (!bindings) return null;
     let from = 0;
     for (let index = bindings.length - 1; index >= 0; index--) {
-      const binding = bindings[index] as Binding;
-      if (this.#dominates(binding, use)) {
+      if (this.#dominates(bindings[index] as Binding, use)) {
         from = index;
         break;
       }
     }
-    const values = bindings.slice(from).map((binding) => this.#valueOf(binding));
-    const value = merge(...values);
-    value.names.add(name);
-    return value;
+    return bindings.slice(from);
+  }
+
+  /**
+   * The line where the value a variable holds at `use` was made (its latest assignment in reach,
+   * when that built text or joined a path), or null: where a finding about the data passed on at
+   * `use` belongs.
+   */
+  origin(use: SgNode): number | null {
+    if (!this.#dialect.names.includes(kindOf(use))) return null;
+    const last = this.#reaching(use)?.at(-1);
+    if (!last || last.kind !== "assign" || !last.value) return null;
+    // Made there: text built around the data, or a path or URL joined; a plain read of request
+    // data is better reported where it is used.
+    const callee = ["call_expression", "call", "new_expression"].includes(kindOf(last.value))
+      ? calleeName(last.value.field("function") ?? last.value.field("constructor"))
+      : null;
+    const joined =
+      callee !== null && (PASS_THROUGH[this.#group].has(callee) || BUILDER_METHODS.has(lastSegment(callee)));
+    return joined || this.of(last.value).built ? lineOf(last.node) : null;
   }
 
   #valueOf(binding: Binding): Taint {
