@@ -174,7 +174,7 @@ export class TaintTracker implements Evaluator {
   origin(use: SgNode): number | null {
     if (!this.#dialect.names.includes(kindOf(use))) return null;
     const last = this.#reaching(use)?.at(-1);
-    if (!last || last.kind !== "assign" || !last.value) return null;
+    if (last?.kind !== "assign" || !last.value) return null;
     // Made there: text built around the data, or a path or URL joined; a plain read of request
     // data is better reported where it is used.
     const callee = ["call_expression", "call", "new_expression"].includes(kindOf(last.value))
