@@ -200,6 +200,7 @@ export const PASS_THROUGH: Readonly<Record<LanguageGroup, ReadonlySet<string>>> 
     "base64.b64decode",
     "list",
     "tuple",
+    "dict",
     "sorted",
   ]),
   go: new Set([
@@ -412,6 +413,7 @@ const jsDialect: Dialect = {
         return parts.length ? tracker.build(parts, text) : CLEAN;
       }
       case "array":
+      case "arguments":
       case "parenthesized_expression":
       case "await_expression":
       case "as_expression":
@@ -440,7 +442,11 @@ const jsDialect: Dialect = {
         if (JS_BROWSER_SOURCES.test(node.text())) return passOn(nonConstant(), SOURCE.request);
         const object = tracker.of(node.field("object"));
         const member = node.field("property")?.text() ?? "";
-        return passOn(object, object.request && JS_REQUEST_MEMBERS.has(member) ? SOURCE.request : 0);
+        const fromRequest = object.request && JS_REQUEST_MEMBERS.has(member);
+        return passOn(
+          object,
+          (fromRequest ? SOURCE.request : 0) | (tracker.memberSource(member) ? SOURCE.member : 0),
+        );
       }
       case "call_expression":
       case "new_expression": {
@@ -564,6 +570,7 @@ const pythonDialect: Dialect = {
       case "keyword_argument":
         return tracker.of(node.field("value"));
       case "concatenated_string":
+      case "argument_list":
       case "list":
       case "tuple":
       case "set":
@@ -599,9 +606,10 @@ const pythonDialect: Dialect = {
         const object = tracker.of(node.field("object") ?? node.field("value"));
         const member = node.field("attribute")?.text() ?? "";
         const selfRequest = node.field("object")?.text() === "self.request";
+        const fromRequest = (object.request || selfRequest) && PY_REQUEST_MEMBERS.has(member);
         return passOn(
           object,
-          (object.request || selfRequest) && PY_REQUEST_MEMBERS.has(member) ? SOURCE.request : 0,
+          (fromRequest ? SOURCE.request : 0) | (tracker.memberSource(member) ? SOURCE.member : 0),
         );
       }
       case "call": {
@@ -690,6 +698,18 @@ const goDialect: Dialect = {
     }
     if (kind === "range_clause" && onLeft())
       return { kind: "derived", node: holder, value: holder.field("right") };
+    // `json.Unmarshal(data, &v)`, `dec.Decode(&v)`: v is filled from the data (or the decoder's input).
+    if (kindOf(parent) === "unary_expression" && parent.text().startsWith("&")) {
+      const call = parent.parent()?.parent();
+      const callee = call && kindOf(call) === "call_expression" ? call.field("function") : null;
+      const fills = calleeName(callee);
+      if (call && fills && /(^|\.)(Unmarshal|Decode|Scan)$/.test(fills)) {
+        const from = /Unmarshal$/.test(fills)
+          ? (call.field("arguments")?.namedChildren()[0] ?? null)
+          : (callee?.field("operand") ?? null);
+        return { kind: "derived", node: call, value: from };
+      }
+    }
     if (kindOf(parent) === "parameter_declaration" || kindOf(parent) === "variadic_parameter_declaration") {
       const list = parent.parent();
       const fn = list?.parent();
@@ -720,6 +740,7 @@ const goDialect: Dialect = {
       case "parenthesized_expression":
       case "unary_expression":
       case "expression_list":
+      case "argument_list":
         return tracker.children(node);
       case "type_conversion_expression":
         return tracker.of(node.field("operand"));
@@ -735,7 +756,11 @@ const goDialect: Dialect = {
       case "type_assertion_expression": {
         const object = tracker.of(node.field("operand"));
         const member = node.field("field")?.text() ?? "";
-        return passOn(object, object.request && GO_REQUEST_MEMBERS.has(member) ? SOURCE.request : 0);
+        const fromRequest = object.request && GO_REQUEST_MEMBERS.has(member);
+        return passOn(
+          object,
+          (fromRequest ? SOURCE.request : 0) | (tracker.memberSource(member) ? SOURCE.member : 0),
+        );
       }
       case "call_expression": {
         const callee = node.field("function");

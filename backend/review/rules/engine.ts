@@ -78,7 +78,8 @@ function fires(spec: NonNullable<LoadedRule["taint"]>, taint: Taint): boolean {
   const hit =
     (allowed.has("request") && (taint.mask & SOURCE.request) !== 0) ||
     (allowed.has("parameter") && (taint.mask & SOURCE.parameter) !== 0 && (taint.built || spec.bare)) ||
-    (allowed.has("nonconstant") && (taint.mask & SOURCE.nonconstant) !== 0);
+    (allowed.has("nonconstant") && (taint.mask & SOURCE.nonconstant) !== 0) ||
+    (allowed.has("member") && (taint.mask & SOURCE.member) !== 0);
   if (!hit || !spec.text || !taint.built) return hit;
   return new RegExp(spec.text, "i").test(taint.text.join(" "));
 }
@@ -91,8 +92,9 @@ function captured(match: SgNode, name: string): SgNode[] {
 }
 
 /**
- * Whether an `if` before the match, in the same function, checks the data with one of the rule's
- * guards (`if (!full.startsWith(root))`, `if not path.startswith(base)`, `strings.HasPrefix`).
+ * Whether an `if` in the same function checks the data with one of the rule's guards
+ * (`if (!full.startsWith(root))`, `if not path.startswith(base)`, `strings.HasPrefix`, `".."`),
+ * before the sink or after it (a path joined, then checked before it is used).
  */
 function guarded(
   match: SgNode,
@@ -102,14 +104,13 @@ function guarded(
 ): boolean {
   if (guards.length === 0 || names.size === 0) return false;
   const scope = tracker.enclosingFunction(match) ?? match.getRoot().root();
-  const start = match.range().start.index;
-  const guard = new RegExp(
-    `(^|[^\\w$])(${guards.map((name) => name.replace(/[.$]/g, "\\$&")).join("|")})\\b`,
-  );
+  const words = guards.filter((guard) => /^[\w$.]+$/.test(guard));
+  const texts = guards.filter((guard) => !/^[\w$.]+$/.test(guard));
+  const guard = new RegExp(`(^|[^\\w$])(${words.map((name) => name.replace(/[.$]/g, "\\$&")).join("|")})\\b`);
   return scope.findAll({ rule: { kind: "if_statement" } }).some((statement) => {
-    if (statement.range().start.index >= start) return false;
     const condition = (statement.field("condition") ?? statement).text();
-    if (!guard.test(condition)) return false;
+    if (!(words.length && guard.test(condition)) && !texts.some((text) => condition.includes(text)))
+      return false;
     return [...names].some((name) =>
       new RegExp(`(^|[^\\w$])${name.replace(/\$/g, "\\$")}([^\\w$]|$)`).test(condition),
     );
@@ -263,10 +264,11 @@ export function runRules(files: readonly DiffFile[], rules: readonly LoadedRule[
     const trackers = new Map<string, TaintTracker>();
     const trackerFor = (rule: LoadedRule) => {
       const sanitizers = rule.taint?.sanitizers ?? [];
-      const key = sanitizers.join("\u0000");
+      const members = rule.taint?.members ?? [];
+      const key = `${sanitizers.join("\u0000")}\u0001${members.join("\u0000")}`;
       let tracker = trackers.get(key);
       if (!tracker) {
-        tracker = new TaintTracker(root.root(), group, { sanitizers });
+        tracker = new TaintTracker(root.root(), group, { sanitizers, members });
         trackers.set(key, tracker);
       }
       return tracker;

@@ -43,7 +43,7 @@ export const RULE_FILE_BYTES_MAX = 64_000;
 export const RULES_PER_FILE_MAX = 50;
 
 /** Where untrusted data may come from (taint.ts). */
-export const TAINT_SOURCES = ["request", "parameter", "nonconstant"] as const;
+export const TAINT_SOURCES = ["request", "parameter", "nonconstant", "member"] as const;
 export type TaintSource = (typeof TAINT_SOURCES)[number];
 
 /** ast-grep's severities, mapped onto the finding's; `off` turns the rule off. */
@@ -84,6 +84,11 @@ const metadataSchema = z
         sources: z.array(z.enum(TAINT_SOURCES)).min(1).default(["request", "parameter"]),
         /** Calls whose result is clean (an escape function); calls not named here are clean anyway unless they pass data through. */
         sanitizers: z.array(z.string().min(1).max(100)).max(50).default([]),
+        /** Members whose value is untrusted data, the `member` source (an archive entry's `entryName`). */
+        members: z
+          .array(z.string().regex(/^[A-Za-z_$][\w$]*$/))
+          .max(50)
+          .default([]),
         /** Calls that, in an `if` before the sink naming the same data, show it was checked. */
         guards: z.array(z.string().min(1).max(100)).max(50).default([]),
         /** A parameter passed straight to the sink counts (the data is the payload: deserialisation). */
@@ -166,6 +171,7 @@ export interface LoadedRule {
     sink: string;
     sources: TaintSource[];
     sanitizers: string[];
+    members: string[];
     guards: string[];
     bare: boolean;
     built: boolean;

@@ -5,7 +5,7 @@
 import type { SgNode } from "@ast-grep/napi";
 
 /** Where a value's data may come from: bits of `Taint.mask`. */
-export const SOURCE = { request: 1, parameter: 2, nonconstant: 4 } as const;
+export const SOURCE = { request: 1, parameter: 2, nonconstant: 4, member: 8 } as const;
 
 export interface Taint {
   mask: number;
@@ -78,6 +78,8 @@ export interface Evaluator {
   build(parts: readonly SgNode[], text?: readonly string[]): Taint;
   /** A variable, through its bindings in scope. */
   variable(use: SgNode): Taint;
+  /** Whether the rule names this member as untrusted data (an archive entry's `entryName`). */
+  memberSource(name: string): boolean;
   /** A call; `requestMethod` adds the request bit for a request object's own data methods. */
   call(callee: SgNode | null, args: readonly SgNode[], requestMethod: (receiver: Taint) => number): Taint;
 }

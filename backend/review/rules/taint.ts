@@ -48,6 +48,8 @@ export { SOURCE, type Taint } from "./taint-value.ts";
 export interface TaintOptions {
   /** Calls whose result is clean whatever goes in (their last name segment or their whole name). */
   sanitizers?: readonly string[];
+  /** Members whose value is untrusted data, by name (an archive entry's `entryName`). */
+  members?: readonly string[];
 }
 
 const MAX_DEPTH = 40;
@@ -58,6 +60,7 @@ export class TaintTracker implements Evaluator {
   readonly #dialect: Dialect;
   readonly #root: SgNode;
   readonly #sanitizers: ReadonlySet<string>;
+  readonly #members: ReadonlySet<string>;
   readonly #values = new Map<number, Taint>();
   readonly #visiting = new Set<number>();
   /** Every binding of a name in a scope (its function, or the module: key -1), in source order. */
@@ -69,6 +72,7 @@ export class TaintTracker implements Evaluator {
     this.#group = group;
     this.#dialect = DIALECTS[group];
     this.#sanitizers = new Set(options.sanitizers ?? []);
+    this.#members = new Set(options.members ?? []);
   }
 
   /** The taint of an expression. */
@@ -99,6 +103,10 @@ export class TaintTracker implements Evaluator {
     value.text = [...text, ...constants, ...value.text].slice(0, 20);
     value.built ||= (value.mask & (SOURCE.request | SOURCE.parameter)) !== 0;
     return value;
+  }
+
+  memberSource(name: string): boolean {
+    return this.#members.has(name);
   }
 
   /** The taint of every named child together. */
