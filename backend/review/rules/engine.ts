@@ -167,13 +167,14 @@ interface ParsedFile {
   added: Map<number, string>;
 }
 
+/** A rule's findings in one file, each with where its function starts (-1 at module level). */
 function matchFindings(
   parsed: ParsedFile,
   rule: LoadedRule,
   trackerFor: (rule: LoadedRule) => TaintTracker,
-): Finding[] {
+): Array<{ finding: Finding; fn: number }> {
   const { file, root, added } = parsed;
-  const findings: Finding[] = [];
+  const findings: Array<{ finding: Finding; fn: number }> = [];
   const matches = root.root().findAll(rule.config);
   for (const match of matches) {
     let taint: Taint | null = null;
@@ -199,8 +200,10 @@ function matchFindings(
     const origin = rule.taint && focus.length === 1 && focus[0] ? trackerFor(rule).origin(focus[0]) : null;
     const at = anchorOf(match, focus, taint, added, origin);
     if (!at) continue;
-    findings.push(
-      createFinding({
+    const fn = trackerFor(rule).enclosingFunction(match)?.range().start.index ?? -1;
+    findings.push({
+      fn,
+      finding: createFinding({
         ruleId: rule.ruleId,
         severity: rule.severity,
         category: rule.category,
@@ -210,7 +213,7 @@ function matchFindings(
         at,
         message: interpolate(rule.message, match),
       }),
-    );
+    });
   }
   return findings;
 }
@@ -274,17 +277,19 @@ export function runRules(files: readonly DiffFile[], rules: readonly LoadedRule[
       return tracker;
     };
     for (const rule of applicable) {
-      let findings: Finding[];
+      let findings: Array<{ finding: Finding; fn: number }>;
       try {
         findings = matchFindings(parsed, rule, trackerFor);
       } catch (error) {
         run.failures.push({ ruleId: rule.ruleId, path: file.path, error: messageOf(error) });
         continue;
       }
-      for (const finding of findings) {
+      for (const { finding, fn } of findings) {
         const key = `${rule.family}\u0000${file.path}\u0000${finding.line}`;
-        if (seen.has(key)) continue;
+        const inFunction = rule.oncePerFunction ? `${rule.family}\u0000${file.path}\u0000@${fn}` : null;
+        if (seen.has(key) || (inFunction && seen.has(inFunction))) continue;
         seen.add(key);
+        if (inFunction) seen.add(inFunction);
         run.findings.push(finding);
       }
     }

@@ -3,13 +3,15 @@
  * is reviewed as a new file by all built-in rules, and the findings must be exactly the lines
  * annotated as semgrep's tests do it, a comment on the line above: `ruleid: <family>/<id>` where a
  * rule must fire, `ok: <family>/<id>` where a look-alike must not (any line without `ruleid` must
- * stay silent anyway, for every rule).
+ * stay silent anyway, for every rule). The annotations, and lines ending in `(unchanged)` (in a
+ * comment), are context the pull request did not touch, so a fixture can show what a change around
+ * existing code does.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { settingCategory } from "../../../shared/settings-catalogue.ts";
-import { addedFile } from "../../../tests/support/review-files.ts";
+import { changedFile, hunk } from "../../../tests/support/review-files.ts";
 import { runRules } from "./engine.ts";
 import { builtInFamilies, builtInRules, familiesOff, familySettingKey } from "./families.ts";
 
@@ -29,6 +31,15 @@ function expectedOf(lines: readonly string[]) {
   return { expected: expected.sort(), silent };
 }
 
+const UNCHANGED = /\(unchanged\)\s*(\*\/\}?)?$/;
+
+/** The fixture as a change adding every line but its annotations and `(unchanged)` lines (context). */
+function fixtureFile(name: string, lines: readonly string[]) {
+  const context = (line: string) => UNCHANGED.test(line) || ANNOTATION.test(line);
+  const patch = lines.map((line) => (context(line) ? ` ${line}` : `+${line}`));
+  return changedFile(name, hunk(patch, 1, 1), { content: `${lines.join("\n")}\n` });
+}
+
 const families = readdirSync(FIXTURES).sort();
 
 describe("built-in rule families", () => {
@@ -43,7 +54,7 @@ describe("built-in rule families", () => {
         it(`finds exactly the annotated lines of ${name}`, () => {
           const lines = readFileSync(path.join(folder, name), "utf8").replace(/\n$/, "").split("\n");
           const { expected, silent } = expectedOf(lines);
-          const run = runRules([addedFile(name, lines)], builtInRules());
+          const run = runRules([fixtureFile(name, lines)], builtInRules());
           expect(run.failures).toEqual([]);
           const found = run.findings.map((finding) => `${finding.line} ${finding.ruleId}`).sort();
           expect(found).toEqual(expected);

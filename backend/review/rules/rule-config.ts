@@ -11,7 +11,8 @@
  * - `taint`: the metavariable that must carry untrusted data for the rule to fire (taint.ts):
  *   `{ sink: VAR, sources: [request, parameter, nonconstant], sanitizers: [...], guards: [...],
  *   bare, built, text }` (each explained in the schema below and in docs/review-engine.md);
- * - `literal`: VAR, the metavariable that must be a string written in the code (a hard-coded key).
+ * - `literal`: VAR, the metavariable that must be a string written in the code (a hard-coded key);
+ * - `oncePerFunction`: at most one finding of the rule's family per function.
  *
  * Each rule is checked by running it on an empty file of its language, so a rule ast-grep cannot
  * compile (an unknown kind, a bad regex, an undefined utility) is refused here, by name, and never
@@ -112,6 +113,8 @@ const metadataSchema = z
       .strict()
       .optional(),
     literal: metaVariable.optional(),
+    /** At most one finding of the rule's family per function: several views of one flaw (a merge's loop and its write). */
+    oncePerFunction: z.boolean().optional(),
   })
   .passthrough();
 
@@ -178,6 +181,7 @@ export interface LoadedRule {
     text?: string;
   };
   literal?: string;
+  oncePerFunction?: boolean;
   files?: string[];
   ignores?: string[];
 }
@@ -265,6 +269,7 @@ function loadRule(document: unknown, path: string, family: string): Loaded {
     ...(rule.note ? { fix: rule.note } : {}),
     ...(metadata?.taint ? { taint: metadata.taint } : {}),
     ...(metadata?.literal ? { literal: metadata.literal } : {}),
+    ...(metadata?.oncePerFunction ? { oncePerFunction: true } : {}),
     ...(rule.files ? { files: rule.files } : {}),
     ...(rule.ignores ? { ignores: rule.ignores } : {}),
   };
