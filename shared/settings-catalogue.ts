@@ -222,11 +222,155 @@ export const SETTINGS_CATALOGUE = [
       },
     ],
   },
+  {
+    setting_category: "built_in_rules",
+    description: [
+      "Which rule families the built-in reviewer runs.",
+      "Each family looks for one kind of flaw in the changed code of TypeScript, JavaScript, Python and Go",
+      "files (docs/review-engine.md). A repository's own rules in .argus/rules/*.yml, read from the base",
+      "branch, run beside them.",
+    ].join("\n"),
+    is_active: true,
+    default_value: [
+      {
+        key: "sql_injection",
+        type: "boolean",
+        label: "SQL injection",
+        value: true,
+        description:
+          "SQL built from request data or a function's parameters and run as raw SQL: query, execute, knex.raw, cursor.execute, db.Query (CWE-89).",
+      },
+      {
+        key: "command_injection",
+        type: "boolean",
+        label: "Command injection",
+        value: true,
+        description:
+          "Shell commands built from untrusted data: child_process.exec, subprocess with shell=True, os.system, sh -c (CWE-78).",
+      },
+      {
+        key: "path_traversal",
+        type: "boolean",
+        label: "Path traversal",
+        value: true,
+        description:
+          "File paths taken from the request: fs calls, sendFile and render, open(), os.Open (CWE-22).",
+      },
+      {
+        key: "argument_injection",
+        type: "boolean",
+        label: "Argument injection",
+        value: true,
+        description:
+          "Outside data passed to git, ssh, curl, tar and the like as an argument with no -- before it, where a leading - makes it an option (CWE-88).",
+      },
+      {
+        key: "ssrf",
+        type: "boolean",
+        label: "Server-side request forgery",
+        value: true,
+        description:
+          "Requests the server makes to URLs taken from the request: fetch, axios, requests, http.Get (CWE-918).",
+      },
+      {
+        key: "xss",
+        type: "boolean",
+        label: "Cross-site scripting",
+        value: true,
+        description:
+          "Untrusted data written as HTML: innerHTML, dangerouslySetInnerHTML, bypassSecurityTrust*, document.write, Markup, template.HTML, HTML responses, autoescape off (CWE-79).",
+      },
+      {
+        key: "header_injection",
+        type: "boolean",
+        label: "Header injection",
+        value: true,
+        description:
+          "Content-Disposition, Location, Link, Refresh and Set-Cookie headers built around outside data without escaping (CWE-113).",
+      },
+      {
+        key: "open_redirect",
+        type: "boolean",
+        label: "Open redirect",
+        value: true,
+        description: "Redirects to a URL taken from the request (CWE-601).",
+      },
+      {
+        key: "code_injection",
+        type: "boolean",
+        label: "Code injection and unsafe deserialization",
+        value: true,
+        description:
+          "eval and new Function on untrusted data, template source from the request, pickle and friends, yaml.load without a safe loader (CWE-95, CWE-1336, CWE-502).",
+      },
+      {
+        key: "weak_crypto",
+        type: "boolean",
+        label: "Weak hashing and ciphers",
+        value: true,
+        description: "MD5 or SHA-1 for passwords; DES, RC4, Blowfish and ECB (CWE-916, CWE-327).",
+      },
+      {
+        key: "hardcoded_keys",
+        type: "boolean",
+        label: "Keys written in the code",
+        value: true,
+        description: "JWT, HMAC, session and cipher keys given as string literals (CWE-798).",
+      },
+      {
+        key: "insecure_randomness",
+        type: "boolean",
+        label: "Insecure randomness",
+        value: true,
+        description:
+          "Math.random, Python's random or Go's math/rand making tokens, passwords or ids (CWE-338).",
+      },
+      {
+        key: "verification_off",
+        type: "boolean",
+        label: "Verification turned off",
+        value: true,
+        description: "TLS certificate checks or token signature checks turned off (CWE-295, CWE-347).",
+      },
+      {
+        key: "prototype_pollution",
+        type: "boolean",
+        label: "Prototype pollution",
+        value: true,
+        description:
+          "Keys from outside written into objects without refusing __proto__: recursive merges, key paths (CWE-1321).",
+      },
+      {
+        key: "resource_leaks",
+        type: "boolean",
+        label: "Resource leaks",
+        value: true,
+        description:
+          "Go rows and response bodies never closed, defer in loops, Python files and sessions opened outside with, intervals never cleared (CWE-772, CWE-775).",
+      },
+      {
+        key: "concurrency",
+        type: "boolean",
+        label: "Races",
+        value: true,
+        description:
+          "Goroutines writing shared maps or counters without a lock, WaitGroup.Add inside the goroutine, locks made per call, state changed without its lock, a check and a change split by an await (CWE-362, CWE-367).",
+      },
+      {
+        key: "logic",
+        type: "boolean",
+        label: "Logic slips",
+        value: true,
+        description:
+          "Inverted error checks, a deferred close before the error check, promises tested as values, async forEach callbacks, loops one past the end (CWE-697, CWE-476, CWE-193).",
+      },
+    ],
+  },
 ] as const satisfies readonly SettingCategoryDefinition[];
 
 type Catalogue = (typeof SETTINGS_CATALOGUE)[number];
 
-/** A category of the catalogue: "account_preferences" | "review_scope" | "comment_style". */
+/** A category of the catalogue: "account_preferences" | "review_scope" | "comment_style" | "built_in_rules". */
 export type SettingCategory = Catalogue["setting_category"];
 
 /** The keys of one category. */
@@ -266,6 +410,7 @@ export const SETTING_CATEGORIES = {
   accountPreferences: "account_preferences",
   reviewScope: "review_scope",
   commentStyle: "comment_style",
+  builtInRules: "built_in_rules",
 } as const satisfies Record<string, SettingCategory>;
 
 /** The category definition named `name`, or undefined. */

@@ -97,6 +97,37 @@ export const settingsRepositorySchema = z.object({
   full_name: z.string(),
 });
 
+/** A rule of a repository's `.argus/rules/*.yml` that loaded (docs/decisions/033). */
+export const teamRuleSchema = z.object({
+  id: z.string(),
+  path: z.string(),
+  /** As the rule names it (TypeScript, Python, Go…). */
+  language: z.string(),
+  severity: z.string(),
+  category: z.string(),
+  cwe: z.string().nullable(),
+  message: z.string(),
+});
+export type TeamRule = z.infer<typeof teamRuleSchema>;
+
+/** A rule file, or one rule of it, that did not load, and why. */
+export const invalidTeamRuleSchema = z.object({
+  path: z.string(),
+  id: z.string().nullable(),
+  error: z.string(),
+});
+export type InvalidTeamRule = z.infer<typeof invalidTeamRuleSchema>;
+
+/** The team rules the repository's latest review read, from its pull request's base commit. */
+export const teamRulesSchema = z.object({
+  folder: z.string(),
+  baseSha: z.string(),
+  readAt: z.string(),
+  rules: z.array(teamRuleSchema),
+  invalid: z.array(invalidTeamRuleSchema),
+});
+export type TeamRules = z.infer<typeof teamRulesSchema>;
+
 export const settingsResponseSchema = z.object({
   success: z.boolean(),
   data: z.object({
@@ -113,6 +144,11 @@ export const settingsResponseSchema = z.object({
      * value, for an organisation the default.
      */
     inherited: settingsValuesSchema,
+    /**
+     * A repository's team rules as its latest review read them; null before any review read them.
+     * Absent at the organisation level: each repository has its own.
+     */
+    teamRules: teamRulesSchema.nullable().optional(),
   }),
 });
 export type SettingsResponse = z.infer<typeof settingsResponseSchema>;

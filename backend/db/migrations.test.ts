@@ -55,6 +55,7 @@ describe.each(TEST_DATABASE_KINDS)("migrations on %s", (kind) => {
         "finding_feedback",
         "sandbox_comment_reactions",
         "model_call_windows",
+        "repository_rules",
       ]),
     );
     const applied = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
@@ -75,6 +76,7 @@ describe.each(TEST_DATABASE_KINDS)("migrations on %s", (kind) => {
       "0014_webhook_payload_digest",
       "0015_azure_devops_hooks",
       "0016_stripe_event_order",
+      "0017_rule_settings",
       "0018_model_call_limits",
     ]);
     const orgs = await db.selectFrom("organizations").select(["id", "name"]).execute();

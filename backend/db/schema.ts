@@ -7,6 +7,7 @@ import type { ModelKind } from "../../shared/ai-model.ts";
 import type { PlanCode, SubscriptionStatus } from "../../shared/billing-contract.ts";
 import type { Provider } from "../../shared/contract.ts";
 import type { Finding, RunAiOutcome } from "../../shared/review-contract.ts";
+import type { InvalidTeamRule, TeamRule } from "../../shared/settings-contract.ts";
 import type {
   BotCommand,
   FindingDelivery,
@@ -414,6 +415,20 @@ export interface ModelCallWindowsTable {
   calls: number;
 }
 
+/**
+ * The team rules a repository's latest review read from its base commit (migration
+ * 0017_rule_settings): those loaded and those refused; `rules` and `invalid` are jsonb, written as
+ * JSON text.
+ */
+export interface RepositoryRulesTable {
+  project_id: string;
+  folder: string;
+  base_sha: string;
+  rules: ColumnType<TeamRule[], string, string>;
+  invalid: ColumnType<InvalidTeamRule[], string, string>;
+  read_at: Timestamp;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -442,4 +457,5 @@ export interface Database {
   model_call_windows: ModelCallWindowsTable;
   finding_feedback: FindingFeedbackTable;
   sandbox_comment_reactions: SandboxCommentReactionsTable;
+  repository_rules: RepositoryRulesTable;
 }

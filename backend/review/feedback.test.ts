@@ -11,6 +11,7 @@ const finding = (path: string): Finding =>
   createFinding({
     ruleId: "markers/debugger",
     severity: "major",
+    category: "correctness",
     path,
     at: { line: 2, text: "debugger;" },
     message: "A debugger statement.",

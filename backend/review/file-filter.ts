@@ -111,11 +111,14 @@ function lockfileWithoutManifest(file: DiffFile, changedPaths: ReadonlySet<strin
   return createFinding({
     ruleId: "hygiene/lockfile-without-manifest",
     severity: "minor",
+    category: "hygiene",
     path: file.path,
     message:
       `${baseName(file.path)} changed but ${manifests.join(" / ")} did not: installed versions move ` +
-      "without a visible reason in review. Check that the lockfile change is intended (a deliberate " +
-      "update, not a stray reinstall) and say why in the description.",
+      "without a visible reason in review.",
+    fix:
+      "Check that the lockfile change is intended (a deliberate update, not a stray reinstall) and say " +
+      "why in the description.",
   });
 }
 

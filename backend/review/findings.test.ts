@@ -7,6 +7,7 @@ describe("fingerprint", () => {
     const before = createFinding({
       ruleId: "markers/debugger",
       severity: "major",
+      category: "correctness",
       path: "src/a.ts",
       at: { line: 10, text: "  debugger;" },
       message: "m",
@@ -14,6 +15,7 @@ describe("fingerprint", () => {
     const after = createFinding({
       ruleId: "markers/debugger",
       severity: "major",
+      category: "correctness",
       path: "src/a.ts",
       at: { line: 42, text: "\tdebugger;  " },
       message: "m",
@@ -35,6 +37,7 @@ describe("fingerprint", () => {
     const one = createFinding({
       ruleId: "secrets/x",
       severity: "critical",
+      category: "correctness",
       path: "a.ts",
       at: { line: 1, text: 'k = "secret-one"', quote: 'k = "*****"' },
       message: "m",
@@ -42,6 +45,7 @@ describe("fingerprint", () => {
     const two = createFinding({
       ruleId: "secrets/x",
       severity: "critical",
+      category: "correctness",
       path: "a.ts",
       at: { line: 2, text: 'k = "secret-two"', quote: 'k = "*****"' },
       message: "m",
@@ -56,12 +60,24 @@ describe("createFinding", () => {
     const onLine = createFinding({
       ruleId: "r/a",
       severity: "minor",
+      category: "correctness",
       path: "a.ts",
       at: { line: 3, text: "x" },
       message: "m",
     });
-    const onFile = createFinding({ ruleId: "r/b", severity: "major", path: ".env", message: "m" });
-    const onPullRequest = createFinding({ ruleId: "r/c", severity: "info", message: "m" });
+    const onFile = createFinding({
+      ruleId: "r/b",
+      severity: "major",
+      category: "security",
+      path: ".env",
+      message: "m",
+    });
+    const onPullRequest = createFinding({
+      ruleId: "r/c",
+      severity: "info",
+      category: "hygiene",
+      message: "m",
+    });
     for (const finding of [onLine, onFile, onPullRequest])
       expect(findingSchema.parse(finding)).toEqual(finding);
     expect(onLine).toMatchObject({ path: "a.ts", line: 3, quote: "x", source: "builtin" });
@@ -69,11 +85,33 @@ describe("createFinding", () => {
     expect(onPullRequest).toMatchObject({ path: null, line: null, quote: null });
   });
 
+  it("carries the category, CWE id and fix hint, and leaves out those not given", () => {
+    const finding = createFinding({
+      ruleId: "sql-injection/js-raw-query",
+      severity: "critical",
+      category: "security",
+      cwe: "CWE-89",
+      fix: "Pass the values as parameters.",
+      path: "a.ts",
+      at: { line: 2, text: "db.query(sql)" },
+      message: "m",
+    });
+    expect(findingSchema.parse(finding)).toMatchObject({
+      category: "security",
+      cwe: "CWE-89",
+      fix: "Pass the values as parameters.",
+    });
+    const ai = createFinding({ ruleId: "ai/review", severity: "minor", source: "ai", message: "m" });
+    expect(Object.keys(ai)).not.toContain("category");
+    expect(Object.keys(ai)).not.toContain("cwe");
+  });
+
   it("cuts a long line in the quote but fingerprints the whole line", () => {
     const long = "x".repeat(FINDING_QUOTE_MAX * 3);
     const finding = createFinding({
       ruleId: "r/a",
       severity: "minor",
+      category: "correctness",
       path: "a.js",
       at: { line: 1, text: long },
       message: "m",
@@ -90,6 +128,7 @@ describe("findingSchema", () => {
     const finding = createFinding({
       ruleId: "r/a",
       severity: "minor",
+      category: "correctness",
       path: "a.ts",
       at: { line: 3, text: "x" },
       message: "m",
@@ -107,7 +146,15 @@ describe("sortAndDedupe", () => {
     severity: "critical" | "major" | "minor" | "info",
     line: number,
     text: string,
-  ) => createFinding({ ruleId, severity, path: "a.ts", at: { line, text }, message: "m" });
+  ) =>
+    createFinding({
+      ruleId,
+      severity,
+      category: "correctness",
+      path: "a.ts",
+      at: { line, text },
+      message: "m",
+    });
 
   it("keeps one finding per fingerprint, the earliest line, and lists the most severe first", () => {
     const findings = sortAndDedupe([

@@ -7,8 +7,8 @@ import {
   FINDING_QUOTE_MAX,
   FINDING_SEVERITY_ORDER,
   type Finding,
+  type FindingCategory,
   type FindingSeverity,
-  type FindingSource,
 } from "../../shared/review-contract.ts";
 
 /** Re-indenting a line or changing its spacing is not a new finding. */
@@ -32,16 +32,23 @@ export function boundQuote(text: string): string {
   return text.length <= FINDING_QUOTE_MAX ? text : `${text.slice(0, FINDING_QUOTE_MAX - 1)}…`;
 }
 
-export interface FindingInput {
+interface FindingInputBase {
   ruleId: string;
   severity: FindingSeverity;
   message: string;
-  source?: FindingSource;
+  /** The weakness's CWE id (`CWE-89`), where one exists. */
+  cwe?: string;
+  /** How to fix it, in a sentence. */
+  fix?: string;
   /** Omitted for a finding about the whole pull request. */
   path?: string;
   /** A right-side line of `path` inside the diff, with its text. Omitted for a whole-file finding. */
   at?: { line: number; text: string; quote?: string };
 }
+
+/** A built-in finding always says what kind of flaw it is; the AI reviewer's may not. */
+export type FindingInput = FindingInputBase &
+  ({ source?: "builtin"; category: FindingCategory } | { source: "ai"; category?: FindingCategory });
 
 /** `at.quote` replaces the line in the quote (masked secrets); the fingerprint still uses the line. */
 export function createFinding(input: FindingInput): Finding {
@@ -53,6 +60,9 @@ export function createFinding(input: FindingInput): Finding {
     line: input.at?.line ?? null,
     quote: input.at ? boundQuote(input.at.quote ?? input.at.text) : null,
     message: input.message,
+    ...(input.category ? { category: input.category } : {}),
+    ...(input.cwe ? { cwe: input.cwe } : {}),
+    ...(input.fix ? { fix: input.fix } : {}),
     fingerprint: fingerprint(input.ruleId, path, input.at?.text ?? null),
     source: input.source ?? "builtin",
   };

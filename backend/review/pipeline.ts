@@ -27,6 +27,10 @@ import { asksForChanges, type PlannedReview, planReview, summaryBody } from "./p
 import { type PullRequestRef, pullRequestState, updatePullRequest } from "./pull-requests.ts";
 import { CommitNotFoundError, type PullRequestInfo, type ReviewHost } from "./review-host.ts";
 import type { ReviewSettings, ReviewSettingsReader } from "./review-settings.ts";
+import { builtInFamilies, builtInRules, familiesOff } from "./rules/families.ts";
+import { fileLanguage } from "./rules/languages.ts";
+import { readTeamRules, type TeamRules, teamRulesFolder } from "./rules/team-rules.ts";
+import { recordTeamRules } from "./rules/team-rules-store.ts";
 import { announceRunChange } from "./run-events.ts";
 import { type DbExecutor, type ReviewJob, recordDecision } from "./runs.ts";
 import { hasSeat, triage } from "./triage.ts";
@@ -49,7 +53,7 @@ export interface PipelineDeps {
   models?: ModelDeps | undefined;
 }
 
-/** Whole files fetched at head for Biome and the dependency rule, at most this many per run. */
+/** Whole files fetched at head for Biome, the rule engine and the dependency rule, at most this many per run. */
 const CONTENT_FILES_MAX = 50;
 /** Skipped files and analyzer notes listed in the decision log, at most this many of each. */
 const LISTED_MAX = 50;
@@ -57,11 +61,16 @@ const LISTED_MAX = 50;
 const TEST_FILE = /(^|\/)(__tests__|tests?|spec)\/|\.(test|spec)\.[^/]+$/;
 const DOCUMENTATION_FILE = /\.(md|mdx|markdown|rst|adoc|asciidoc|txt)$|(^|\/)docs?\//i;
 
-/** Files whose whole text the analyzers use: scripts (Biome) and package.json (new dependencies). */
+/**
+ * Files whose whole text the analyzers use: scripts (Biome), what the rule engine parses (its
+ * enclosing functions are where taint comes from) and package.json (new dependencies).
+ */
 function wantsContent(file: DiffFile): boolean {
   return (
     file.status !== "removed" &&
-    (SCRIPT_EXTENSIONS.has(extensionOf(file.path)) || file.path.split("/").at(-1) === "package.json")
+    (SCRIPT_EXTENSIONS.has(extensionOf(file.path)) ||
+      fileLanguage(file.path) !== undefined ||
+      file.path.split("/").at(-1) === "package.json")
   );
 }
 
@@ -144,6 +153,41 @@ async function lastReviewInShadow(db: DbExecutor, ref: PullRequestRef): Promise<
 
 export function createReviewPipeline(deps: PipelineDeps): ReviewPipeline {
   const { db, productName } = deps;
+
+  /**
+   * The repository's team rules, from the pull request's base commit (never its head: a change
+   * must not switch off the rules that would catch it). Logged with the rules that did not load,
+   * and kept for the settings page. A host that fails to answer costs the team rules only.
+   */
+  async function teamRules(
+    job: ReviewJob,
+    host: ReviewHost,
+    baseSha: string,
+    log: DecisionLog,
+  ): Promise<TeamRules | null> {
+    const folder = teamRulesFolder(productName);
+    let team: TeamRules | null;
+    try {
+      team = await readTeamRules(host, baseSha, productName);
+    } catch (error) {
+      const message = (error instanceof Error ? error.message : String(error)).slice(0, 300);
+      await log("rules.team", "unreadable", { folder, base_sha: baseSha, error: message });
+      return null;
+    }
+    if (!team) {
+      await log("rules.team", "unavailable", { reason: "this code host cannot list the rules folder" });
+      return null;
+    }
+    await log("rules.team", team.files.length ? "read" : "none", {
+      folder,
+      base_sha: baseSha,
+      files: team.files,
+      rules: team.rules.map((rule) => rule.ruleId),
+      ...(team.invalid.length ? { invalid: team.invalid.slice(0, LISTED_MAX) } : {}),
+    });
+    await recordTeamRules(db, job.projectId, { folder, baseSha, readAt: deps.clock(), team });
+    return team;
+  }
 
   /** pause, resume and help: answered with a comment, once per run. */
   async function command(
@@ -236,15 +280,28 @@ export function createReviewPipeline(deps: PipelineDeps): ReviewPipeline {
       ...(leftOut ? { test_files_left_out: leftOut } : {}),
     });
 
+    const team = await teamRules(job, host, pullRequest.baseSha, log);
+    const off = familiesOff(settings.built_in_rules);
     const result = await reviewBuiltIn(files, {
       reviewGenerated: !scope.skip_generated_files,
       ignoredPaths: scope.ignored_paths,
+      rules: [...builtInRules(off), ...(team?.rules ?? [])],
     });
     await log("review", "built-in", {
       findings: result.findings.length,
       skipped: result.skipped.slice(0, LISTED_MAX),
       failures: result.failures,
       notes: result.notes.slice(0, LISTED_MAX),
+    });
+    await log("rules", "ran", {
+      families: [...builtInFamilies().keys()].filter((family) => !off.has(family)),
+      families_off: [...off],
+      team_rules: (team?.rules ?? []).map((rule) => rule.ruleId),
+      rules: builtInRules(off).length + (team?.rules.length ?? 0),
+      ...(result.rules.failures.length ? { failures: result.rules.failures.slice(0, LISTED_MAX) } : {}),
+      ...(result.rules.fromHunks.length
+        ? { parsed_from_hunks: result.rules.fromHunks.slice(0, LISTED_MAX) }
+        : {}),
     });
 
     // The AI reads what the built-in reviewer read: skipped files (generated, lock, ignored) stay out.

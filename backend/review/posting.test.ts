@@ -6,7 +6,7 @@ import { testMarkersOf } from "../../tests/support/review-markers.ts";
 import { RightSideIndex } from "./diff.ts";
 import { fingerprint } from "./findings.ts";
 import type { PullRequestMarkers } from "./markers.ts";
-import { planReview, summaryBody, summaryWithMoved } from "./posting.ts";
+import { commentBody, planReview, summaryBody, summaryWithMoved } from "./posting.ts";
 import type { ReviewSettings } from "./review-settings.ts";
 
 const STYLE = Object.fromEntries(
@@ -123,5 +123,46 @@ describe("the posted text", () => {
       { path: "`x`` @y.ts", line: 3, body: "Body", fingerprint: "f".repeat(64) },
     ]);
     expect(moved).toBe("Summary\n\n**Comments outside the diff**\n- ``` `x`` @y.ts:3 ```: Body");
+  });
+});
+
+describe("commentBody and summaryBody", () => {
+  const sql: Finding = {
+    ...finding(2, "critical"),
+    ruleId: "sql-injection/js-raw-query",
+    category: "security",
+    cwe: "CWE-89",
+    fix: "Pass the values as parameters.",
+  };
+
+  it("name the rule, link its CWE and give the fix, with the finding's marker", () => {
+    const body = commentBody(sql, markers);
+    expect(body).toContain(
+      "**Critical** · `sql-injection/js-raw-query` · [CWE-89](https://cwe.mitre.org/data/definitions/89.html)",
+    );
+    expect(body).toContain("**Fix:** Pass the values as parameters.");
+    expect(body).toContain(markers.finding(sql.fingerprint));
+    // A finding without a CWE or fix says neither.
+    expect(commentBody(finding(1, "minor"), markers)).not.toMatch(/CWE|Fix/);
+
+    const plan = planReview([sql], index, new Set(), { ...STYLE, inline_comments: false }, markers);
+    const summary = summaryBody(
+      plan,
+      {
+        productName: "Argus",
+        since: null,
+        headSha: "a".repeat(40),
+        filesReviewed: 1,
+        skipped: 0,
+        duplicates: 0,
+        maxFindings: 10,
+      },
+      false,
+      markers,
+    );
+    expect(summary).toContain(
+      "`sql-injection/js-raw-query` · [CWE-89](https://cwe.mitre.org/data/definitions/89.html)",
+    );
+    expect(summary).toContain("Fix: Pass the values as parameters.");
   });
 });

@@ -4,6 +4,7 @@
  * hidden marker (markers.ts) so that later runs (and retries) read back what is on the pull request
  * already.
  */
+import { cweUrl } from "../../shared/format.ts";
 import { FINDING_SEVERITY_ORDER, type Finding, type FindingSeverity } from "../../shared/review-contract.ts";
 import type { RightSideIndex } from "./diff.ts";
 import { inertMarkdown, inlineCode } from "./inert-markdown.ts";
@@ -19,19 +20,25 @@ const SEVERITY_LABEL: Record<FindingSeverity, string> = {
   info: "Info",
 };
 
+/** ` · [CWE-89](…)` after the rule id, when the finding names its weakness. */
+const weakness = (finding: Finding) => (finding.cwe ? ` · [${finding.cwe}](${cweUrl(finding.cwe)})` : "");
+
 /**
- * A finding's message and path come from the pull request or a model (a package's name, a model's
- * words), so they are posted inert (inert-markdown.ts); only the engine writes Markdown and markers.
+ * A finding's message, fix and path come from the pull request, a model or a team's rule file (a
+ * package's name, a model's words), so they are posted inert (inert-markdown.ts); only the engine
+ * writes Markdown, the CWE link and markers.
  */
 export function commentBody(finding: Finding, markers: PullRequestMarkers): string {
-  return `**${SEVERITY_LABEL[finding.severity]}** · \`${finding.ruleId}\`\n\n${inertMarkdown(finding.message)}\n\n${markers.finding(finding.fingerprint)}`;
+  const fix = finding.fix ? `\n\n**Fix:** ${inertMarkdown(finding.fix)}` : "";
+  return `**${SEVERITY_LABEL[finding.severity]}** · \`${finding.ruleId}\`${weakness(finding)}\n\n${inertMarkdown(finding.message)}${fix}\n\n${markers.finding(finding.fingerprint)}`;
 }
 
 const where = (finding: Pick<Finding, "path" | "line">) =>
   finding.path ? inlineCode(`${finding.path}${finding.line ? `:${finding.line}` : ""}`) : "The pull request";
 
 function summaryLine(finding: Finding, markers: PullRequestMarkers): string {
-  return `- **${SEVERITY_LABEL[finding.severity]}** ${where(finding)} \`${finding.ruleId}\`: ${inertMarkdown(finding.message)} ${markers.finding(finding.fingerprint)}`;
+  const fix = finding.fix ? ` Fix: ${inertMarkdown(finding.fix)}` : "";
+  return `- **${SEVERITY_LABEL[finding.severity]}** ${where(finding)} \`${finding.ruleId}\`${weakness(finding)}: ${inertMarkdown(finding.message)}${fix} ${markers.finding(finding.fingerprint)}`;
 }
 
 export interface PlannedReview {

@@ -75,6 +75,12 @@ export interface ReviewHost {
   /** A file's whole text at a commit; null when it does not exist there or is binary. */
   fileContent(path: string, sha: string): Promise<string | null>;
   /**
+   * The paths of the files directly in `directory` at a commit (not those of its subfolders); empty
+   * when it does not exist there. Team rules are listed with it (`.argus/rules/` at the base);
+   * a host without it reviews with the built-in rules alone.
+   */
+  listFiles?(directory: string, sha: string): Promise<string[]>;
+  /**
    * The findings already posted on this pull request, read back from the host by their markers
    * (`readMarkers` keeps only those the engine signed for this pull request), each with its
    * reactions (docs/review-engine.md, "Feedback").

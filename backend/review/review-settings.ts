@@ -9,7 +9,7 @@ import type { Db } from "../db/database.ts";
 
 export type ReviewSettings = Pick<
   EffectiveSettings,
-  "account_preferences" | "review_scope" | "comment_style"
+  "account_preferences" | "review_scope" | "comment_style" | "built_in_rules"
 >;
 
 export type ReviewSettingsReader = (db: Db, orgId: string, projectId: string) => Promise<ReviewSettings>;

@@ -19,6 +19,7 @@ import { bearerCalls, TEST_BACKEND_ENV, testBackends } from "../../tests/support
 import { type Backend, createBackend } from "../app.ts";
 import { loadConfig } from "../config.ts";
 import { catalogueEntry } from "../integrations/catalogue.ts";
+import { recordTeamRules } from "../review/rules/team-rules-store.ts";
 import {
   effectiveSettings,
   organizationEffectiveSettings,
@@ -615,6 +616,37 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
 
       await backend.db.deleteFrom("projects").where("id", "=", repositoryId).execute();
       expect((await get(token, `${API_PATHS.settings}?repositoryId=${repositoryId}`)).status).toBe(404);
+    });
+  });
+
+  describe("team rules", () => {
+    it("answers a repository's team rules as its latest review read them, fresh after a review reads them again", async () => {
+      const { token, orgId } = await signedInAccount(backend, "team-rules");
+      const repositoryId = await addRepository(orgId, "ruled");
+      // Not read yet: null for the repository, absent for the organisation.
+      expect((await settingsOf(token, { repositoryId })).teamRules).toBeNull();
+      expect((await settingsOf(token)).teamRules).toBeUndefined();
+      const read = (baseSha: string, invalid: Array<{ path: string; error: string }>) =>
+        recordTeamRules(backend.db, repositoryId, {
+          folder: ".argus/rules",
+          baseSha,
+          readAt: new Date("2026-11-20T12:00:00Z"),
+          team: { files: [".argus/rules/a.yml"], rules: [], invalid },
+        });
+      await read("a".repeat(40), []);
+      expect((await settingsOf(token, { repositoryId })).teamRules).toEqual({
+        folder: ".argus/rules",
+        baseSha: "a".repeat(40),
+        readAt: "2026-11-20T12:00:00.000Z",
+        rules: [],
+        invalid: [],
+      });
+      // On PGlite the answer above is kept in memory: a later read by a review replaces it at once.
+      await read("b".repeat(40), [{ path: ".argus/rules/a.yml", error: "not valid YAML: x" }]);
+      expect((await settingsOf(token, { repositoryId })).teamRules).toMatchObject({
+        baseSha: "b".repeat(40),
+        invalid: [{ path: ".argus/rules/a.yml", id: null, error: "not valid YAML: x" }],
+      });
     });
   });
 

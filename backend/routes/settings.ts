@@ -1,6 +1,7 @@
 /**
  * Review settings (docs/product.md#settings, docs/decisions/010-review-settings.md): the templates,
- * and the values of the caller's organisation (per code host) or of one of its repositories.
+ * and the values of the caller's organisation (per code host) or of one of its repositories, with
+ * a repository's team rules as its latest review read them.
  */
 import type { Router } from "express";
 import { API_PATHS, ERROR_CODES } from "../../shared/contract.ts";
@@ -24,6 +25,7 @@ import { HttpError } from "../http/errors.ts";
 import { strictRouter } from "../http/router.ts";
 import { parseRequest } from "../http/validate.ts";
 import { catalogueEntry } from "../integrations/catalogue.ts";
+import { teamRulesOf } from "../review/rules/team-rules-store.ts";
 import {
   checkCategoryValues,
   resolveAll,
@@ -97,7 +99,7 @@ async function storedFor(db: Db, orgId: string, scope: Scope) {
  * next write to the values or to the repositories they belong to (db/read-cache.ts).
  */
 const SETTINGS_ANSWERS: ReadCacheKind = {
-  tables: ["organization_settings", "repository_settings", "projects"],
+  tables: ["organization_settings", "repository_settings", "projects", "repository_rules"],
 };
 
 /** Every category's values at the scope a call names, inactive ones too: the templates call decides what is offered. */
@@ -112,7 +114,15 @@ async function settingsAt(
   const repository = scope.repository
     ? { id: scope.repository.id, name: scope.repository.name, full_name: scope.repository.full_name }
     : null;
-  return { level: scope.level, integrationName: scope.integrationName, repository, ...resolved };
+  // A repository's own rules, as its latest review read them (docs/decisions/033).
+  const teamRules = scope.repository ? { teamRules: await teamRulesOf(db, scope.repository.id) } : {};
+  return {
+    level: scope.level,
+    integrationName: scope.integrationName,
+    repository,
+    ...resolved,
+    ...teamRules,
+  };
 }
 
 const SAVED_MESSAGES: Record<SettingsLevel, string> = {

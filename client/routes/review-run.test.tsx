@@ -78,6 +78,26 @@ describe("/reviews/:runId", () => {
     expect(findings[1]).toHaveTextContent("In the summary");
   });
 
+  it("shows each finding's rule id, kind of flaw, CWE id (linked to MITRE) and fix hint, where it has them", async () => {
+    renderRun();
+    const findings = within(await screen.findByRole("region", { name: "Findings" })).getAllByRole("listitem");
+    const [secret, size] = findings;
+    if (!secret || !size) throw new Error("two findings expected");
+    expect(secret).toHaveTextContent("secrets/github");
+    expect(secret).toHaveTextContent("Security");
+    expect(within(secret).getByRole("link", { name: /^CWE-798/ })).toHaveAttribute(
+      "href",
+      "https://cwe.mitre.org/data/definitions/798.html",
+    );
+    expect(secret).toHaveTextContent(
+      "Fix: Revoke it now, then load it from the environment or a secret store.",
+    );
+    // A finding without a CWE id or a fix shows neither.
+    expect(size).toHaveTextContent("Hygiene");
+    expect(within(size).queryByRole("link", { name: /CWE/ })).toBeNull();
+    expect(size).not.toHaveTextContent("Fix:");
+  });
+
   it("marks a shadow run and says where each finding would have gone", async () => {
     const [inline, summary] = runDetail().findings as [RunFinding, RunFinding];
     const shadow = runDetail({

@@ -2,6 +2,7 @@ import { ArrowLeft, ExternalLink, RotateCw, SearchX } from "lucide-react";
 import { useCallback, useState } from "react";
 import { useNavigate, useRevalidator } from "react-router";
 import type { ReviewDecision, ReviewRunDetail, RunFinding } from "../../shared/review-contract.ts";
+import { FindingFix, FindingReference } from "../components/reviews/finding-details";
 import { FindingFeedbackCounts, RunFeedbackTotals } from "../components/reviews/finding-feedback";
 import { RunAiUsageCard } from "../components/reviews/run-ai-usage";
 import {
@@ -222,6 +223,7 @@ function Findings({ findings }: { findings: RunFinding[] }) {
                 <SeverityBadge severity={finding.severity} />
                 <span className="font-mono text-fg">{anchorText(finding)}</span>
                 <span className="font-mono text-fg-muted text-xs">{finding.ruleId}</span>
+                <FindingReference finding={finding} />
                 <span className="text-fg-muted text-xs">· {deliveryText(delivery)}</span>
                 <FindingFeedbackCounts feedback={feedback} />
               </p>
@@ -231,6 +233,7 @@ function Findings({ findings }: { findings: RunFinding[] }) {
                 </pre>
               ) : null}
               <p className="text-fg">{finding.message}</p>
+              <FindingFix finding={finding} />
             </li>
           ))}
         </ul>

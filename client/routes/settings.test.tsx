@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { resolveAll, resolveCategory } from "../../backend/settings/resolve.ts";
 import type { Integration } from "../../shared/contract.ts";
 import { SETTINGS_CATALOGUE, settingCategory } from "../../shared/settings-catalogue.ts";
-import type { SettingTemplate } from "../../shared/settings-contract.ts";
+import type { SettingTemplate, TeamRules } from "../../shared/settings-contract.ts";
 import { GITHUB_INTEGRATION, integration, jsonResponse } from "../../tests/support/client/fixtures";
 import { renderPage } from "../../tests/support/client/render-page";
 import { forgetTemplates } from "../lib/settings-templates-cache";
@@ -29,6 +29,8 @@ let gate: Promise<unknown>;
 /** What a PUT answers instead of saving, when set; called with the category and the body. */
 type SaveBody = { value: Record<string, boolean | string[] | string | number | null>; repositoryId?: string };
 let refuseSave: ((category: string, body: SaveBody) => Response | Promise<Response>) | null;
+/** The repository's team rules as the backend answers them (repository level only). */
+let teamRules: TeamRules | null;
 
 function settingsAnswer(url: URL) {
   const repositoryId = url.searchParams.get("repositoryId");
@@ -47,6 +49,7 @@ function settingsAnswer(url: URL) {
       integrationName,
       repository: repositoryId ? { id: repositoryId, name: "engine", full_name: "babbage/engine" } : null,
       ...resolved,
+      ...(repositoryId ? { teamRules } : {}),
     },
   };
 }
@@ -91,6 +94,7 @@ beforeEach(() => {
   templatesAnswer = () => jsonResponse({ success: true, data: TEMPLATES });
   gate = Promise.resolve();
   refuseSave = null;
+  teamRules = null;
   fetchMock.mockImplementation(async (input, init) => {
     const url = new URL(String(input), "http://gateway.test");
     const path = url.pathname;
@@ -166,7 +170,7 @@ describe("/settings, organisation view", () => {
       within(tabs)
         .getAllByRole("tab")
         .map((tab) => tab.textContent),
-    ).toEqual(["Account Preferences", "Review Scope", "Comment Style"]);
+    ).toEqual(["Account Preferences", "Review Scope", "Comment Style", "Built In Rules"]);
     const panel = screen.getByRole("tabpanel");
     expect(panel).toHaveTextContent("When reviews run.");
     expect(panel).not.toHaveTextContent("Auto review starts a review");
@@ -381,6 +385,71 @@ describe("/settings, repository view", () => {
     expect(repository.get("account_preferences")).toEqual({ review_new_commits: false });
     // The organisation is untouched.
     expect(organization.github.get("account_preferences")).toEqual({ review_draft_pull_requests: true });
+  });
+
+  it("lists the built-in rule families with a switch each, and turns one off for the repository", async () => {
+    const user = userEvent.setup();
+    renderSettings(url);
+    await switchNamed("Review draft pull requests");
+    await user.click(screen.getByRole("tab", { name: "Built In Rules" }));
+    const panel = screen.getByRole("tabpanel");
+    expect(panel).toHaveTextContent("Which rule families the built-in reviewer runs.");
+    const sql = within(panel).getByRole("switch", { name: "SQL injection" });
+    expect(sql).toHaveAttribute("aria-checked", "true");
+    expect(sql).toHaveAccessibleDescription(expect.stringContaining("CWE-89"));
+    expect(within(panel).getAllByRole("switch").length).toBe(17);
+    await user.click(sql);
+    expect(sql).toHaveAttribute("aria-checked", "false");
+    await waitFor(() => expect(saves()).toHaveLength(1));
+    expect(saves()[0]).toEqual({
+      url: "/api/settings/built_in_rules?integrationKey=ik-1&integrationName=github",
+      body: { value: category("built_in_rules", { sql_injection: false }), repositoryId: REPOSITORY_ID },
+    });
+  });
+
+  it("lists the team rules the latest review read, and each one that did not load with why", async () => {
+    const user = userEvent.setup();
+    teamRules = {
+      folder: ".argus/rules",
+      baseSha: "0123456789abcdef0123456789abcdef01234567",
+      readAt: "2026-11-20T12:00:00.000Z",
+      rules: [
+        {
+          id: "no-console-log",
+          path: ".argus/rules/hygiene.yml",
+          language: "typescript",
+          severity: "minor",
+          category: "correctness",
+          cwe: null,
+          message: "Remove console.log before merging.",
+        },
+      ],
+      invalid: [{ path: ".argus/rules/broken.yml", id: null, error: "not valid YAML: Unexpected end" }],
+    };
+    renderSettings(url);
+    await switchNamed("Review draft pull requests");
+    await user.click(screen.getByRole("tab", { name: "Built In Rules" }));
+    const section = screen.getByRole("region", { name: "Team rules" });
+    expect(section).toHaveTextContent(
+      "Read from .argus/rules at 0123456 by the latest review, 20 Nov 2026, 12:00 UTC.",
+    );
+    const [loaded, broken] = within(section).getAllByRole("listitem");
+    expect(loaded).toHaveTextContent("no-console-log");
+    expect(loaded).toHaveTextContent("typescript · minor · correctness");
+    expect(loaded).toHaveTextContent("Remove console.log before merging.");
+    expect(broken).toHaveTextContent(".argus/rules/broken.yml");
+    expect(broken).toHaveTextContent("Not loaded");
+    expect(broken).toHaveTextContent("not valid YAML: Unexpected end");
+  });
+
+  it("says when no review has read the repository's rules yet", async () => {
+    const user = userEvent.setup();
+    renderSettings(url);
+    await switchNamed("Review draft pull requests");
+    await user.click(screen.getByRole("tab", { name: "Built In Rules" }));
+    expect(screen.getByRole("region", { name: "Team rules" })).toHaveTextContent(
+      "No review has read this repository's rules yet.",
+    );
   });
 
   it("does not ask whether the code host is connected", async () => {

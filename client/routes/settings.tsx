@@ -3,10 +3,15 @@ import { useEffect } from "react";
 import { useNavigate } from "react-router";
 import { INTEGRATIONS } from "../../shared/code-host-messages.ts";
 import type { Integration } from "../../shared/contract.ts";
-import { DEFAULT_SETTINGS_PROVIDER, SETTINGS_PROVIDERS } from "../../shared/settings-catalogue.ts";
+import {
+  DEFAULT_SETTINGS_PROVIDER,
+  SETTING_CATEGORIES,
+  SETTINGS_PROVIDERS,
+} from "../../shared/settings-catalogue.ts";
 import { SETTINGS } from "../../shared/settings-messages.ts";
 import { IntegrationIcon } from "../components/integrations/integration-icon";
 import { SettingsEditor } from "../components/settings/settings-editor";
+import { TeamRulesList } from "../components/settings/team-rules";
 import { Streamed } from "../components/streamed";
 import { ButtonLink, Card, EmptyState, SelectField, Spinner, TextLink } from "../components/ui";
 import { backendFor } from "../lib/backend.server";
@@ -157,6 +162,7 @@ function ReadySettings({
             integrationKey: query.integrationKey,
             repositoryId: repository?.id ?? null,
           }}
+          extras={{ [SETTING_CATEGORIES.builtInRules]: <TeamRulesList teamRules={settings.teamRules} /> }}
         />
       )}
     </div>

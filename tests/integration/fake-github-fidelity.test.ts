@@ -67,6 +67,7 @@ const ENDPOINTS = {
   permission: schemaOf("get", "/repos/{owner}/{repo}/collaborators/{username}/permission", 200),
   pullRequest: schemaOf("get", "/repos/{owner}/{repo}/pulls/{pull_number}", 200),
   compare: schemaOf("get", "/repos/{owner}/{repo}/compare/{basehead}", 200),
+  contents: schemaOf("get", "/repos/{owner}/{repo}/contents/{path}", 200),
   reviews: schemaOf("get", "/repos/{owner}/{repo}/pulls/{pull_number}/reviews", 200),
   createReview: schemaOf("post", "/repos/{owner}/{repo}/pulls/{pull_number}/reviews", 200),
   reviewComments: schemaOf("get", "/repos/{owner}/{repo}/pulls/{pull_number}/comments", 200),
@@ -278,6 +279,8 @@ describe("the fake GitHub answers in the shapes of GitHub's OpenAPI description"
       head: { ref: "feature", sha: head },
       base: { ref: "main", sha: base },
     });
+    github.pulls.setContent("acme/web", base, ".argus/rules/no-console.yml", "id: no-console\n");
+    github.pulls.setContent("acme/web", base, ".argus/rules/shared/util.yml", "id: util\n");
     github.pulls.setDiff("acme/web", base, head, [
       { filename: "a.ts", status: "modified", patch: "@@ -1,1 +1,2 @@\n a\n+b" },
     ]);
@@ -291,6 +294,8 @@ describe("the fake GitHub answers in the shapes of GitHub's OpenAPI description"
     const checks: Array<[ValidateFunction, { status: number; body: unknown }, number]> = [
       [ENDPOINTS.pullRequest, await answer(`${repo}/pulls/3`, auth), 200],
       [ENDPOINTS.compare, await answer(`${repo}/compare/${base}...${head}`, auth), 200],
+      // A folder: team rules are listed with it (.argus/rules at the base).
+      [ENDPOINTS.contents, await answer(`${repo}/contents/.argus/rules?ref=${base}`, auth), 200],
       [
         ENDPOINTS.createReview,
         await answer(`${repo}/pulls/3/reviews`, auth, "POST", {

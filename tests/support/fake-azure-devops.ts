@@ -8,7 +8,8 @@
  *
  * For the review engine, a repository's pull requests (`pullRequests`, in its REST shapes):
  * GET …/repositories/{id}/pullrequests/{n}, GET …/diffs/commits (changed paths and the common
- * commit), POST …/filediffs (line blocks), GET …/items (a file's text at a commit), and GET and
+ * commit), POST …/filediffs (line blocks), GET …/items (a file's text at a commit, or with
+ * `scopePath` and `recursionLevel=OneLevel` a folder's entries), and GET and
  * POST …/pullRequests/{n}/threads (a thread's `status` and its comment's `usersLiked`, as people
  * left them).
  *
@@ -318,6 +319,39 @@ export async function startFakeAzureDevOps(
           lineDiffBlocks: diff?.changes.find((change) => change.path === params.path)?.blocks ?? [],
         })),
       );
+      return true;
+    }
+    if (rest === "items" && req.method === "GET" && url.searchParams.has("scopePath")) {
+      // A folder's entries (recursionLevel=OneLevel): the folder itself first, then each entry.
+      const folder = (url.searchParams.get("scopePath") ?? "").replace(/\/+$/, "");
+      const commitId = url.searchParams.get("versionDescriptor.version") ?? "";
+      const inside = [...files.keys()].flatMap((entry) => {
+        const at = entry.indexOf(":");
+        const path = entry.slice(at + 1);
+        return entry.slice(0, at) === commitId && path.startsWith(`${folder}/`) ? [path] : [];
+      });
+      if (inside.length === 0) {
+        send(res, 404, {
+          $id: "1",
+          message: `TF401174: The item '${folder}' could not be found in the repository.`,
+        });
+        return true;
+      }
+      const entries = new Map<string, boolean>();
+      for (const path of inside) {
+        const rest = path.slice(folder.length + 1);
+        entries.set(`${folder}/${rest.split("/")[0]}`, rest.includes("/"));
+      }
+      const item = (path: string, isFolder: boolean) => ({
+        objectId: randomUUID(),
+        gitObjectType: isFolder ? "tree" : "blob",
+        commitId,
+        path,
+        ...(isFolder ? { isFolder: true } : {}),
+        url: `${repository.url}/items${path}?versionType=Commit&version=${commitId}`,
+      });
+      const value = [item(folder, true), ...[...entries].map(([path, isFolder]) => item(path, isFolder))];
+      send(res, 200, { count: value.length, value });
       return true;
     }
     if (rest === "items" && req.method === "GET") {

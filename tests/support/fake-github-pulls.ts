@@ -2,7 +2,7 @@
  * The fake GitHub's pull requests (tests/support/fake-github.ts), for the review engine, with an
  * installation token and in GitHub's documented shapes (checked in fake-github-fidelity.test.ts):
  * GET /repos/{o}/{r}/pulls/{n}, GET /repos/{o}/{r}/compare/{base}...{head} (files with patches),
- * GET /repos/{o}/{r}/contents/{path}?ref (raw), GET and POST /repos/{o}/{r}/pulls/{n}/reviews,
+ * GET /repos/{o}/{r}/contents/{path}?ref (raw; a folder lists its entries), GET and POST /repos/{o}/{r}/pulls/{n}/reviews,
  * GET /repos/{o}/{r}/pulls/{n}/comments (each with its `reactions` rollup), POST
  * /repos/{o}/{r}/pulls/comments/{id}/reactions (201 new, 200 when that person already reacted so),
  * DELETE /repos/{o}/{r}/pulls/comments/{id}/reactions/{reaction_id} and
@@ -11,6 +11,7 @@
  * whole; `rateLimitNextReview` makes the next review answer GitHub's secondary rate limit (403
  * with retry-after) once.
  */
+import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 
 export interface FakePullRequestFile {
@@ -518,7 +519,46 @@ export function createFakeGitHubPulls(api: () => string, send: Send, userOf: Use
     }
     const content = /^\/contents\/(.+)$/.exec(rest);
     if (req.method === "GET" && content) {
-      const text = contents.get(key(fullName, query.get("ref") ?? "", decodeURIComponent(content[1] ?? "")));
+      const ref = query.get("ref") ?? "";
+      const path = decodeURIComponent(content[1] ?? "").replace(/\/+$/, "");
+      const text = contents.get(key(fullName, ref, path));
+      const inFolder = [...contents.keys()].flatMap((entry) => {
+        const [name, sha, file = ""] = entry.split("\u0000");
+        return name === fullName && sha === ref && file.startsWith(`${path}/`) ? [file] : [];
+      });
+      if (text === undefined && inFolder.length > 0) {
+        // A folder: GitHub lists its entries (files and subfolders), each with its links.
+        const entries = new Map<string, "file" | "dir">();
+        for (const file of inFolder) {
+          const rest = file.slice(path.length + 1);
+          const [first = ""] = rest.split("/");
+          entries.set(`${path}/${first}`, rest.includes("/") ? "dir" : "file");
+        }
+        send(
+          res,
+          200,
+          [...entries].map(([entryPath, type]) => {
+            const sha = createHash("sha1").update(`${ref}:${entryPath}`).digest("hex");
+            const self = `${repoUrl(fullName)}/contents/${entryPath}?ref=${ref}`;
+            const html = `${web(fullName)}/${type === "dir" ? "tree" : "blob"}/${ref}/${entryPath}`;
+            const git = `${repoUrl(fullName)}/git/${type === "dir" ? "trees" : "blobs"}/${sha}`;
+            return {
+              type,
+              name: entryPath.split("/").at(-1),
+              path: entryPath,
+              sha,
+              size:
+                type === "file" ? Buffer.byteLength(contents.get(key(fullName, ref, entryPath)) ?? "") : 0,
+              url: self,
+              html_url: html,
+              git_url: git,
+              download_url: type === "file" ? `${web(fullName)}/raw/${ref}/${entryPath}` : null,
+              _links: { self, git, html },
+            };
+          }),
+        );
+        return true;
+      }
       if (text === undefined) {
         send(res, 404, {
           message: "Not Found",

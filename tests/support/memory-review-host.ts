@@ -49,6 +49,12 @@ export function memoryReviewHost(info: PullRequestInfo): MemoryReviewHost {
     async fileContent(path, sha) {
       return host.contents.get(`${sha}:${path}`) ?? null;
     },
+    async listFiles(directory, sha) {
+      const prefix = `${sha}:${directory}/`;
+      return [...host.contents.keys()]
+        .filter((key) => key.startsWith(prefix) && !key.slice(prefix.length).includes("/"))
+        .map((key) => key.slice(sha.length + 1));
+    },
     async postedFindings(_number, readMarkers) {
       const found = new Map<string, FindingFeedback>();
       for (const review of host.reviews) {

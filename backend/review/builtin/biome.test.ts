@@ -28,6 +28,43 @@ describe("biomeAnalyzer", () => {
     expect(notes).toEqual([]);
   });
 
+  it("leaves ES5's var scoping alone: a var in a block, declared twice or used above a later declaration", async () => {
+    const es5 = [
+      "function parse(str) {",
+      "  var index = str.indexOf(';');",
+      "  while (index !== -1) {",
+      "    var next = str.indexOf(';', index + 1);",
+      "    var index = next;",
+      "  }",
+      "  let count = 1;",
+      "  let count2 = count;",
+      "  return index + count2;",
+      "}",
+      "module.exports = parse;",
+    ];
+    const { findings } = await runAnalyzer(biomeAnalyzer, [addedFile("lib/parse.js", es5)]);
+    expect(
+      findings.filter((finding) =>
+        /noInnerDeclarations|noRedeclare|noInvalidUseBeforeDeclaration/.test(finding.ruleId),
+      ),
+    ).toEqual([]);
+  });
+
+  it("reports the same rules where they are bugs: a let redeclared, a const used before it is declared", async () => {
+    const { findings } = await runAnalyzer(biomeAnalyzer, [
+      addedFile("src/tdz.ts", [
+        "export function f() {",
+        "  const a = b + 1;",
+        "  const b = 2;",
+        "  return a;",
+        "}",
+      ]),
+    ]);
+    expect(findings.map((finding) => finding.ruleId)).toContain(
+      "biome/correctness/noInvalidUseBeforeDeclaration",
+    );
+  });
+
   it("with the content at head, keeps only diagnostics on added lines", async () => {
     // Line 3 is added; line 6 has the same problem but is unchanged context.
     const file = changedFile(

@@ -9,7 +9,11 @@
  * ESLint configuration is not read: the rules are Biome's recommended set.
  */
 import { MemoryFileSystem, Workspace } from "@biomejs/wasm-nodejs";
-import { FINDING_MESSAGE_MAX, type FindingSeverity } from "../../../shared/review-contract.ts";
+import {
+  FINDING_MESSAGE_MAX,
+  type FindingCategory,
+  type FindingSeverity,
+} from "../../../shared/review-contract.ts";
 import { addedLines, type DiffFile } from "../diff.ts";
 import { createFinding } from "../findings.ts";
 import { type Analyzer, extensionOf, SCRIPT_EXTENSIONS } from "./analyzer.ts";
@@ -65,6 +69,34 @@ const GROUP_REASONS: Readonly<Record<string, string>> = {
   style: "It departs from common conventions, which slows readers down.",
   suspicious: "Code like this is often a mistake.",
 };
+
+/** The kind of flaw by Biome's group: its correctness and suspicious rules find bugs, the rest conventions. */
+function categoryOf(group: string): FindingCategory {
+  if (group === "security") return "security";
+  return group === "correctness" || group === "suspicious" ? "correctness" : "hygiene";
+}
+
+/**
+ * Rules that read ES5 code's `var` as mistakes: a `var` in a block, declared twice or used above a
+ * later declaration is hoisted to its function and means what it says there. In a file that
+ * declares with `var` they are noise about older code, which a review should not rewrite.
+ */
+const VAR_SCOPING_RULES: ReadonlySet<string> = new Set([
+  "noInnerDeclarations",
+  "noRedeclare",
+  "noInvalidUseBeforeDeclaration",
+]);
+
+/** The weaknesses Biome's security rules are about. */
+const RULE_CWE: Readonly<Record<string, string>> = {
+  noDangerouslySetInnerHtml: "CWE-79",
+  noGlobalEval: "CWE-95",
+  noBlankTarget: "CWE-1022",
+};
+
+/** Biome's page for a rule (`noGlobalEval` → …/no-global-eval), which shows how to fix what it reports. */
+const ruleDocs = (rule: string) =>
+  `See Biome's page on the rule for how to fix it: https://biomejs.dev/linter/rules/${rule.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}/`;
 
 function severityOf(group: string, biomeSeverity: string): FindingSeverity {
   if (biomeSeverity !== "error" && biomeSeverity !== "fatal") return "info";
@@ -137,17 +169,22 @@ export const biomeAnalyzer: Analyzer = {
         return [];
       }
       const added = new Map(addedLines(file).map((line) => [line.line, line]));
+      const usesVar = /^\s*var\s/m.test(content);
       const lineAt = lineAtByte(content);
       return diagnostics.flatMap((diagnostic) => {
         const [, group, rule] = diagnostic.category?.split("/") ?? [];
         const span = diagnostic.location.span;
         const at = span && added.get(lineAt(span[0]));
         if (!group || !rule || !at) return [];
+        if (VAR_SCOPING_RULES.has(rule) && usesVar) return [];
         const message = `${diagnostic.description} ${GROUP_REASONS[group] ?? ""} (Biome ${group}/${rule})`;
         return [
           createFinding({
             ruleId: `biome/${group}/${rule}`,
             severity: severityOf(group, diagnostic.severity),
+            category: categoryOf(group),
+            ...(RULE_CWE[rule] ? { cwe: RULE_CWE[rule] } : {}),
+            fix: ruleDocs(rule),
             path: file.path,
             at,
             message: message.replace(/\s+/g, " ").slice(0, FINDING_MESSAGE_MAX),

@@ -85,12 +85,13 @@ function newDependencyFindings(file: DiffFile): Finding[] {
       createFinding({
         ruleId: "dependencies/new",
         severity: "info",
+        category: "hygiene",
         path: file.path,
         at: added,
         message:
           `New ${entry.section === "dependencies" ? "dependency" : `entry in ${entry.section}`}: ` +
-          `\`${entry.name}\`. Every dependency is code the project runs and must keep patched; check ` +
-          "its maintenance, licence and size, and that nothing already used does the job.",
+          `\`${entry.name}\`. Every dependency is code the project runs and must keep patched.`,
+        fix: "Check its maintenance, licence and size, and that nothing already used does the job.",
       }),
     ];
   });

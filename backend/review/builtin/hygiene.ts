@@ -18,11 +18,13 @@ function envFileFinding(file: DiffFile): Finding | null {
   return createFinding({
     ruleId: "hygiene/env-file",
     severity: "major",
+    category: "security",
+    cwe: "CWE-540",
     path: file.path,
     message:
       "An environment file is committed: such files hold credentials and machine-specific settings, " +
-      "and everything committed stays in the history. Remove it, add it to .gitignore and commit an " +
-      "`.env.example` without values instead.",
+      "and everything committed stays in the history.",
+    fix: "Remove it, add it to .gitignore and commit an `.env.example` without values instead.",
   });
 }
 
@@ -34,12 +36,15 @@ function pullRequestTargetFindings(file: DiffFile): Finding[] {
       createFinding({
         ruleId: "hygiene/pull-request-target",
         severity: "major",
+        category: "security",
+        cwe: "CWE-829",
         path: file.path,
         at: added,
         message:
           "`pull_request_target` runs with the base repository's secrets and a write token, also for " +
           "pull requests from forks. If the job checks out or runs the pull request's code, anyone " +
-          "can take over the repository; use `pull_request` unless that is ruled out.",
+          "can take over the repository.",
+        fix: "Use `pull_request` unless the job never checks out or runs the pull request's code.",
       }),
     );
 }

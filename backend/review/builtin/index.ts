@@ -1,17 +1,21 @@
 /**
  * The built-in reviewer (docs/review-engine.md): filters the changed files, runs every analyzer on
- * what is left, and answers the findings, most severe first and one per fingerprint, with notes on
- * what was skipped or failed. An analyzer that throws costs only its own findings.
+ * what is left (the rule engine among them, with the rules it is given), and answers the findings,
+ * most severe first, one per fingerprint and one per line and weakness, with notes on what was
+ * skipped or failed. An analyzer that throws costs only its own findings.
  */
 import type { Finding } from "../../../shared/review-contract.ts";
 import type { DiffFile } from "../diff.ts";
 import { type FilterOptions, filterFiles, type SkippedFile } from "../file-filter.ts";
 import { sortAndDedupe } from "../findings.ts";
+import { builtInRules } from "../rules/families.ts";
+import type { LoadedRule } from "../rules/rule-config.ts";
 import type { Analyzer } from "./analyzer.ts";
 import { biomeAnalyzer } from "./biome.ts";
 import { dependenciesAnalyzer } from "./dependencies.ts";
 import { hygieneAnalyzer } from "./hygiene.ts";
 import { markersAnalyzer } from "./markers.ts";
+import { type RuleReport, rulesAnalyzer } from "./rules.ts";
 import { secretsAnalyzer } from "./secrets.ts";
 import { DEFAULT_MAX_PULL_REQUEST_LINES, sizeAnalyzer } from "./size.ts";
 
@@ -27,8 +31,10 @@ export const BUILTIN_ANALYZERS: readonly Analyzer[] = [
 export interface ReviewOptions extends FilterOptions {
   /** Above this many changed lines in reviewed files the pull request gets an "oversized" finding. */
   maxPullRequestLines?: number;
-  /** The analyzers to run; all of them by default. */
+  /** The analyzers to run; all of them (and the rule engine) by default. */
   analyzers?: readonly Analyzer[];
+  /** What the rule engine runs: every built-in family by default; the pipeline passes those a repository has on and its team rules. */
+  rules?: readonly LoadedRule[];
 }
 
 export interface AnalyzerFailure {
@@ -43,6 +49,28 @@ export interface BuiltInReview {
   failures: AnalyzerFailure[];
   /** What analyzers could not do, for the run page. */
   notes: string[];
+  /** The rule engine's failures and the files it parsed from hunks alone. */
+  rules: RuleReport;
+}
+
+/**
+ * One finding per line and weakness: the rule engine's taint-checked finding and Biome's or a secret
+ * rule's on the same line with the same CWE id say one thing (`eval(req.body.code)`). Biome's goes.
+ */
+function onePerWeakness(findings: readonly Finding[]): Finding[] {
+  const kept = new Map<string, Finding>();
+  const rest: Finding[] = [];
+  for (const finding of findings) {
+    if (!finding.cwe || finding.line === null) {
+      rest.push(finding);
+      continue;
+    }
+    const key = `${finding.path}\u0000${finding.line}\u0000${finding.cwe}`;
+    const before = kept.get(key);
+    if (!before || (before.ruleId.startsWith("biome/") && !finding.ruleId.startsWith("biome/")))
+      kept.set(key, finding);
+  }
+  return [...rest, ...kept.values()];
 }
 
 export async function reviewBuiltIn(
@@ -59,8 +87,13 @@ export async function reviewBuiltIn(
     },
   };
   const failures: AnalyzerFailure[] = [];
+  const report: RuleReport = { failures: [], fromHunks: [] };
+  const analyzers = options.analyzers ?? [
+    ...BUILTIN_ANALYZERS,
+    rulesAnalyzer(options.rules ?? builtInRules(), report),
+  ];
   const results = await Promise.all(
-    (options.analyzers ?? BUILTIN_ANALYZERS).map(async (analyzer) => {
+    analyzers.map(async (analyzer) => {
       try {
         return await analyzer.run(input);
       } catch (error) {
@@ -72,5 +105,11 @@ export async function reviewBuiltIn(
       }
     }),
   );
-  return { findings: sortAndDedupe([...filterFindings, ...results.flat()]), skipped, failures, notes };
+  return {
+    findings: sortAndDedupe(onePerWeakness([...filterFindings, ...results.flat()])),
+    skipped,
+    failures,
+    notes,
+    rules: report,
+  };
 }

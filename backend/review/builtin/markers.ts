@@ -4,7 +4,7 @@
  * counterparts (noDebugger, noFocusedTests, noTsIgnore) are off in biome.ts so a line gets one
  * finding, and these also cover files Biome does not read.
  */
-import type { FindingSeverity } from "../../../shared/review-contract.ts";
+import type { FindingCategory, FindingSeverity } from "../../../shared/review-contract.ts";
 import { addedLines } from "../diff.ts";
 import { createFinding } from "../findings.ts";
 import { type Analyzer, extensionOf, SCRIPT_EXTENSIONS } from "./analyzer.ts";
@@ -12,9 +12,11 @@ import { type Analyzer, extensionOf, SCRIPT_EXTENSIONS } from "./analyzer.ts";
 interface LineRule {
   ruleId: string;
   severity: FindingSeverity;
+  category: FindingCategory;
   appliesTo(path: string): boolean;
   matches(text: string, path: string): boolean;
   message: string;
+  fix: string;
 }
 
 /** Setext headings in these files are underlined with `=======`, which is not a conflict marker. */
@@ -28,26 +30,29 @@ export const LINE_RULES: readonly LineRule[] = [
   {
     ruleId: "markers/conflict",
     severity: "major",
+    category: "correctness",
     appliesTo: () => true,
     matches: (text, path) =>
       /^(<{7}|>{7}|\|{7})( |$)/.test(text) ||
       (text === "=======" && !MARKUP_EXTENSIONS.has(extensionOf(path))),
     message:
       "Merge conflict marker: the conflict was committed unresolved, so this file no longer builds " +
-      "or parses as intended. Resolve the conflict and remove the markers.",
+      "or parses as intended.",
+    fix: "Resolve the conflict and remove the markers.",
   },
   {
     ruleId: "markers/debugger",
     severity: "major",
+    category: "hygiene",
     appliesTo: isScript,
     matches: (text) => !LINE_COMMENT.test(text) && /(^|[\s;{}])debugger\s*(;|$|\s*\/\/)/.test(text),
-    message:
-      "`debugger` statement: with developer tools open it pauses every user at this line. Remove it " +
-      "before merging.",
+    message: "`debugger` statement: with developer tools open it pauses every user at this line.",
+    fix: "Remove it before merging.",
   },
   {
     ruleId: "markers/focused-test",
     severity: "major",
+    category: "hygiene",
     appliesTo: (path) => isScript(path) && TEST_FILE.test(path),
     matches: (text) =>
       !LINE_COMMENT.test(text) &&
@@ -55,20 +60,22 @@ export const LINE_RULES: readonly LineRule[] = [
         /(^|[^\w.])f(describe|it)\s*\(/.test(text)),
     message:
       "Focused test (`.only`): the runner skips every other test in the file, so CI passes without " +
-      "running them. Remove `.only` before merging.",
+      "running them.",
+    fix: "Remove `.only` before merging.",
   },
   {
     ruleId: "markers/ts-ignore",
     severity: "minor",
+    category: "hygiene",
     appliesTo: isScript,
     matches: (text) => /@ts-(ignore|nocheck)\b/.test(text),
-    message:
-      "New `@ts-ignore`: it silences every type error on the next line, including future ones. Fix the " +
-      "type, or use `@ts-expect-error` with a reason so it fails once it is no longer needed.",
+    message: "New `@ts-ignore`: it silences every type error on the next line, including future ones.",
+    fix: "Fix the type, or use `@ts-expect-error` with a reason so it fails once it is no longer needed.",
   },
   {
     ruleId: "markers/lint-disable",
     severity: "minor",
+    category: "hygiene",
     appliesTo: () => true,
     matches: (text) =>
       /\b(eslint-disable|oxlint-disable|tslint:disable|biome-ignore|stylelint-disable|pylint:\s*disable|rubocop:disable)\b|#\s*noqa\b|\/\/\s*nolint\b/.test(
@@ -76,7 +83,8 @@ export const LINE_RULES: readonly LineRule[] = [
       ),
     message:
       "New lint suppression: it hides the rule's finding here and anything similar added to this scope " +
-      "later. Prefer fixing the code; if the suppression must stay, say why in the comment.",
+      "later.",
+    fix: "Prefer fixing the code; if the suppression must stay, say why in the comment.",
   },
 ];
 
@@ -93,9 +101,11 @@ export const markersAnalyzer: Analyzer = {
             createFinding({
               ruleId: rule.ruleId,
               severity: rule.severity,
+              category: rule.category,
               path: file.path,
               at: added,
               message: rule.message,
+              fix: rule.fix,
             }),
           ),
       );

@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { addedFile, changedFile, hunk, runAnalyzer } from "../../../tests/support/review-files.ts";
-import { maskSecret, secretsAnalyzer } from "./secrets.ts";
+import { entropy, maskSecret, secretsAnalyzer } from "./secrets.ts";
 
 // Assembled at run time so that no secret scanner mistakes this file for a leak.
 const GITHUB_TOKEN = ["ghp", "wWPw5k4aXcaT4fNP0UcnZwJUVFk6LO0pINUx"].join("_");
@@ -69,6 +69,71 @@ describe("secretsAnalyzer", () => {
     const patch = `${hunk(head, 1, 1)}\n${hunk(tail, 40, 37)}`;
     const { findings } = await runAnalyzer(secretsAnalyzer, [changedFile("k.pem", patch)]);
     expect(findings).toEqual([]);
+  });
+});
+
+describe("secretsAnalyzer: what secretlint misses", () => {
+  it("finds a private key written on one line with \\n escapes, cut short or whole, and never quotes its body", async () => {
+    const lines = privateKeyLines();
+    const body = lines[1] ?? "";
+    const { findings } = await runAnalyzer(secretsAnalyzer, [
+      addedFile("src/keys.ts", [
+        "// keys",
+        `const whole = "${lines.join("\\n")}";`,
+        `const start = "${lines.slice(0, 4).join("\\n")}";`,
+      ]),
+    ]);
+    expect(findings.map((finding) => [finding.ruleId, finding.line, finding.category, finding.cwe])).toEqual([
+      ["secrets/privatekey", 2, "security", "CWE-798"],
+      ["secrets/privatekey", 3, "security", "CWE-798"],
+    ]);
+    for (const finding of findings) {
+      expect(finding.quote).toContain("-----BEGIN RSA PRIVATE KEY-----");
+      expect(finding.quote).not.toContain(body.slice(0, 20));
+      expect(finding.message).not.toContain(body.slice(0, 20));
+    }
+  });
+
+  it("finds a random-looking literal given to a name that holds a secret, masked", async () => {
+    // Assembled at run time, like the secrets above.
+    const value = ["9fK2", "xQ7vLm4Rt8Zp", "1NwB6yHc3Ds"].join("");
+    const { findings } = await runAnalyzer(secretsAnalyzer, [
+      addedFile("app/settings.py", [`STRIPE_API_KEY = "${value}"`, `client_secret: "${value}"`]),
+    ]);
+    expect(findings.map((finding) => [finding.ruleId, finding.line])).toEqual([
+      ["secrets/high-entropy-literal", 1],
+      ["secrets/high-entropy-literal", 2],
+    ]);
+    for (const finding of findings) {
+      expect(finding.quote).not.toContain(value);
+      expect(finding.message).not.toContain(value);
+      expect(finding.fix).toMatch(/revoke/i);
+    }
+  });
+
+  it("leaves words, placeholders, references, low-entropy values and tests alone", async () => {
+    const value = ["9fK2", "xQ7vLm4Rt8Zp", "1NwB6yHc3Ds"].join("");
+    const { findings } = await runAnalyzer(secretsAnalyzer, [
+      addedFile("src/config.ts", [
+        'const TOKEN_HEADER = "X-Authorization-Token";',
+        'const apiKey = "your-api-key-goes-here-1234";',
+        "const password = process.env.DB_PASSWORD;",
+        'const csrfToken = "{{ csrf_token_value_123 }}";',
+        'const secret = "aaaaaaaaaaaaaaaa1111111111";',
+        `const cacheKey = "${value}";`,
+        'const authUrl = "https://example.com/oauth2/token123abc";',
+      ]),
+      addedFile("tests/auth.test.ts", [`const token = "${value}";`]),
+    ]);
+    expect(findings).toEqual([]);
+  });
+});
+
+describe("entropy", () => {
+  it("is higher for random text than for words", () => {
+    expect(entropy("aaaaaaaa")).toBe(0);
+    expect(entropy("9fK2xQ7vLm4Rt8Zp")).toBeGreaterThan(3.5);
+    expect(entropy("passwordpassword")).toBeLessThan(3);
   });
 });
 

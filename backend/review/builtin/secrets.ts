@@ -1,7 +1,9 @@
 /**
  * Secrets on added lines, found by secretlint with its recommended rules (AWS access key ids
  * included). Each file's added lines are linted together, a "@@" line between separate runs, so a
- * private key spanning several added lines is still seen.
+ * private key spanning several added lines is still seen. Two checks of our own find what
+ * secretlint does not: a private key written on one line with `\n` escapes, and a high-entropy
+ * literal given to a name that holds a secret (`apiKey: "…"`, `CLIENT_SECRET = "…"`).
  *
  * A secret never travels further than the diff already took it: the message names only the kind of
  * secret and a masked form, and the quote masks the secret in the line; the fingerprint is a hash of
@@ -10,9 +12,51 @@
 import { lintSource } from "@secretlint/core";
 import { creator as recommendedPreset } from "@secretlint/secretlint-rule-preset-recommend";
 import type { Finding } from "../../../shared/review-contract.ts";
-import type { DiffFile } from "../diff.ts";
+import { addedLines, type DiffFile } from "../diff.ts";
 import { createFinding } from "../findings.ts";
 import type { Analyzer } from "./analyzer.ts";
+
+const SECRET_FIX = "Revoke it now, then load it from the environment or a secret store.";
+
+/** A PEM private key in a string, its line breaks written as `\n` (or `\r\n`). */
+const ESCAPED_PRIVATE_KEY =
+  /-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY-----(?:\\r)?\\n([A-Za-z0-9+/=]{16,}(?:(?:\\r)?\\n[A-Za-z0-9+/=]+)*)/;
+
+/** A name that holds a secret, as the last word of an identifier or key. */
+const SECRET_NAME =
+  /(secret|token|passw(or)?d|passwd|pwd|api[_-]?key|apikey|access[_-]?key|private[_-]?key|signing[_-]?key|auth[_-]?key|encryption[_-]?key|secret[_-]?key|credentials?)$/i;
+/** `name = "value"`, `name: "value"`, `"name": "value"`, `name := "value"`, `name => "value"`. */
+const ASSIGNED_LITERAL =
+  /(?:^|[\s,{([.])["']?([A-Za-z_$][\w$-]*)["']?\s*(?::=|=>|=|:)\s*(?:[bru]?)(["'`])([^"'`\s\\]{16,200})\2/g;
+/** Placeholders, references and templates, not secrets. */
+const NOT_A_SECRET =
+  /x{4,}|\*{3,}|your|example|change[_-]?me|placeholder|dummy|fake|sample|redacted|\$\{|\{\{|%s|<|:\/\/|^(sha\d+|md5)-/i;
+const TEST_PATH =
+  /(^|\/)(__tests__|tests?|spec|fixtures?|testdata)\/|[._-](test|spec)\.[^/]+$|_test\.(go|py)$|(^|\/)test_[^/]+\.py$/;
+const ENTROPY_MIN = 3.5;
+
+/** Shannon entropy of the text, in bits per character. */
+export function entropy(text: string): number {
+  const counts = new Map<string, number>();
+  for (const char of text) counts.set(char, (counts.get(char) ?? 0) + 1);
+  let bits = 0;
+  for (const count of counts.values()) {
+    const share = count / text.length;
+    bits -= share * Math.log2(share);
+  }
+  return bits;
+}
+
+/** Whether a literal looks generated (a key, a token) rather than written (a word, a path). */
+export function looksRandom(value: string): boolean {
+  return (
+    !NOT_A_SECRET.test(value) &&
+    /[0-9]/.test(value) &&
+    /[A-Za-z]/.test(value) &&
+    (value.match(/\//g) ?? []).length <= 2 &&
+    entropy(value) >= ENTROPY_MIN
+  );
+}
 
 const SECRETLINT_CONFIG = {
   rules: [
@@ -68,8 +112,12 @@ function secretsOf(data: unknown, content: string, range: readonly [number, numb
 /** Masks each line of each secret, except PEM armour (`-----BEGIN … KEY-----`), which is no secret. */
 function maskLine(text: string, secrets: readonly string[]): string {
   let masked = text;
-  for (const part of secrets.flatMap((secret) => secret.split("\n"))) {
-    if (part.length >= 8 && !part.startsWith("-----")) masked = masked.replaceAll(part, maskSecret(part));
+  // A key written on one line is its armour and its body together: only the body is masked.
+  const parts = secrets
+    .flatMap((secret) => secret.split("\n"))
+    .flatMap((part) => part.split(/-----[A-Z0-9 ]+-----/));
+  for (const part of parts) {
+    if (part.length >= 8) masked = masked.replaceAll(part, maskSecret(part));
   }
   return masked;
 }
@@ -95,12 +143,61 @@ async function fileFindings(file: DiffFile): Promise<Finding[]> {
       createFinding({
         ruleId: `secrets/${name}`,
         severity: "critical",
+        category: "security",
+        cwe: "CWE-798",
         path: file.path,
         at: { ...at, quote: maskLine(at.text, secrets) },
         message:
           `A secret (${describeSecret(name, secrets[0] ?? "")}) is added here. Anyone ` +
-          "who can read the repository or its history can use it: revoke it now, then load it from " +
-          "the environment or a secret store.",
+          "who can read the repository or its history can use it.",
+        fix: SECRET_FIX,
+      }),
+    ];
+  });
+}
+
+/** Private keys on one line with escaped line breaks, and random-looking literals given to secret names. */
+function ownFindings(file: DiffFile, reported: ReadonlySet<number>): Finding[] {
+  const test = TEST_PATH.test(file.path);
+  return addedLines(file).flatMap((added) => {
+    // secretlint named this line's secret already.
+    if (reported.has(added.line)) return [];
+    const key = ESCAPED_PRIVATE_KEY.exec(added.text);
+    if (key) {
+      return [
+        createFinding({
+          ruleId: "secrets/privatekey",
+          severity: "critical",
+          category: "security",
+          cwe: "CWE-798",
+          path: file.path,
+          at: { ...added, quote: maskLine(added.text, [key[2] ?? ""]) },
+          message:
+            `A secret (${(key[1] ?? "").trim() || "a"} private key, written on one line) is added here. ` +
+            "Anyone who can read the repository or its history can use it.",
+          fix: SECRET_FIX,
+        }),
+      ];
+    }
+    // Tests hold made-up tokens; a guess from entropy alone would be noise there.
+    if (test) return [];
+    const found = [...added.text.matchAll(ASSIGNED_LITERAL)].find(
+      ([, name, , value]) => name && value && SECRET_NAME.test(name) && looksRandom(value),
+    );
+    if (!found) return [];
+    const [, name = "", , value = ""] = found;
+    return [
+      createFinding({
+        ruleId: "secrets/high-entropy-literal",
+        severity: "critical",
+        category: "security",
+        cwe: "CWE-798",
+        path: file.path,
+        at: { ...added, quote: maskLine(added.text, [value]) },
+        message:
+          `A secret (\`${name}\`, ${maskSecret(value)}) is written in the code: a random-looking literal ` +
+          "given to a name that holds a secret. Anyone who can read the repository or its history can use it.",
+        fix: SECRET_FIX,
       }),
     ];
   });
@@ -109,6 +206,12 @@ async function fileFindings(file: DiffFile): Promise<Finding[]> {
 export const secretsAnalyzer: Analyzer = {
   name: "secrets",
   async run({ files }) {
-    return (await Promise.all(files.map(fileFindings))).flat();
+    const found = await Promise.all(
+      files.map(async (file) => {
+        const linted = await fileFindings(file);
+        return [...linted, ...ownFindings(file, new Set(linted.map((finding) => finding.line ?? 0)))];
+      }),
+    );
+    return found.flat();
   },
 };

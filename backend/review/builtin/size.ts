@@ -28,11 +28,13 @@ function blobFinding(file: DiffFile): Finding | null {
   return createFinding({
     ruleId: "size/minified-blob",
     severity: "minor",
+    category: "hygiene",
     path: file.path,
     at: added,
     message:
       "This added line looks minified or generated: nobody can review it, and it goes stale against " +
-      "its source. Commit the source and build it in CI, or mark the file as generated.",
+      "its source.",
+    fix: "Commit the source and build it in CI, or mark the file as generated.",
   });
 }
 
@@ -42,10 +44,11 @@ function oversizedFinding(files: readonly DiffFile[], maxLines: number): Finding
   return createFinding({
     ruleId: "size/oversized-pull-request",
     severity: "info",
+    category: "hygiene",
     message:
       `This pull request changes ${changed} lines (more than ${maxLines}, not counting skipped files): ` +
-      "reviews of this size get skimmed and let defects through. Split it into smaller pull requests " +
-      "that each do one thing.",
+      "reviews of this size get skimmed and let defects through.",
+    fix: "Split it into smaller pull requests that each do one thing.",
   });
 }
 

@@ -139,6 +139,13 @@ describe("the Azure DevOps review host", () => {
     expect(await host.fileContent("src/missing.ts", HEAD)).toBeNull();
   });
 
+  it("lists the files directly in a folder at a commit (team rules at the base), none when it is missing", async () => {
+    azure.pullRequests.setFile(BASE, "/.argus/rules/no-eval.yml", "id: no-eval\n");
+    azure.pullRequests.setFile(BASE, "/.argus/rules/old/legacy.yml", "id: legacy\n");
+    expect(await host.listFiles?.(".argus/rules", BASE)).toEqual([".argus/rules/no-eval.yml"]);
+    expect(await host.listFiles?.(".argus/rules", HEAD)).toEqual([]);
+  });
+
   it("says which commit it lost when Azure DevOps cannot diff from it (a force-push)", async () => {
     await expect(host.changedFiles(4, "e".repeat(40), HEAD)).rejects.toBeInstanceOf(CommitNotFoundError);
   });

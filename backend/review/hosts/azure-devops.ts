@@ -217,6 +217,29 @@ export async function azureDevOpsReviewHost(
     },
 
     fileContent: (path, sha) => fileContent(path.startsWith("/") ? path : `/${path}`, sha),
+    async listFiles(directory, sha) {
+      try {
+        const answer = object(
+          await call(
+            at(["items"], {
+              scopePath: `/${directory.replace(/^\/+|\/+$/g, "")}`,
+              recursionLevel: "OneLevel",
+              "versionDescriptor.version": sha,
+              "versionDescriptor.versionType": "commit",
+            }),
+            "folder",
+          ),
+        );
+        // The folder itself comes first, then its entries; folders among them are left out.
+        return list(answer.value)
+          .filter((item) => item.isFolder !== true && item.gitObjectType !== "tree")
+          .map((item) => text(item.path).replace(/^\//, ""))
+          .filter(Boolean);
+      } catch (error) {
+        if (error instanceof AzureDevOpsError && error.reason === "not-found") return [];
+        throw error;
+      }
+    },
 
     async postedFindings(number, readMarkers) {
       const found = new Map<string, FindingFeedback>();

@@ -66,6 +66,18 @@ describe("the GitHub review host", () => {
     expect(github.calls).toContain(`POST /app/installations/31/access_tokens`);
   });
 
+  it("lists the files directly in a folder at a commit (team rules at the base), none when it is missing", async () => {
+    github.pulls.setContent(REPO, BASE, ".argus/rules/no-eval.yml", "id: no-eval\n");
+    github.pulls.setContent(REPO, BASE, ".argus/rules/sql.yaml", "id: sql\n");
+    github.pulls.setContent(REPO, BASE, ".argus/rules/old/legacy.yml", "id: legacy\n");
+    expect((await host.listFiles?.(".argus/rules", BASE))?.sort()).toEqual([
+      ".argus/rules/no-eval.yml",
+      ".argus/rules/sql.yaml",
+    ]);
+    // The head has no such folder: the pull request's own rules are never asked for here.
+    expect(await host.listFiles?.(".argus/rules", HEAD)).toEqual([]);
+  });
+
   it("says which commit it lost when GitHub cannot compare from it (a force-push)", async () => {
     const gone = "e".repeat(40);
     await expect(host.changedFiles(7, gone, HEAD)).rejects.toBeInstanceOf(CommitNotFoundError);

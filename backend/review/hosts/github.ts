@@ -124,6 +124,20 @@ export function githubReviewHosts(settings: GitHubReviewSettings): GitHubReviewH
         }
       },
 
+      async listFiles(directory, sha) {
+        const octokit = await client();
+        try {
+          // A folder's contents are a list of entries; a file's are one object (not a folder).
+          const { data } = await octokit.rest.repos.getContent({ owner, repo, path: directory, ref: sha });
+          return Array.isArray(data)
+            ? data.filter((entry) => entry.type === "file").map((entry) => entry.path)
+            : [];
+        } catch (error) {
+          if (statusOf(error) === 404) return [];
+          throw error;
+        }
+      },
+
       async postedFindings(number, readMarkers) {
         const octokit = await client();
         const found = new Map<string, FindingFeedback>();

@@ -54,6 +54,12 @@ export function createSandboxReviewHost(
     async fileContent(path, sha) {
       return (await treeAt(db, project.id, sha))?.[path] ?? null;
     },
+    async listFiles(directory, sha) {
+      const prefix = `${directory.replace(/\/+$/, "")}/`;
+      return Object.keys((await treeAt(db, project.id, sha)) ?? {}).filter(
+        (path) => path.startsWith(prefix) && !path.slice(prefix.length).includes("/"),
+      );
+    },
     async postedFindings(number, readMarkers) {
       const posted = await postedOn(db, (await pull(number)).id);
       const comments = posted.flatMap((review) => review.comments);

@@ -52,10 +52,13 @@ export function SettingsEditor({
   templates,
   settings,
   scope,
+  extras = {},
 }: {
   templates: SettingTemplate[];
   settings: SettingsData;
   scope: SaveScope;
+  /** Shown under a category's settings, by category (the team rules under the rule families). */
+  extras?: Partial<Record<string, ReactNode>>;
 }) {
   const { settingOf, change } = useSettingSaves(settings, scope);
   const repository = settings.level === "repository";
@@ -91,6 +94,7 @@ export function SettingsEditor({
                   </li>
                 ))}
               </ul>
+              {extras[template.setting_category] ?? null}
             </div>
           ),
         }))}
