@@ -3,7 +3,7 @@
  * posted, not posted), the comment and summary bodies, and the hidden marker each posted finding
  * carries so that later runs (and retries) read back what is on the pull request already.
  */
-import { cweUrl } from "../../shared/format.ts";
+import { cweUrl } from "../../shared/cwe.ts";
 import { FINDING_SEVERITY_ORDER, type Finding, type FindingSeverity } from "../../shared/review-contract.ts";
 import type { RightSideIndex } from "./diff.ts";
 import type { FindingDelivery } from "./model.ts";
