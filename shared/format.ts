@@ -28,8 +28,3 @@ export function initialOf(name: string | null | undefined): string {
   const first = Array.from((name ?? "").trim())[0];
   return first ? first.toUpperCase() : "?";
 }
-
-/** MITRE's page of a weakness: `CWE-89` → https://cwe.mitre.org/data/definitions/89.html. */
-export function cweUrl(cwe: string): string {
-  return `https://cwe.mitre.org/data/definitions/${cwe.replace(/^CWE-/, "")}.html`;
-}

@@ -4,7 +4,7 @@
  * hidden marker (markers.ts) so that later runs (and retries) read back what is on the pull request
  * already.
  */
-import { cweUrl } from "../../shared/format.ts";
+import { cweUrl } from "../../shared/cwe.ts";
 import { FINDING_SEVERITY_ORDER, type Finding, type FindingSeverity } from "../../shared/review-contract.ts";
 import type { RightSideIndex } from "./diff.ts";
 import { inertMarkdown, inlineCode } from "./inert-markdown.ts";

@@ -47,6 +47,8 @@ export interface Dialect {
   requestParameter(parameter: Parameter): boolean;
   /** Whether a name that binds nowhere in the file is a request object (Flask's global `request`). */
   requestGlobal(name: string): boolean;
+  /** Whether a name that binds nowhere is the function's own parameters (JavaScript's `arguments`). */
+  parametersObject?(name: string): boolean;
 }
 
 const SCALAR_TS = /^(number|boolean|bigint|Date|true|false|\d[\d_]*|(number|boolean)\[\])$/;
@@ -391,6 +393,7 @@ const jsDialect: Dialect = {
   requestParameter: (parameter) =>
     JS_REQUEST_NAMES.has(parameter.name.text()) || JS_REQUEST_TYPES.test(parameter.type),
   requestGlobal: () => false,
+  parametersObject: (name) => name === "arguments",
   evaluate(node, tracker) {
     const kind = kindOf(node);
     switch (kind) {

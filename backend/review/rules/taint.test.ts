@@ -124,6 +124,14 @@ describe("taint-lite in TypeScript and JavaScript", () => {
     });
   });
 
+  it("treats `arguments` as the function's parameters", () => {
+    expect(
+      sinkTaint("javascript", "function f() { var options = arguments[0]; sink('a' + options.x); }"),
+    ).toMatchObject({
+      parameter: true,
+    });
+  });
+
   it("reads literals, constants bound to them and literal fallbacks", () => {
     expect(sinkTaint("typescript", "const KEY = 'abc'; sink(KEY);").literal).toBe("abc");
     expect(sinkTaint("typescript", "const KEY = process.env.KEY || 'dev'; sink(KEY);").literal).toBe("dev");

@@ -149,6 +149,8 @@ export class TaintTracker implements Evaluator {
     const name = use.text();
     const reaching = this.#reaching(use);
     if (!reaching) {
+      if (this.#dialect.parametersObject?.(name))
+        return { ...nonConstant(), mask: SOURCE.nonconstant | SOURCE.parameter };
       return this.#dialect.requestGlobal(name) ? { ...nonConstant(), request: true } : nonConstant();
     }
     const value = merge(...reaching.map((binding) => this.#valueOf(binding)));

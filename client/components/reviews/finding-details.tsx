@@ -4,7 +4,7 @@
  * before they carried these show none of them.
  */
 
-import { cweUrl } from "../../../shared/format.ts";
+import { cweUrl } from "../../../shared/cwe.ts";
 import type { RunFinding } from "../../../shared/review-contract.ts";
 
 type Finding = RunFinding["finding"];
