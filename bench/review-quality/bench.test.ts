@@ -29,19 +29,11 @@ describe("the quality benchmark with the built-in reviewer alone", () => {
     expect(token?.firstRun[0]?.quote).toMatch(/^const GITHUB_TOKEN = "ghp_\*+";$/);
 
     const metrics = computeMetrics(runs.map((run) => run.outcome));
-    // Both committed tokens are found at their lines; they count as caught exactly when the finding
-    // names the security category (the matcher is category-aware).
-    const security = runs
-      .flatMap((run) => run.outcome.firstRun)
-      .filter((posted) => posted.category === "security");
-    expect(metrics.recall).toEqual({ count: security.length, total: 3, share: security.length / 3 });
-    expect(metrics.precision).toEqual({ count: security.length, total: 2, share: security.length / 2 });
-    expect(metrics.falsePositives).toEqual({
-      onCleanCases: 0,
-      perCleanPullRequest: 0,
-      onDefectCases: 2 - security.length,
-    });
-    expect(metrics.anchorsValid).toEqual({ count: 2, total: 2, share: 1 });
+    // The two committed tokens and the SQL formatted from a parameter (the rule engine) are caught.
+    expect(metrics.recall).toEqual({ count: 3, total: 3, share: 1 });
+    expect(metrics.precision).toEqual({ count: 3, total: 3, share: 1 });
+    expect(metrics.falsePositives).toEqual({ onCleanCases: 0, perCleanPullRequest: 0, onDefectCases: 0 });
+    expect(metrics.anchorsValid).toEqual({ count: 3, total: 3, share: 1 });
     expect(metrics.duplicates).toBe(0);
     expect(metrics.schemaValidFirstTry).toBeNull();
   }, 120_000);
