@@ -1,5 +1,5 @@
 import { Compass, TriangleAlert } from "lucide-react";
-import type { ReactNode } from "react";
+import { type ReactNode, useEffect } from "react";
 import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
 import { DEFAULT_PATH, DEFAULT_PRODUCT_NAME } from "../shared/constants.ts";
 import { ERRORS } from "../shared/messages.ts";
@@ -69,6 +69,11 @@ export function Layout({ children }: { children: ReactNode }) {
 }
 
 export default function App() {
+  // Until React has hydrated the page, buttons that act through script do nothing; browser tests
+  // wait for this mark before they click one.
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "true";
+  }, []);
   return (
     <ToastProvider>
       <Outlet />

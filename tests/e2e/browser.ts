@@ -74,6 +74,7 @@ export async function connectSandbox(page: Page): Promise<void> {
   await page.waitForURL(/\/sandbox\/install\?installation_id=sandbox-/);
   await page.getByRole("link", { name: "Install", exact: true }).click();
   await page.waitForURL(/\/home$/, { timeout: 30_000 });
+  await waitForHydration(page);
 }
 
 /** From /home once the sandbox is connected: the first sandbox repository's pull requests page. */
@@ -83,6 +84,15 @@ export async function openSandboxPulls(page: Page): Promise<void> {
     .first()
     .click();
   await page.waitForURL(/\/sandbox\/repositories\/[^/]+\/pulls$/);
+  await waitForHydration(page);
+}
+
+/**
+ * A page reached by a full load (an unhydrated link click, a redirect) shows its buttons before
+ * their handlers exist; a click then does nothing. The root marks the document once hydrated.
+ */
+export async function waitForHydration(page: Page): Promise<void> {
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached", timeout: 30_000 });
 }
 
 /**
