@@ -156,10 +156,10 @@ describe("sortAndDedupe", () => {
       message: "m",
     });
 
-  it("keeps one finding per fingerprint, the earliest line, and lists the most severe first", () => {
+  it("keeps one finding per place, and lists the most severe first", () => {
     const findings = sortAndDedupe([
       make("markers/lint-disable", "minor", 9, "// eslint-disable-line"),
-      make("markers/debugger", "major", 30, "debugger;"),
+      make("markers/debugger", "major", 12, "debugger;"),
       make("markers/debugger", "major", 12, "debugger;"),
       make("secrets/github", "critical", 50, "token"),
     ]);
@@ -168,5 +168,25 @@ describe("sortAndDedupe", () => {
       ["markers/debugger", 12],
       ["markers/lint-disable", 9],
     ]);
+  });
+
+  it("comments on every identical line, each with its own fingerprint, the same on every run", () => {
+    const first = make("markers/debugger", "major", 12, "debugger;");
+    const review = () =>
+      sortAndDedupe([
+        make("markers/debugger", "major", 40, "  debugger;"),
+        make("markers/debugger", "major", 30, "debugger;"),
+        first,
+      ]);
+    const findings = review();
+    expect(findings.map((finding) => finding.line)).toEqual([12, 30, 40]);
+    // The first keeps the plain fingerprint, so a single occurrence posted before is still known.
+    expect(findings[0]?.fingerprint).toBe(first.fingerprint);
+    expect(new Set(findings.map((finding) => finding.fingerprint)).size).toBe(3);
+    expect(review().map((finding) => finding.fingerprint)).toEqual(
+      findings.map((finding) => finding.fingerprint),
+    );
+    // Merging again (the AI pass's merge sorts the built-in findings once more) changes nothing.
+    expect(sortAndDedupe(findings)).toEqual(findings);
   });
 });

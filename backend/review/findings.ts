@@ -83,14 +83,35 @@ function compareFindings(a: Finding, b: Finding): number {
 }
 
 /**
- * One finding per fingerprint (the first in severity, path and line order, so the earliest
- * occurrence of a repeated line is the one posted), most severe first.
+ * The same rule on identical lines of a file (two `if (key === '__proto__') return;`) says the
+ * flaw is in two places, and each gets its comment: the first in line order keeps the line's
+ * fingerprint (as a single occurrence has it), each later one adds its occurrence number, so a
+ * rerun of the same head finds every one already posted. docs/decisions/039 weighs what a later
+ * push that adds an identical line above costs.
+ */
+function repeatFingerprint(base: string, occurrence: number): string {
+  return createHash("sha256").update(`${base}\0${occurrence}`).digest("hex");
+}
+
+/**
+ * One finding per fingerprint and line (two rules' matches of one place say one thing), each
+ * repeated line numbered as above, most severe first.
  */
 export function sortAndDedupe(findings: readonly Finding[]): Finding[] {
-  const seen = new Set<string>();
-  return [...findings].sort(compareFindings).filter((finding) => {
-    if (seen.has(finding.fingerprint)) return false;
-    seen.add(finding.fingerprint);
-    return true;
-  });
+  const byPlace = new Map<string, Finding>();
+  for (const finding of [...findings].sort(compareFindings)) {
+    const place = `${finding.fingerprint}\0${finding.line ?? ""}`;
+    if (!byPlace.has(place)) byPlace.set(place, finding);
+  }
+  const occurrences = new Map<string, number>();
+  return [...byPlace.values()]
+    .sort((a, b) => (a.line ?? 0) - (b.line ?? 0))
+    .map((finding) => {
+      const occurrence = occurrences.get(finding.fingerprint) ?? 0;
+      occurrences.set(finding.fingerprint, occurrence + 1);
+      return occurrence === 0
+        ? finding
+        : { ...finding, fingerprint: repeatFingerprint(finding.fingerprint, occurrence) };
+    })
+    .sort(compareFindings);
 }

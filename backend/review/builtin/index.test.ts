@@ -61,12 +61,15 @@ describe("reviewBuiltIn", () => {
     expect(review.failures).toEqual([{ analyzer: "broken", error: "parser crashed" }]);
   });
 
-  it("answers one finding per fingerprint and the same fingerprints after an unrelated push shifts lines", async () => {
+  it("comments on each of two identical lines, and answers the same fingerprints after an unrelated push shifts lines", async () => {
     const first = await reviewBuiltIn([
       changedFile("src/a.ts", hunk([" a", "+debugger;", "+  debugger;"], 10)),
     ]);
-    expect(first.findings.map((finding) => finding.line)).toEqual([11]);
-    const later = await reviewBuiltIn([changedFile("src/a.ts", hunk([" a", "+debugger;"], 25))]);
+    expect(first.findings.map((finding) => finding.line)).toEqual([11, 12]);
+    expect(new Set(first.findings.map((finding) => finding.fingerprint)).size).toBe(2);
+    const later = await reviewBuiltIn([
+      changedFile("src/a.ts", hunk([" a", "+debugger;", "+  debugger;"], 25)),
+    ]);
     expect(later.findings.map((finding) => finding.fingerprint)).toEqual(
       first.findings.map((finding) => finding.fingerprint),
     );
