@@ -11,7 +11,7 @@
 import { spawn } from "node:child_process";
 import { performance } from "node:perf_hooks";
 import { Webhooks } from "@octokit/webhooks";
-import { fakeRepository, startFakeGitHub } from "../tests/support/fake-github.ts";
+import { fakeRepository, gitHubAppEnv, startFakeGitHub } from "../tests/support/fake-github.ts";
 import { startProTrial } from "../tests/support/review-queue.ts";
 import {
   DATABASE,
@@ -72,9 +72,7 @@ async function fake(): Promise<void> {
     );
     for (const { filename, text } of files) github.pulls.setContent("bench/app", head(n), filename, text);
   }
-  process.stdout.write(
-    `${JSON.stringify({ url: github.url, appId: github.appId, privateKey: github.appPrivateKey })}\n`,
-  );
+  process.stdout.write(`${JSON.stringify(gitHubAppEnv(github))}\n`);
   process.stdin.resume();
   await new Promise((resolve) => process.stdin.on("end", resolve));
   await github.close();
@@ -89,21 +87,14 @@ async function main(): Promise<void> {
     output += String(chunk);
     if (output.includes("\n")) break;
   }
-  const github = JSON.parse(output) as { url: string; appId: string; privateKey: string };
+  const githubEnv = JSON.parse(output) as Record<string, string>;
 
-  const { backend, url, orgId, stop } = await startBenchBackend(
-    {
-      GITHUB_API_URL: github.url,
-      GITHUB_APP_ID: github.appId,
-      GITHUB_APP_PRIVATE_KEY: github.privateKey,
-    },
-    {
-      name: "app",
-      installation: INSTALLATION,
-      repository: REPOSITORY,
-      properties: { full_name: "bench/app" },
-    },
-  );
+  const { backend, url, orgId, stop } = await startBenchBackend(githubEnv, {
+    name: "app",
+    installation: INSTALLATION,
+    repository: REPOSITORY,
+    properties: { full_name: "bench/app" },
+  });
   await startProTrial(backend.db, orgId);
   const webhooks = new Webhooks({ secret: WEBHOOK_SECRET });
 
