@@ -5,7 +5,7 @@
  * statically (docs/decisions/006-page-weight.md).
  */
 import { ApiError, createApiClient } from "../../shared/api-client.ts";
-import { AZURE_DEVOPS, INSTALLATION, INTEGRATIONS } from "../../shared/code-host-messages.ts";
+import { AZURE_DEVOPS, INTEGRATIONS } from "../../shared/code-host-messages.ts";
 import type {
   GithubSetupRequest,
   IntegrationSetupRequest,
@@ -61,7 +61,10 @@ export async function generateHookSecret(): Promise<Outcome & { serviceHook?: Se
   }
 }
 
-/** Completes an app installation (docs/product.md#installation). */
+/**
+ * Completes an app installation (docs/product.md#installation). On failure `message` is the
+ * server's reason only, empty without one: the page's heading already says it failed.
+ */
 export function completeInstallation(body: GithubSetupRequest): Promise<Outcome> {
-  return outcomeOf(api.setupGitHub(body), INSTALLATION.failed);
+  return outcomeOf(api.setupGitHub(body), "");
 }
