@@ -13,7 +13,7 @@ import {
   type ValidateSessionResponse,
   validateSessionResponseSchema,
 } from "../../shared/billing-contract.ts";
-import { PAYMENT_MESSAGES, SUBSCRIPTION_MESSAGES } from "../../shared/billing-messages.ts";
+import { SUBSCRIPTION_MESSAGES } from "../../shared/billing-messages.ts";
 import { API_PATHS } from "../../shared/contract.ts";
 
 const api = createApiClient({ baseUrl: "" });
@@ -78,26 +78,14 @@ export function resumeSubscription(orgId: string): Promise<Outcome> {
 }
 
 /**
- * One validation of a returning checkout; /payment-success polls it. `retry`: a later call may
- * still succeed; a refusal (an unknown session, say) will not change.
+ * One validation of a returning checkout; /payment-success polls it until it is confirmed or its
+ * time is up. Any failure may pass on a later call: a session the backend does not know yet (the
+ * provider's answer still on its way), a provider failing, a network failure.
  */
-export async function validateSession(
-  sessionId: string,
-): Promise<{ ok: true; value: ValidateSessionResponse } | { ok: false; retry: boolean; message: string }> {
-  try {
-    return {
-      ok: true,
-      value: await api.request(validateSessionResponseSchema, API_PATHS.validateSession(sessionId)),
-    };
-  } catch (error) {
-    // A 4xx will not change; a 5xx (the provider failing) may pass, as may a network failure.
-    const refused = error instanceof ApiError && !error.unreachable && error.status < 500;
-    return {
-      ok: false,
-      retry: !refused,
-      message: refused ? PAYMENT_MESSAGES.unableToVerify : PAYMENT_MESSAGES.networkError,
-    };
-  }
+export async function validateSession(sessionId: string): Promise<ValidateSessionResponse | undefined> {
+  return api
+    .request(validateSessionResponseSchema, API_PATHS.validateSession(sessionId))
+    .catch(() => undefined);
 }
 
 /** The sandbox checkout's Pay and Cancel: each answers where the browser goes next. */
