@@ -606,6 +606,18 @@ describe("/settings, pattern lists", () => {
     expect(screen.queryByText(message)).not.toBeInTheDocument();
   });
 
+  it("refuses an invalid glob with a message naming it, sending nothing", async () => {
+    const user = await openReviewScope();
+    const paths = screen.getByRole("textbox", { name: "Ignored paths" });
+    await user.click(paths);
+    await user.paste("docs/**\n[invalid");
+    await user.click(screen.getByRole("button", { name: "Save Ignored paths" }));
+    const message = 'Ignored paths: "[invalid" is not a valid glob pattern: "[" is never closed by "]"';
+    expect(await screen.findByText(message)).toBeInTheDocument();
+    expect(paths).toHaveAttribute("aria-invalid", "true");
+    expect(saves()).toEqual([]);
+  });
+
   it("shows a repository's list as inherited, saves its own from the keyboard, and returns to inherited", async () => {
     organization.github = new Map([["review_scope", { ignored_paths: ["docs/**", "*.snap"] }]]);
     const user = await openReviewScope(
