@@ -253,6 +253,13 @@ export const sessionClaimsSchema = z.object({
 });
 export type SessionClaims = z.infer<typeof sessionClaimsSchema>;
 
+/**
+ * GET /auth/session-status (backend, asked by the gateway): the session is live, and the user's and
+ * organisation's names now, so a rename shows in every signed-in browser without a new token.
+ */
+export const sessionStatusResponseSchema = sessionClaimsSchema.pick({ name: true, orgName: true });
+export type SessionNames = z.infer<typeof sessionStatusResponseSchema>;
+
 /** GET /auth/session (answered by the gateway): who is signed in, never the token. */
 export const sessionUserSchema = z.object({
   id: z.string(),
