@@ -89,7 +89,7 @@ export const strongPassword: Rule = (value) => {
     /[A-Z]/.test(value) && /[a-z]/.test(value) && /\d/.test(value) && /[^A-Za-z0-9]/.test(value);
   if (!complex) return VALIDATION.strongPassword;
   const forbidden = FORBIDDEN_PASSWORD_WORDS.exec(value);
-  if (forbidden) return VALIDATION.passwordForbiddenWord(forbidden[1].toLowerCase());
+  if (forbidden) return VALIDATION.passwordForbiddenWord((forbidden[1] ?? "").toLowerCase());
   return undefined;
 };
 
