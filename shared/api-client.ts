@@ -51,6 +51,11 @@ export interface ApiClientOptions {
   requestId?: string;
   fetch?: typeof fetch;
   signal?: AbortSignal;
+  /**
+   * Called when an `/api` call answers 401: the session is gone (signed out in another tab,
+   * revoked). The browser's calls send the user to sign in; the call still throws.
+   */
+  onSessionEnded?: () => void;
 }
 
 interface CallInit {
@@ -81,6 +86,7 @@ export function createApiClient(options: ApiClientOptions) {
     }
     const json: unknown = await response.json().catch(() => undefined);
     if (!response.ok) {
+      if (response.status === 401 && path.startsWith("/api/")) options.onSessionEnded?.();
       const parsed = errorBodySchema.safeParse(json);
       throw new ApiError(response.status, parsed.success ? parsed.data : undefined, response.statusText);
     }

@@ -4,7 +4,7 @@
  *
  * Brings zod and the billing schemas, so pages load it on demand (`billingApi` in lazy-billing.ts).
  */
-import { ApiError, createApiClient } from "../../shared/api-client.ts";
+import { ApiError } from "../../shared/api-client.ts";
 import {
   billingActionResponseSchema,
   type CheckoutRequest,
@@ -15,8 +15,9 @@ import {
 } from "../../shared/billing-contract.ts";
 import { SUBSCRIPTION_MESSAGES } from "../../shared/billing-messages.ts";
 import { API_PATHS } from "../../shared/contract.ts";
+import { browserApiClient } from "./browser-api";
 
-const api = createApiClient({ baseUrl: "" });
+const api = browserApiClient();
 
 export type Outcome<T = undefined> = { ok: true; value: T } | { ok: false; message: string };
 

@@ -5,20 +5,17 @@
 import { type RouterContextProvider, redirect } from "react-router";
 import { DEFAULT_PATH } from "../../shared/constants.ts";
 import { type GatewayContext, gatewayContext } from "./gateway-context";
+import { loginPathFor, pageOfRequest } from "./login-redirect";
 
 type Session = NonNullable<GatewayContext["session"]>;
 
-/** Where a guest is sent from a protected URL: /login, remembering the path and query. */
-function loginRedirectPath(requestUrl: string): string {
-  const url = new URL(requestUrl);
-  const back = `${url.pathname}${url.search}`;
-  return back === "/" || back === "" ? "/login" : `/login?${new URLSearchParams({ redirectTo: back })}`;
-}
-
-/** The session, or a redirect to /login that remembers where the visitor wanted to go. */
+/**
+ * The session, or a redirect to /login that remembers the page the visitor wanted: for a client
+ * navigation's data request, the page, never its `.data` URL.
+ */
 export function requireSession(context: Readonly<RouterContextProvider>, request: Request): Session {
   const { session } = context.get(gatewayContext);
-  if (!session) throw redirect(loginRedirectPath(request.url));
+  if (!session) throw redirect(loginPathFor(pageOfRequest(request.url)));
   return session;
 }
 

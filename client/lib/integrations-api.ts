@@ -4,15 +4,16 @@
  * Brings zod and the contract's schemas, so pages load it on demand (`integrationsApi`), never
  * statically (docs/decisions/006-page-weight.md).
  */
-import { ApiError, createApiClient } from "../../shared/api-client.ts";
+import { ApiError } from "../../shared/api-client.ts";
 import { AZURE_DEVOPS, INTEGRATIONS } from "../../shared/code-host-messages.ts";
 import type {
   GithubSetupRequest,
   IntegrationSetupRequest,
   ServiceHookSecret,
 } from "../../shared/contract.ts";
+import { browserApiClient } from "./browser-api";
 
-const api = createApiClient({ baseUrl: "" });
+const api = browserApiClient();
 
 export interface Outcome {
   ok: boolean;

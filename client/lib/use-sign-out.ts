@@ -1,6 +1,7 @@
 import { useCallback, useState } from "react";
 import { useNavigate } from "react-router";
 import { loadAuthApi } from "./lazy-auth";
+import { loginPathFor } from "./login-redirect";
 
 /**
  * Sign-out: POST /auth/logout (the gateway clears the cookie), then /login, also when the call
@@ -19,8 +20,7 @@ export function useSignOut() {
         ({ logout }) => logout(),
         () => false,
       );
-      const query = returnTo ? `?${new URLSearchParams({ redirectTo: returnTo })}` : "";
-      navigate(`/login${query}`, { replace: true });
+      navigate(returnTo ? loginPathFor(returnTo) : "/login", { replace: true });
     },
     [navigate],
   );
