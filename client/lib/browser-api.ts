@@ -4,7 +4,7 @@
  * back to this page afterwards, instead of leaving the page with an error it cannot get past.
  */
 import { type ApiClientOptions, createApiClient } from "../../shared/api-client.ts";
-import { loginPathFor } from "./login-redirect";
+import { loginPathFor } from "./use-sign-out";
 
 function toSignIn(): void {
   window.location.assign(loginPathFor(`${window.location.pathname}${window.location.search}`));

@@ -5,9 +5,24 @@
 import { type RouterContextProvider, redirect } from "react-router";
 import { DEFAULT_PATH } from "../../shared/constants.ts";
 import { type GatewayContext, gatewayContext } from "./gateway-context";
-import { loginPathFor, pageOfRequest } from "./login-redirect";
+import { loginPathFor } from "./use-sign-out";
 
 type Session = NonNullable<GatewayContext["session"]>;
+
+/**
+ * The page a request is for. A client navigation asks for its data at `<page>.data` (`/_.data`
+ * for the root) with a `_routes` parameter; the page is the path without them, as React Router
+ * reads it.
+ */
+function pageOfRequest(requestUrl: string): string {
+  const url = new URL(requestUrl);
+  const pathname = url.pathname.endsWith("/_.data")
+    ? url.pathname.slice(0, -"_.data".length)
+    : url.pathname.replace(/\.data$/, "");
+  url.searchParams.delete("_routes");
+  const search = url.searchParams.toString();
+  return `${pathname}${search ? `?${search}` : ""}`;
+}
 
 /**
  * The session, or a redirect to /login that remembers the page the visitor wanted: for a client

@@ -1,7 +1,15 @@
 import { useCallback, useState } from "react";
 import { useNavigate } from "react-router";
 import { loadAuthApi } from "./lazy-auth";
-import { loginPathFor } from "./login-redirect";
+
+/**
+ * Where a visitor without a session is sent: /login, remembering the page (path and query) to come
+ * back to after signing in. The server's guards and the browser's calls use it too; it lives here,
+ * in a chunk every signed-in page loads already (docs/decisions/006-page-weight.md).
+ */
+export function loginPathFor(page: string): string {
+  return page === "/" || page === "" ? "/login" : `/login?${new URLSearchParams({ redirectTo: page })}`;
+}
 
 /**
  * Sign-out: POST /auth/logout (the gateway clears the cookie), then /login, also when the call
