@@ -143,6 +143,9 @@ export function createApiClient(options: ApiClientOptions) {
     /** Answers the same message whether or not the address has an account. */
     forgotPassword: (email: string) =>
       request(messageResponseSchema, API_PATHS.forgotPassword, { method: "POST", body: { email } }),
+    /** 400 when the reset link's code is used, expired or unknown. */
+    checkResetCode: (oobCode: string) =>
+      request(successResponseSchema, API_PATHS.resetPasswordCheck, { method: "POST", body: { oobCode } }),
     resetPassword: (oobCode: string, newPassword: string) =>
       request(successResponseSchema, API_PATHS.resetPassword, {
         method: "POST",

@@ -202,6 +202,8 @@ export const resetPasswordRequestSchema = z.object({
         ctx.addIssue({ code: "custom", message: problem });
     }),
 });
+/** POST /auth/reset-password/check: whether a reset link's code can still be used (400 if not). */
+export const resetCodeCheckRequestSchema = resetPasswordRequestSchema.pick({ oobCode: true });
 export const successResponseSchema = z.object({ success: z.literal(true), message: z.string().optional() });
 
 /** POST /api/user/update and POST /api/org/update: the name edit dialogs. */
@@ -428,6 +430,7 @@ export const API_PATHS = {
   providerLogin: (provider: string) => `/auth/login/${encodeURIComponent(provider)}`,
   forgotPassword: "/auth/forgot-password",
   resetPassword: "/auth/reset-password",
+  resetPasswordCheck: "/auth/reset-password/check",
   outbox: "/auth/outbox",
   userUpdate: "/api/user/update",
   orgUpdate: "/api/org/update",

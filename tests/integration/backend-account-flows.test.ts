@@ -445,6 +445,11 @@ describe("POST /auth/reset-password", () => {
       "resetPassword",
       "PASSWORD_RESET",
     );
+    // The page checks the link before it shows the form: the check does not use the code.
+    for (let i = 0; i < 2; i++) {
+      const check = await post(API_PATHS.resetPasswordCheck, { oobCode });
+      expect({ status: check.status, body: check.body }).toEqual({ status: 200, body: { success: true } });
+    }
     secrets.add(NEW_PASSWORD);
     const response = await post(API_PATHS.resetPassword, { oobCode, newPassword: NEW_PASSWORD });
     expect(response.status).toBe(200);
@@ -461,6 +466,20 @@ describe("POST /auth/reset-password", () => {
     const reused = await post(API_PATHS.resetPassword, { oobCode, newPassword: "Other-Phrase-Lion-43!" });
     expect(reused.status).toBe(400);
     expect(reused.body).toEqual({ error: ACCOUNT_MESSAGES.resetLinkInvalid });
+    const used = await post(API_PATHS.resetPasswordCheck, { oobCode });
+    expect({ status: used.status, body: used.body }).toEqual({
+      status: 400,
+      body: { error: ACCOUNT_MESSAGES.resetLinkInvalid },
+    });
+  });
+
+  it("checks a link: an unknown or missing code is not a usable reset link (400)", async () => {
+    const unknown = await post(API_PATHS.resetPasswordCheck, { oobCode: "no-such-code" });
+    expect({ status: unknown.status, body: unknown.body }).toEqual({
+      status: 400,
+      body: { error: ACCOUNT_MESSAGES.resetLinkInvalid },
+    });
+    expect((await post(API_PATHS.resetPasswordCheck, {})).status).toBe(400);
   });
 
   it("answers 400 to an unknown code, and to a weak password before asking Firebase", async () => {
