@@ -1,15 +1,23 @@
 /**
  * Creates, or resets, the verified demo account in the running Firebase Auth emulator:
- * `npm run demo-account`. Only ever talks to an emulator (FIREBASE_AUTH_EMULATOR_HOST, default
- * 127.0.0.1:9099), never to a real Firebase project.
+ * `npm run demo-account`. Reads .env like `npm start`, so it reaches the emulator that command runs
+ * (FIREBASE_AUTH_EMULATOR_PORT; without it FIREBASE_AUTH_EMULATOR_HOST, default 127.0.0.1:9099).
+ * Only ever talks to an emulator, never to a real Firebase project.
  */
 import { initializeApp } from "firebase-admin/app";
 import { getAuth } from "firebase-admin/auth";
 import { DEMO_PROJECT_ID } from "../shared/env.ts";
+import { loadEnvFile } from "../shared/env-file.ts";
+import { configuredEmulatorPort } from "./lib/firebase-emulator.ts";
 
 const DEMO = { email: "demo@argus.local", password: "Demo-Password-1!", displayName: "Demo User" };
 
-process.env.FIREBASE_AUTH_EMULATOR_HOST ||= "127.0.0.1:9099";
+loadEnvFile();
+// `npm start` runs the emulator on FIREBASE_AUTH_EMULATOR_PORT whatever the host variable says.
+process.env.FIREBASE_AUTH_EMULATOR_HOST =
+  process.env.FIREBASE_AUTH_EMULATOR_PORT || !process.env.FIREBASE_AUTH_EMULATOR_HOST
+    ? `127.0.0.1:${configuredEmulatorPort()}`
+    : process.env.FIREBASE_AUTH_EMULATOR_HOST;
 const projectId = process.env.FIREBASE_PROJECT_ID || DEMO_PROJECT_ID;
 
 async function main(): Promise<void> {

@@ -7,6 +7,7 @@
 import path from "node:path";
 import { loadEnvFile } from "../shared/env-file.ts";
 import { ensureBuild } from "./lib/build.ts";
+import { configuredEmulatorPort } from "./lib/firebase-emulator.ts";
 import { startStack } from "./lib/stack.ts";
 
 loadEnvFile();
@@ -18,7 +19,7 @@ const stack = await startStack({
   dev,
   gatewayPort: port("PORT", 3000),
   backendPort: port("BACKEND_PORT", 3001),
-  emulatorPort: port("FIREBASE_AUTH_EMULATOR_PORT", 9099),
+  emulatorPort: configuredEmulatorPort(),
   dataDir: process.env.DATA_DIR ?? path.resolve(".data"),
 });
 

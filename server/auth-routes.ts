@@ -30,6 +30,9 @@ export function gatewayAuthRoutes(config: GatewayConfig, deps: RenewDeps) {
       return sendError(res, 401, GATEWAY_ERRORS.noAuthToken);
     }
     if (renewed === "unavailable") return sendError(res, 502, GATEWAY_ERRORS.upstreamUnavailable);
+    // The other sessions of the organisation ask the backend for the names again at their next request.
+    deps.status.forgetOrganization(renewed.claims.orgId);
+    deps.status.live(renewed.claims);
     res.set("Cache-Control", "no-store").json({ user: renewed.user });
   });
 

@@ -6,8 +6,18 @@
  *    STATUS_CACHE_SECONDS per session, so a session ended elsewhere (another gateway instance, a
  *    revocation on re-link) stops opening pages within that time.
  * A backend that cannot answer is no verdict: the session is kept, and asked about again soon.
+ *
+ * The backend's answer also carries the user's and organisation's names as they are now; pages
+ * show those, not the token's, so a rename elsewhere shows at the next check. A rename renews the
+ * renaming session (`POST /auth/session`), which forgets the answers kept for its organisation, so
+ * on this instance every browser of that organisation shows the new names at its next request.
  */
-import { API_PATHS, type SessionClaims } from "../shared/contract.ts";
+import {
+  API_PATHS,
+  type SessionClaims,
+  type SessionNames,
+  sessionStatusResponseSchema,
+} from "../shared/contract.ts";
 import type { GatewayConfig } from "./config.ts";
 import { nowSeconds } from "./session-token.ts";
 
@@ -20,6 +30,12 @@ const MAX_ENTRIES = 10_000;
 
 export type SessionStatus = "live" | "ended" | "unknown";
 
+/** A check's verdict and, when the backend gave them, the names to show. */
+export interface SessionCheck {
+  status: SessionStatus;
+  names?: SessionNames;
+}
+
 /** A bounded map whose oldest entries go first. */
 function boundedSet<V>(map: Map<string, V>, key: string, value: V): void {
   map.delete(key);
@@ -29,53 +45,64 @@ function boundedSet<V>(map: Map<string, V>, key: string, value: V): void {
 
 export interface SessionStatusChecker {
   /** The session's status, from memory when checked recently. */
-  check(token: string, claims: SessionClaims, requestId: string): Promise<SessionStatus>;
+  check(token: string, claims: SessionClaims, requestId: string): Promise<SessionCheck>;
   /** Records that a session ended (logout on this instance): refused from now on. */
   ended(claims: SessionClaims): void;
   /** Records that the backend just vouched for the session (a refresh it granted). */
   live(claims: SessionClaims): void;
+  /** Forgets what the backend said of the organisation's sessions: a name changed. */
+  forgetOrganization(orgId: string): void;
 }
 
 export function createSessionStatusChecker(config: GatewayConfig): SessionStatusChecker {
   /** sid → the token expiry after which remembering it is pointless. */
   const endedSessions = new Map<string, number>();
-  /** sid → when the backend last answered and what. */
-  const answers = new Map<string, { status: SessionStatus; until: number }>();
-  const inFlight = new Map<string, Promise<SessionStatus>>();
+  /** sid → when the backend last answered and what, with the session's organisation. */
+  const answers = new Map<string, SessionCheck & { orgId: string; until: number }>();
+  const inFlight = new Map<string, Promise<SessionCheck>>();
 
-  async function ask(token: string, requestId: string): Promise<SessionStatus> {
+  async function ask(token: string, requestId: string): Promise<SessionCheck> {
     try {
       const response = await fetch(`${config.backendUrl}${API_PATHS.sessionStatus}`, {
         headers: { authorization: `Bearer ${token}`, "x-request-id": requestId },
         signal: AbortSignal.timeout(STATUS_TIMEOUT_MS),
       });
-      await response.body?.cancel();
-      if (response.status === 401 || response.status === 403) return "ended";
-      return response.ok ? "live" : "unknown";
+      if (response.status === 401 || response.status === 403) {
+        await response.body?.cancel();
+        return { status: "ended" };
+      }
+      if (!response.ok) {
+        await response.body?.cancel();
+        return { status: "unknown" };
+      }
+      // A live session whose names did not come (an older backend): the token's names stand.
+      const names = sessionStatusResponseSchema.safeParse(await response.json().catch(() => undefined));
+      return names.success ? { status: "live", names: names.data } : { status: "live" };
     } catch {
-      return "unknown";
+      return { status: "unknown" };
     }
   }
 
-  const remember = (sid: string, status: SessionStatus) =>
-    boundedSet(answers, sid, {
-      status,
-      until: nowSeconds() + (status === "unknown" ? FAILED_CHECK_RETRY_SECONDS : STATUS_CACHE_SECONDS),
+  const remember = (claims: SessionClaims, check: SessionCheck) =>
+    boundedSet(answers, claims.sid, {
+      ...check,
+      orgId: claims.orgId,
+      until: nowSeconds() + (check.status === "unknown" ? FAILED_CHECK_RETRY_SECONDS : STATUS_CACHE_SECONDS),
     });
 
   return {
     async check(token, claims, requestId) {
       const now = nowSeconds();
       const endedUntil = endedSessions.get(claims.sid);
-      if (endedUntil !== undefined && endedUntil >= now) return "ended";
+      if (endedUntil !== undefined && endedUntil >= now) return { status: "ended" };
       const known = answers.get(claims.sid);
-      if (known && known.until > now) return known.status;
+      if (known && known.until > now) return known;
       let pending = inFlight.get(claims.sid);
       if (!pending) {
-        pending = ask(token, requestId).then((status) => {
-          remember(claims.sid, status);
-          if (status === "ended") boundedSet(endedSessions, claims.sid, claims.exp);
-          return status;
+        pending = ask(token, requestId).then((check) => {
+          remember(claims, check);
+          if (check.status === "ended") boundedSet(endedSessions, claims.sid, claims.exp);
+          return check;
         });
         pending.finally(() => inFlight.delete(claims.sid)).catch(() => {});
         inFlight.set(claims.sid, pending);
@@ -87,7 +114,12 @@ export function createSessionStatusChecker(config: GatewayConfig): SessionStatus
       answers.delete(claims.sid);
     },
     live(claims) {
-      remember(claims.sid, "live");
+      // A token the backend just minted carries the names as they are now.
+      remember(claims, { status: "live", names: { name: claims.name, orgName: claims.orgName } });
+    },
+    forgetOrganization(orgId) {
+      // Renames are rare and the map is bounded, so one pass over it is fine.
+      for (const [sid, answer] of answers) if (answer.orgId === orgId) answers.delete(sid);
     },
   };
 }

@@ -14,6 +14,7 @@ import {
   API_PATHS,
   refreshResponseSchema,
   type SessionClaims,
+  type SessionNames,
   type SessionUser,
 } from "../shared/contract.ts";
 import type { GatewayConfig } from "./config.ts";
@@ -28,14 +29,15 @@ export interface Session {
 
 const REFRESH_TIMEOUT_MS = 5000;
 
-function sessionUserOf(claims: SessionClaims): SessionUser {
+/** Who is signed in; the names the backend gave at its last check win over the token's. */
+function sessionUserOf(claims: SessionClaims, names?: SessionNames): SessionUser {
   return {
     id: claims.sub,
     email: claims.email,
-    name: claims.name,
+    name: names?.name ?? claims.name,
     role: claims.role,
     provider: claims.provider,
-    orgName: claims.orgName,
+    orgName: names?.orgName ?? claims.orgName,
     orgId: claims.orgId,
   };
 }
@@ -174,8 +176,9 @@ export function sessionMiddleware(deps: RenewDeps) {
       if (renewed === "refused") return null;
       if (renewed !== "unavailable") return renewed;
     }
-    if ((await status.check(token, claims, String(req.id))) === "ended") return null;
-    return { token, claims, user: sessionUserOf(claims) };
+    const check = await status.check(token, claims, String(req.id));
+    if (check.status === "ended") return null;
+    return { token, claims, user: sessionUserOf(claims, check.names) };
   }
 
   return async (req: Request, res: Response, next: NextFunction) => {

@@ -28,6 +28,24 @@ async function failureOf(promise: Promise<unknown>): Promise<unknown> {
 afterEach(() => vi.unstubAllGlobals());
 
 describe("createApiClient", () => {
+  it("says the session ended when an /api call answers 401, and only then, still failing the call", async () => {
+    const answers: Record<string, Response> = {
+      "/api/projects?integrationType=git&integrationName=github": json({ error: ERRORS.noAuthToken }, 401),
+      "/api/integrations": json({ error: "Forbidden" }, 403),
+      "/auth/login": json({ error: ERRORS.notAuthorized }, 401),
+    };
+    const fetchMock = vi.fn<typeof fetch>(async (url) => answers[String(url)] ?? json({}, 500));
+    const onSessionEnded = vi.fn();
+    const api = createApiClient({ baseUrl: "", fetch: fetchMock, onSessionEnded });
+    expect(await failureOf(api.getIntegrations())).toBeInstanceOf(ApiError);
+    expect(await failureOf(api.login({ email: "a@b.co", firebase_uid: "f", idToken: "i" }))).toBeInstanceOf(
+      ApiError,
+    );
+    expect(onSessionEnded).not.toHaveBeenCalled();
+    expect(await failureOf(api.getProjects())).toMatchObject({ status: 401 });
+    expect(onSessionEnded).toHaveBeenCalledTimes(1);
+  });
+
   it("posts the sign-in as JSON to the same origin and answers it in the contract's shape", async () => {
     const fetchMock = vi.fn<typeof fetch>(async () => json({ ...SIGNED_IN, extra: "dropped" }));
     const api = createApiClient({ baseUrl: "", fetch: fetchMock });

@@ -51,6 +51,11 @@ export interface ApiClientOptions {
   requestId?: string;
   fetch?: typeof fetch;
   signal?: AbortSignal;
+  /**
+   * Called when an `/api` call answers 401: the session is gone (signed out in another tab,
+   * revoked). The browser's calls send the user to sign in; the call still throws.
+   */
+  onSessionEnded?: () => void;
 }
 
 interface CallInit {
@@ -81,6 +86,7 @@ export function createApiClient(options: ApiClientOptions) {
     }
     const json: unknown = await response.json().catch(() => undefined);
     if (!response.ok) {
+      if (response.status === 401 && path.startsWith("/api/")) options.onSessionEnded?.();
       const parsed = errorBodySchema.safeParse(json);
       throw new ApiError(response.status, parsed.success ? parsed.data : undefined, response.statusText);
     }
@@ -137,6 +143,9 @@ export function createApiClient(options: ApiClientOptions) {
     /** Answers the same message whether or not the address has an account. */
     forgotPassword: (email: string) =>
       request(messageResponseSchema, API_PATHS.forgotPassword, { method: "POST", body: { email } }),
+    /** 400 when the reset link's code is used, expired or unknown. */
+    checkResetCode: (oobCode: string) =>
+      request(successResponseSchema, API_PATHS.resetPasswordCheck, { method: "POST", body: { oobCode } }),
     resetPassword: (oobCode: string, newPassword: string) =>
       request(successResponseSchema, API_PATHS.resetPassword, {
         method: "POST",

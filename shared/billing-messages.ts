@@ -7,7 +7,6 @@ export const PAYMENT_MESSAGES = {
   timedOut: "Payment verification timed out. Please contact support.",
   missingSessionId: "No payment session ID found. Invalid payment URL.",
   unableToVerify: "Unable to verify session",
-  networkError: "Network error during session validation",
   pending: "Payment verification pending",
   cancelled: "Payment was cancelled or not completed",
 } as const;

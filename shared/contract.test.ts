@@ -176,4 +176,11 @@ describe("request schemas share the forms' rules", () => {
     const weak = resetPasswordRequestSchema.safeParse({ oobCode: "code", newPassword: "abcdefgh" });
     expect(weak.error?.issues.map((issue) => issue.message)).toEqual([VALIDATION.strongPassword]);
   });
+
+  it("names the forbidden word of an otherwise strong new password", () => {
+    const banned = resetPasswordRequestSchema.safeParse({ oobCode: "code", newPassword: "Strong-9X admin" });
+    expect(banned.error?.issues.map((issue) => issue.message)).toEqual([
+      VALIDATION.passwordForbiddenWord("admin"),
+    ]);
+  });
 });

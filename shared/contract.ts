@@ -202,6 +202,8 @@ export const resetPasswordRequestSchema = z.object({
         ctx.addIssue({ code: "custom", message: problem });
     }),
 });
+/** POST /auth/reset-password/check: whether a reset link's code can still be used (400 if not). */
+export const resetCodeCheckRequestSchema = resetPasswordRequestSchema.pick({ oobCode: true });
 export const successResponseSchema = z.object({ success: z.literal(true), message: z.string().optional() });
 
 /** POST /api/user/update and POST /api/org/update: the name edit dialogs. */
@@ -252,6 +254,13 @@ export const sessionClaimsSchema = z.object({
   auth_time: z.number(),
 });
 export type SessionClaims = z.infer<typeof sessionClaimsSchema>;
+
+/**
+ * GET /auth/session-status (backend, asked by the gateway): the session is live, and the user's and
+ * organisation's names now, so a rename shows in every signed-in browser without a new token.
+ */
+export const sessionStatusResponseSchema = sessionClaimsSchema.pick({ name: true, orgName: true });
+export type SessionNames = z.infer<typeof sessionStatusResponseSchema>;
 
 /** GET /auth/session (answered by the gateway): who is signed in, never the token. */
 export const sessionUserSchema = z.object({
@@ -421,6 +430,7 @@ export const API_PATHS = {
   providerLogin: (provider: string) => `/auth/login/${encodeURIComponent(provider)}`,
   forgotPassword: "/auth/forgot-password",
   resetPassword: "/auth/reset-password",
+  resetPasswordCheck: "/auth/reset-password/check",
   outbox: "/auth/outbox",
   userUpdate: "/api/user/update",
   orgUpdate: "/api/org/update",

@@ -50,6 +50,7 @@ export const VALIDATION = {
   strongPassword:
     "Password must contain at least one uppercase letter, one lowercase letter, one number, and one special character.",
   passwordTooLong: "Password must be lower than 128 characters.",
+  passwordForbiddenWord: (word: string) => `Password must not contain the word "${word}".`,
   passwordsDoNotMatch: "Passwords do not match",
 } as const;
 

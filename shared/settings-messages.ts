@@ -9,6 +9,8 @@ export const SETTINGS = {
   loading: "Loading settings...",
   noTemplates: "No settings available at this time.",
   loadFailed: "Failed to load settings",
+  /** The repository view of an id no repository of the organisation has (the backend's 404 too). */
+  repositoryNotFound: "Repository not found",
   templatesLoadFailed: "Failed to load settings templates",
   updateFailed: "Failed to update setting",
   /** A switch whose save failed, after it is rolled back. */

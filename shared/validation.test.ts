@@ -78,8 +78,9 @@ describe("strong password (reset and signup)", () => {
   });
 
   it("refuses the standalone words password, admin and user", () => {
-    expect(strongPassword("My-admin-9X")).toBeDefined();
-    expect(strongPassword("Password 1!")).toBeDefined();
+    expect(strongPassword("My-admin-9X")).toBe('Password must not contain the word "admin".');
+    expect(strongPassword("Password 1!")).toBe('Password must not contain the word "password".');
+    expect(strongPassword("Strong-9X user")).toBe(VALIDATION.passwordForbiddenWord("user"));
     expect(strongPassword("Superuser1!")).toBeUndefined();
   });
 

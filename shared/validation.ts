@@ -77,8 +77,8 @@ export const FORGOT_PASSWORD_RULES = {
 
 /**
  * The reset and signup password rule: 8 to 128 characters, upper and lower case, a digit and a
- * special character, and none of the standalone words password, admin or user. The product gives no
- * message for the forbidden words, so they get the generic pattern message.
+ * special character, and none of the standalone words password, admin or user. Each failure names
+ * its own rule, the forbidden word included.
  */
 const FORBIDDEN_PASSWORD_WORDS = /\b(password|admin|user)\b/i;
 
@@ -88,7 +88,8 @@ export const strongPassword: Rule = (value) => {
   const complex =
     /[A-Z]/.test(value) && /[a-z]/.test(value) && /\d/.test(value) && /[^A-Za-z0-9]/.test(value);
   if (!complex) return VALIDATION.strongPassword;
-  if (FORBIDDEN_PASSWORD_WORDS.test(value)) return VALIDATION.pattern;
+  const forbidden = FORBIDDEN_PASSWORD_WORDS.exec(value);
+  if (forbidden) return VALIDATION.passwordForbiddenWord((forbidden[1] ?? "").toLowerCase());
   return undefined;
 };
 

@@ -86,15 +86,29 @@ describe.each(TEST_DATABASE_KINDS)("sessions on %s", (kind) => {
     }
   });
 
-  it("session-status: 204 while live, 401 after logout, without asking the identity provider", async () => {
+  it("session-status: the names now while live, 401 after logout, without asking the identity provider", async () => {
     database = await freshDatabase(kind);
     const backend = await open(database.env);
     const token = await signIn(backend);
+    const { name, orgName } = decodeJwt(token) as { name: string; orgName: string };
 
     const live = await status(backend, token);
-    expect(live.status).toBe(204);
-    expect(live.text).toBe("");
+    expect(live.status).toBe(200);
+    expect(live.body).toEqual({ name, orgName });
     expect(live.headers["cache-control"]).toBe("no-store");
+
+    // Renamed (by any session): the token keeps the old names, the status says the new ones.
+    for (const [path, newName] of [
+      [API_PATHS.userUpdate, "Renamed User"],
+      [API_PATHS.orgUpdate, "Renamed Org"],
+    ] as const) {
+      const update = await request(backend.app)
+        .post(path)
+        .set(bearer(token))
+        .send({ updateData: { name: newName } });
+      expect(update.status).toBe(200);
+    }
+    expect((await status(backend, token)).body).toEqual({ name: "Renamed User", orgName: "Renamed Org" });
 
     expect((await request(backend.app).post(API_PATHS.logout).set(bearer(token))).status).toBe(204);
     const revoked = await status(backend, token);
@@ -113,7 +127,7 @@ describe.each(TEST_DATABASE_KINDS)("sessions on %s", (kind) => {
     const unavailable = await refresh(token);
     expect(unavailable.status).toBe(503);
     expect(unavailable.body).toMatchObject({ code: ERROR_CODES.identityUnavailable });
-    expect((await status(backend, token)).status).toBe(204);
+    expect((await status(backend, token)).status).toBe(200);
     identity.unreachable = false;
     expect((await refresh(token)).status).toBe(200);
     expect(identity.lookups).toEqual([FIREBASE_UID, FIREBASE_UID]);

@@ -67,6 +67,11 @@ export interface Identity extends IdentityVerifier {
    * Rejects with PasswordResetError for a bad code or password, IdentityError otherwise.
    */
   resetPassword(oobCode: string, newPassword: string): Promise<string>;
+  /**
+   * Checks a password-reset code without using it. Rejects with PasswordResetError "invalid-code"
+   * for a code that is used, expired, unknown or not a reset's; IdentityError otherwise.
+   */
+  checkResetCode(oobCode: string): Promise<void>;
   /** Ends every Firebase session of the user: ID tokens issued before now count as revoked. */
   revokeTokens(uid: string): Promise<void>;
 }
@@ -141,13 +146,14 @@ function passwordResetRefusal(message: string): PasswordResetError | undefined {
 
 /**
  * accounts:resetPassword of the Identity Toolkit REST API: the emulator's locally (which takes any
- * key), Google's otherwise, with the project's web API key.
+ * key), Google's otherwise, with the project's web API key. Without `newPassword` it only checks
+ * the code, and answers its request type.
  */
 async function applyPasswordReset(
   firebase: BackendConfig["firebase"],
   oobCode: string,
-  newPassword: string,
-): Promise<string> {
+  newPassword?: string,
+): Promise<{ email: string; requestType?: string }> {
   const base = firebase.authEmulatorHost
     ? `http://${firebase.authEmulatorHost}/identitytoolkit.googleapis.com`
     : "https://identitytoolkit.googleapis.com";
@@ -166,9 +172,12 @@ async function applyPasswordReset(
   }
   const body = (await response.json().catch(() => ({}))) as {
     email?: string;
+    requestType?: string;
     error?: { message?: string };
   };
-  if (response.ok && typeof body.email === "string") return body.email;
+  if (response.ok && typeof body.email === "string") {
+    return { email: body.email, ...(body.requestType ? { requestType: body.requestType } : {}) };
+  }
   const message = body.error?.message ?? "";
   const refusal = passwordResetRefusal(message);
   if (refusal) throw refusal;
@@ -242,7 +251,13 @@ export function createFirebaseIdentity(firebase: BackendConfig["firebase"]): Ide
       }
     },
 
-    resetPassword: (oobCode, newPassword) => applyPasswordReset(firebase, oobCode, newPassword),
+    resetPassword: async (oobCode, newPassword) =>
+      (await applyPasswordReset(firebase, oobCode, newPassword)).email,
+
+    async checkResetCode(oobCode) {
+      const { requestType } = await applyPasswordReset(firebase, oobCode);
+      if (requestType !== "PASSWORD_RESET") throw new PasswordResetError("invalid-code");
+    },
 
     async revokeTokens(uid) {
       try {

@@ -32,7 +32,7 @@ import { fileLanguage } from "./rules/languages.ts";
 import { readTeamRules, type TeamRules, teamRulesFolder } from "./rules/team-rules.ts";
 import { recordTeamRules } from "./rules/team-rules-store.ts";
 import { announceRunChange } from "./run-events.ts";
-import { type DbExecutor, type ReviewJob, recordDecision } from "./runs.ts";
+import { type DbExecutor, type ReviewJob, recordDecision, recordRunCommits } from "./runs.ts";
 import { hasSeat, triage } from "./triage.ts";
 import type { DecisionLog, ReviewPipeline } from "./worker.ts";
 
@@ -474,6 +474,7 @@ export function createReviewPipeline(deps: PipelineDeps): ReviewPipeline {
     const ref = { projectId: job.projectId, pullRequest: job.pullRequest };
     const pullRequest = await host.pullRequest(job.pullRequest);
     await updatePullRequest(db, ref, { title: pullRequest.title, url: pullRequest.url });
+    await recordRunCommits(db, job.runId, pullRequest);
     announceRunChange({ orgId: job.orgId, runId: job.runId });
     await log("pull_request", "read", {
       head_sha: pullRequest.headSha,

@@ -145,6 +145,26 @@ export async function startRun(db: Db, runId: string, attempt: number): Promise<
   return job;
 }
 
+/**
+ * The commits a run reviews, once the pipeline has read the pull request: a run queued without
+ * them (Review again, a bot command) shows the head it reviewed. A run that came with its event's
+ * commits keeps them.
+ */
+export async function recordRunCommits(
+  db: Db,
+  runId: string,
+  commits: { headSha: string; baseSha: string },
+): Promise<void> {
+  await db
+    .updateTable("review_runs")
+    .set({
+      head_sha: sql`coalesce(head_sha, ${commits.headSha})`,
+      base_sha: sql`coalesce(base_sha, ${commits.baseSha})`,
+    })
+    .where("id", "=", runId)
+    .execute();
+}
+
 /** Ends a running run with the pipeline's outcome and logs it. */
 export async function finishRun(db: Db, runId: string, outcome: ReviewRunOutcome): Promise<void> {
   const ended =

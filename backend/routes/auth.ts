@@ -1,7 +1,13 @@
 /** Sign-in, refresh, session status and logout (docs/product.md#api, docs/architecture.md#session). */
 /** Sign-in, refresh, session status and logout (docs/product.md#api, docs/architecture.md#session). */
 import type { Response, Router } from "express";
-import { API_PATHS, ERROR_CODES, loginRequestSchema, type SignInResponse } from "../../shared/contract.ts";
+import {
+  API_PATHS,
+  ERROR_CODES,
+  loginRequestSchema,
+  type SessionNames,
+  type SignInResponse,
+} from "../../shared/contract.ts";
 import { ERRORS } from "../../shared/messages.ts";
 import { type NewAccount, NoAccountError, organizationNameFor } from "../auth/accounts.ts";
 import { gitHubVouchesFor } from "../auth/github-address.ts";
@@ -139,13 +145,16 @@ export function authRouter(deps: AuthDeps): Router {
   });
 
   // Polled by the gateway (every few seconds per session at most): one query by primary keys, no
-  // identity provider call. Refresh is where the identity provider is asked.
+  // identity provider call. Refresh is where the identity provider is asked. The names are the
+  // rows' (the query joins them anyway): pages show them rather than the token's.
   router.get(API_PATHS.sessionStatus, async (req, res) => {
     noStore(res);
     const token = bearerToken(req);
     if (!token) throw missingTokenError();
-    if (!(await authenticateSession(db, tokens, token))) throw invalidSessionError();
-    res.status(204).end();
+    const session = await authenticateSession(db, tokens, token);
+    if (!session) throw invalidSessionError();
+    const { name, orgName } = sessionIdentity(session);
+    res.json({ name, orgName } satisfies SessionNames);
   });
 
   router.post(API_PATHS.logout, async (req, res) => {

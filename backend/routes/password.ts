@@ -10,6 +10,7 @@ import {
   API_PATHS,
   emailRequestSchema,
   type messageResponseSchema,
+  resetCodeCheckRequestSchema,
   resetPasswordRequestSchema,
   type successResponseSchema,
 } from "../../shared/contract.ts";
@@ -51,21 +52,31 @@ export function passwordRouter(deps: AuthDeps): Router {
     });
   });
 
+  /** Identity failures of a reset or its check, as the answers the reset page shows. */
+  const resetRefusal = (error: unknown): never => {
+    if (error instanceof PasswordResetError) {
+      throw new HttpError(400, {
+        error:
+          error.reason === "invalid-code"
+            ? ACCOUNT_MESSAGES.resetLinkInvalid
+            : ACCOUNT_MESSAGES.resetPasswordRefused,
+      });
+    }
+    if (error instanceof IdentityError && error.reason === "disabled") throw userDisabled();
+    if (error instanceof IdentityError && error.reason === "unavailable") throw identityUnavailable();
+    throw error;
+  };
+
+  // The reset page asks before showing its form, so a used or expired link says so at once.
+  router.post(API_PATHS.resetPasswordCheck, async (req, res) => {
+    const { oobCode } = parseRequest(resetCodeCheckRequestSchema, req.body);
+    await identity.checkResetCode(oobCode).catch(resetRefusal);
+    res.json({ success: true } satisfies SuccessResponse);
+  });
+
   router.post(API_PATHS.resetPassword, async (req, res) => {
     const { oobCode, newPassword } = parseRequest(resetPasswordRequestSchema, req.body);
-    const email = await identity.resetPassword(oobCode, newPassword).catch((error: unknown) => {
-      if (error instanceof PasswordResetError) {
-        throw new HttpError(400, {
-          error:
-            error.reason === "invalid-code"
-              ? ACCOUNT_MESSAGES.resetLinkInvalid
-              : ACCOUNT_MESSAGES.resetPasswordRefused,
-        });
-      }
-      if (error instanceof IdentityError && error.reason === "disabled") throw userDisabled();
-      if (error instanceof IdentityError && error.reason === "unavailable") throw identityUnavailable();
-      throw error;
-    });
+    const email = await identity.resetPassword(oobCode, newPassword).catch(resetRefusal);
 
     // A new password ends every session: ours first (they are what keeps anyone signed in to the
     // product), then Firebase's ID and refresh tokens, which only the sign-in pages hold, briefly.

@@ -491,6 +491,10 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
           ["x".repeat(201)],
           `Ignored paths: a pattern is at most 200 characters ("${"x".repeat(20)}…" has 201)`,
         ],
+        [
+          ["docs/**", "[invalid"],
+          'Ignored paths: "[invalid" is not a valid glob pattern: "[" is never closed by "]"',
+        ],
       ];
       for (const [value, message] of cases) {
         const response = await put(token, API_PATHS.settingsCategory("review_scope"), {

@@ -47,7 +47,7 @@ import {
 /** Express pattern of API_PATHS.settingsCategory(category). */
 const SETTINGS_CATEGORY_PATH = `${API_PATHS.settings}/:category` as const;
 
-const repositoryNotFound = () => new HttpError(404, { error: "Repository not found" });
+const repositoryNotFound = () => new HttpError(404, { error: SETTINGS.repositoryNotFound });
 const invalid = (message: string) =>
   new HttpError(400, { error: message, code: ERROR_CODES.invalidRequest, message });
 

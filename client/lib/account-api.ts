@@ -5,14 +5,15 @@
  * Brings zod and the contract's schemas, so only the lazily loaded edit dialog imports it
  * (docs/decisions/006-page-weight.md).
  */
-import { ApiError, createApiClient } from "../../shared/api-client.ts";
+import { ApiError } from "../../shared/api-client.ts";
 import { API_PATHS, nameUpdateResponseSchema, sessionResponseSchema } from "../../shared/contract.ts";
 import { NAME_EDIT } from "../../shared/messages.ts";
+import { browserApiClient } from "./browser-api";
 import { NAME_EDIT_TEXT } from "./ui-text";
 
 export type NameKind = keyof typeof NAME_EDIT_TEXT;
 
-const api = createApiClient({ baseUrl: "" });
+const api = browserApiClient();
 
 const PATHS: Record<NameKind, string> = { user: API_PATHS.userUpdate, org: API_PATHS.orgUpdate };
 

@@ -16,10 +16,11 @@ import {
   aiModelTestResponseSchema,
 } from "../../shared/ai-model-contract.ts";
 import { AI_MODEL } from "../../shared/ai-model-messages.ts";
-import { ApiError, createApiClient } from "../../shared/api-client.ts";
+import { ApiError } from "../../shared/api-client.ts";
 import { API_PATHS } from "../../shared/contract.ts";
+import { browserApiClient } from "./browser-api";
 
-const api = createApiClient({ baseUrl: "" });
+const api = browserApiClient();
 
 export type FormCheck =
   | { ok: true; request: AiModelRequest }

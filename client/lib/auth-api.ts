@@ -5,7 +5,7 @@
  * This module brings zod and the contract's schemas, so pages never import it statically: they
  * load it with `loadAuthApi()` when a sign-in or sign-out starts (docs/decisions/006-page-weight.md).
  */
-import { ApiError, createApiClient } from "../../shared/api-client.ts";
+import { ApiError } from "../../shared/api-client.ts";
 import {
   type BrowserSignInResponse,
   ERROR_CODES,
@@ -14,8 +14,9 @@ import {
   type SignupRequest,
 } from "../../shared/contract.ts";
 import { ERRORS, TEXT } from "../../shared/messages.ts";
+import { browserApiClient } from "./browser-api";
 
-const api = createApiClient({ baseUrl: "" });
+const api = browserApiClient();
 
 export type LoginOutcome =
   | { kind: "ok"; body: BrowserSignInResponse }
@@ -167,7 +168,7 @@ export async function providerLogin(
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeoutMs);
   try {
-    await createApiClient({ baseUrl: "", signal: controller.signal }).providerLogin(provider, code);
+    await browserApiClient({ signal: controller.signal }).providerLogin(provider, code);
     return { kind: "success" };
   } catch (error) {
     if (controller.signal.aborted) return { kind: "timeout", message: ERRORS.loginCallback.timeout };

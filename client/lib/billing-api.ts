@@ -4,7 +4,7 @@
  *
  * Brings zod and the billing schemas, so pages load it on demand (`billingApi` in lazy-billing.ts).
  */
-import { ApiError, createApiClient } from "../../shared/api-client.ts";
+import { ApiError } from "../../shared/api-client.ts";
 import {
   billingActionResponseSchema,
   type CheckoutRequest,
@@ -13,10 +13,11 @@ import {
   type ValidateSessionResponse,
   validateSessionResponseSchema,
 } from "../../shared/billing-contract.ts";
-import { PAYMENT_MESSAGES, SUBSCRIPTION_MESSAGES } from "../../shared/billing-messages.ts";
+import { SUBSCRIPTION_MESSAGES } from "../../shared/billing-messages.ts";
 import { API_PATHS } from "../../shared/contract.ts";
+import { browserApiClient } from "./browser-api";
 
-const api = createApiClient({ baseUrl: "" });
+const api = browserApiClient();
 
 export type Outcome<T = undefined> = { ok: true; value: T } | { ok: false; message: string };
 
@@ -78,26 +79,14 @@ export function resumeSubscription(orgId: string): Promise<Outcome> {
 }
 
 /**
- * One validation of a returning checkout; /payment-success polls it. `retry`: a later call may
- * still succeed; a refusal (an unknown session, say) will not change.
+ * One validation of a returning checkout; /payment-success polls it until it is confirmed or its
+ * time is up. Any failure may pass on a later call: a session the backend does not know yet (the
+ * provider's answer still on its way), a provider failing, a network failure.
  */
-export async function validateSession(
-  sessionId: string,
-): Promise<{ ok: true; value: ValidateSessionResponse } | { ok: false; retry: boolean; message: string }> {
-  try {
-    return {
-      ok: true,
-      value: await api.request(validateSessionResponseSchema, API_PATHS.validateSession(sessionId)),
-    };
-  } catch (error) {
-    // A 4xx will not change; a 5xx (the provider failing) may pass, as may a network failure.
-    const refused = error instanceof ApiError && !error.unreachable && error.status < 500;
-    return {
-      ok: false,
-      retry: !refused,
-      message: refused ? PAYMENT_MESSAGES.unableToVerify : PAYMENT_MESSAGES.networkError,
-    };
-  }
+export async function validateSession(sessionId: string): Promise<ValidateSessionResponse | undefined> {
+  return api
+    .request(validateSessionResponseSchema, API_PATHS.validateSession(sessionId))
+    .catch(() => undefined);
 }
 
 /** The sandbox checkout's Pay and Cancel: each answers where the browser goes next. */

@@ -3,7 +3,7 @@
  * docs/product.md#contributors-and-seats. Brings zod and the schemas, so the contributors table
  * loads it with itself, on demand.
  */
-import { ApiError, createApiClient } from "../../shared/api-client.ts";
+import { ApiError } from "../../shared/api-client.ts";
 import {
   addContributorResponseSchema,
   type Contributor,
@@ -12,8 +12,9 @@ import {
 } from "../../shared/billing-contract.ts";
 import { CONTRIBUTOR_MESSAGES } from "../../shared/billing-messages.ts";
 import { API_PATHS } from "../../shared/contract.ts";
+import { browserApiClient } from "./browser-api";
 
-const api = createApiClient({ baseUrl: "" });
+const api = browserApiClient();
 
 /** A failure carries its toast: the product's wording as title, the backend's reason when it gave one. */
 export type Outcome<T> = { ok: true; value: T } | { ok: false; title: string; reason?: string };

@@ -5,20 +5,32 @@
 import { type RouterContextProvider, redirect } from "react-router";
 import { DEFAULT_PATH } from "../../shared/constants.ts";
 import { type GatewayContext, gatewayContext } from "./gateway-context";
+import { loginPathFor } from "./use-sign-out";
 
 type Session = NonNullable<GatewayContext["session"]>;
 
-/** Where a guest is sent from a protected URL: /login, remembering the path and query. */
-function loginRedirectPath(requestUrl: string): string {
+/**
+ * The page a request is for. A client navigation asks for its data at `<page>.data` (`/_.data`
+ * for the root) with a `_routes` parameter; the page is the path without them, as React Router
+ * reads it.
+ */
+function pageOfRequest(requestUrl: string): string {
   const url = new URL(requestUrl);
-  const back = `${url.pathname}${url.search}`;
-  return back === "/" || back === "" ? "/login" : `/login?${new URLSearchParams({ redirectTo: back })}`;
+  const pathname = url.pathname.endsWith("/_.data")
+    ? url.pathname.slice(0, -"_.data".length)
+    : url.pathname.replace(/\.data$/, "");
+  url.searchParams.delete("_routes");
+  const search = url.searchParams.toString();
+  return `${pathname}${search ? `?${search}` : ""}`;
 }
 
-/** The session, or a redirect to /login that remembers where the visitor wanted to go. */
+/**
+ * The session, or a redirect to /login that remembers the page the visitor wanted: for a client
+ * navigation's data request, the page, never its `.data` URL.
+ */
 export function requireSession(context: Readonly<RouterContextProvider>, request: Request): Session {
   const { session } = context.get(gatewayContext);
-  if (!session) throw redirect(loginRedirectPath(request.url));
+  if (!session) throw redirect(loginPathFor(pageOfRequest(request.url)));
   return session;
 }
 

@@ -4,15 +4,16 @@
  * Brings zod and the contract's schemas, so pages load it on demand (`integrationsApi`), never
  * statically (docs/decisions/006-page-weight.md).
  */
-import { ApiError, createApiClient } from "../../shared/api-client.ts";
-import { AZURE_DEVOPS, INSTALLATION, INTEGRATIONS } from "../../shared/code-host-messages.ts";
+import { ApiError } from "../../shared/api-client.ts";
+import { AZURE_DEVOPS, INTEGRATIONS } from "../../shared/code-host-messages.ts";
 import type {
   GithubSetupRequest,
   IntegrationSetupRequest,
   ServiceHookSecret,
 } from "../../shared/contract.ts";
+import { browserApiClient } from "./browser-api";
 
-const api = createApiClient({ baseUrl: "" });
+const api = browserApiClient();
 
 export interface Outcome {
   ok: boolean;
@@ -61,7 +62,10 @@ export async function generateHookSecret(): Promise<Outcome & { serviceHook?: Se
   }
 }
 
-/** Completes an app installation (docs/product.md#installation). */
+/**
+ * Completes an app installation (docs/product.md#installation). On failure `message` is the
+ * server's reason only, empty without one: the page's heading already says it failed.
+ */
 export function completeInstallation(body: GithubSetupRequest): Promise<Outcome> {
-  return outcomeOf(api.setupGitHub(body), INSTALLATION.failed);
+  return outcomeOf(api.setupGitHub(body), "");
 }

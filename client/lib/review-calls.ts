@@ -4,7 +4,7 @@
  * load it on demand (`reviewCalls` in lazy-reviews.ts), never statically
  * (docs/decisions/006-page-weight.md).
  */
-import { ApiError, createApiClient } from "../../shared/api-client.ts";
+import { ApiError } from "../../shared/api-client.ts";
 import { API_PATHS } from "../../shared/contract.ts";
 import { reviewRetryResponseSchema } from "../../shared/review-contract.ts";
 import { SANDBOX_PULL_PATHS } from "../../shared/review-paths.ts";
@@ -16,8 +16,9 @@ import {
   sandboxPullCreatedSchema,
   sandboxReactionsResponseSchema,
 } from "../../shared/sandbox-review-contract.ts";
+import { browserApiClient } from "./browser-api";
 
-const api = createApiClient({ baseUrl: "" });
+const api = browserApiClient();
 
 /** The new resource's id, or the message to show. */
 export type CallOutcome = { ok: true; id: string } | { ok: false; message: string };

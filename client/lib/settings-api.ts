@@ -5,7 +5,7 @@
  * Brings zod and the contract's schemas, so it is only ever imported on demand (`settingsApi`),
  * never statically (docs/decisions/006-page-weight.md).
  */
-import { ApiError, createApiClient } from "../../shared/api-client.ts";
+import { ApiError } from "../../shared/api-client.ts";
 import { API_PATHS } from "../../shared/contract.ts";
 import {
   type SettingsUpdateRequest,
@@ -13,12 +13,13 @@ import {
   settingsUpdateResponseSchema,
 } from "../../shared/settings-contract.ts";
 import { SETTINGS } from "../../shared/settings-messages.ts";
+import { browserApiClient } from "./browser-api";
 import type { LoadResult } from "./load-result.server";
 import { loadSettings } from "./settings-load";
 import { type SettingsPage, type SettingsPageQuery, settingsCallQuery } from "./settings-page";
 import { cachedTemplates, forgetTemplates, keepTemplates } from "./settings-templates-cache";
 
-const api = createApiClient({ baseUrl: "" });
+const api = browserApiClient();
 
 /** What the page shows for `query`, loaded from the browser (a client navigation or a Retry). */
 export function loadSettingsPage(query: SettingsPageQuery): Promise<LoadResult<SettingsPage>> {

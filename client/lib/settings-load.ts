@@ -42,10 +42,13 @@ export function loadSettings(
         }),
         SETTINGS.templatesLoadFailed,
       );
+  // A 404 is a repository id the organisation does not have: the page says so.
   const settings = settle(
-    api
-      .request(settingsResponseSchema, `${API_PATHS.settings}?${settingsCallQuery(query)}`)
-      .then((answer) => answer.data),
+    nullOn404(
+      api
+        .request(settingsResponseSchema, `${API_PATHS.settings}?${settingsCallQuery(query)}`)
+        .then((answer) => answer.data),
+    ),
     SETTINGS.loadFailed,
   );
   // Only the organisation view offers to connect its code host.

@@ -58,6 +58,8 @@ export type SettingsPage =
   | { kind: "connect"; integration: Integration }
   /** The organisation view of a name no integration has. */
   | { kind: "unknown-integration"; integrationName: string }
+  /** The repository view of an id no repository of the organisation has. */
+  | { kind: "unknown-repository" }
   | { kind: "ready"; templates: SettingTemplate[]; settings: SettingsData };
 
 /**
@@ -67,7 +69,7 @@ export type SettingsPage =
  */
 export async function combineSettingsPage(
   templates: Promise<LoadResult<SettingTemplate[]>>,
-  settings: Promise<LoadResult<SettingsData>>,
+  settings: Promise<LoadResult<SettingsData | null>>,
   integration: Promise<LoadResult<Integration | null>> | null,
   integrationName: string | null,
 ): Promise<LoadResult<SettingsPage>> {
@@ -85,8 +87,10 @@ export async function combineSettingsPage(
     }
     if (!found.isActive) return { status: "ok", data: { kind: "connect", integration: found } };
   }
+  if (settingsResult.status === "ok" && !settingsResult.data)
+    return { status: "ok", data: { kind: "unknown-repository" } };
   for (const result of results) if (result?.status === "error") return result;
-  if (templatesResult.status !== "ok" || settingsResult.status !== "ok") {
+  if (templatesResult.status !== "ok" || settingsResult.status !== "ok" || !settingsResult.data) {
     return { status: "error", message: SETTINGS.loadFailed };
   }
   return {

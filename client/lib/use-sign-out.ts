@@ -3,6 +3,15 @@ import { useNavigate } from "react-router";
 import { loadAuthApi } from "./lazy-auth";
 
 /**
+ * Where a visitor without a session is sent: /login, remembering the page (path and query) to come
+ * back to after signing in. The server's guards and the browser's calls use it too; it lives here,
+ * in a chunk every signed-in page loads already (docs/decisions/006-page-weight.md).
+ */
+export function loginPathFor(page: string): string {
+  return page === "/" || page === "" ? "/login" : `/login?${new URLSearchParams({ redirectTo: page })}`;
+}
+
+/**
  * Sign-out: POST /auth/logout (the gateway clears the cookie), then /login, also when the call
  * fails (docs/product.md#signed-in-layout). `returnTo` keeps the page to come back to after signing in again.
  */
@@ -19,8 +28,7 @@ export function useSignOut() {
         ({ logout }) => logout(),
         () => false,
       );
-      const query = returnTo ? `?${new URLSearchParams({ redirectTo: returnTo })}` : "";
-      navigate(`/login${query}`, { replace: true });
+      navigate(returnTo ? loginPathFor(returnTo) : "/login", { replace: true });
     },
     [navigate],
   );

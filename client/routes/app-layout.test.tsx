@@ -31,6 +31,24 @@ describe("guards", () => {
     expect(response.headers.get("location")).toBe("/login?redirectTo=%2Fhome%3Ftab%3D2%26q%3Da");
   });
 
+  it("remembers the page, not the data URL, when a client navigation's data request finds no session", () => {
+    const guard = middleware[0];
+    if (!guard) throw new Error("no middleware");
+    const guest = gateway({ session: null });
+    for (const [url, location] of [
+      ["http://x/subscriptions.data?_routes=routes%2Fsubscriptions", "/login?redirectTo=%2Fsubscriptions"],
+      [
+        "http://x/settings.data?repositoryId=r1&_routes=root",
+        "/login?redirectTo=%2Fsettings%3FrepositoryId%3Dr1",
+      ],
+      ["http://x/reviews/run-1.data", "/login?redirectTo=%2Freviews%2Frun-1"],
+      ["http://x/_.data", "/login"],
+    ]) {
+      const response = thrown(() => guard(loaderArgs(url ?? "", guest), async () => new Response()));
+      expect(response.headers.get("location")).toBe(location);
+    }
+  });
+
   it("runs the same guard as middleware before child loaders", () => {
     const guard = middleware[0];
     if (!guard) throw new Error("no middleware");

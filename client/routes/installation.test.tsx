@@ -95,6 +95,9 @@ describe("/installation", () => {
     ];
     renderInstallation(INSTALL);
     const alert = await screen.findByRole("alert");
+    expect(within(alert).getByRole("heading", { level: 2 })).toHaveTextContent(
+      "Failed to complete installation",
+    );
     expect(alert).toHaveTextContent("This installation belongs to another account");
     await userEvent.click(within(alert).getByRole("button", { name: "Retry Installation" }));
     expect(await screen.findByRole("heading", { name: "Installation complete" })).toBeInTheDocument();
@@ -107,7 +110,10 @@ describe("/installation", () => {
   ])("says 'Failed to complete installation' for %s", async (_, answer) => {
     answers = [answer];
     renderInstallation(INSTALL);
-    expect(await screen.findByRole("alert")).toHaveTextContent("Failed to complete installation");
+    const alert = await screen.findByRole("alert");
+    expect(within(alert).getByRole("heading", { level: 2 })).toHaveTextContent(
+      "Failed to complete installation",
+    );
     expect(screen.getByRole("button", { name: "Retry Installation" })).toBeEnabled();
   });
 

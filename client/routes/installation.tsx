@@ -71,7 +71,7 @@ export default function Installation({ loaderData }: Route.ComponentProps) {
   );
 }
 
-type Phase = { name: "processing" } | { name: "failed"; message: string } | { name: "done" };
+type Phase = { name: "processing" } | { name: "failed"; reason?: string } | { name: "done" };
 
 /** `code` proves to the backend that this user may connect the installation. */
 function CompleteInstallation({
@@ -97,9 +97,7 @@ function CompleteInstallation({
       .then(({ completeInstallation }) => completeInstallation({ org_id: orgId, installationId, code }))
       .catch(() => ({ ok: false, message: undefined }))
       .then((outcome) =>
-        setPhase(
-          outcome.ok ? { name: "done" } : { name: "failed", message: outcome.message ?? INSTALLATION.failed },
-        ),
+        setPhase(outcome.ok ? { name: "done" } : { name: "failed", reason: outcome.message || undefined }),
       );
   }, [attempt, orgId, installationId, code]);
 
@@ -122,8 +120,8 @@ function CompleteInstallation({
           tone="danger"
           icon={<TriangleAlert />}
           titleAs="h2"
-          title={phase.message}
-          description="The installation could not be linked to your organization."
+          title={INSTALLATION.failed}
+          description={phase.reason ?? "The installation could not be linked to your organization."}
           action={
             <Button
               variant="secondary"

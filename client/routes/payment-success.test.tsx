@@ -143,18 +143,25 @@ describe("/payment-success", () => {
     ).toBeInTheDocument();
   });
 
-  it("stops at once when the backend refuses the session: 'Unable to verify session'", async () => {
-    answers = [() => jsonResponse({ error: "Not found" }, 404)];
+  it("keeps polling a session the backend does not know (404) until the timeout", async () => {
+    answers = [() => jsonResponse({ error: "Unable to verify session" }, 404)];
     renderPaymentSuccess("?session_id=cs_1");
-    expect(await screen.findByRole("alert")).toHaveTextContent(PAYMENT_MESSAGES.unableToVerify);
+    await vi.waitFor(() => expect(validations()).toHaveLength(1));
     await advance(PAYMENT_POLL_INTERVAL_MS * 2);
-    expect(validations()).toHaveLength(1);
+    expect(validations()).toHaveLength(3);
+    expect(screen.queryByRole("alert")).toBeNull();
+    await advance(PAYMENT_POLL_TIMEOUT_MS - PAYMENT_POLL_INTERVAL_MS * 2);
+    expect(await screen.findByRole("alert")).toHaveTextContent(PAYMENT_MESSAGES.timedOut);
+    expect(validations().length).toBe(PAYMENT_POLL_TIMEOUT_MS / PAYMENT_POLL_INTERVAL_MS);
   });
 
   it("Try Again validates again and stops the redirect", async () => {
-    answers = [() => jsonResponse({ error: "Not found" }, 404), () => jsonResponse(PAID)];
+    answers = [() => jsonResponse({ error: "Unable to verify session" }, 404)];
     renderPaymentSuccess("?session_id=cs_1");
+    await vi.waitFor(() => expect(validations()).toHaveLength(1));
+    await advance(PAYMENT_POLL_TIMEOUT_MS);
     const alert = await screen.findByRole("alert");
+    answers = [() => jsonResponse(PAID)];
     await userEvent.click(within(alert).getByRole("button", { name: "Try Again" }));
     expect(await screen.findByRole("heading", { name: "Payment Successful" })).toBeInTheDocument();
     await advance(PAYMENT_FAILURE_REDIRECT_MS * 2);

@@ -3,21 +3,32 @@ import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { jsonResponse } from "../../tests/support/client/fixtures";
 import { renderRoute } from "../../tests/support/client/render-route";
-import ResetPassword from "./reset-password";
+import ResetPassword, { loader } from "./reset-password";
 
 const fetchMock = vi.fn<typeof fetch>();
 const LINK = "/reset-password?mode=resetPassword&oobCode=code-123";
 const NEW_PASSWORD = "N3w-Secret!";
+/** The loader's check of the link, from the server to the backend. */
+const CHECK = "http://backend.test/auth/reset-password/check";
+/** What the backend answers the check. */
+let checkAnswer: () => Response;
 
-beforeEach(() => vi.stubGlobal("fetch", fetchMock));
+beforeEach(() => {
+  checkAnswer = () => jsonResponse({ success: true });
+  vi.stubGlobal("fetch", async (input: RequestInfo | URL, init?: RequestInit) =>
+    String(input) === CHECK ? checkAnswer() : fetchMock(input, init),
+  );
+});
 afterEach(() => {
   vi.unstubAllGlobals();
   fetchMock.mockReset();
 });
 
+const renderReset = (url = LINK) => renderRoute("reset-password", ResetPassword, url, { loader });
+
 async function submit(password = NEW_PASSWORD, confirmation = password) {
   const user = userEvent.setup();
-  renderRoute("reset-password", ResetPassword, LINK);
+  renderReset();
   await user.type(await screen.findByLabelText("New password"), password);
   await user.type(screen.getByLabelText("Confirm new password"), confirmation);
   await user.click(screen.getByRole("button", { name: "Reset Password" }));
@@ -41,14 +52,29 @@ describe("/reset-password", () => {
     ["no code", "/reset-password?mode=resetPassword"],
     ["an empty code", "/reset-password?mode=resetPassword&oobCode="],
   ])("shows the invalid-link view for %s", async (_, url) => {
-    renderRoute("reset-password", ResetPassword, url);
+    renderReset(url);
     await screen.findByRole("link", { name: "Request a new link" });
     expectInvalidLinkView("This password reset link is invalid or incomplete.");
   });
 
+  it("says at once that a used or expired link cannot be used, with a way to ask for a new one", async () => {
+    const message = "This password reset link is invalid or has expired. Please request a new one.";
+    checkAnswer = () => jsonResponse({ error: message }, 400);
+    renderReset();
+    await screen.findByRole("link", { name: "Request a new link" });
+    expectInvalidLinkView(message);
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it("shows the form when the backend cannot check the link: the reset itself will tell", async () => {
+    checkAnswer = () => jsonResponse({ error: "Identity service unavailable" }, 503);
+    renderReset();
+    expect(await screen.findByLabelText("New password")).toBeEnabled();
+  });
+
   it("applies the strong-password rule once touched, and the confirmation must match", async () => {
     const user = userEvent.setup();
-    renderRoute("reset-password", ResetPassword, LINK);
+    renderReset();
     await user.type(await screen.findByLabelText("New password"), "short");
     expect(screen.queryByText("Must be at least 8 characters")).not.toBeInTheDocument();
     await user.tab();
@@ -56,7 +82,7 @@ describe("/reset-password", () => {
 
     await user.clear(screen.getByLabelText("New password"));
     await user.type(screen.getByLabelText("New password"), "my password 1A!");
-    expect(await screen.findByText("Please enter a valid value")).toBeInTheDocument();
+    expect(await screen.findByText('Password must not contain the word "password".')).toBeInTheDocument();
 
     await user.clear(screen.getByLabelText("New password"));
     await user.type(screen.getByLabelText("New password"), NEW_PASSWORD);
@@ -75,9 +101,12 @@ describe("/reset-password", () => {
   });
 
   it("posts the code and the new password once, then goes to /login with a message after two seconds", async () => {
-    fetchMock.mockResolvedValue(jsonResponse({ success: true }));
+    let answer = (_: Response) => {};
+    fetchMock.mockReturnValue(new Promise<Response>((resolve) => (answer = resolve)));
     const user = await submit();
+    // A second click while the first is on its way sends nothing more.
     await user.click(screen.getByRole("button", { name: "Reset Password" }));
+    answer(jsonResponse({ success: true }));
 
     expect(await screen.findByRole("status")).toHaveTextContent(
       "Your password has been reset. Sign in with your new password.",
@@ -86,7 +115,11 @@ describe("/reset-password", () => {
     const [path, init] = fetchMock.mock.calls[0] ?? [];
     expect(path).toBe("/auth/reset-password");
     expect(JSON.parse(String(init?.body))).toEqual({ oobCode: "code-123", newPassword: NEW_PASSWORD });
-    expect(screen.getByRole("button", { name: "Reset Password" })).toBeDisabled();
+    // The code is spent: no form is left to use until the redirect.
+    expect(screen.queryByRole("button", { name: "Reset Password" })).toBeNull();
+    expect(screen.queryByLabelText("New password")).toBeNull();
+    expect(screen.queryByLabelText("Confirm new password")).toBeNull();
+    expect(screen.getByRole("link", { name: "Back to Login" })).toHaveAttribute("href", "/login");
 
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(screen.queryByText(/Login page/)).not.toBeInTheDocument();

@@ -1,6 +1,6 @@
 import { KeyRound, LinkIcon } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
-import { useNavigate, useSearchParams } from "react-router";
+import { useNavigate } from "react-router";
 import { RESET_REDIRECT_MS } from "../../shared/constants.ts";
 import { ERRORS, TEXT } from "../../shared/messages.ts";
 import { RESET_PASSWORD_RULES, type ResetPasswordValues } from "../../shared/validation.ts";
@@ -9,6 +9,7 @@ import { Alert, Button, ButtonLink, Card, TextField } from "../components/ui";
 import { useRulesForm } from "../lib/forms";
 import { loadAuthApi } from "../lib/lazy-auth";
 import { loginNoticeState } from "../lib/login-notice";
+import { checkResetLink, type ResetLink } from "../lib/reset-link.server";
 import { documentTitle, productNameOf, type RouteHandle } from "../lib/route-handle";
 import type { Route } from "./+types/reset-password";
 
@@ -28,13 +29,22 @@ function resetCode(params: URLSearchParams): string | null {
   return params.get("mode") === "resetPassword" ? params.get("oobCode") || null : null;
 }
 
+/** The link is checked on the server first: a used or expired one never shows the form. */
+export async function loader({ context, request }: Route.LoaderArgs): Promise<{
+  oobCode: string | null;
+  link: ResetLink;
+}> {
+  const oobCode = resetCode(new URL(request.url).searchParams);
+  if (!oobCode) return { oobCode, link: { status: "invalid", message: ERRORS.invalidResetLink } };
+  return { oobCode, link: await checkResetLink(context, request, oobCode) };
+}
+
 /** docs/product.md#reset-password */
-export default function ResetPassword() {
+export default function ResetPassword({ loaderData }: Route.ComponentProps) {
   const navigate = useNavigate();
-  const [searchParams] = useSearchParams();
-  const oobCode = resetCode(searchParams);
+  const { oobCode, link } = loaderData;
   const [status, setStatus] = useState<Status>(
-    oobCode ? { kind: "idle" } : { kind: "invalid-link", message: ERRORS.invalidResetLink },
+    link.status === "invalid" ? { kind: "invalid-link", message: link.message } : { kind: "idle" },
   );
   const inFlight = useRef(false);
   const timer = useRef<number | undefined>(undefined);
@@ -91,7 +101,22 @@ export default function ResetPassword() {
     );
   }
 
-  const busy = status.kind === "submitting" || status.kind === "done";
+  if (status.kind === "done") {
+    // The code is spent: nothing is left to submit until the redirect.
+    return (
+      <>
+        <AuthHeader title="Password reset" />
+        <Card className="space-y-5 p-6 sm:p-7">
+          <Alert tone="success">{TEXT.passwordResetDone}</Alert>
+          <ButtonLink to="/login" variant="primary" fullWidth>
+            {TEXT.backToLogin}
+          </ButtonLink>
+        </Card>
+      </>
+    );
+  }
+
+  const busy = status.kind === "submitting";
   return (
     <>
       <AuthHeader title="Set a new password" subtitle="Choose a strong password you have not used before." />
@@ -103,7 +128,6 @@ export default function ResetPassword() {
           onSubmit={form.handleSubmit(reset)}
         >
           {status.kind === "error" ? <Alert tone="danger">{status.message}</Alert> : null}
-          {status.kind === "done" ? <Alert tone="success">{TEXT.passwordResetDone}</Alert> : null}
           <TextField
             label="New password"
             type="password"

@@ -11,6 +11,8 @@ import { forgetTemplates } from "../lib/settings-templates-cache";
 import SettingsRoute, { clientLoader, loader } from "./settings";
 
 const REPOSITORY_ID = "3f0e7c1a-0000-4000-8000-000000000001";
+/** An id no repository of the organisation has: the fake backend answers 404, as the real one does. */
+const UNKNOWN_REPOSITORY_ID = "3f0e7c1a-0000-4000-8000-0000000000ff";
 const TEMPLATES: SettingTemplate[] = SETTINGS_CATALOGUE.map((category) => ({
   ...category,
   default_value: [...category.default_value],
@@ -107,7 +109,11 @@ beforeEach(() => {
     }
     await gate;
     if (path === "/api/settings/templates") return templatesAnswer();
-    if (path === "/api/settings") return jsonResponse(settingsAnswer(url));
+    if (path === "/api/settings") {
+      return url.searchParams.get("repositoryId") === UNKNOWN_REPOSITORY_ID
+        ? jsonResponse({ error: "Repository not found" }, 404)
+        : jsonResponse(settingsAnswer(url));
+    }
     const name = /^\/api\/integrations\/([^/]+)$/.exec(path)?.[1];
     if (name) {
       const found = integrations[decodeURIComponent(name)] ?? 404;
@@ -514,6 +520,17 @@ describe("/settings, loading", () => {
     expect(await screen.findByText("Integration not found")).toBeInTheDocument();
   });
 
+  it.each([
+    ["the first HTML", false],
+    ["a client navigation", true],
+  ])("says the repository was not found, with a way home, on %s", async (_, client) => {
+    renderSettings(`/settings?repositoryId=${UNKNOWN_REPOSITORY_ID}`, { client });
+    expect(await screen.findByText("Repository not found")).toBeInTheDocument();
+    expect(screen.queryByText(/Check your connection/)).toBeNull();
+    expect(screen.queryByRole("alert")).toBeNull();
+    expect(screen.getByRole("link", { name: "Back to Home" })).toHaveAttribute("href", "/home");
+  });
+
   it("ends the session when the backend answers 401", async () => {
     templatesAnswer = () => jsonResponse({ error: "Invalid or expired session" }, 401);
     renderSettings("/settings?integrationName=github");
@@ -587,6 +604,18 @@ describe("/settings, pattern lists", () => {
     // Editing clears the message.
     await user.type(paths, "x");
     expect(screen.queryByText(message)).not.toBeInTheDocument();
+  });
+
+  it("refuses an invalid glob with a message naming it, sending nothing", async () => {
+    const user = await openReviewScope();
+    const paths = screen.getByRole("textbox", { name: "Ignored paths" });
+    await user.click(paths);
+    await user.paste("docs/**\n[invalid");
+    await user.click(screen.getByRole("button", { name: "Save Ignored paths" }));
+    const message = 'Ignored paths: "[invalid" is not a valid glob pattern: "[" is never closed by "]"';
+    expect(await screen.findByText(message)).toBeInTheDocument();
+    expect(paths).toHaveAttribute("aria-invalid", "true");
+    expect(saves()).toEqual([]);
   });
 
   it("shows a repository's list as inherited, saves its own from the keyboard, and returns to inherited", async () => {

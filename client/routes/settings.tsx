@@ -1,4 +1,4 @@
-import { ArrowLeft, Bot, Plug, SlidersHorizontal, Unplug } from "lucide-react";
+import { ArrowLeft, Bot, FolderX, Plug, SlidersHorizontal, Unplug } from "lucide-react";
 import { useEffect } from "react";
 import { useNavigate } from "react-router";
 import { INTEGRATIONS } from "../../shared/code-host-messages.ts";
@@ -116,6 +116,16 @@ function SettingsBody({ page, query }: { page: SettingsPage; query: SettingsPage
         icon={<Unplug />}
         title={INTEGRATIONS.notFound}
         description={`There is no code host named "${page.integrationName}". Pick one from the Provider list.`}
+      />
+    );
+  }
+  if (page.kind === "unknown-repository") {
+    return (
+      <EmptyState
+        icon={<FolderX />}
+        title={SETTINGS.repositoryNotFound}
+        description="No repository of your organization has this id: it may have been removed, or the link is wrong."
+        action={<ButtonLink to="/home">Back to Home</ButtonLink>}
       />
     );
   }

@@ -30,6 +30,11 @@ export interface RunningFirebaseEmulator {
   stop(): Promise<void>;
 }
 
+/** The emulator port `npm start` runs on: FIREBASE_AUTH_EMULATOR_PORT (from .env too), else 9099. */
+export function configuredEmulatorPort(env: NodeJS.ProcessEnv = process.env): number {
+  return Number(env.FIREBASE_AUTH_EMULATOR_PORT ?? 9099);
+}
+
 const READY_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 10_000;
 const OUTPUT_TAIL_CHARS = 4000;

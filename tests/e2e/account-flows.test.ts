@@ -5,7 +5,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createEmulatorUser, latestOobCode } from "../support/firebase-emulator-users.ts";
-import { launchBrowser } from "./browser.ts";
+import { launchBrowser, waitForHydration } from "./browser.ts";
 
 const baseUrl = inject("gatewayUrl");
 const emulatorHost = inject("emulatorHost");
@@ -152,9 +152,8 @@ describe("account screens", () => {
     await page.getByRole("status").first().waitFor({ timeout: 10_000 });
 
     const newPassword = "Fresh-Secret-2!";
-    await page.goto(
-      `${baseUrl}/reset-password?mode=resetPassword&oobCode=${await oobCode(email, "PASSWORD_RESET")}`,
-    );
+    const resetLink = `${baseUrl}/reset-password?mode=resetPassword&oobCode=${await oobCode(email, "PASSWORD_RESET")}`;
+    await page.goto(resetLink);
     await page.getByLabel("New password", { exact: true }).fill(newPassword);
     await page.getByLabel("Confirm new password", { exact: true }).fill(newPassword);
     await page.getByRole("button", { name: "Reset Password" }).click();
@@ -164,6 +163,14 @@ describe("account screens", () => {
       .filter({ hasText: "Your password has been reset. Sign in with your new password." })
       .waitFor();
 
+    // The used link no longer shows the form: it says so, with a way to ask for a new one.
+    await page.goto(resetLink);
+    await page.getByRole("alert").filter({ hasText: "invalid or has expired" }).waitFor();
+    await page.getByRole("link", { name: "Request a new link" }).waitFor();
+    expect(await page.getByLabel("New password", { exact: true }).count()).toBe(0);
+
+    await page.goto(`${baseUrl}/login`);
+    await waitForHydration(page);
     await signIn(page, email, newPassword);
     await page.waitForURL(/\/home$/, { timeout: 20_000 });
     await page.getByText("Dorothy Vaughan").first().waitFor();

@@ -71,4 +71,42 @@ describe("editing names from the user menu", () => {
     expect(html).toContain("Flight Research Division");
     await context.close();
   });
+
+  it("shows names changed in one browser in another signed-in browser after a reload", async () => {
+    const email = `dorothy-${Date.now()}@example.com`;
+    const password = "Correct-Horse-9!";
+    await createEmulatorUser(inject("emulatorHost"), inject("projectId"), {
+      email,
+      password,
+      displayName: "Dorothy Vaughan",
+      emailVerified: true,
+    });
+    const signIn = async () => {
+      const page = await (await browser.newContext()).newPage();
+      await page.goto(`${baseUrl}/login`);
+      await page.getByLabel("Email").fill(email);
+      await page.getByLabel("Password").fill(password);
+      await page.getByRole("button", { name: "Sign in with Email" }).click();
+      await page.getByRole("button", { name: /Dorothy Vaughan/ }).waitFor({ timeout: 20_000 });
+      return page;
+    };
+    const renaming = await signIn();
+    const other = await signIn();
+
+    let dialog = await openEditDialog(renaming, /Dorothy Vaughan/, "Edit name");
+    await dialog.getByLabel("Name").fill("Dorothy J. Vaughan");
+    await dialog.getByRole("button", { name: "Save Changes" }).click();
+    await renaming.getByText("Name updated").waitFor({ timeout: 10_000 });
+    dialog = await openEditDialog(renaming, /Dorothy J\. Vaughan/, "Edit organization name");
+    await dialog.getByLabel("Organization name").fill("West Area Computing");
+    await dialog.getByRole("button", { name: "Save Changes" }).click();
+    await renaming.getByText("Organization name updated").waitFor({ timeout: 10_000 });
+
+    // The other browser's cookie was minted before the renames; a reload shows the new names.
+    await other.reload();
+    await other.getByRole("button", { name: /Dorothy J\. Vaughan/ }).waitFor({ timeout: 10_000 });
+    await other.getByRole("complementary").getByText("West Area Computing").waitFor();
+    await renaming.context().close();
+    await other.context().close();
+  });
 });

@@ -224,7 +224,7 @@ describe("POST /auth/signup", () => {
     expect(body.user).toMatchObject({ email: user.email, name: "Ada Lovelace", role: "owner" });
     expect(body.org.name).toBe("Analytical Engines");
     expect(await rows("pending_signups", "firebase_uid", user.uid)).toBe(0);
-    expect((await sessionStatus(body.token)).status).toBe(204);
+    expect((await sessionStatus(body.token)).status).toBe(200);
   });
 
   it("creates the account and signs in at once when the address is already verified", async () => {
@@ -242,7 +242,7 @@ describe("POST /auth/signup", () => {
       provider: "email",
       orgName: "Analytical Engines",
     });
-    expect((await sessionStatus(body.token as string)).status).toBe(204);
+    expect((await sessionStatus(body.token as string)).status).toBe(200);
     expect(await rows("pending_signups", "firebase_uid", user.uid)).toBe(0);
     expect(await mailTo(user.email)).toEqual([]);
   });
@@ -344,7 +344,7 @@ describe("POST /auth/login/{provider}", () => {
     const body = signInResponseSchema.parse(response.body);
     expect(body.user.id).toBe(account.userId);
     expect(decodeJwt(body.token).provider).toBe("github");
-    expect((await sessionStatus(body.token)).status).toBe(204);
+    expect((await sessionStatus(body.token)).status).toBe(200);
 
     const reused = await post(API_PATHS.providerLogin("github"), { code });
     expect(reused.status).toBe(401);
@@ -445,6 +445,11 @@ describe("POST /auth/reset-password", () => {
       "resetPassword",
       "PASSWORD_RESET",
     );
+    // The page checks the link before it shows the form: the check does not use the code.
+    for (let i = 0; i < 2; i++) {
+      const check = await post(API_PATHS.resetPasswordCheck, { oobCode });
+      expect({ status: check.status, body: check.body }).toEqual({ status: 200, body: { success: true } });
+    }
     secrets.add(NEW_PASSWORD);
     const response = await post(API_PATHS.resetPassword, { oobCode, newPassword: NEW_PASSWORD });
     expect(response.status).toBe(200);
@@ -456,11 +461,25 @@ describe("POST /auth/reset-password", () => {
     const again = await login({ ...user, idToken: await idTokenOf(user.email, NEW_PASSWORD) });
     expect(again.status).toBe(200);
     expect(again.body.user.id).toBe(first.body.user.id);
-    expect((await sessionStatus(again.body.token)).status).toBe(204);
+    expect((await sessionStatus(again.body.token)).status).toBe(200);
 
     const reused = await post(API_PATHS.resetPassword, { oobCode, newPassword: "Other-Phrase-Lion-43!" });
     expect(reused.status).toBe(400);
     expect(reused.body).toEqual({ error: ACCOUNT_MESSAGES.resetLinkInvalid });
+    const used = await post(API_PATHS.resetPasswordCheck, { oobCode });
+    expect({ status: used.status, body: used.body }).toEqual({
+      status: 400,
+      body: { error: ACCOUNT_MESSAGES.resetLinkInvalid },
+    });
+  });
+
+  it("checks a link: an unknown or missing code is not a usable reset link (400)", async () => {
+    const unknown = await post(API_PATHS.resetPasswordCheck, { oobCode: "no-such-code" });
+    expect({ status: unknown.status, body: unknown.body }).toEqual({
+      status: 400,
+      body: { error: ACCOUNT_MESSAGES.resetLinkInvalid },
+    });
+    expect((await post(API_PATHS.resetPasswordCheck, {})).status).toBe(400);
   });
 
   it("answers 400 to an unknown code, and to a weak password before asking Firebase", async () => {

@@ -301,7 +301,7 @@ describe("POST /auth/login", () => {
     expect(response.body.user.id).toBe(original.user.id);
     expect(response.body.org.org_id).toBe(original.org.org_id);
     expect((await sessionStatus(original.token)).status).toBe(401);
-    expect((await sessionStatus(response.body.token)).status).toBe(204);
+    expect((await sessionStatus(response.body.token)).status).toBe(200);
   });
 
   it("answers 403 EMAIL_NOT_VERIFIED when an unverified identity claims the address of an existing account, and leaves the account alone", async () => {
@@ -312,7 +312,7 @@ describe("POST /auth/login", () => {
     expect(github.response.body.code).toBe(ERROR_CODES.emailNotVerified);
     expect(await countRows("users", "firebase_uid", github.uid)).toBe(0);
     expect(await countRows("users", "firebase_uid", original.uid)).toBe(1);
-    expect((await sessionStatus(original.token)).status).toBe(204);
+    expect((await sessionStatus(original.token)).status).toBe(200);
   });
 
   it("answers 400 naming the invalid fields", async () => {
@@ -480,22 +480,22 @@ describe("strict, case-sensitive routing", () => {
       expect(response.status, `${method} ${path}`).toBe(404);
     }
     expect((await projects(session.token)).status).toBe(200);
-    expect((await sessionStatus(session.token)).status).toBe(204);
+    expect((await sessionStatus(session.token)).status).toBe(200);
   });
 });
 
 describe("GET /auth/session-status", () => {
-  it("answers 204 without a body, not to be cached, while the session is live", async () => {
+  it("answers the current names, not to be cached, while the session is live", async () => {
     const session = await signedIn();
     const response = await sessionStatus(session.token);
-    expect(response.status).toBe(204);
-    expect(response.text).toBe("");
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ name: session.claims.name, orgName: session.claims.orgName });
     expect(response.headers["cache-control"]).toBe("no-store");
   });
 
   it("answers 401 with the usual error body once the session is logged out", async () => {
     const session = await signedIn();
-    expect((await sessionStatus(session.token)).status).toBe(204);
+    expect((await sessionStatus(session.token)).status).toBe(200);
     expect((await logout(session.token)).status).toBe(204);
     const response = await sessionStatus(session.token);
     expect(response.status).toBe(401);
@@ -615,7 +615,7 @@ describe("account linking", () => {
       expect((await sessionStatus(token)).status).toBe(401);
       expect((await projects(token)).status).toBe(401);
     }
-    expect((await sessionStatus(b.response.body.token)).status).toBe(204);
+    expect((await sessionStatus(b.response.body.token)).status).toBe(200);
     expect((await projects(b.response.body.token)).status).toBe(200);
   });
 });

@@ -6,6 +6,8 @@
 import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
 import { mkdtempSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -74,6 +76,33 @@ describe(".env", () => {
     } finally {
       gateway.kill("SIGTERM");
       await once(gateway, "exit");
+    }
+  });
+
+  it("points npm run demo-account at the emulator port .env sets, as npm start uses", async () => {
+    // A stand-in for the emulator: it records the paths asked and refuses them all.
+    const paths: string[] = [];
+    const emulator = createServer((request, response) => {
+      paths.push(request.url ?? "");
+      response.writeHead(500, { "content-type": "application/json" }).end('{"error":{"code":500}}');
+    });
+    emulator.listen(0, "127.0.0.1");
+    await once(emulator, "listening");
+    const { port } = emulator.address() as AddressInfo;
+    try {
+      const file = envFile([
+        `FIREBASE_AUTH_EMULATOR_PORT=${port}`,
+        "FIREBASE_AUTH_EMULATOR_HOST=127.0.0.1:9099",
+      ]);
+      const script = spawn(process.execPath, ["scripts/create-demo-account.ts"], {
+        cwd: ROOT,
+        env: { ENV_FILE: file, PATH: process.env.PATH },
+        stdio: "ignore",
+      });
+      await once(script, "exit");
+      expect(paths.some((entry) => entry.includes("/projects/demo-argus/accounts"))).toBe(true);
+    } finally {
+      emulator.close();
     }
   });
 });

@@ -178,6 +178,47 @@ describe("the session endpoint", () => {
   });
 });
 
+describe("the names a signed-in browser shows", () => {
+  const RENAMED = { name: "Ada King", orgName: "Difference Engines" };
+  const namesOf = async (app: Parameters<typeof request>[0], token: string) => {
+    const { user } = (await request(app).get("/auth/session").set("Cookie", cookieHeader(token))).body;
+    return { name: user.name, orgName: user.orgName };
+  };
+
+  it("are the backend's now: a rename in one browser shows in another at its next request", async () => {
+    const { app } = createTestGateway(backend.url);
+    const otherBrowser = await backend.mint({ sid: "other-browser" });
+    expect(await namesOf(app, otherBrowser)).toEqual({ name: TEST_USER.name, orgName: TEST_USER.orgName });
+
+    // The first browser renames the user and the organisation, then renews its own session.
+    backend.currentNames = RENAMED;
+    backend.refreshClaims = RENAMED;
+    const renaming = await backend.mint({ sid: "renaming-browser" });
+    expect((await request(app).post("/auth/session").set("Cookie", cookieHeader(renaming))).status).toBe(200);
+
+    // The other browser's token still carries the old names; what it is shown does not.
+    expect(await namesOf(app, otherBrowser)).toEqual(RENAMED);
+  });
+
+  it("come with the session check, so seeing them costs no call of its own", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      const elsewhere = createTestGateway(backend.url);
+      const token = await backend.mint({ sid: "renamed-elsewhere" });
+      for (let i = 0; i < 3; i++) await namesOf(elsewhere.app, token);
+      const checks = () => backend.calls.filter((call) => call.path === "/auth/session-status");
+      expect(checks()).toHaveLength(1);
+      // Renamed through another gateway instance: this one sees it at its next check.
+      backend.currentNames = RENAMED;
+      vi.setSystemTime(Date.now() + 31_000);
+      expect(await namesOf(elsewhere.app, token)).toEqual(RENAMED);
+      expect(checks()).toHaveLength(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
 describe("renewing the session (POST /auth/session)", () => {
   const claimsOf = (cookie: string | undefined) =>
     JSON.parse(Buffer.from(cookie?.match(/^auth_token=[^.]+\.([^.]+)\./)?.[1] ?? "", "base64url").toString());

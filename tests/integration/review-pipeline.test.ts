@@ -229,6 +229,11 @@ describe.each(TEST_DATABASE_KINDS)("the review engine on %s", (kind) => {
       server.close();
     }
     await settled();
+    // The retry's run records the head it reviewed: the pull request's, as the first run saw it.
+    const [retriedRun] = await runs();
+    expect(retriedRun?.id).not.toBe(latest?.id);
+    expect(latest?.headSha).toMatch(/^[0-9a-f]{40}$/);
+    expect(retriedRun?.headSha).toBe(latest?.headSha);
     // Nothing new since the last review: the retry posted no comment twice.
     const fingerprints = inlineFingerprints();
     expect(new Set(fingerprints).size).toBe(fingerprints.length);

@@ -18,6 +18,7 @@ export function fakeBackendForFile(): () => FakeBackend {
     backend.calls.length = 0;
     backend.refreshRefused = false;
     backend.refreshClaims = {};
+    backend.currentNames = {};
     backend.refreshGate = undefined;
     backend.jwksDown = false;
     backend.projectsDelayMs = 0;

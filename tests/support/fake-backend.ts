@@ -15,6 +15,7 @@ import {
   SESSION_AUDIENCE_DEFAULT,
   SESSION_ISSUER_DEFAULT,
   type SessionClaims,
+  type SessionNames,
   type SignInResponse,
   TOKEN_BEARING_AUTH_PATHS,
 } from "../../shared/contract.ts";
@@ -36,6 +37,8 @@ export interface FakeBackend {
   refreshRefused: boolean;
   /** Claims the refreshed tokens carry besides the session's (a renamed user, say). */
   refreshClaims: Partial<SessionClaims>;
+  /** The names session-status answers instead of the token's (renamed since it was minted). */
+  currentNames: Partial<SessionNames>;
   /** While set, refresh calls wait for it to resolve (to catch parallel requests in flight). */
   refreshGate: Promise<void> | undefined;
   /** The key set answers 503, as an unreachable or broken JWKS endpoint would. */
@@ -95,6 +98,7 @@ export async function startFakeBackend(): Promise<FakeBackend> {
     signInToken: () => mint(),
     refreshRefused: false,
     refreshClaims: {},
+    currentNames: {},
     refreshGate: undefined,
     jwksDown: false,
     projectsDelayMs: 0,
@@ -126,10 +130,11 @@ export async function startFakeBackend(): Promise<FakeBackend> {
       res.end(body);
     };
     const bearer = req.headers.authorization?.replace(/^Bearer /, "");
-    const sidOf = (token: string | undefined) =>
+    const claimsOf = (token: string | undefined) =>
       token
-        ? (JSON.parse(Buffer.from(token.split(".")[1] ?? "", "base64url").toString()) as { sid: string }).sid
-        : "";
+        ? (JSON.parse(Buffer.from(token.split(".")[1] ?? "", "base64url").toString()) as SessionClaims)
+        : undefined;
+    const sidOf = (token: string | undefined) => claimsOf(token)?.sid ?? "";
 
     if (url.pathname === API_PATHS.jwks) {
       return fake.jwksDown
@@ -153,8 +158,12 @@ export async function startFakeBackend(): Promise<FakeBackend> {
     if (req.method === "GET" && url.pathname === API_PATHS.sessionStatus) {
       if (fake.revokedSessions.has(sidOf(bearer)))
         return json(401, { error: "Invalid or expired session" } satisfies ErrorBody);
-      res.writeHead(204).end();
-      return;
+      const claims = claimsOf(bearer);
+      return json(200, {
+        name: claims?.name ?? "",
+        orgName: claims?.orgName ?? "",
+        ...fake.currentNames,
+      } satisfies SessionNames);
     }
     if (req.method === "POST" && url.pathname === API_PATHS.refresh) {
       await fake.refreshGate;

@@ -51,6 +51,10 @@ export function createFakeIdentity(): FakeIdentity {
       if (fake.unreachable) throw new IdentityError("unavailable");
       throw new PasswordResetError("invalid-code");
     },
+    async checkResetCode() {
+      if (fake.unreachable) throw new IdentityError("unavailable");
+      throw new PasswordResetError("invalid-code");
+    },
     async revokeTokens() {},
     async close() {},
   };

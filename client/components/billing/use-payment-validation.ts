@@ -28,8 +28,8 @@ function firstOf(from: PaymentReturn): Validation {
 
 /**
  * docs/product.md#payment-validation: the portal is confirmed at once; a checkout is validated every
- * PAYMENT_POLL_INTERVAL_MS until it is paid (or was already applied), refused, or
- * PAYMENT_POLL_TIMEOUT_MS have passed. An error goes to /payment-cancel, with its message, after
+ * PAYMENT_POLL_INTERVAL_MS until it is paid (or was already applied) or PAYMENT_POLL_TIMEOUT_MS have
+ * passed, whatever each answer says before then. An error goes to /payment-cancel, with its message, after
  * PAYMENT_FAILURE_REDIRECT_MS. `retry` starts over (and stops a pending redirect).
  */
 export function usePaymentValidation(from: PaymentReturn) {
@@ -70,14 +70,10 @@ export function usePaymentValidation(from: PaymentReturn) {
       const poll = async () => {
         const api = await billingApi.load().catch(() => undefined);
         if (over) return;
-        const outcome = api
-          ? await api.validateSession(sessionId)
-          : { ok: false as const, retry: true, message: PAYMENT_MESSAGES.networkError };
+        const answer = await api?.validateSession(sessionId);
         if (over) return;
-        if (outcome.ok && (outcome.value.isValid || outcome.value.alreadyProcessed)) {
-          settle({ state: "confirmed", session: outcome.value.session });
-        } else if (!outcome.ok && !outcome.retry) {
-          settle({ state: "error", message: outcome.message });
+        if (answer && (answer.isValid || answer.alreadyProcessed)) {
+          settle({ state: "confirmed", session: answer.session });
         } else {
           later(PAYMENT_POLL_INTERVAL_MS, () => void poll());
         }

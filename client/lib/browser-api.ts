@@ -1,0 +1,15 @@
+/**
+ * The API client of the browser's own calls (same origin, the session cookie). A call under `/api`
+ * that finds the session gone (signed out in another tab, revoked) sends the user to sign in, and
+ * back to this page afterwards, instead of leaving the page with an error it cannot get past.
+ */
+import { type ApiClientOptions, createApiClient } from "../../shared/api-client.ts";
+import { loginPathFor } from "./use-sign-out";
+
+function toSignIn(): void {
+  window.location.assign(loginPathFor(`${window.location.pathname}${window.location.search}`));
+}
+
+export function browserApiClient(options: Pick<ApiClientOptions, "signal"> = {}) {
+  return createApiClient({ baseUrl: "", ...options, onSessionEnded: toSignIn });
+}
