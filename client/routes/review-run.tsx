@@ -1,9 +1,10 @@
 import { ArrowLeft, ExternalLink, RotateCw, SearchX } from "lucide-react";
 import { useCallback, useState } from "react";
 import { useNavigate, useRevalidator } from "react-router";
-import type { ReviewDecision, ReviewRunDetail, RunFinding } from "../../shared/review-contract.ts";
+import type { ReviewDecision, RunFinding } from "../../shared/review-contract.ts";
 import { FindingFix, FindingReference } from "../components/reviews/finding-details";
 import { FindingFeedbackCounts, RunFeedbackTotals } from "../components/reviews/finding-feedback";
+import { MarkdownBody } from "../components/reviews/markdown-body";
 import { RunAiUsageCard } from "../components/reviews/run-ai-usage";
 import {
   durationText,
@@ -19,6 +20,7 @@ import { Settled } from "../components/streamed";
 import { Button, Card, EmptyState, TextLink, useToast } from "../components/ui";
 import { backendFor } from "../lib/backend.server";
 import { reviewCalls } from "../lib/lazy-reviews";
+import { type RenderedFinding, type RenderedRun, renderedRun } from "../lib/rendered-reviews.server";
 import { loadReviewRun } from "../lib/reviews.server";
 import { documentTitle, productNameOf, type RouteHandle } from "../lib/route-handle";
 import type { Route } from "./+types/review-run";
@@ -31,7 +33,7 @@ export function meta({ matches }: Route.MetaArgs) {
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   const { api } = backendFor(context, request);
-  return { run: await loadReviewRun(api, params.runId) };
+  return { run: renderedRun(await loadReviewRun(api, params.runId)) };
 }
 
 /** docs/product.md#reviewsrunid: one run's decision log and findings. */
@@ -63,7 +65,7 @@ export default function ReviewRun({ loaderData }: Route.ComponentProps) {
   );
 }
 
-function RunDetail({ run }: { run: ReviewRunDetail }) {
+function RunDetail({ run }: { run: RenderedRun }) {
   const { revalidate } = useRevalidator();
   const underWay = isUnderWay(run.status);
   // While the run is under way, each change of it reloads the page's data (its log grows).
@@ -207,7 +209,7 @@ function anchorText(finding: RunFinding["finding"]): string {
   return finding.line === null ? finding.path : `${finding.path}:${finding.line}`;
 }
 
-function Findings({ findings }: { findings: RunFinding[] }) {
+function Findings({ findings }: { findings: RenderedFinding[] }) {
   return (
     <Card as="section" aria-labelledby="findings-title">
       <h2 id="findings-title" className="border-border border-b px-6 py-3.5 font-semibold text-fg text-sm">
@@ -217,7 +219,7 @@ function Findings({ findings }: { findings: RunFinding[] }) {
         <p className="px-6 py-5 text-fg-muted text-sm">No findings.</p>
       ) : (
         <ul className="divide-y divide-border">
-          {findings.map(({ finding, feedback, ...delivery }) => (
+          {findings.map(({ finding, feedback, messageHtml, fixHtml, ...delivery }) => (
             <li key={finding.fingerprint} className="space-y-1.5 px-6 py-3 text-sm">
               <p className="flex flex-wrap items-center gap-2">
                 <SeverityBadge severity={finding.severity} />
@@ -232,8 +234,8 @@ function Findings({ findings }: { findings: RunFinding[] }) {
                   <code>{finding.quote}</code>
                 </pre>
               ) : null}
-              <p className="text-fg">{finding.message}</p>
-              <FindingFix finding={finding} />
+              <MarkdownBody html={messageHtml} />
+              <FindingFix html={fixHtml} />
             </li>
           ))}
         </ul>

@@ -110,6 +110,42 @@ describe("/sandbox/pulls/:pullId", () => {
     expect(pushed).toEqual([{ path: "src/config.ts", content: "export const limit = 1;" }]);
   });
 
+  it("renders the review and its comments as Markdown: bold, code, severity badges, suggestions", async () => {
+    const review = REVIEWED.reviews[0];
+    const comment = review?.comments[0];
+    if (!review || !comment) throw new Error("fixture");
+    answers = [
+      pullDetail({
+        reviews: [
+          {
+            ...review,
+            body: "**Argus** reviewed `src/config.ts`: 1 new finding.\n\n- **Critical** `src/config.ts:2` `secrets/github`: a token <img src=x onerror=alert(1)>",
+            comments: [
+              {
+                ...comment,
+                body: "**Critical** · `secrets/github`\n\nA token is committed.\n\n```suggestion\n  token: process.env.TOKEN,\n```",
+              },
+            ],
+          },
+        ],
+      }),
+    ];
+    const { container } = renderPull();
+    const summary = await screen.findByRole("article", { name: "Review" });
+    expect(within(summary).getByText("Argus").tagName).toBe("STRONG");
+    expect(within(summary).getByText("src/config.ts").tagName).toBe("CODE");
+    expect(summary).not.toHaveTextContent("**");
+    expect(within(summary).getByText("Critical")).toHaveClass("bg-danger-soft");
+    expect(container.querySelector("img")).toBeNull();
+    expect(summary).toHaveTextContent("<img src=x onerror=alert(1)>");
+
+    const inline = screen.getByRole("article", { name: "Review comment on src/config.ts line 2" });
+    const suggestion = within(inline).getByRole("figure");
+    expect(suggestion.querySelector("figcaption")).toHaveTextContent("Suggested change");
+    expect(suggestion.querySelector("pre code")).toHaveTextContent("token: process.env.TOKEN,");
+    expect(within(inline).getByText("Critical")).toHaveClass("rounded-full");
+  });
+
   it("says so for a pull request the organisation does not have", async () => {
     renderPull("0f0f0f0f-0f0f-4f0f-8f0f-0f0f0f0f0f0f");
     expect(await screen.findByRole("heading", { name: "Pull request not found" })).toBeInTheDocument();
