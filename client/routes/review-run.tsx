@@ -1,7 +1,8 @@
 import { ArrowLeft, ExternalLink, RotateCw, SearchX } from "lucide-react";
 import { useCallback, useState } from "react";
 import { useNavigate, useRevalidator } from "react-router";
-import type { ReviewDecision, RunFinding } from "../../shared/review-contract.ts";
+import type { RunFinding } from "../../shared/review-contract.ts";
+import { DecisionTimeline } from "../components/reviews/decision-timeline";
 import { FindingFix, FindingReference } from "../components/reviews/finding-details";
 import { FindingFeedbackCounts, RunFeedbackTotals } from "../components/reviews/finding-feedback";
 import { MarkdownBody } from "../components/reviews/markdown-body";
@@ -19,6 +20,7 @@ import { useRunEvents } from "../components/reviews/use-run-events";
 import { Settled } from "../components/streamed";
 import { Button, Card, EmptyState, TextLink, useToast } from "../components/ui";
 import { backendFor } from "../lib/backend.server";
+import type { TimelineStep } from "../lib/decision-timeline.server";
 import { reviewCalls } from "../lib/lazy-reviews";
 import { type RenderedFinding, type RenderedRun, renderedRun } from "../lib/rendered-reviews.server";
 import { loadReviewRun } from "../lib/reviews.server";
@@ -112,7 +114,7 @@ function RunDetail({ run }: { run: RenderedRun }) {
         </dl>
       </Card>
       {run.ai ? <RunAiUsageCard ai={run.ai} /> : null}
-      <DecisionLog decisions={run.decisions} underWay={underWay} />
+      <DecisionLog steps={run.timeline} underWay={underWay} />
       <Findings findings={run.findings} />
     </>
   );
@@ -161,44 +163,18 @@ function ReviewAgain({ runId, disabled }: { runId: string; disabled: boolean }) 
   );
 }
 
-function detailText(value: unknown): string {
-  return typeof value === "string" ? value : JSON.stringify(value);
-}
-
-function DecisionLog({ decisions, underWay }: { decisions: ReviewDecision[]; underWay: boolean }) {
+function DecisionLog({ steps, underWay }: { steps: TimelineStep[]; underWay: boolean }) {
   return (
     <Card as="section" aria-labelledby="decisions-title">
       <h2 id="decisions-title" className="border-border border-b px-6 py-3.5 font-semibold text-fg text-sm">
         Decision log
       </h2>
-      {decisions.length === 0 ? (
+      {steps.length === 0 ? (
         <p className="px-6 py-5 text-fg-muted text-sm">
           {underWay ? "Nothing yet: the review has not started." : "This run recorded no steps."}
         </p>
       ) : (
-        <ol className="divide-y divide-border">
-          {decisions.map((decision, index) => (
-            // The log only grows, so a step's place is its identity.
-            // biome-ignore lint/suspicious/noArrayIndexKey: steps repeat (one per reviewer), in order
-            <li key={index} className="space-y-1 px-6 py-3 text-sm">
-              <p className="flex flex-wrap items-baseline gap-x-2">
-                <span className="font-medium font-mono text-fg">{decision.step}</span>
-                <span className="text-fg">{decision.outcome}</span>
-                <span className="text-fg-subtle text-xs">{whenText(decision.at)}</span>
-              </p>
-              {Object.keys(decision.detail).length ? (
-                <dl className="grid grid-cols-[auto_1fr] gap-x-3 text-fg-muted text-xs">
-                  {Object.entries(decision.detail).map(([key, value]) => (
-                    <div key={key} className="contents">
-                      <dt>{key}</dt>
-                      <dd className="break-all font-mono">{detailText(value)}</dd>
-                    </div>
-                  ))}
-                </dl>
-              ) : null}
-            </li>
-          ))}
-        </ol>
+        <DecisionTimeline steps={steps} />
       )}
     </Card>
   );
