@@ -12,17 +12,26 @@ const fetchMock = vi.fn<typeof fetch>();
 let answers: SandboxPullDetail[];
 /** Bodies POSTed as commits. */
 let pushed: unknown[];
+/** Bodies POSTed as comments. */
+let commented: unknown[];
 
 const REVIEWED = reviewedPullDetail({ "+1": 1, "-1": 0, mine: [] });
 
 beforeEach(() => {
   answers = [REVIEWED];
   pushed = [];
+  commented = [];
   vi.stubGlobal("fetch", fetchMock);
   fetchMock.mockImplementation(async (input, init) => {
     if (String(input) === `/api/sandbox/pulls/${PULL_ID}/commits` && init?.method === "POST") {
       pushed.push(JSON.parse(String(init.body)));
       return jsonResponse({ success: true, data: { id: PULL_ID, number: 1, headSha: "e".repeat(40) } }, 201);
+    }
+    if (String(input) === `/api/sandbox/pulls/${PULL_ID}/comments` && init?.method === "POST") {
+      const body = JSON.parse(String(init.body)) as { body: string };
+      commented.push(body);
+      const command = body.body.includes("@argus review") ? "review" : null;
+      return jsonResponse({ success: true, data: { id: 7, command, runId: command ? RUN_ID : null } }, 201);
     }
     if (String(input) === `http://backend.test/api/sandbox/pulls/${PULL_ID}`) {
       const data = answers.length > 1 ? answers.shift() : answers[0];
@@ -144,6 +153,43 @@ describe("/sandbox/pulls/:pullId", () => {
     expect(suggestion.querySelector("figcaption")).toHaveTextContent("Suggested change");
     expect(suggestion.querySelector("pre code")).toHaveTextContent("token: process.env.TOKEN,");
     expect(within(inline).getByText("Critical")).toHaveClass("rounded-full");
+  });
+
+  it("takes a comment; the bot command it names asks for a review, and the page follows the run", async () => {
+    const user = userEvent.setup();
+    const comment = {
+      id: 2,
+      kind: "comment" as const,
+      author: "Ada Lovelace",
+      commitId: null,
+      body: "@argus review",
+      createdAt: "2026-01-05T10:01:00.000Z",
+      comments: [],
+    };
+    answers = [
+      REVIEWED,
+      pullDetail({ reviews: [...REVIEWED.reviews, comment], latestRun: { id: RUN_ID, status: "queued" } }),
+    ];
+    renderPull();
+    const form = await screen.findByRole("region", { name: "Add a comment" });
+    expect(within(form).getByText("@argus review").tagName).toBe("CODE");
+
+    await user.click(within(form).getByRole("button", { name: "Comment" }));
+    const field = within(form).getByRole("textbox", { name: "Comment" });
+    expect(field).toHaveAccessibleDescription(expect.stringContaining("Write a comment first."));
+    expect(field).toHaveAttribute("aria-invalid", "true");
+    expect(commented).toEqual([]);
+
+    await user.click(within(form).getByRole("button", { name: "Write @argus review" }));
+    expect(field).toHaveValue("@argus review");
+    await user.click(within(form).getByRole("button", { name: "Comment" }));
+    expect(await screen.findByText("Review requested")).toBeInTheDocument();
+    expect(commented).toEqual([{ body: "@argus review" }]);
+    expect(await screen.findByRole("article", { name: "Comment by Ada Lovelace" })).toHaveTextContent(
+      "Ada Lovelace commented",
+    );
+    expect(screen.getByText("Queued")).toBeInTheDocument();
+    expect(field).toHaveValue("");
   });
 
   it("says so for a pull request the organisation does not have", async () => {

@@ -4,6 +4,7 @@ import { Link, useRevalidator } from "react-router";
 import { sandboxPullsHref } from "../../shared/review-paths.ts";
 import { MarkdownBody } from "../components/reviews/markdown-body";
 import { isUnderWay, RunStatusBadge, whenText } from "../components/reviews/run-status";
+import { CommentForm } from "../components/sandbox/comment-form";
 import { CommentReactions } from "../components/sandbox/comment-reactions";
 import { FilesChanged } from "../components/sandbox/files-changed";
 import { PushCommit } from "../components/sandbox/push-commit";
@@ -86,6 +87,7 @@ function PullRequest({ pull }: { pull: RenderedPull }) {
         <ReviewState pull={pull} reviewing={reviewing} />
       </Card>
       <Conversation reviews={pull.reviews} headSha={pull.headSha} />
+      <CommentForm pullId={pull.id} />
       <section aria-labelledby="files-title" className="space-y-3">
         <h2 id="files-title" className="font-semibold text-base text-fg">
           Files changed <span className="font-normal text-fg-muted">({pull.files.length})</span>
@@ -133,12 +135,23 @@ function Conversation({ reviews, headSha }: { reviews: RenderedReview[]; headSha
             <li key={review.id}>
               <Card
                 as="article"
-                aria-label={review.kind === "review" ? "Review" : "Comment"}
+                aria-label={
+                  review.kind === "review"
+                    ? "Review"
+                    : review.author
+                      ? `Comment by ${review.author}`
+                      : "Comment"
+                }
                 className="space-y-2 px-5 py-4"
               >
                 <p className="flex items-center gap-1.5 text-fg-muted text-xs">
                   <MessageSquareText aria-hidden="true" className="size-3.5" />
-                  {review.kind === "review" ? "Reviewed" : "Commented"} · {whenText(review.createdAt)}
+                  {review.author
+                    ? `${review.author} commented`
+                    : review.kind === "review"
+                      ? "Reviewed"
+                      : "Commented"}{" "}
+                  · {whenText(review.createdAt)}
                   {review.commitId ? (
                     <>
                       {" "}

@@ -162,6 +162,7 @@ export function reviewedPullDetail(reactions: SandboxReactions): SandboxPullDeta
       {
         id: 1,
         kind: "review",
+        author: null,
         commitId: "c".repeat(40),
         body: "Argus found 1 critical problem.",
         createdAt: "2026-01-05T10:00:03.000Z",
