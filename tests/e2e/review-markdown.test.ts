@@ -2,7 +2,8 @@
  * Review Markdown in the browser (docs/decisions/036): a model's finding whose message carries an
  * image with an event handler is shown on the sandbox pull request and on the run page with its
  * code spans and bold rendered, the HTML as inert text: no element with a handler, no image, no
- * script run. The model is a fake OpenAI-compatible server on loopback. Both pages pass axe.
+ * script run. The model is a fake OpenAI-compatible server on loopback. Both pages pass axe. Then
+ * the pull request page takes a comment with the bot command it names, which runs a review.
  */
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -15,6 +16,7 @@ import {
   openSandboxPulls,
   seriousViolations,
   signedInPage,
+  waitForHydration,
 } from "./browser.ts";
 
 const baseUrl = inject("gatewayUrl");
@@ -101,6 +103,19 @@ describe("review Markdown", () => {
     await findings.getByText("ai/review").waitFor();
     await expectRenderedInert(page, findings);
     expect(await seriousViolations(page)).toEqual([]);
+
+    // Back on the pull request, a newcomer asks for a review with the command the page names.
+    await page.goBack();
+    await waitForHydration(page);
+    const form = page.getByRole("region", { name: "Add a comment" });
+    await form.getByRole("button", { name: "Write @argus review" }).click();
+    await form.getByRole("button", { name: "Comment", exact: true }).click();
+    await page.getByText("Review requested").first().waitFor();
+    await page.getByRole("article", { name: "Comment by Grace Hopper" }).waitFor();
+    // The command's run, as a GitHub comment's would be: its log says so.
+    await page.getByRole("link", { name: "See its decision log" }).click();
+    await page.waitForURL(/\/reviews\/[^/]+$/);
+    await page.getByText("Command: review").waitFor();
     await page.context().close();
   });
 });
