@@ -299,7 +299,7 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
   app.use(contributorsRouter(db, codeHost, contributorImport));
   app.use(seatsRouter(db, clock));
   // Sandbox pull requests answer for sandbox repositories only, whatever the code host is now.
-  app.use(sandboxPullsRouter(db, queue, markers));
+  app.use(sandboxPullsRouter(db, queue, markers, config.productName));
   app.use(accountRouter(db));
   app.use(reviewsRouter(db, queue, eventStreamGate(config.eventStreams)));
   app.use(subscriptionRouter(billing));

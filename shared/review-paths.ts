@@ -18,6 +18,8 @@ export const SANDBOX_PULL_PATHS = {
   pull: (pullId: string) => `${PULLS}/${encodeURIComponent(pullId)}`,
   /** POST: push a commit to the pull request's branch (a `synchronize` event). */
   pullCommits: (pullId: string) => `${PULLS}/${encodeURIComponent(pullId)}/commits`,
+  /** POST: comment on the pull request (an `issue_comment`; a bot command in it is run). */
+  pullComments: (pullId: string) => `${PULLS}/${encodeURIComponent(pullId)}/comments`,
   /** POST: press or release 👍 or 👎 on one of the review's line comments. */
   commentReactions: (commentId: number) => `${COMMENTS}/${commentId}/reactions`,
 } as const;
@@ -27,6 +29,7 @@ export const SANDBOX_PULL_ROUTES = {
   pulls: `${REPOSITORY_PULLS}/:projectId/pulls`,
   pull: `${PULLS}/:pullId`,
   pullCommits: `${PULLS}/:pullId/commits`,
+  pullComments: `${PULLS}/:pullId/comments`,
   commentReactions: `${COMMENTS}/:commentId/reactions`,
 } as const;
 
@@ -39,3 +42,5 @@ export const SANDBOX_TITLE_MAX = 200;
 export const SANDBOX_PATH_MAX = 200;
 /** The editor's text; the sample files are a few hundred bytes. */
 export const SANDBOX_CONTENT_MAX = 20_000;
+/** A comment on a pull request; a command is one line. */
+export const SANDBOX_COMMENT_MAX = 5_000;

@@ -5,8 +5,14 @@
  * pages; the paths are in review-paths.ts.
  */
 import { z } from "zod";
+import { BOT_COMMANDS } from "./bot-commands.ts";
 import { reviewRunStatusSchema } from "./review-contract.ts";
-import { SANDBOX_CONTENT_MAX, SANDBOX_PATH_MAX, SANDBOX_TITLE_MAX } from "./review-paths.ts";
+import {
+  SANDBOX_COMMENT_MAX,
+  SANDBOX_CONTENT_MAX,
+  SANDBOX_PATH_MAX,
+  SANDBOX_TITLE_MAX,
+} from "./review-paths.ts";
 
 export const sandboxTemplateIdSchema = z.enum([
   "leaked-key",
@@ -69,6 +75,22 @@ export type SandboxPullCreate = z.infer<typeof sandboxPullCreateSchema>;
 /** POST SANDBOX_PULL_PATHS.pullCommits: one file's new text. */
 export const sandboxCommitSchema = z.object(editedFile).strict();
 export type SandboxCommit = z.infer<typeof sandboxCommitSchema>;
+
+/** POST SANDBOX_PULL_PATHS.pullComments: a comment's Markdown. */
+export const sandboxCommentSchema = z
+  .object({ body: z.string().trim().min(1).max(SANDBOX_COMMENT_MAX) })
+  .strict();
+export type SandboxComment = z.infer<typeof sandboxCommentSchema>;
+
+/** What a comment answers: the command it gave the bot (null for none) and the run it queued. */
+export const sandboxCommentPostedSchema = z.object({
+  success: z.boolean(),
+  data: z.object({
+    id: z.number().int(),
+    command: z.enum(BOT_COMMANDS).nullable(),
+    runId: z.string().nullable(),
+  }),
+});
 
 /** What opening a pull request or pushing to it answers. */
 export const sandboxPullCreatedSchema = z.object({
@@ -138,6 +160,8 @@ export type SandboxReviewComment = z.infer<typeof sandboxReviewCommentSchema>;
 export const sandboxReviewSchema = z.object({
   id: z.number().int(),
   kind: z.enum(["review", "comment"]),
+  /** Who commented; null for what the review engine posted. */
+  author: z.string().nullable(),
   commitId: z.string().nullable(),
   body: z.string(),
   createdAt: z.string(),

@@ -624,6 +624,13 @@ export const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  "0019_sandbox_pull_comments": {
+    async up(db: Kysely<unknown>) {
+      // A person's comment on a sandbox pull request (a bot command among them), as GitHub holds
+      // an issue comment: who wrote it. Null for what the review engine posted.
+      await db.schema.alterTable("sandbox_reviews").addColumn("author", "text").execute();
+    },
+  },
 };
 
 /** Applies every pending migration; safe to call on every start (applied ones are skipped). */

@@ -355,6 +355,8 @@ export interface SandboxReviewsTable {
   kind: "review" | "comment";
   commit_id: string | null;
   body: string;
+  /** Who commented (migration 0019_sandbox_pull_comments); null for what the review engine posted. */
+  author: ColumnType<string | null, string | null | undefined, never>;
   created_at: CreatedAt;
 }
 

@@ -1,20 +1,12 @@
 /**
  * Bot commands in pull-request comments: `@<bot> review`, `full review`, `pause`, `resume` and
- * `help`. The bot's handle follows the product name (PRODUCT_NAME "Argus" → `@argus`). Only a
- * line that starts with the mention counts: a quoted reply (`> @argus review`) or a fenced code
- * block repeating a command must not run it again.
+ * `help` (the list and the handle are in shared/bot-commands.ts, which the pages name them from).
+ * Only a line that starts with the mention counts: a quoted reply (`> @argus review`) or a fenced
+ * code block repeating a command must not run it again.
  */
+import { BOT_COMMANDS, type BotCommand, botHandle } from "../../shared/bot-commands.ts";
 
-export const BOT_COMMANDS = ["review", "full review", "pause", "resume", "help"] as const;
-export type BotCommand = (typeof BOT_COMMANDS)[number];
-
-/** The product name as a code-host handle: lower case, anything but letters and digits a hyphen. */
-export function botHandle(productName: string): string {
-  return productName
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "");
-}
+export { BOT_COMMANDS, type BotCommand, botHandle };
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 

@@ -24,8 +24,6 @@ const FINGERPRINT_KIND = "fp";
 const SIGNED_MARKER = /<!-- argus:fp:([0-9a-f]{64}):([0-9a-f]{32}) -->/g;
 /** A fingerprint marker signed or not (earlier versions wrote none), with the space before it. */
 const ANY_MARKER = / ?<!-- argus:fp:[0-9a-f]{64}(?::[0-9a-f]{32})? -->/g;
-/** What is left of a marker without its comment's brackets, in any case: never posted from text. */
-const MARKER_TEXT = /argus:fp:[0-9a-f:]*/gi;
 
 /** Reads the fingerprints of the valid markers in a comment's text (a code host's body). */
 export type FingerprintReader = (text: string | null | undefined) => string[];
@@ -96,6 +94,3 @@ export function deploymentMarkers(config: SecretsConfig): MarkersFor {
 
 /** The text as a code host shows it, without the markers (the sandbox's pull request page). */
 export const withoutMarkers = (text: string) => text.replace(ANY_MARKER, "").trimEnd();
-
-/** Text from elsewhere with whatever looks like a marker taken out: only the engine writes markers. */
-export const withoutMarkerText = (text: string) => text.replace(MARKER_TEXT, "");

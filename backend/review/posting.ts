@@ -5,9 +5,9 @@
  * already.
  */
 import { cweUrl } from "../../shared/cwe.ts";
+import { inertMarkdown, inlineCode } from "../../shared/inert-markdown.ts";
 import { FINDING_SEVERITY_ORDER, type Finding, type FindingSeverity } from "../../shared/review-contract.ts";
 import type { RightSideIndex } from "./diff.ts";
-import { inertMarkdown, inlineCode } from "./inert-markdown.ts";
 import type { PullRequestMarkers } from "./markers.ts";
 import type { FindingDelivery } from "./model.ts";
 import type { LineComment } from "./review-host.ts";

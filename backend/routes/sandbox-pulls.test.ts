@@ -1,9 +1,12 @@
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { botCommandText } from "../../shared/bot-commands.ts";
+import { DEFAULT_PRODUCT_NAME } from "../../shared/constants.ts";
 import { API_PATHS, integrationResponseSchema, projectsResponseSchema } from "../../shared/contract.ts";
 import { SANDBOX_PULL_PATHS } from "../../shared/review-paths.ts";
 import { sandboxConnectOf } from "../../shared/sandbox.ts";
 import {
+  sandboxCommentPostedSchema,
   sandboxPullCreatedSchema,
   sandboxPullResponseSchema,
   sandboxPullsResponseSchema,
@@ -125,6 +128,54 @@ describe.each(TEST_DATABASE_KINDS)("sandbox pull requests on %s", (kind) => {
     ).data;
     expect(detail.headSha).toBe(headSha);
     expect(detail.files).toEqual([]);
+  });
+
+  it("takes a person's comment; a bot command in it queues a command run as GitHub's issue_comment would", async () => {
+    const { token, project } = await connected("sandbox-comment");
+    const pull = await open(token, project.id, { template: "clean-change" });
+
+    const plain = await post(token, SANDBOX_PULL_PATHS.pullComments(pull.id), {
+      body: "Looks **fine** to me.",
+    });
+    expect(plain.status).toBe(201);
+    expect(sandboxCommentPostedSchema.parse(plain.body).data).toMatchObject({ command: null, runId: null });
+    expect(await runsOf(project.id)).toHaveLength(1);
+
+    const command = await post(token, SANDBOX_PULL_PATHS.pullComments(pull.id), {
+      body: `Please have a look.\n${botCommandText(DEFAULT_PRODUCT_NAME, "full review")}`,
+    });
+    expect(command.status).toBe(201);
+    const posted = sandboxCommentPostedSchema.parse(command.body).data;
+    expect(posted.command).toBe("full review");
+    const runs = await backend.db
+      .selectFrom("review_runs")
+      .select(["id", "trigger", "command", "status"])
+      .where("project_id", "=", project.id)
+      .orderBy("queued_at")
+      .execute();
+    // The opened pull request's run has not started (no workers): the command is folded into it.
+    expect(runs).toHaveLength(1);
+    expect(runs.at(-1)).toEqual({
+      id: posted.runId,
+      trigger: "command",
+      command: "full review",
+      status: "queued",
+    });
+
+    const detail = sandboxPullResponseSchema.parse(
+      (await get(token, SANDBOX_PULL_PATHS.pull(pull.id))).body,
+    ).data;
+    expect(detail.reviews.map(({ kind, author, body }) => ({ kind, author, body }))).toEqual([
+      { kind: "comment", author: "sandbox-comment", body: "Looks **fine** to me." },
+      { kind: "comment", author: "sandbox-comment", body: "Please have a look.\n@argus full review" },
+    ]);
+    expect(detail.latestRun).toEqual({ id: posted.runId, status: "queued" });
+
+    expect((await post(token, SANDBOX_PULL_PATHS.pullComments(pull.id), { body: "  " })).status).toBe(400);
+    const theirs = await signedInAccount(backend, "sandbox-comment-theirs");
+    expect((await post(theirs.token, SANDBOX_PULL_PATHS.pullComments(pull.id), { body: "hi" })).status).toBe(
+      404,
+    );
   });
 
   it("is a 404 for another organisation's repository or pull request, a bad id, and refuses a bad body", async () => {

@@ -1,8 +1,9 @@
 /**
  * Sandbox pull requests (docs/review-engine.md#sandbox-pull-requests): open one from a template or
- * an edited file, push a commit to it, read it back with its diff and what was posted on it. Opening
- * and pushing go through ingest exactly as a GitHub webhook would, so the review engine cannot tell
- * the sandbox from GitHub. Only for the organisation's sandbox repositories (404 otherwise).
+ * an edited file, push a commit to it, comment on it, read it back with its diff and what was posted
+ * on it. Opening, pushing and a comment's bot command go through ingest exactly as a GitHub webhook
+ * would, so the review engine cannot tell the sandbox from GitHub. Only for the organisation's
+ * sandbox repositories (404 otherwise).
  */
 import { randomUUID } from "node:crypto";
 import type { Router } from "express";
@@ -12,6 +13,8 @@ import { SANDBOX_INTEGRATION } from "../../shared/sandbox.ts";
 import {
   type SandboxPullDetail,
   type SandboxPullsData,
+  type sandboxCommentPostedSchema,
+  sandboxCommentSchema,
   sandboxCommitSchema,
   sandboxPullCreateSchema,
   type sandboxReactionsResponseSchema,
@@ -22,11 +25,12 @@ import type { Db } from "../db/database.ts";
 import { HttpError } from "../http/errors.ts";
 import { strictRouter } from "../http/router.ts";
 import { parseRequest } from "../http/validate.ts";
+import { parseBotCommand } from "../review/commands.ts";
 import { fromPullRequestFiles } from "../review/diff.ts";
 import { storeFeedback } from "../review/feedback.ts";
 import { type IngestOutcome, ingestDelivery } from "../review/ingest.ts";
 import { type MarkersFor, withoutMarkers } from "../review/markers.ts";
-import type { ReviewTrigger } from "../review/model.ts";
+import type { BotCommand, ReviewTrigger } from "../review/model.ts";
 import type { ReviewQueue } from "../review/queue.ts";
 import { announceRunChange } from "../review/run-events.ts";
 import type { DbExecutor } from "../review/runs.ts";
@@ -35,6 +39,7 @@ import {
   changedFiles,
   commentOf,
   openPullRequest,
+  postComment,
   postedOn,
   pullRequestOf,
   pullRequestsOf,
@@ -62,6 +67,12 @@ const pathParam = (value: unknown) => {
   return parsed.data;
 };
 
+const repositoryRef = (project: Pick<SandboxProject, "integration_key" | "external_id">) => ({
+  integration: SANDBOX_INTEGRATION,
+  key: project.integration_key,
+  externalId: project.external_id ?? "",
+});
+
 /** What a webhook delivery would tell ingest about this pull request. */
 function queueReview(
   trx: DbExecutor,
@@ -76,16 +87,41 @@ function queueReview(
     { id: `sandbox:${randomUUID()}`, event: "pull_request" },
     {
       kind: "review",
-      repository: {
-        integration: SANDBOX_INTEGRATION,
-        key: project.integration_key,
-        externalId: project.external_id ?? "",
-      },
+      repository: repositoryRef(project),
       pullRequest: pull.number,
       trigger,
       headSha: pull.head_sha,
       baseSha: pull.base_sha,
     },
+  );
+}
+
+/**
+ * What GitHub's `issue_comment` delivery would tell ingest about a comment: its bot command, the
+ * same command path as github-events.ts (parseBotCommand, a `command` run). The sandbox's people
+ * are the organisation's members, who own its repositories: each may command, as a collaborator
+ * with write access may on GitHub. A comment without a command is recorded as ignored.
+ */
+function takeComment(
+  trx: DbExecutor,
+  queue: ReviewQueue,
+  project: Pick<SandboxProject, "integration_key" | "external_id">,
+  pull: { number: number },
+  command: BotCommand | undefined,
+) {
+  return ingestDelivery(
+    trx,
+    queue,
+    { id: `sandbox:${randomUUID()}`, event: "issue_comment" },
+    command
+      ? {
+          kind: "review",
+          repository: repositoryRef(project),
+          pullRequest: pull.number,
+          trigger: "command",
+          command,
+        }
+      : { kind: "ignored", reason: "no command" },
   );
 }
 
@@ -118,7 +154,12 @@ function hunkHeader(hunk: { oldStart: number; oldLines: number; newStart: number
   return `@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`;
 }
 
-export function sandboxPullsRouter(db: Db, queue: ReviewQueue, markers: MarkersFor): Router {
+export function sandboxPullsRouter(
+  db: Db,
+  queue: ReviewQueue,
+  markers: MarkersFor,
+  productName: string,
+): Router {
   const router = strictRouter();
 
   async function projectFor(orgId: string, projectId: unknown) {
@@ -177,6 +218,27 @@ export function sandboxPullsRouter(db: Db, queue: ReviewQueue, markers: MarkersF
     res.status(201).json({ success: true, data: { id: pull.id, number: pull.number, headSha } });
   });
 
+  /** A person's comment; a bot command in it (`@argus review`) runs as on GitHub. */
+  router.post(SANDBOX_PULL_ROUTES.pullComments, async (req, res) => {
+    const { org, user } = sessionOf(res);
+    const pull = await pullRequestOf(db, org.id, pathParam(req.params.pullId));
+    if (!pull) throw notFound();
+    const project = await projectFor(org.id, pull.project_id);
+    const { body } = parseRequest(sandboxCommentSchema, req.body);
+    const command = parseBotCommand(body, productName);
+    const { id, queued } = await db.transaction().execute(async (trx) => ({
+      id: await postComment(trx, pull, { author: user.name || user.email, body }),
+      queued: await takeComment(trx, queue, project, pull, command),
+    }));
+    announce(queued);
+    const runId = queued.outcome === "queued" || queued.outcome === "coalesced" ? queued.runId : null;
+    res
+      .status(201)
+      .json({ success: true, data: { id, command: command ?? null, runId } } satisfies z.infer<
+        typeof sandboxCommentPostedSchema
+      >);
+  });
+
   router.get(SANDBOX_PULL_ROUTES.pull, async (req, res) => {
     const { org, user } = sessionOf(res);
     const pull = await pullRequestOf(db, org.id, pathParam(req.params.pullId));
@@ -220,6 +282,7 @@ export function sandboxPullsRouter(db: Db, queue: ReviewQueue, markers: MarkersF
       reviews: posted.map((review) => ({
         id: review.id,
         kind: review.kind,
+        author: review.author,
         commitId: review.commit_id,
         body: withoutMarkers(review.body),
         createdAt: review.created_at.toISOString(),

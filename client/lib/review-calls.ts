@@ -1,18 +1,21 @@
 /**
  * The review screens' calls from the browser (same origin, the session cookie): review a pull
- * request again, open a sandbox pull request, push to one, react to a review comment on one. Brings zod and the schemas, so pages
+ * request again, open a sandbox pull request, push to one, comment on one, react to a review comment on one. Brings zod and the schemas, so pages
  * load it on demand (`reviewCalls` in lazy-reviews.ts), never statically
  * (docs/decisions/006-page-weight.md).
  */
 import { ApiError } from "../../shared/api-client.ts";
+import type { BotCommand } from "../../shared/bot-commands.ts";
 import { API_PATHS } from "../../shared/contract.ts";
 import { reviewRetryResponseSchema } from "../../shared/review-contract.ts";
 import { SANDBOX_PULL_PATHS } from "../../shared/review-paths.ts";
 import {
+  type SandboxComment,
   type SandboxCommit,
   type SandboxPullCreate,
   type SandboxReact,
   type SandboxReactions,
+  sandboxCommentPostedSchema,
   sandboxPullCreatedSchema,
   sandboxReactionsResponseSchema,
 } from "../../shared/sandbox-review-contract.ts";
@@ -53,6 +56,25 @@ export function pushSandboxCommit(pullId: string, body: SandboxCommit): Promise<
     api.request(sandboxPullCreatedSchema, SANDBOX_PULL_PATHS.pullCommits(pullId), { method: "POST", body }),
     "The commit could not be pushed.",
   );
+}
+
+/** The comment posted, with the bot command it gave (null for none). */
+export async function commentOnSandboxPull(
+  pullId: string,
+  body: SandboxComment,
+): Promise<{ ok: true; command: BotCommand | null } | { ok: false; message: string }> {
+  try {
+    const { data } = await api.request(sandboxCommentPostedSchema, SANDBOX_PULL_PATHS.pullComments(pullId), {
+      method: "POST",
+      body,
+    });
+    return { ok: true, command: data.command };
+  } catch (error) {
+    return {
+      ok: false,
+      message: error instanceof ApiError && error.body ? error.message : "The comment could not be posted.",
+    };
+  }
 }
 
 /** The comment's reactions once the person's 👍 or 👎 is pressed or released. */

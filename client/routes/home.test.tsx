@@ -54,6 +54,13 @@ describe("/home", () => {
     expect(new Headers(init?.headers).get("x-request-id")).toBe("req-1");
   });
 
+  it("names the bot command that asks for a review", async () => {
+    backendAnswers(() => projectsBody([]));
+    renderHome();
+    const intro = await screen.findByRole("region", { name: "How to get a review" });
+    expect(within(intro).getByText("@argus review").tagName).toBe("CODE");
+  });
+
   it("shows skeletons while the list is on its way", async () => {
     let answer: (response: Response) => void = () => {};
     backendAnswers(() => new Promise<Response>((resolve) => (answer = resolve)));

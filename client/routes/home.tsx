@@ -1,4 +1,5 @@
 import { FolderGit2, MessageSquareText, Plug, Zap } from "lucide-react";
+import { botCommandText } from "../../shared/bot-commands.ts";
 import type { Project } from "../../shared/contract.ts";
 import { ERRORS, TEXT } from "../../shared/messages.ts";
 import { ProjectCard, ProjectCardSkeleton } from "../components/projects/project-card";
@@ -91,8 +92,11 @@ function ReviewsIntro({ productName }: { productName: string }) {
           <div className="space-y-1">
             <h3 className="font-medium text-fg text-sm">Manual reviews</h3>
             <p className="text-fg-muted text-sm">
-              Comment the {productName} bot command on any pull request to ask for a review whenever you want
-              one, with or without auto review.
+              Comment{" "}
+              <code className="rounded bg-surface-muted px-1 font-mono text-fg">
+                {botCommandText(productName)}
+              </code>{" "}
+              on any pull request to ask for a review whenever you want one, with or without auto review.
             </p>
           </div>
         </div>

@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import { siGithub } from "simple-icons";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Integration } from "../../shared/contract.ts";
 import {
@@ -76,6 +77,28 @@ describe("/integrations", () => {
     const [url, init] = fetchMock.mock.calls[0] ?? [];
     expect(String(url)).toBe("http://backend.test/api/integrations");
     expect(new Headers(init?.headers).get("authorization")).toBe("Bearer secret-token");
+  });
+
+  it("shows each code host's logo, hidden from assistive technology beside its name, not a letter", async () => {
+    backendAnswers(() =>
+      listBody([GITHUB_INTEGRATION, integration(), integration({ name: "gitea", display_name: "Gitea" })]),
+    );
+    renderIntegrations();
+    const github = await screen.findByRole("article", { name: "GitHub" });
+    const githubMark = github.querySelector("svg");
+    expect(githubMark?.querySelector("path")?.getAttribute("d")).toBe(siGithub.path);
+    expect(githubMark?.closest("[aria-hidden='true']")).not.toBeNull();
+    expect(within(github).queryByText("G")).not.toBeInTheDocument();
+
+    const azure = screen.getByRole("article", { name: "Azure DevOps" });
+    const azureMark = azure.querySelector("svg");
+    const gradient = azureMark?.querySelector("linearGradient");
+    expect(gradient?.querySelector("stop")?.getAttribute("stop-color")).toBe("#0078d4");
+    expect(azureMark?.querySelector("path")?.getAttribute("fill")).toBe(`url(#${gradient?.id})`);
+    expect(within(azure).queryByText("A")).not.toBeInTheDocument();
+
+    // A host without a mark keeps its letter.
+    expect(within(screen.getByRole("article", { name: "Gitea" })).getByText("G")).toBeInTheDocument();
   });
 
   it("marks GitHub with a Sandbox badge while the code host is the sandbox, connected or not", async () => {

@@ -60,13 +60,7 @@ describe("/reviews/:runId", () => {
       expect.stringMatching(/^\/sandbox\/pulls\//),
     );
     const log = screen.getByRole("region", { name: "Decision log" });
-    const steps = within(log)
-      .getAllByRole("listitem")
-      .map((item) => item.textContent ?? "");
-    expect(steps).toHaveLength(3);
-    expect(steps[0]).toMatch(/^eventreceived/);
-    expect(steps[2]).toMatch(/^postposted/);
-    expect(steps[2]).toContain("inline1");
+    expect(within(log).getAllByRole("listitem")).toHaveLength(4);
 
     const findings = within(screen.getByRole("region", { name: "Findings" })).getAllByRole("listitem");
     expect(findings[0]).toHaveTextContent("Critical");
@@ -76,6 +70,33 @@ describe("/reviews/:runId", () => {
     expect(findings[0]).toHaveTextContent('githubToken: env.GITHUB_TOKEN ?? "ghp_****"');
     expect(findings[1]).toHaveTextContent("The whole pull request");
     expect(findings[1]).toHaveTextContent("In the summary");
+  });
+
+  it("shows the decision log as a timeline: steps and outcomes in words, durations, details folded away", async () => {
+    const user = userEvent.setup();
+    renderRun();
+    const log = await screen.findByRole("region", { name: "Decision log" });
+    const [event, draft, team, post] = within(log).getAllByRole("listitem") as HTMLElement[];
+    expect(event).toHaveTextContent(/^Event receivedQueued/);
+    // Each step lasts until the next; the last until the run finished.
+    expect(event).toHaveTextContent("Took 1.0 s");
+    expect(draft).toHaveTextContent(/^Check: draftPassed/);
+    expect(draft).toHaveTextContent("Took 250 ms");
+    expect(team).toHaveTextContent(/^Team rulesNone found/);
+    expect(team).toHaveTextContent("rules.team");
+    expect(post).toHaveTextContent(/^PostingPosted/);
+    expect(post).toHaveTextContent("Took 500 ms");
+    // A step without details has no disclosure.
+    expect(within(draft as HTMLElement).queryByText("Details")).toBeNull();
+
+    const summary = within(team as HTMLElement).getByText("Details");
+    const details = summary.closest("details");
+    expect(details).not.toHaveAttribute("open");
+    expect(within(team as HTMLElement).getByText("*.yml, *.yaml")).not.toBeVisible();
+    await user.click(summary);
+    expect(details).toHaveAttribute("open");
+    expect(within(team as HTMLElement).getByText("*.yml, *.yaml")).toBeVisible();
+    expect(within(team as HTMLElement).getByText(".argus/rules")).toBeVisible();
   });
 
   it("shows each finding's rule id, kind of flaw, CWE id (linked to MITRE) and fix hint, where it has them", async () => {

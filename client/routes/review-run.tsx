@@ -1,9 +1,11 @@
 import { ArrowLeft, ExternalLink, RotateCw, SearchX } from "lucide-react";
 import { useCallback, useState } from "react";
 import { useNavigate, useRevalidator } from "react-router";
-import type { ReviewDecision, ReviewRunDetail, RunFinding } from "../../shared/review-contract.ts";
+import type { RunFinding } from "../../shared/review-contract.ts";
+import { DecisionTimeline } from "../components/reviews/decision-timeline";
 import { FindingFix, FindingReference } from "../components/reviews/finding-details";
 import { FindingFeedbackCounts, RunFeedbackTotals } from "../components/reviews/finding-feedback";
+import { MarkdownBody } from "../components/reviews/markdown-body";
 import { RunAiUsageCard } from "../components/reviews/run-ai-usage";
 import {
   durationText,
@@ -18,7 +20,9 @@ import { useRunEvents } from "../components/reviews/use-run-events";
 import { Settled } from "../components/streamed";
 import { Button, Card, EmptyState, TextLink, useToast } from "../components/ui";
 import { backendFor } from "../lib/backend.server";
+import type { TimelineStep } from "../lib/decision-timeline.server";
 import { reviewCalls } from "../lib/lazy-reviews";
+import { type RenderedFinding, type RenderedRun, renderedRun } from "../lib/rendered-reviews.server";
 import { loadReviewRun } from "../lib/reviews.server";
 import { documentTitle, productNameOf, type RouteHandle } from "../lib/route-handle";
 import type { Route } from "./+types/review-run";
@@ -31,7 +35,7 @@ export function meta({ matches }: Route.MetaArgs) {
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   const { api } = backendFor(context, request);
-  return { run: await loadReviewRun(api, params.runId) };
+  return { run: renderedRun(await loadReviewRun(api, params.runId)) };
 }
 
 /** docs/product.md#reviewsrunid: one run's decision log and findings. */
@@ -63,7 +67,7 @@ export default function ReviewRun({ loaderData }: Route.ComponentProps) {
   );
 }
 
-function RunDetail({ run }: { run: ReviewRunDetail }) {
+function RunDetail({ run }: { run: RenderedRun }) {
   const { revalidate } = useRevalidator();
   const underWay = isUnderWay(run.status);
   // While the run is under way, each change of it reloads the page's data (its log grows).
@@ -110,7 +114,7 @@ function RunDetail({ run }: { run: ReviewRunDetail }) {
         </dl>
       </Card>
       {run.ai ? <RunAiUsageCard ai={run.ai} /> : null}
-      <DecisionLog decisions={run.decisions} underWay={underWay} />
+      <DecisionLog steps={run.timeline} underWay={underWay} />
       <Findings findings={run.findings} />
     </>
   );
@@ -159,44 +163,18 @@ function ReviewAgain({ runId, disabled }: { runId: string; disabled: boolean }) 
   );
 }
 
-function detailText(value: unknown): string {
-  return typeof value === "string" ? value : JSON.stringify(value);
-}
-
-function DecisionLog({ decisions, underWay }: { decisions: ReviewDecision[]; underWay: boolean }) {
+function DecisionLog({ steps, underWay }: { steps: TimelineStep[]; underWay: boolean }) {
   return (
     <Card as="section" aria-labelledby="decisions-title">
       <h2 id="decisions-title" className="border-border border-b px-6 py-3.5 font-semibold text-fg text-sm">
         Decision log
       </h2>
-      {decisions.length === 0 ? (
+      {steps.length === 0 ? (
         <p className="px-6 py-5 text-fg-muted text-sm">
           {underWay ? "Nothing yet: the review has not started." : "This run recorded no steps."}
         </p>
       ) : (
-        <ol className="divide-y divide-border">
-          {decisions.map((decision, index) => (
-            // The log only grows, so a step's place is its identity.
-            // biome-ignore lint/suspicious/noArrayIndexKey: steps repeat (one per reviewer), in order
-            <li key={index} className="space-y-1 px-6 py-3 text-sm">
-              <p className="flex flex-wrap items-baseline gap-x-2">
-                <span className="font-medium font-mono text-fg">{decision.step}</span>
-                <span className="text-fg">{decision.outcome}</span>
-                <span className="text-fg-subtle text-xs">{whenText(decision.at)}</span>
-              </p>
-              {Object.keys(decision.detail).length ? (
-                <dl className="grid grid-cols-[auto_1fr] gap-x-3 text-fg-muted text-xs">
-                  {Object.entries(decision.detail).map(([key, value]) => (
-                    <div key={key} className="contents">
-                      <dt>{key}</dt>
-                      <dd className="break-all font-mono">{detailText(value)}</dd>
-                    </div>
-                  ))}
-                </dl>
-              ) : null}
-            </li>
-          ))}
-        </ol>
+        <DecisionTimeline steps={steps} />
       )}
     </Card>
   );
@@ -207,7 +185,7 @@ function anchorText(finding: RunFinding["finding"]): string {
   return finding.line === null ? finding.path : `${finding.path}:${finding.line}`;
 }
 
-function Findings({ findings }: { findings: RunFinding[] }) {
+function Findings({ findings }: { findings: RenderedFinding[] }) {
   return (
     <Card as="section" aria-labelledby="findings-title">
       <h2 id="findings-title" className="border-border border-b px-6 py-3.5 font-semibold text-fg text-sm">
@@ -217,7 +195,7 @@ function Findings({ findings }: { findings: RunFinding[] }) {
         <p className="px-6 py-5 text-fg-muted text-sm">No findings.</p>
       ) : (
         <ul className="divide-y divide-border">
-          {findings.map(({ finding, feedback, ...delivery }) => (
+          {findings.map(({ finding, feedback, messageHtml, fixHtml, ...delivery }) => (
             <li key={finding.fingerprint} className="space-y-1.5 px-6 py-3 text-sm">
               <p className="flex flex-wrap items-center gap-2">
                 <SeverityBadge severity={finding.severity} />
@@ -232,8 +210,8 @@ function Findings({ findings }: { findings: RunFinding[] }) {
                   <code>{finding.quote}</code>
                 </pre>
               ) : null}
-              <p className="text-fg">{finding.message}</p>
-              <FindingFix finding={finding} />
+              <MarkdownBody html={messageHtml} />
+              <FindingFix html={fixHtml} />
             </li>
           ))}
         </ul>

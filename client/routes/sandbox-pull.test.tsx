@@ -12,17 +12,26 @@ const fetchMock = vi.fn<typeof fetch>();
 let answers: SandboxPullDetail[];
 /** Bodies POSTed as commits. */
 let pushed: unknown[];
+/** Bodies POSTed as comments. */
+let commented: unknown[];
 
 const REVIEWED = reviewedPullDetail({ "+1": 1, "-1": 0, mine: [] });
 
 beforeEach(() => {
   answers = [REVIEWED];
   pushed = [];
+  commented = [];
   vi.stubGlobal("fetch", fetchMock);
   fetchMock.mockImplementation(async (input, init) => {
     if (String(input) === `/api/sandbox/pulls/${PULL_ID}/commits` && init?.method === "POST") {
       pushed.push(JSON.parse(String(init.body)));
       return jsonResponse({ success: true, data: { id: PULL_ID, number: 1, headSha: "e".repeat(40) } }, 201);
+    }
+    if (String(input) === `/api/sandbox/pulls/${PULL_ID}/comments` && init?.method === "POST") {
+      const body = JSON.parse(String(init.body)) as { body: string };
+      commented.push(body);
+      const command = body.body.includes("@argus review") ? "review" : null;
+      return jsonResponse({ success: true, data: { id: 7, command, runId: command ? RUN_ID : null } }, 201);
     }
     if (String(input) === `http://backend.test/api/sandbox/pulls/${PULL_ID}`) {
       const data = answers.length > 1 ? answers.shift() : answers[0];
@@ -108,6 +117,79 @@ describe("/sandbox/pulls/:pullId", () => {
     await user.click(screen.getByRole("button", { name: "Push commit" }));
     expect(await screen.findByText("Queued")).toBeInTheDocument();
     expect(pushed).toEqual([{ path: "src/config.ts", content: "export const limit = 1;" }]);
+  });
+
+  it("renders the review and its comments as Markdown: bold, code, severity badges, suggestions", async () => {
+    const review = REVIEWED.reviews[0];
+    const comment = review?.comments[0];
+    if (!review || !comment) throw new Error("fixture");
+    answers = [
+      pullDetail({
+        reviews: [
+          {
+            ...review,
+            body: "**Argus** reviewed `src/config.ts`: 1 new finding.\n\n- **Critical** `src/config.ts:2` `secrets/github`: a token <img src=x onerror=alert(1)>",
+            comments: [
+              {
+                ...comment,
+                body: "**Critical** · `secrets/github`\n\nA token is committed.\n\n```suggestion\n  token: process.env.TOKEN,\n```",
+              },
+            ],
+          },
+        ],
+      }),
+    ];
+    const { container } = renderPull();
+    const summary = await screen.findByRole("article", { name: "Review" });
+    expect(within(summary).getByText("Argus").tagName).toBe("STRONG");
+    expect(within(summary).getByText("src/config.ts").tagName).toBe("CODE");
+    expect(summary).not.toHaveTextContent("**");
+    expect(within(summary).getByText("Critical")).toHaveClass("bg-danger-soft");
+    expect(container.querySelector("img")).toBeNull();
+    expect(summary).toHaveTextContent("<img src=x onerror=alert(1)>");
+
+    const inline = screen.getByRole("article", { name: "Review comment on src/config.ts line 2" });
+    const suggestion = within(inline).getByRole("figure");
+    expect(suggestion.querySelector("figcaption")).toHaveTextContent("Suggested change");
+    expect(suggestion.querySelector("pre code")).toHaveTextContent("token: process.env.TOKEN,");
+    expect(within(inline).getByText("Critical")).toHaveClass("rounded-full");
+  });
+
+  it("takes a comment; the bot command it names asks for a review, and the page follows the run", async () => {
+    const user = userEvent.setup();
+    const comment = {
+      id: 2,
+      kind: "comment" as const,
+      author: "Ada Lovelace",
+      commitId: null,
+      body: "@argus review",
+      createdAt: "2026-01-05T10:01:00.000Z",
+      comments: [],
+    };
+    answers = [
+      REVIEWED,
+      pullDetail({ reviews: [...REVIEWED.reviews, comment], latestRun: { id: RUN_ID, status: "queued" } }),
+    ];
+    renderPull();
+    const form = await screen.findByRole("region", { name: "Add a comment" });
+    expect(within(form).getByText("@argus review").tagName).toBe("CODE");
+
+    await user.click(within(form).getByRole("button", { name: "Comment" }));
+    const field = within(form).getByRole("textbox", { name: "Comment" });
+    expect(field).toHaveAccessibleDescription(expect.stringContaining("Write a comment first."));
+    expect(field).toHaveAttribute("aria-invalid", "true");
+    expect(commented).toEqual([]);
+
+    await user.click(within(form).getByRole("button", { name: "Write @argus review" }));
+    expect(field).toHaveValue("@argus review");
+    await user.click(within(form).getByRole("button", { name: "Comment" }));
+    expect(await screen.findByText("Review requested")).toBeInTheDocument();
+    expect(commented).toEqual([{ body: "@argus review" }]);
+    expect(await screen.findByRole("article", { name: "Comment by Ada Lovelace" })).toHaveTextContent(
+      "Ada Lovelace commented",
+    );
+    expect(screen.getByText("Queued")).toBeInTheDocument();
+    expect(field).toHaveValue("");
   });
 
   it("says so for a pull request the organisation does not have", async () => {

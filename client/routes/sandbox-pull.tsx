@@ -2,8 +2,9 @@ import { ArrowLeft, GitPullRequest, MessageSquareText, SearchX } from "lucide-re
 import { useEffect } from "react";
 import { Link, useRevalidator } from "react-router";
 import { sandboxPullsHref } from "../../shared/review-paths.ts";
-import type { SandboxPullDetail, SandboxReview } from "../../shared/sandbox-review-contract.ts";
+import { MarkdownBody } from "../components/reviews/markdown-body";
 import { isUnderWay, RunStatusBadge, whenText } from "../components/reviews/run-status";
+import { CommentForm } from "../components/sandbox/comment-form";
 import { CommentReactions } from "../components/sandbox/comment-reactions";
 import { FilesChanged } from "../components/sandbox/files-changed";
 import { PushCommit } from "../components/sandbox/push-commit";
@@ -11,6 +12,7 @@ import { SandboxBadge } from "../components/sandbox/sandbox-badge";
 import { Settled } from "../components/streamed";
 import { Card, EmptyState, Spinner, TextLink } from "../components/ui";
 import { backendFor } from "../lib/backend.server";
+import { type RenderedPull, type RenderedReview, renderedPull } from "../lib/rendered-reviews.server";
 import { loadSandboxPull } from "../lib/reviews.server";
 import { documentTitle, productNameOf, type RouteHandle } from "../lib/route-handle";
 import type { Route } from "./+types/sandbox-pull";
@@ -23,7 +25,7 @@ export function meta({ matches }: Route.MetaArgs) {
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   const { api } = backendFor(context, request);
-  return { pull: await loadSandboxPull(api, params.pullId) };
+  return { pull: renderedPull(await loadSandboxPull(api, params.pullId)) };
 }
 
 /** How often the page reloads while the pull request's review is queued or running. */
@@ -54,7 +56,7 @@ export default function SandboxPull({ loaderData }: Route.ComponentProps) {
   );
 }
 
-function PullRequest({ pull }: { pull: SandboxPullDetail }) {
+function PullRequest({ pull }: { pull: RenderedPull }) {
   const reviewing = pull.latestRun !== null && isUnderWay(pull.latestRun.status);
   const { revalidate } = useRevalidator();
   useEffect(() => {
@@ -85,6 +87,7 @@ function PullRequest({ pull }: { pull: SandboxPullDetail }) {
         <ReviewState pull={pull} reviewing={reviewing} />
       </Card>
       <Conversation reviews={pull.reviews} headSha={pull.headSha} />
+      <CommentForm pullId={pull.id} />
       <section aria-labelledby="files-title" className="space-y-3">
         <h2 id="files-title" className="font-semibold text-base text-fg">
           Files changed <span className="font-normal text-fg-muted">({pull.files.length})</span>
@@ -101,7 +104,7 @@ function PullRequest({ pull }: { pull: SandboxPullDetail }) {
   );
 }
 
-function ReviewState({ pull, reviewing }: { pull: SandboxPullDetail; reviewing: boolean }) {
+function ReviewState({ pull, reviewing }: { pull: RenderedPull; reviewing: boolean }) {
   if (!pull.latestRun) return null;
   return (
     <p className="flex flex-wrap items-center gap-2 text-sm" role="status">
@@ -118,7 +121,7 @@ function ReviewState({ pull, reviewing }: { pull: SandboxPullDetail; reviewing: 
   );
 }
 
-function Conversation({ reviews, headSha }: { reviews: SandboxReview[]; headSha: string }) {
+function Conversation({ reviews, headSha }: { reviews: RenderedReview[]; headSha: string }) {
   return (
     <section aria-labelledby="conversation-title" className="space-y-3">
       <h2 id="conversation-title" className="font-semibold text-base text-fg">
@@ -132,12 +135,23 @@ function Conversation({ reviews, headSha }: { reviews: SandboxReview[]; headSha:
             <li key={review.id}>
               <Card
                 as="article"
-                aria-label={review.kind === "review" ? "Review" : "Comment"}
+                aria-label={
+                  review.kind === "review"
+                    ? "Review"
+                    : review.author
+                      ? `Comment by ${review.author}`
+                      : "Comment"
+                }
                 className="space-y-2 px-5 py-4"
               >
                 <p className="flex items-center gap-1.5 text-fg-muted text-xs">
                   <MessageSquareText aria-hidden="true" className="size-3.5" />
-                  {review.kind === "review" ? "Reviewed" : "Commented"} · {whenText(review.createdAt)}
+                  {review.author
+                    ? `${review.author} commented`
+                    : review.kind === "review"
+                      ? "Reviewed"
+                      : "Commented"}{" "}
+                  · {whenText(review.createdAt)}
                   {review.commitId ? (
                     <>
                       {" "}
@@ -145,7 +159,7 @@ function Conversation({ reviews, headSha }: { reviews: SandboxReview[]; headSha:
                     </>
                   ) : null}
                 </p>
-                <p className="whitespace-pre-wrap text-fg text-sm">{review.body}</p>
+                <MarkdownBody html={review.bodyHtml} />
                 <Outdated comments={review.comments.filter((comment) => comment.commitId !== headSha)} />
               </Card>
             </li>
@@ -156,16 +170,19 @@ function Conversation({ reviews, headSha }: { reviews: SandboxReview[]; headSha:
   );
 }
 
-function Outdated({ comments }: { comments: SandboxReview["comments"] }) {
+function Outdated({ comments }: { comments: RenderedReview["comments"] }) {
   if (comments.length === 0) return null;
   return (
     <ul aria-label="Outdated comments" className="space-y-1 border-border border-t pt-2 text-sm">
       {comments.map((comment) => (
-        <li key={comment.id} className="text-fg-muted">
-          <span className="font-mono">
-            {comment.path}:{comment.line}
-          </span>{" "}
-          (outdated): {comment.body}
+        <li key={comment.id} className="space-y-1 text-fg-muted">
+          <p>
+            <span className="font-mono">
+              {comment.path}:{comment.line}
+            </span>{" "}
+            (outdated):
+          </p>
+          <MarkdownBody html={comment.bodyHtml} />
           <CommentReactions commentId={comment.id} reactions={comment.reactions} />
         </li>
       ))}

@@ -33,7 +33,8 @@ const BUDGETS_KB: Record<string, number> = {
   // +1 kB: the Reviews item of the signed-in sidebar; +2 kB: the service hook's URL and secret, shown
   // once, with their copy buttons and "Generate a new secret". +1 kB: the browser's calls send a
   // session ended elsewhere to sign-in (client/lib/browser-api.ts, preloaded with each call module).
-  "/integrations/azure-devops": 149,
+  // +1 kB: the code hosts' marks (GitHub's from simple-icons, Azure DevOps' drawn inline) instead of letters.
+  "/integrations/azure-devops": 150,
   "/installation": 135,
   "/sandbox/install": 135,
   // The billing screens: their calls (zod, the billing schemas) load on demand, the seat and cancel
@@ -58,7 +59,9 @@ const BUDGETS_KB: Record<string, number> = {
   "/sandbox/repositories/0b8f7c1e-5f3a-4d2b-9c4e-6a7b8c9d0e1f/pulls": 135,
   // +1 kB: the file editor it shares with the new-pull-request form is a chunk of its own. +1 kB: a
   // session ended elsewhere leads to sign-in (as on azure-devops).
-  "/sandbox/pulls/4a5b6c7d-8e9f-4a0b-8c1d-2e3f4a5b6c7d": 137,
+  // +1 kB: the review's Markdown arrives as HTML from the loader, shown by a small shared component.
+  // +1 kB: the comment form that asks for a review with the bot command (its call loads on demand).
+  "/sandbox/pulls/4a5b6c7d-8e9f-4a0b-8c1d-2e3f4a5b6c7d": 139,
 };
 
 /** Code that only loads when a visitor starts to sign in or out. */

@@ -3,8 +3,8 @@
  * the summary, the run's log and the run page.
  */
 import { costText } from "../../../shared/ai-model.ts";
+import { inertMarkdown, inlineCode } from "../../../shared/inert-markdown.ts";
 import type { RunAiOutcome } from "../../../shared/review-contract.ts";
-import { inertMarkdown, inlineCode } from "../inert-markdown.ts";
 import type { ModelFailure, ModelUsage } from "./model-provider.ts";
 import { MICROS_PER_CENT } from "./pricing.ts";
 

@@ -161,6 +161,20 @@ export async function pushCommit(
   return headSha;
 }
 
+/** A person's comment on the pull request, as GitHub holds an issue comment; answers its id. */
+export async function postComment(
+  trx: DbExecutor,
+  pull: Pick<SandboxPullRequest, "id">,
+  comment: { author: string; body: string },
+): Promise<number> {
+  const { id } = await trx
+    .insertInto("sandbox_reviews")
+    .values({ pull_request_id: pull.id, kind: "comment", commit_id: null, ...comment })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return id;
+}
+
 export function pullRequestsOf(db: DbExecutor, projectId: string) {
   return db
     .selectFrom("sandbox_pull_requests")

@@ -32,6 +32,21 @@ describe("ProjectCard", () => {
     ).toHaveAttribute("href", "/sandbox/repositories/p1/pulls");
   });
 
+  it("gives a sandbox repository no webhook badge and no View link to github.com: it exists only here", () => {
+    const card = renderCard(
+      project({
+        webhook_active: false,
+        external_link: "https://github.com/argus-sandbox/web-app",
+        properties: { full_name: "argus-sandbox/web-app", sandbox: true },
+      }),
+    );
+    expect(within(card).queryByText(/Webhook/)).not.toBeInTheDocument();
+    expect(within(card).queryByRole("link", { name: /^View/ })).not.toBeInTheDocument();
+    for (const link of within(card).getAllByRole("link")) {
+      expect(link.getAttribute("href")).not.toMatch(/^https?:/);
+    }
+  });
+
   it("falls back to the name, Public, Fork, the fallback description text and inactive badges", () => {
     const card = renderCard(
       project({

@@ -72,7 +72,8 @@ export function ProjectCard({ project }: { project: Project }) {
           ) : (
             <Badge>Inactive</Badge>
           )}
-          {project.webhook_active ? (
+          {/* The sandbox delivers its events itself: no webhook to be on or off. */}
+          {properties.sandbox ? null : project.webhook_active ? (
             <Badge tone="success" icon={<Webhook aria-hidden="true" />} title="Webhook is receiving events">
               Webhook
             </Badge>
@@ -98,17 +99,8 @@ export function ProjectCard({ project }: { project: Project }) {
       </div>
 
       <div className="flex items-center justify-between gap-2 border-border border-t px-3 py-2">
-        <a
-          href={project.external_link}
-          target="_blank"
-          rel="noopener noreferrer"
-          className={buttonClasses({ variant: "ghost", size: "sm" })}
-        >
-          <ExternalLink aria-hidden="true" className="size-3.5" />
-          View
-          <span className="sr-only"> {title} (opens in a new tab)</span>
-        </a>
         {properties.sandbox ? (
+          // A sandbox repository exists only here: its pull requests, not a page on github.com.
           <Link
             to={sandboxPullsHref(project.id)}
             aria-label={`Pull requests of ${title} (sandbox)`}
@@ -117,7 +109,18 @@ export function ProjectCard({ project }: { project: Project }) {
             <GitPullRequest aria-hidden="true" className="size-3.5" />
             Pull requests
           </Link>
-        ) : null}
+        ) : (
+          <a
+            href={project.external_link}
+            target="_blank"
+            rel="noopener noreferrer"
+            className={buttonClasses({ variant: "ghost", size: "sm" })}
+          >
+            <ExternalLink aria-hidden="true" className="size-3.5" />
+            View
+            <span className="sr-only"> {title} (opens in a new tab)</span>
+          </a>
+        )}
         <Link
           to={repositorySettingsHref(project)}
           aria-label={`Settings for ${title}`}

@@ -6,6 +6,7 @@
 
 import { cweUrl } from "../../../shared/cwe.ts";
 import type { RunFinding } from "../../../shared/review-contract.ts";
+import { MarkdownBody } from "./markdown-body";
 
 type Finding = RunFinding["finding"];
 
@@ -40,13 +41,13 @@ export function FindingReference({ finding }: { finding: Finding }) {
   );
 }
 
-/** The fix hint, under the message. */
-export function FindingFix({ finding }: { finding: Finding }) {
-  if (!finding.fix) return null;
+/** The fix hint, under the message, rendered on the server (decision 036). */
+export function FindingFix({ html }: { html: string | null }) {
+  if (!html) return null;
   return (
-    <p className="text-fg-muted">
+    <div className="flex gap-1 text-fg-muted">
       <span className="font-medium text-fg">Fix: </span>
-      {finding.fix}
-    </p>
+      <MarkdownBody html={html} className="text-fg-muted" />
+    </div>
   );
 }

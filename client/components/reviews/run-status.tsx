@@ -68,7 +68,7 @@ export function findingsText(run: Pick<ReviewRunSummary, "findingsTotal" | "find
   return `${run.findingsTotal} (${run.findingsPosted ?? 0} posted)`;
 }
 
-const SEVERITY_TONES: Record<FindingSeverity, "danger" | "warning" | "accent" | "neutral"> = {
+export const SEVERITY_TONES: Record<FindingSeverity, "danger" | "warning" | "accent" | "neutral"> = {
   critical: "danger",
   major: "warning",
   minor: "accent",

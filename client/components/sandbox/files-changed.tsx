@@ -4,13 +4,10 @@
  */
 import { MessageSquare } from "lucide-react";
 import { Fragment } from "react";
-import type {
-  SandboxDiffFile,
-  SandboxDiffLine,
-  SandboxReview,
-  SandboxReviewComment,
-} from "../../../shared/sandbox-review-contract.ts";
+import type { SandboxDiffFile, SandboxDiffLine } from "../../../shared/sandbox-review-contract.ts";
 import { cn } from "../../lib/cn";
+import type { RenderedComment, RenderedReview } from "../../lib/rendered-reviews.server";
+import { MarkdownBody } from "../reviews/markdown-body";
 import { Card } from "../ui";
 import { CommentReactions } from "./comment-reactions";
 
@@ -32,7 +29,7 @@ export function FilesChanged({
   headSha,
 }: {
   files: SandboxDiffFile[];
-  reviews: SandboxReview[];
+  reviews: RenderedReview[];
   headSha: string;
 }) {
   const current = reviews
@@ -51,7 +48,7 @@ export function FilesChanged({
   );
 }
 
-function FileDiff({ file, comments }: { file: SandboxDiffFile; comments: SandboxReviewComment[] }) {
+function FileDiff({ file, comments }: { file: SandboxDiffFile; comments: RenderedComment[] }) {
   const headingId = `file-${file.path.replace(/[^A-Za-z0-9_-]/g, "-")}`;
   return (
     <Card as="section" aria-labelledby={headingId} className="overflow-hidden">
@@ -114,7 +111,7 @@ function FileDiff({ file, comments }: { file: SandboxDiffFile; comments: Sandbox
   );
 }
 
-function InlineComment({ comment }: { comment: SandboxReviewComment }) {
+function InlineComment({ comment }: { comment: RenderedComment }) {
   return (
     <tr>
       <td colSpan={3} className="border-border border-y bg-surface px-4 py-3 font-sans">
@@ -126,7 +123,7 @@ function InlineComment({ comment }: { comment: SandboxReviewComment }) {
             <MessageSquare aria-hidden="true" className="size-3.5" />
             Review comment · line {comment.line}
           </p>
-          <p className="whitespace-pre-wrap text-fg text-sm">{comment.body}</p>
+          <MarkdownBody html={comment.bodyHtml} />
           <CommentReactions commentId={comment.id} reactions={comment.reactions} />
         </article>
       </td>

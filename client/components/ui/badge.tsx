@@ -11,6 +11,15 @@ const TONES: Record<BadgeTone, string> = {
   danger: "border-danger-border bg-danger-soft text-danger-text",
 };
 
+/** A badge's look, for badges written as HTML (rendered Markdown) rather than with <Badge>. */
+export const badgeClassName = (tone: BadgeTone, className?: string) =>
+  cn(
+    "inline-flex h-5.5 items-center gap-1 whitespace-nowrap rounded-full border px-2 font-medium text-xs",
+    "[&>svg]:size-3 [&>svg]:shrink-0",
+    TONES[tone],
+    className,
+  );
+
 /** A short label. Status tones (success, warning, danger) are for meaning, never decoration. */
 export function Badge({
   tone = "neutral",
@@ -26,15 +35,7 @@ export function Badge({
   children: ReactNode;
 }) {
   return (
-    <span
-      title={title}
-      className={cn(
-        "inline-flex h-5.5 items-center gap-1 whitespace-nowrap rounded-full border px-2 font-medium text-xs",
-        "[&>svg]:size-3 [&>svg]:shrink-0",
-        TONES[tone],
-        className,
-      )}
-    >
+    <span title={title} className={badgeClassName(tone, className)}>
       {icon}
       {children}
     </span>

@@ -38,8 +38,14 @@ export function runDetail(overrides: Partial<ReviewRunDetail> = {}): ReviewRunDe
   return {
     ...runSummary(),
     decisions: [
-      { step: "event", outcome: "received", detail: { trigger: "opened" }, at: "2026-01-05T10:00:00.000Z" },
-      { step: "triage", outcome: "passed", detail: { check: "draft" }, at: "2026-01-05T10:00:01.000Z" },
+      { step: "event", outcome: "queued", detail: { trigger: "opened" }, at: "2026-01-05T10:00:00.000Z" },
+      { step: "triage.draft", outcome: "pass", detail: {}, at: "2026-01-05T10:00:01.000Z" },
+      {
+        step: "rules.team",
+        outcome: "none",
+        detail: { folder: ".argus/rules", patterns: ["*.yml", "*.yaml"] },
+        at: "2026-01-05T10:00:01.250Z",
+      },
       { step: "post", outcome: "posted", detail: { inline: 1, summary: 1 }, at: "2026-01-05T10:00:03.000Z" },
     ],
     findings: [
@@ -156,6 +162,7 @@ export function reviewedPullDetail(reactions: SandboxReactions): SandboxPullDeta
       {
         id: 1,
         kind: "review",
+        author: null,
         commitId: "c".repeat(40),
         body: "Argus found 1 critical problem.",
         createdAt: "2026-01-05T10:00:03.000Z",

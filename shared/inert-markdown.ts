@@ -1,6 +1,7 @@
 /**
  * Text the engine did not write (a model's findings, file paths, anything else from a pull request)
- * made inert for the Markdown of GitHub and Azure DevOps before it is posted (decision 029):
+ * made inert for the Markdown of GitHub and Azure DevOps before it is posted (decision 029), and
+ * before the run page renders a finding (decision 036), so both show the same thing:
  * nothing in it may notify someone, load something, link somewhere, hide text or pass for the
  * engine's own markers. What is left reads as the author wrote it:
  *
@@ -17,7 +18,15 @@
  *   heading, quote or list marker at the start. Emphasis is left as it is: it hides nothing, and
  *   `ghp_****` or `snake_case` read better without backslashes where the Markdown is shown raw.
  */
-import { withoutMarkerText } from "./markers.ts";
+
+/**
+ * What is left of an engine marker (`<!-- argus:fp:… -->`, backend/review/markers.ts) without its
+ * comment's brackets, in any case: never posted from text. Fixed, not the product name.
+ */
+const MARKER_TEXT = /argus:fp:[0-9a-f:]*/gi;
+
+/** Text from elsewhere with whatever looks like a marker taken out: only the engine writes markers. */
+const withoutMarkerText = (text: string) => text.replace(MARKER_TEXT, "");
 
 /** Invisible format and control characters (zero-width, bidirectional controls), not white space. */
 const INVISIBLE = /(?![\t\n\v\f\r])[\p{Cf}\p{Cc}]/gu;
