@@ -28,7 +28,7 @@ import { formatRole, initialOf } from "../../../shared/format.ts";
 import { formatLastActivity } from "../../../shared/format-billing.ts";
 import { seatToggleBlock } from "../../../shared/seat-rules.ts";
 import { addContributor, setSeat } from "../../lib/contributors-api";
-import { Button, EmptyState, IconButton, Switch, TextField, Tooltip, useToast } from "../ui";
+import { Button, EmptyState, IconButton, ScrollRegion, Switch, TextField, Tooltip, useToast } from "../ui";
 import { inputClasses } from "../ui/text-field";
 import { AddContributorDialog } from "./add-contributor-dialog";
 import { useSeatCounts } from "./seat-counts";
@@ -273,7 +273,7 @@ export function ContributorsTable({ contributors, subscription, seats: loaded }:
             description="Connect GitHub to bring in the people active on your repositories, or add someone by username."
           />
         ) : (
-          <div className="overflow-x-auto rounded-xl border border-border bg-surface">
+          <ScrollRegion label="Contributors table" className="rounded-xl border border-border bg-surface">
             <table className="w-full text-left text-sm">
               <caption className="sr-only">Contributors</caption>
               <thead className="border-border border-b text-fg-muted">
@@ -326,7 +326,7 @@ export function ContributorsTable({ contributors, subscription, seats: loaded }:
                 ) : null}
               </tbody>
             </table>
-          </div>
+          </ScrollRegion>
         )}
 
         {rows.length > 0 ? (

@@ -1,0 +1,234 @@
+/**
+ * The product on a phone (390 × 844) and on a desktop (1280 wide), against the whole stack (local
+ * mode): no signed-in page scrolls sideways, wide tables scroll inside their own labelled,
+ * focusable container with a hint, long texts wrap or truncate, the Reviews table's rows open their
+ * run, and axe finds nothing serious on the pages a newcomer visits first
+ * (docs/decisions/037-narrow-screens.md).
+ */
+import type { Browser, Locator, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { UI_TEXT } from "../../client/lib/ui-text.ts";
+import {
+  connectSandbox,
+  launchBrowser,
+  openLeakedKeyPull,
+  openSandboxPulls,
+  seriousViolations,
+  signedInPage,
+  waitForHydration,
+} from "./browser.ts";
+
+const baseUrl = inject("gatewayUrl");
+const stack = { baseUrl, emulatorHost: inject("emulatorHost"), projectId: inject("projectId") };
+const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1280, height: 800 };
+const SCROLL_HINT = UI_TEXT.scrollSideways;
+let browser: Browser;
+
+/**
+ * How far the page scrolls sideways, and, when it does, the innermost elements reaching past the
+ * viewport's right edge (to name the culprit in a failure).
+ */
+function sidewaysOverflow(page: Page): Promise<{ scrollWidth: number; culprits: string[] }> {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const scrollWidth = document.scrollingElement?.scrollWidth ?? 0;
+    if (scrollWidth <= width) return { scrollWidth, culprits: [] };
+    const past = [...document.querySelectorAll("body *")].filter(
+      (element) => element.getBoundingClientRect().right > width + 0.5,
+    );
+    const innermost = past.filter(
+      (element) => !past.some((other) => other !== element && element.contains(other)),
+    );
+    return {
+      scrollWidth,
+      culprits: innermost.slice(0, 5).map((element) => {
+        const name = element.tagName.toLowerCase();
+        const text = (element.textContent ?? "").trim().slice(0, 40);
+        return `${name}.${[...element.classList].slice(0, 4).join(".")} "${text}"`;
+      }),
+    };
+  });
+}
+
+/** Loads `path` and waits until its streamed and lazily loaded parts are on screen. */
+async function load(page: Page, path: string): Promise<void> {
+  const response = await page.goto(`${baseUrl}${path}`, { waitUntil: "networkidle" });
+  // An error page (a 404) is measured as the server rendered it; it does not hydrate.
+  if ((response?.status() ?? 200) >= 400) return;
+  await waitForHydration(page).catch((error: unknown) => {
+    throw new Error(`${path} did not hydrate`, { cause: error });
+  });
+  if (path === "/subscriptions") await page.getByRole("table", { name: "Contributors" }).waitFor();
+  if (path === "/home") await page.getByRole("article").first().waitFor();
+}
+
+/** Whether the element's text is laid out on one line. */
+function onOneLine(page: Page, selector: string): Promise<boolean> {
+  return page.locator(selector).evaluate((element) => {
+    const range = document.createRange();
+    range.selectNodeContents(element);
+    const tops = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)));
+    return tops.size === 1;
+  });
+}
+
+/**
+ * The parts of a repository name (split at spaces and "/": owner, name) that the layout breaks
+ * across lines; "design-" on one line and "system" on the next is a broken name.
+ */
+function brokenWords(element: Locator): Promise<string[]> {
+  return element.evaluate((heading) => {
+    const broken: string[] = [];
+    const walker = document.createTreeWalker(heading, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent ?? "";
+      for (const match of text.matchAll(/[^\s/]+/g)) {
+        const range = document.createRange();
+        range.setStart(node, match.index);
+        range.setEnd(node, match.index + match[0].length);
+        const tops = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)));
+        if (tops.size > 1) broken.push(match[0]);
+      }
+    }
+    return broken;
+  });
+}
+
+let page: Page;
+let pullPath = "";
+let runPath = "";
+let pullsPath = "";
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  // One organisation with the sandbox connected, a pull request and its review run.
+  page = await signedInPage(browser, stack, "Katherine Johnson", "/integrations/github");
+  await connectSandbox(page);
+  await openSandboxPulls(page);
+  pullsPath = new URL(page.url()).pathname;
+  await openLeakedKeyPull(page);
+  pullPath = new URL(page.url()).pathname;
+  await page.getByRole("link", { name: "See its decision log" }).click();
+  await page.waitForURL(/\/reviews\/[^/]+$/);
+  runPath = new URL(page.url()).pathname;
+  await page.setViewportSize(PHONE);
+});
+afterAll(() => browser?.close());
+
+describe("on a phone", () => {
+  it("no signed-in page scrolls sideways at 390 px", async () => {
+    const routes = [
+      "/home",
+      "/integrations",
+      "/integrations/github",
+      "/integrations/azure-devops",
+      "/settings",
+      "/settings/ai-model",
+      pullsPath,
+      pullPath,
+      "/reviews",
+      runPath,
+      "/subscriptions",
+      "/payment-success?session_id=cs_unknown",
+      "/payment-cancel",
+      "/sandbox/checkout?session_id=cs_unknown",
+      "/sandbox/portal",
+    ];
+    const overflowing: string[] = [];
+    for (const path of routes) {
+      await load(page, path);
+      const { scrollWidth, culprits } = await sidewaysOverflow(page);
+      if (scrollWidth > PHONE.width) overflowing.push(`${path}: ${scrollWidth} px, ${culprits.join("; ")}`);
+    }
+    expect(overflowing).toEqual([]);
+  });
+
+  it("the contributors table scrolls in its own labelled, focusable container that says so", async () => {
+    await load(page, "/subscriptions");
+    const scroller = page.getByRole("region", { name: "Contributors table", exact: true });
+    expect(await scroller.evaluate((element) => element.scrollWidth > element.clientWidth)).toBe(true);
+    await page.getByText(SCROLL_HINT).waitFor();
+    // A keyboard user reaches it and scrolls it with the arrow keys.
+    await scroller.focus();
+    expect(await scroller.evaluate((element) => element === document.activeElement)).toBe(true);
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("ArrowRight");
+    await expect.poll(() => scroller.evaluate((element) => element.scrollLeft)).toBeGreaterThan(0);
+
+    // On a desktop it fits: no hint, no landmark, no stop in the tab order.
+    await page.setViewportSize(DESKTOP);
+    await expect.poll(() => page.getByText(SCROLL_HINT).count()).toBe(0);
+    expect(await scroller.count()).toBe(0);
+    const table = page.getByRole("table", { name: "Contributors" });
+    expect(await table.evaluate((element) => element.parentElement?.tabIndex)).toBe(-1);
+    await page.setViewportSize(PHONE);
+  });
+
+  it("axe finds nothing serious on the run, the sandbox pull request and /subscriptions", async () => {
+    const found: string[] = [];
+    for (const path of [runPath, pullPath, "/subscriptions"]) {
+      await load(page, path);
+      for (const violation of await seriousViolations(page)) found.push(`${path}: ${violation}`);
+    }
+    expect(found).toEqual([]);
+  });
+
+  it("a review run's row opens the run, its hidden columns are on the run's page", async () => {
+    await load(page, "/reviews");
+    const table = page.getByRole("table", { name: "Review runs, newest first" });
+    // Columns that do not fit a phone are left out of the table here...
+    expect(await table.getByRole("columnheader", { name: "Queued" }).isVisible()).toBe(false);
+    const row = table.getByRole("row").nth(1);
+    const link = row.getByRole("link");
+    expect(await link.count()).toBe(1);
+    expect(await link.getAttribute("href")).toBe(runPath);
+    // ...and a tap anywhere on the row, not only on its link, opens the run that shows them.
+    const status = row.getByRole("cell").nth(1);
+    const box = await status.boundingBox();
+    if (!box) throw new Error("the status cell is not on screen");
+    await page.mouse.click(box.x + box.width - 4, box.y + box.height / 2);
+    await page.waitForURL(`${baseUrl}${runPath}`, { timeout: 5000 });
+    for (const fact of ["Trigger", "Duration", "Queued"]) {
+      await page.getByText(fact, { exact: true }).first().waitFor();
+    }
+  });
+});
+
+describe.each([
+  ["at 390 px", PHONE],
+  ["at 1280 px", DESKTOP],
+])("long texts %s", (_label, viewport) => {
+  beforeAll(() => page.setViewportSize(viewport));
+  afterAll(() => page.setViewportSize(PHONE));
+
+  it("a 300-character error on /payment-cancel wraps inside its card", async () => {
+    const error = `The card issuer answered: ${"do_not_honor_".repeat(22)}`.slice(0, 300);
+    expect(error).toHaveLength(300);
+    await load(page, `/payment-cancel?${new URLSearchParams({ error })}`);
+    const alert = page.getByRole("alert").filter({ hasText: "The card issuer answered" });
+    expect(await alert.textContent()).toBe(error);
+    expect(await alert.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
+    const card = page.getByRole("region", { name: "Payment not completed" });
+    const [alertBox, cardBox] = [await alert.boundingBox(), await card.boundingBox()];
+    expect(alertBox && cardBox && alertBox.x + alertBox.width <= cardBox.x + cardBox.width).toBe(true);
+    expect((await sidewaysOverflow(page)).scrollWidth).toBeLessThanOrEqual(viewport.width);
+  });
+
+  it("repository names on /home break between words, never inside one", async () => {
+    await load(page, "/home");
+    const headings = page.getByRole("article").getByRole("heading", { level: 3 });
+    expect(await headings.count()).toBeGreaterThan(0);
+    for (const heading of await headings.all()) {
+      expect(await brokenWords(heading)).toEqual([]);
+      // A part cut short is whole in the heading's tooltip.
+      expect(await heading.getAttribute("title")).toBe(await heading.textContent());
+      expect(await heading.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
+    }
+  });
+
+  it("'Rows per page' stays on one line", async () => {
+    await load(page, "/subscriptions");
+    expect(await onOneLine(page, 'label[for="contributor-page-size"]')).toBe(true);
+  });
+});
