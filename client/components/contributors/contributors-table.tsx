@@ -335,7 +335,7 @@ export function ContributorsTable({ contributors, subscription, seats: loaded }:
             className="flex flex-wrap items-center justify-between gap-3 text-sm"
           >
             <div className="flex items-center gap-2">
-              <label htmlFor="contributor-page-size" className="text-fg-muted">
+              <label htmlFor="contributor-page-size" className="whitespace-nowrap text-fg-muted">
                 Rows per page
               </label>
               <select
@@ -355,7 +355,7 @@ export function ContributorsTable({ contributors, subscription, seats: loaded }:
               </select>
             </div>
             <div className="flex items-center gap-2">
-              <span className="text-fg-muted" aria-live="polite">
+              <span className="whitespace-nowrap text-fg-muted" aria-live="polite">
                 Page {Math.min(pageIndex + 1, Math.max(table.getPageCount(), 1))} of{" "}
                 {Math.max(table.getPageCount(), 1)}
               </span>

@@ -10,6 +10,7 @@ import {
   Settings,
   Webhook,
 } from "lucide-react";
+import { Fragment } from "react";
 import { Link } from "react-router";
 import type { Project } from "../../../shared/contract.ts";
 import { TEXT } from "../../../shared/messages.ts";
@@ -30,9 +31,10 @@ export function ProjectCard({ project }: { project: Project }) {
         <div className="flex items-start justify-between gap-3">
           <h3
             id={`project-${project.id}`}
-            className="min-w-0 break-words font-semibold text-[15px] text-fg leading-6"
+            title={title}
+            className="min-w-0 font-semibold text-[15px] text-fg leading-6"
           >
-            {title}
+            <RepositoryName name={title} />
           </h3>
           {properties.private ? (
             <Badge icon={<Lock aria-hidden="true" />}>Private</Badge>
@@ -129,6 +131,22 @@ export function ProjectCard({ project }: { project: Project }) {
       </div>
     </Card>
   );
+}
+
+/**
+ * "owner/name" breaks after its "/" and nowhere else: "design-" on one line and "system" on the
+ * next reads as two words. A part wider than the card on its own ends in "…"; the heading's title
+ * gives the whole name.
+ */
+function RepositoryName({ name }: { name: string }) {
+  const slash = name.lastIndexOf("/");
+  const parts = slash === -1 ? [name] : [name.slice(0, slash + 1), name.slice(slash + 1)];
+  return parts.map((part, index) => (
+    <Fragment key={part}>
+      {index > 0 ? <wbr /> : null}
+      <span className="inline-block max-w-full truncate align-top">{part}</span>
+    </Fragment>
+  ));
 }
 
 /** The loading shape of a ProjectCard. */
