@@ -8,6 +8,8 @@
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { UI_TEXT } from "../../client/lib/ui-text.ts";
+import { CONTRIBUTOR_MESSAGES } from "../../shared/billing-messages.ts";
+import { SANDBOX_ACTIVE_PEOPLE, SANDBOX_PEOPLE } from "../../shared/sandbox.ts";
 import {
   connectSandbox,
   launchBrowser,
@@ -163,6 +165,24 @@ describe("on a phone", () => {
     const table = page.getByRole("table", { name: "Contributors" });
     expect(await table.evaluate((element) => element.parentElement?.tabIndex)).toBe(-1);
     await page.setViewportSize(PHONE);
+  });
+
+  it("Add Contributor offers the sandbox's people in a combobox, and adds one", async () => {
+    await load(page, "/subscriptions");
+    await page.getByRole("button", { name: "Add Contributor" }).click();
+    const dialog = page.getByRole("dialog", { name: "Add Contributor" });
+    const field = dialog.getByRole("combobox", { name: "GitHub username" });
+    await field.waitFor();
+    const offered = await field.evaluate((input) =>
+      [...((input as HTMLInputElement).list?.options ?? [])].map((option) => option.value),
+    );
+    // Everyone the sandbox knows but the people connecting it imported.
+    expect(offered).toHaveLength(SANDBOX_PEOPLE.length - SANDBOX_ACTIVE_PEOPLE);
+    const someone = SANDBOX_PEOPLE.find((person) => person.login === offered[0]);
+    await field.fill(someone?.login ?? "");
+    await dialog.getByRole("button", { name: "Add", exact: true }).click();
+    await page.getByText(CONTRIBUTOR_MESSAGES.added).waitFor();
+    await page.getByRole("cell", { name: someone?.name ?? "", exact: true }).waitFor();
   });
 
   it("axe finds nothing serious on the run, the sandbox pull request and /subscriptions", async () => {

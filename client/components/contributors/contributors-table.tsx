@@ -20,14 +20,19 @@ import {
   useTable,
 } from "@tanstack/react-table";
 import { ArrowDown, ArrowUp, ArrowUpDown, ChevronLeft, ChevronRight, UserPlus, Users } from "lucide-react";
-import { createContext, type ReactNode, useCallback, useContext, useRef, useState } from "react";
-import type { Contributor, SeatStatus, Subscription } from "../../../shared/billing-contract.ts";
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useRef, useState } from "react";
+import type {
+  Contributor,
+  ContributorSuggestion,
+  SeatStatus,
+  Subscription,
+} from "../../../shared/billing-contract.ts";
 import { CONTRIBUTOR_MESSAGES } from "../../../shared/billing-messages.ts";
 import { CONTRIBUTOR_PAGE_SIZES, DEFAULT_CONTRIBUTOR_PAGE_SIZE } from "../../../shared/constants.ts";
 import { formatRole, initialOf } from "../../../shared/format.ts";
 import { formatLastActivity } from "../../../shared/format-billing.ts";
 import { seatToggleBlock } from "../../../shared/seat-rules.ts";
-import { addContributor, setSeat } from "../../lib/contributors-api";
+import { addContributor, contributorSuggestions, setSeat } from "../../lib/contributors-api";
 import { Button, EmptyState, IconButton, ScrollRegion, Switch, TextField, Tooltip, useToast } from "../ui";
 import { inputClasses } from "../ui/text-field";
 import { AddContributorDialog } from "./add-contributor-dialog";
@@ -161,6 +166,11 @@ export function ContributorsTable({ contributors, subscription, seats: loaded }:
   const [now] = useState(() => new Date());
   const [adding, setAdding] = useState(false);
   const addButton = useRef<HTMLButtonElement>(null);
+  // Asked for once, when the dialog first opens.
+  const [known, setKnown] = useState<ContributorSuggestion[] | null>(null);
+  useEffect(() => {
+    if (adding && known === null) void contributorSuggestions().then(setKnown);
+  }, [adding, known]);
   const [seats, setSeats] = useSeatCounts(loaded);
   // The counts as last shown, for a change that completes after another one.
   const latest = useRef(seats);
@@ -383,6 +393,10 @@ export function ContributorsTable({ contributors, subscription, seats: loaded }:
         open={adding}
         onOpenChange={setAdding}
         onAdd={add}
+        // Usernames are case-insensitive, as on GitHub.
+        suggestions={(known ?? []).filter(
+          (person) => !rows.some((row) => row.platform_id.toLowerCase() === person.platform_id.toLowerCase()),
+        )}
         returnFocusTo={addButton.current}
       />
     </SeatActionsContext.Provider>
