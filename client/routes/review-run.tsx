@@ -16,7 +16,7 @@ import {
 import { deliveryText, RunStatusBadges } from "../components/reviews/shadow";
 import { useRunEvents } from "../components/reviews/use-run-events";
 import { Settled } from "../components/streamed";
-import { Button, Card, EmptyState, ScrollRegion, TextLink, useToast } from "../components/ui";
+import { Button, Card, EmptyState, TextLink, useToast } from "../components/ui";
 import { backendFor } from "../lib/backend.server";
 import { reviewCalls } from "../lib/lazy-reviews";
 import { loadReviewRun } from "../lib/reviews.server";
@@ -228,14 +228,11 @@ function Findings({ findings }: { findings: RunFinding[] }) {
                 <FindingFeedbackCounts feedback={feedback} />
               </p>
               {finding.quote ? (
-                <ScrollRegion
-                  label={`Code at ${anchorText(finding)}`}
-                  className="rounded-md bg-surface-muted [--scroll-fade:var(--surface-muted)]"
-                >
-                  <pre className="w-max min-w-full px-3 py-2 font-mono text-fg text-xs">
-                    <code>{finding.quote}</code>
-                  </pre>
-                </ScrollRegion>
+                // Wrapped, not scrolled: a box that scrolls must be reachable by keyboard, and a
+                // quote is a line or two that reads fine wrapped, even on a phone.
+                <pre className="whitespace-pre-wrap rounded-md bg-surface-muted px-3 py-2 font-mono text-fg text-xs wrap-anywhere">
+                  <code>{finding.quote}</code>
+                </pre>
               ) : null}
               <p className="text-fg">{finding.message}</p>
               <FindingFix finding={finding} />
