@@ -6,8 +6,6 @@ export const UI_TEXT = {
   signInWithGitHub: "Sign in with GitHub",
   signUpWithGitHub: "Sign up with GitHub",
   loginSuccess: "Signed in. Redirecting…",
-  /** Under a table that scrolls sideways in its own box (components/ui/scroll-region.tsx). */
-  scrollSideways: "Scroll sideways to see more",
 } as const;
 
 /** The name edit dialogs of the signed-in layout (docs/product.md#signed-in-layout). */

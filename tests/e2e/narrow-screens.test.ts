@@ -7,7 +7,7 @@
  */
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { UI_TEXT } from "../../client/lib/ui-text.ts";
+import { SCROLL_HINT } from "../../client/components/ui/scroll-region.tsx";
 import { CONTRIBUTOR_MESSAGES } from "../../shared/billing-messages.ts";
 import { SANDBOX_ACTIVE_PEOPLE, SANDBOX_PEOPLE } from "../../shared/sandbox.ts";
 import {
@@ -24,7 +24,6 @@ const baseUrl = inject("gatewayUrl");
 const stack = { baseUrl, emulatorHost: inject("emulatorHost"), projectId: inject("projectId") };
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
-const SCROLL_HINT = UI_TEXT.scrollSideways;
 let browser: Browser;
 
 /**

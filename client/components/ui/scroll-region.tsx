@@ -1,7 +1,9 @@
 import { MoveHorizontal } from "lucide-react";
 import { type ReactNode, useEffect, useId, useRef, useState } from "react";
 import { cn } from "../../lib/cn";
-import { UI_TEXT } from "../../lib/ui-text";
+
+/** Under a box while its content overflows. */
+export const SCROLL_HINT = "Scroll sideways to see more";
 
 interface Edges {
   /** Wider than its box: it scrolls. */
@@ -98,7 +100,7 @@ export function ScrollRegion({
       {edges.overflows ? (
         <p id={hintId} className="flex items-center gap-1.5 text-fg-muted text-xs">
           <MoveHorizontal aria-hidden="true" className="size-3.5" />
-          {UI_TEXT.scrollSideways}
+          {SCROLL_HINT}
         </p>
       ) : null}
     </div>
