@@ -37,7 +37,8 @@ const BUDGETS_KB: Record<string, number> = {
   // The billing screens: their calls (zod, the billing schemas) load on demand, the seat and cancel
   // dialogs (Radix's dialog, react-hook-form) when a button that opens them is pointed at. +1 kB on
   // /subscriptions and /sandbox/checkout: the sidebar's Reviews item and the contributors section.
-  "/subscriptions": 136,
+  // +1 kB on /subscriptions: the billing period's end while a cancellation is scheduled.
+  "/subscriptions": 137,
   // +1 kB: shared/constants.ts, which the polling reads, grew (the event-stream caps, the owner role).
   "/payment-success": 131,
   "/payment-cancel": 130,
