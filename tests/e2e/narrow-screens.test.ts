@@ -135,6 +135,8 @@ describe("on a phone", () => {
       "/payment-cancel",
       "/sandbox/checkout?session_id=cs_unknown",
       "/sandbox/portal",
+      "/sandbox/install?installation_id=sandbox-0&code=0.x",
+      "/installation?setup_action=install",
     ];
     const overflowing: string[] = [];
     for (const path of routes) {
@@ -142,6 +144,25 @@ describe("on a phone", () => {
       const { scrollWidth, culprits } = await sidewaysOverflow(page);
       if (scrollWidth > PHONE.width) overflowing.push(`${path}: ${scrollWidth} px, ${culprits.join("; ")}`);
     }
+    expect(overflowing).toEqual([]);
+  });
+
+  it("no page a guest sees scrolls sideways at 390 px", async () => {
+    const guest = await (await browser.newContext({ viewport: PHONE })).newPage();
+    const overflowing: string[] = [];
+    for (const path of [
+      "/login",
+      "/signup",
+      "/forgot-password",
+      "/reset-password",
+      "/email-verified",
+      "/outbox",
+    ]) {
+      await load(guest, path);
+      const { scrollWidth, culprits } = await sidewaysOverflow(guest);
+      if (scrollWidth > PHONE.width) overflowing.push(`${path}: ${scrollWidth} px, ${culprits.join("; ")}`);
+    }
+    await guest.context().close();
     expect(overflowing).toEqual([]);
   });
 
