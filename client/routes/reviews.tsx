@@ -2,6 +2,7 @@ import { MessageSquareCode, Radio, RefreshCw } from "lucide-react";
 import { useCallback, useEffect, useState } from "react";
 import { Link } from "react-router";
 import type { ReviewRunSummary } from "../../shared/review-contract.ts";
+import { RepositoryName } from "../components/projects/repository-name";
 import { durationText, findingsText, triggerText, whenText } from "../components/reviews/run-status";
 import { RunStatusBadges } from "../components/reviews/shadow";
 import { useRunEvents } from "../components/reviews/use-run-events";
@@ -138,7 +139,7 @@ function RunRow({ run }: { run: ReviewRunSummary }) {
           to={`/reviews/${encodeURIComponent(run.id)}`}
           className="focus-ring rounded-sm font-medium text-fg after:absolute after:inset-0 hover:underline"
         >
-          {run.repository} #{run.pullRequest}
+          <RepositoryName name={run.repository} /> #{run.pullRequest}
         </Link>
         {run.pullRequestTitle ? <p className="text-fg-muted text-xs">{run.pullRequestTitle}</p> : null}
       </td>

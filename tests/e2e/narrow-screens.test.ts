@@ -64,13 +64,12 @@ async function load(page: Page, path: string): Promise<void> {
   if (path === "/home") await page.getByRole("article").first().waitFor();
 }
 
-/** Whether the element's text is laid out on one line. */
-function onOneLine(page: Page, selector: string): Promise<boolean> {
-  return page.locator(selector).evaluate((element) => {
+/** How many lines the element's text is laid out on. */
+function linesOf(element: Locator): Promise<number> {
+  return element.evaluate((node) => {
     const range = document.createRange();
-    range.selectNodeContents(element);
-    const tops = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)));
-    return tops.size === 1;
+    range.selectNodeContents(node);
+    return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
   });
 }
 
@@ -222,6 +221,9 @@ describe("on a phone", () => {
     const row = table.getByRole("row").nth(1);
     const link = row.getByRole("link");
     expect(await link.count()).toBe(1);
+    // Read whole, though its repository name may break after the "/".
+    expect(await row.getByRole("link", { name: /^argus-sandbox\/[\w-]+ #\d+$/ }).count()).toBe(1);
+    expect(await brokenWords(link)).toEqual([]);
     expect(await link.getAttribute("href")).toBe(runPath);
     // ...and a tap anywhere on the row, not only on its link, opens the run that shows them.
     const status = row.getByRole("cell").nth(1);
@@ -261,14 +263,19 @@ describe.each([
     expect(await headings.count()).toBeGreaterThan(0);
     for (const heading of await headings.all()) {
       expect(await brokenWords(heading)).toEqual([]);
-      // A part cut short is whole in the heading's tooltip.
-      expect(await heading.getAttribute("title")).toBe(await heading.textContent());
+      // Screen readers read it whole, and a part cut short is whole in the heading's tooltip.
+      const name = (await heading.getAttribute("title")) ?? "";
+      expect(name).toMatch(/^argus-sandbox\/[\w-]+$/);
+      await page.getByRole("article", { name, exact: true }).waitFor();
       expect(await heading.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
     }
   });
 
-  it("'Rows per page' stays on one line", async () => {
+  it("'Rows per page' stays on one line, and so does each contributor's username", async () => {
     await load(page, "/subscriptions");
-    expect(await onOneLine(page, 'label[for="contributor-page-size"]')).toBe(true);
+    expect(await linesOf(page.getByText("Rows per page", { exact: true }))).toBe(1);
+    const usernames = page.getByRole("table", { name: "Contributors" }).locator("tbody td:nth-child(3)");
+    expect(await usernames.count()).toBeGreaterThan(0);
+    for (const username of await usernames.all()) expect(await linesOf(username)).toBe(1);
   });
 });

@@ -297,7 +297,7 @@ export function ContributorsTable({ contributors, subscription, seats: loaded }:
                           key={header.id}
                           scope="col"
                           aria-sort={header.column.getCanSort() ? ARIA_SORT[direction] : undefined}
-                          className="px-4 py-2.5 font-medium"
+                          className="whitespace-nowrap px-4 py-2.5 font-medium"
                         >
                           {header.column.getCanSort() ? (
                             <button
@@ -321,7 +321,9 @@ export function ContributorsTable({ contributors, subscription, seats: loaded }:
                 {shown.map((row) => (
                   <tr key={row.id} className="border-border border-b last:border-b-0">
                     {row.getAllCells().map((cell) => (
-                      <td key={cell.id} className="px-4 py-2.5 align-middle text-fg">
+                      // One line per cell: a username or an address broken at its hyphen reads as
+                      // two; the table scrolls sideways instead.
+                      <td key={cell.id} className="whitespace-nowrap px-4 py-2.5 align-middle text-fg">
                         <table.FlexRender cell={cell} />
                       </td>
                     ))}

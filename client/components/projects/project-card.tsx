@@ -10,7 +10,6 @@ import {
   Settings,
   Webhook,
 } from "lucide-react";
-import { Fragment } from "react";
 import { Link } from "react-router";
 import type { Project } from "../../../shared/contract.ts";
 import { TEXT } from "../../../shared/messages.ts";
@@ -18,6 +17,7 @@ import { sandboxPullsHref } from "../../../shared/review-paths.ts";
 import { cn } from "../../lib/cn";
 import { repositorySettingsHref } from "../../lib/projects";
 import { Badge, buttonClasses, Card, Skeleton } from "../ui";
+import { RepositoryName } from "./repository-name";
 
 /** One repository on /home (docs/product.md#home). */
 export function ProjectCard({ project }: { project: Project }) {
@@ -131,22 +131,6 @@ export function ProjectCard({ project }: { project: Project }) {
       </div>
     </Card>
   );
-}
-
-/**
- * "owner/name" breaks after its "/" and nowhere else: "design-" on one line and "system" on the
- * next reads as two words. A part wider than the card on its own ends in "…"; the heading's title
- * gives the whole name.
- */
-function RepositoryName({ name }: { name: string }) {
-  const slash = name.lastIndexOf("/");
-  const parts = slash === -1 ? [name] : [name.slice(0, slash + 1), name.slice(slash + 1)];
-  return parts.map((part, index) => (
-    <Fragment key={part}>
-      {index > 0 ? <wbr /> : null}
-      <span className="inline-block max-w-full truncate align-top">{part}</span>
-    </Fragment>
-  ));
 }
 
 /** The loading shape of a ProjectCard. */
