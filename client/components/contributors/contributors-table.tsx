@@ -119,7 +119,13 @@ const columns = helper.columns([
     cell: cellOf(Avatar),
   }),
   helper.accessor("name", { header: "Name", sortFn: "text", filterFn: "includesString" }),
-  helper.accessor("platform_id", { header: "Username", sortFn: "text", enableColumnFilter: false }),
+  helper.accessor("platform_id", {
+    header: "Username",
+    sortFn: "text",
+    enableColumnFilter: false,
+    // "dennis-" on one line and "rivera" on the next reads as two names; the table scrolls instead.
+    cell: (context) => <span className="whitespace-nowrap">{context.getValue()}</span>,
+  }),
   helper.accessor("email", {
     header: "E-mail",
     enableSorting: false,
@@ -321,9 +327,7 @@ export function ContributorsTable({ contributors, subscription, seats: loaded }:
                 {shown.map((row) => (
                   <tr key={row.id} className="border-border border-b last:border-b-0">
                     {row.getAllCells().map((cell) => (
-                      // One line per cell: a username or an address broken at its hyphen reads as
-                      // two; the table scrolls sideways instead.
-                      <td key={cell.id} className="whitespace-nowrap px-4 py-2.5 align-middle text-fg">
+                      <td key={cell.id} className="px-4 py-2.5 align-middle text-fg">
                         <table.FlexRender cell={cell} />
                       </td>
                     ))}
