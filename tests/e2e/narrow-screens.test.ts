@@ -146,6 +146,21 @@ describe("on a phone", () => {
     expect(overflowing).toEqual([]);
   });
 
+  it("the sandbox checkout of a real upgrade does not scroll sideways at 390 px", async () => {
+    await load(page, "/subscriptions");
+    await page.getByRole("button", { name: "Upgrade to Pro" }).click();
+    await page
+      .getByRole("dialog", { name: "Upgrade to Pro" })
+      .getByRole("button", { name: "Continue to Checkout" })
+      .click();
+    await page.waitForURL(/\/sandbox\/checkout\?session_id=/);
+    await page.getByRole("heading", { name: "Sandbox checkout" }).waitFor();
+    const { scrollWidth, culprits } = await sidewaysOverflow(page);
+    expect(scrollWidth, culprits.join("; ")).toBeLessThanOrEqual(PHONE.width);
+    await page.getByRole("button", { name: "Cancel", exact: true }).click();
+    await page.waitForURL(/\/payment-cancel/);
+  });
+
   it("no page a guest sees scrolls sideways at 390 px", async () => {
     const guest = await (await browser.newContext({ viewport: PHONE })).newPage();
     const overflowing: string[] = [];
