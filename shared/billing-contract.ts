@@ -186,6 +186,17 @@ export const addContributorResponseSchema = z.object({
   data: contributorSchema,
 });
 
+/**
+ * GET /api/contributors/suggestions: people the Add Contributor dialog offers, by name. Empty when
+ * the code host cannot list its accounts (GitHub) or none is connected.
+ */
+export const contributorSuggestionSchema = z.object({ platform_id: z.string(), name: z.string() });
+export type ContributorSuggestion = z.infer<typeof contributorSuggestionSchema>;
+export const contributorSuggestionsResponseSchema = z.object({
+  success: z.boolean(),
+  data: z.array(contributorSuggestionSchema),
+});
+
 /** POST /api/seats/assign and /api/seats/unassign; `userId` is the contributor's id. */
 export const seatRequestSchema = z.object({ userId: z.string().min(1).max(ID_MAX) });
 export const seatStatusSchema = z.object({

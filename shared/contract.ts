@@ -492,6 +492,8 @@ export const API_PATHS = {
   reviewEvents: REVIEW_EVENTS_PATH,
   contributors: "/api/contributors",
   addContributor: "/api/contributors/add",
+  /** GET: the usernames the code host can list for Add Contributor (the sandbox's people). */
+  contributorSuggestions: "/api/contributors/suggestions",
   assignSeat: "/api/seats/assign",
   unassignSeat: "/api/seats/unassign",
   seatStatus: "/api/seats/status",

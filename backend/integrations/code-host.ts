@@ -64,6 +64,11 @@ export interface CodeHost {
    * null when the code host knows no such account. `last_activity` is not known this way: null.
    */
   lookupUser(installationId: string, username: string): Promise<CodeHostPerson | null>;
+  /**
+   * Everyone `lookupUser` would find, when the code host can list them: the sandbox's fixed people,
+   * offered in the Add Contributor dialog. Null when it cannot (GitHub: any of its accounts).
+   */
+  knownPeople(installationId: string): Promise<CodeHostPerson[] | null>;
 }
 
 export class UnknownInstallationError extends Error {

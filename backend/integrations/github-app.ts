@@ -295,5 +295,10 @@ export function createGitHubApp(settings: GitHubAppSettings): CodeHost {
         }
       });
     },
+
+    // Anyone on GitHub may be added: there is no list to offer.
+    async knownPeople() {
+      return null;
+    },
   };
 }

@@ -104,5 +104,10 @@ export function createSandboxCodeHost({
       const person = SANDBOX_PEOPLE.find((entry) => entry.login === username.toLowerCase());
       return person ? personOf(person, Date.now(), false) : null;
     },
+    async knownPeople(installationId) {
+      sandboxInstallation(installationId);
+      const now = Date.now();
+      return SANDBOX_PEOPLE.map((person) => personOf(person, now, false));
+    },
   };
 }

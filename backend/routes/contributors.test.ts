@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   addContributorResponseSchema,
   type Contributor,
+  contributorSuggestionsResponseSchema,
   contributorsResponseSchema,
 } from "../../shared/billing-contract.ts";
 import { CONTRIBUTOR_MESSAGES } from "../../shared/billing-messages.ts";
@@ -119,7 +120,9 @@ describe.each(TEST_DATABASE_KINDS)("contributors on %s", (kind) => {
 
       const unknown = await add(account.token, "no-such-person");
       expect(unknown.status).toBe(404);
-      expect(unknown.body.error).toBe('GitHub has no user named "no-such-person".');
+      expect(unknown.body.error).toBe(
+        'The sandbox code host has no user named "no-such-person". Pick one of its people from the list.',
+      );
       expect((await contributors(account.token)).length).toBe(SANDBOX_ACTIVE_PEOPLE + 1);
     });
 
@@ -151,6 +154,26 @@ describe.each(TEST_DATABASE_KINDS)("contributors on %s", (kind) => {
       clock += 1;
       await imports.refreshIfStale(connected.orgId);
       expect(asked).toHaveLength(2);
+    });
+
+    it("suggests everyone the sandbox knows, by name, once GitHub is connected", async () => {
+      const account = await signedInAccount(backend, "sandbox-suggest");
+      const suggestions = async () => {
+        const response = await get(account.token, API_PATHS.contributorSuggestions);
+        expect(response.status).toBe(200);
+        return contributorSuggestionsResponseSchema.parse(response.body).data;
+      };
+      expect(await suggestions()).toEqual([]);
+      await connectSandbox(account);
+      const offered = await suggestions();
+      expect(offered).toEqual(
+        SANDBOX_PEOPLE.map((person) => ({ platform_id: person.login, name: person.name })).sort((a, b) =>
+          a.name.localeCompare(b.name),
+        ),
+      );
+      // Each of them can be added.
+      const last = offered.at(-1);
+      expect((await add(account.token, last?.platform_id ?? "")).status).toBe(200);
     });
 
     it("refuses to add before GitHub is connected, and a malformed body", async () => {
@@ -304,6 +327,16 @@ describe.each(TEST_DATABASE_KINDS)("contributors on %s", (kind) => {
       expect((await add(account.token, "-bad-name")).status).toBe(404);
       expect(github.calls.length).toBe(calls);
       expect((await contributors(account.token)).length).toBe(3);
+    });
+
+    it("suggests nobody: GitHub cannot list its accounts, and is not asked", async () => {
+      const account = await signedInAccount(backend, "app-suggest");
+      await connect(account);
+      const calls = github.calls.length;
+      const response = await get(account.token, API_PATHS.contributorSuggestions);
+      expect(response.status).toBe(200);
+      expect(contributorSuggestionsResponseSchema.parse(response.body).data).toEqual([]);
+      expect(github.calls.length).toBe(calls);
     });
 
     it("answers 502 when GitHub fails to look a name up, adding nobody", async () => {

@@ -4,6 +4,7 @@ import type { z } from "zod";
 import {
   addContributorRequestSchema,
   type addContributorResponseSchema,
+  type contributorSuggestionsResponseSchema,
   type contributorsResponseSchema,
 } from "../../shared/billing-contract.ts";
 import { CONTRIBUTOR_MESSAGES } from "../../shared/billing-messages.ts";
@@ -33,6 +34,21 @@ export function contributorsRouter(db: Db, codeHost: CodeHost, imports: Contribu
     } satisfies z.input<typeof contributorsResponseSchema>);
   });
 
+  router.get(API_PATHS.contributorSuggestions, async (_req, res) => {
+    const installationId = await githubInstallationOf(db, sessionOf(res).org.id);
+    const people = installationId
+      ? await codeHost.knownPeople(installationId).catch((error: unknown) => {
+          throw codeHostFailure(error);
+        })
+      : null;
+    res.json({
+      success: true,
+      data: (people ?? [])
+        .map((person) => ({ platform_id: person.login, name: person.name ?? person.login }))
+        .sort((a, b) => a.name.localeCompare(b.name)),
+    } satisfies z.input<typeof contributorSuggestionsResponseSchema>);
+  });
+
   router.post(API_PATHS.addContributor, async (req, res) => {
     const { platform_id: username } = parseRequest(addContributorRequestSchema, req.body);
     const orgId = sessionOf(res).org.id;
@@ -43,7 +59,14 @@ export function contributorsRouter(db: Db, codeHost: CodeHost, imports: Contribu
     const person = await codeHost.lookupUser(installationId, username).catch((error: unknown) => {
       throw codeHostFailure(error);
     });
-    if (!person) throw new HttpError(404, { error: `GitHub has no user named "${username}".` });
+    if (!person) {
+      throw new HttpError(404, {
+        error:
+          codeHost.kind === "sandbox"
+            ? `The sandbox code host has no user named "${username}". Pick one of its people from the list.`
+            : `GitHub has no user named "${username}".`,
+      });
+    }
     const { created, contributor } = await addContributor(db, orgId, person);
     res.json({
       success: true,

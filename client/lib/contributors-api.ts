@@ -7,6 +7,8 @@ import { ApiError } from "../../shared/api-client.ts";
 import {
   addContributorResponseSchema,
   type Contributor,
+  type ContributorSuggestion,
+  contributorSuggestionsResponseSchema,
   type SeatStatus,
   seatChangeResponseSchema,
 } from "../../shared/billing-contract.ts";
@@ -41,6 +43,18 @@ export function addContributor(
       .then((answer) => ({ created: answer.created, contributor: answer.data })),
     CONTRIBUTOR_MESSAGES.addFailed,
   );
+}
+
+/**
+ * The people the code host can name for Add Contributor (the sandbox's); none when it cannot list
+ * them or the call fails, since typing a username works either way.
+ */
+export async function contributorSuggestions(): Promise<ContributorSuggestion[]> {
+  try {
+    return (await api.request(contributorSuggestionsResponseSchema, API_PATHS.contributorSuggestions)).data;
+  } catch {
+    return [];
+  }
 }
 
 /** Gives the contributor a seat (`seated` true) or takes it back; answers the counts after it. */

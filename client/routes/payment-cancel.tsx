@@ -28,7 +28,8 @@ export default function PaymentCancel({ loaderData }: Route.ComponentProps) {
         <h2 id="payment-cancel" className="font-semibold text-fg text-xl tracking-tight">
           {T.cancelTitle}
         </h2>
-        <p role="alert" className="text-fg text-sm">
+        {/* The reason comes from the address: it may be one long word, which breaks rather than overflows. */}
+        <p role="alert" className="max-w-full text-fg text-sm wrap-anywhere">
           {loaderData.error ?? PAYMENT_MESSAGES.cancelled}
         </p>
         <p className="font-medium text-fg text-sm">{T.noCharge}</p>

@@ -206,7 +206,9 @@ function Findings({ findings }: { findings: RenderedFinding[] }) {
                 <FindingFeedbackCounts feedback={feedback} />
               </p>
               {finding.quote ? (
-                <pre className="overflow-x-auto rounded-md bg-surface-muted px-3 py-2 font-mono text-fg text-xs">
+                // Wrapped, not scrolled: a box that scrolls must be reachable by keyboard, and a
+                // quote is a line or two that reads fine wrapped, even on a phone.
+                <pre className="whitespace-pre-wrap rounded-md bg-surface-muted px-3 py-2 font-mono text-fg text-xs wrap-anywhere">
                   <code>{finding.quote}</code>
                 </pre>
               ) : null}

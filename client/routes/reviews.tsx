@@ -2,12 +2,14 @@ import { MessageSquareCode, Radio, RefreshCw } from "lucide-react";
 import { useCallback, useEffect, useState } from "react";
 import { Link } from "react-router";
 import type { ReviewRunSummary } from "../../shared/review-contract.ts";
+import { RepositoryName } from "../components/projects/repository-name";
 import { durationText, findingsText, triggerText, whenText } from "../components/reviews/run-status";
 import { RunStatusBadges } from "../components/reviews/shadow";
 import { useRunEvents } from "../components/reviews/use-run-events";
 import { Settled } from "../components/streamed";
-import { ButtonLink, Card, EmptyState } from "../components/ui";
+import { ButtonLink, EmptyState, ScrollRegion } from "../components/ui";
 import { backendFor } from "../lib/backend.server";
+import { cn } from "../lib/cn";
 import { loadReviewRuns } from "../lib/reviews.server";
 import { documentTitle, productNameOf, type RouteHandle } from "../lib/route-handle";
 import type { Route } from "./+types/reviews";
@@ -44,6 +46,9 @@ export default function Reviews({ loaderData }: Route.ComponentProps) {
     </section>
   );
 }
+
+/** The columns a phone leaves out; a run's own page shows them (docs/decisions/037-narrow-screens.md). */
+const WIDE_SCREENS_ONLY = "hidden sm:table-cell";
 
 /** Puts a changed run in its place: updated where it is, a new one on top. */
 function merged(runs: readonly ReviewRunSummary[], run: ReviewRunSummary): ReviewRunSummary[] {
@@ -86,7 +91,7 @@ function LiveRuns({ initial }: { initial: ReviewRunSummary[] }) {
           </>
         )}
       </p>
-      <Card className="overflow-x-auto">
+      <ScrollRegion label="Review runs" className="rounded-lg border border-border bg-surface shadow-card">
         <table className="w-full text-left text-sm">
           <caption className="sr-only">Review runs, newest first</caption>
           <thead className="border-border border-b bg-surface-muted/60 text-fg-muted text-xs">
@@ -97,16 +102,16 @@ function LiveRuns({ initial }: { initial: ReviewRunSummary[] }) {
               <th scope="col" className="px-4 py-2.5 font-medium">
                 Status
               </th>
-              <th scope="col" className="px-4 py-2.5 font-medium">
+              <th scope="col" className={cn("px-4 py-2.5 font-medium", WIDE_SCREENS_ONLY)}>
                 Trigger
               </th>
-              <th scope="col" className="px-4 py-2.5 font-medium">
+              <th scope="col" className={cn("px-4 py-2.5 font-medium", WIDE_SCREENS_ONLY)}>
                 Duration
               </th>
               <th scope="col" className="px-4 py-2.5 font-medium">
                 Findings
               </th>
-              <th scope="col" className="px-4 py-2.5 font-medium">
+              <th scope="col" className={cn("px-4 py-2.5 font-medium", WIDE_SCREENS_ONLY)}>
                 Queued
               </th>
             </tr>
@@ -117,30 +122,36 @@ function LiveRuns({ initial }: { initial: ReviewRunSummary[] }) {
             ))}
           </tbody>
         </table>
-      </Card>
+      </ScrollRegion>
     </div>
   );
 }
 
+/**
+ * A row opens its run, which shows every column (the ones phones leave out too): its link, a real
+ * one for keyboards and screen readers, stretches over the whole row for a pointer.
+ */
 function RunRow({ run }: { run: ReviewRunSummary }) {
   return (
-    <tr>
+    <tr className="relative hover:bg-surface-muted/60">
       <td className="px-4 py-3">
         <Link
           to={`/reviews/${encodeURIComponent(run.id)}`}
-          className="focus-ring rounded-sm font-medium text-fg hover:underline"
+          className="focus-ring rounded-sm font-medium text-fg after:absolute after:inset-0 hover:underline"
         >
-          {run.repository} #{run.pullRequest}
+          <RepositoryName name={run.repository} /> #{run.pullRequest}
         </Link>
         {run.pullRequestTitle ? <p className="text-fg-muted text-xs">{run.pullRequestTitle}</p> : null}
       </td>
       <td className="px-4 py-3">
         <RunStatusBadges run={run} />
       </td>
-      <td className="px-4 py-3 text-fg-muted">{triggerText(run)}</td>
-      <td className="px-4 py-3 text-fg-muted tabular-nums">{durationText(run.durationMs)}</td>
+      <td className={cn("px-4 py-3 text-fg-muted", WIDE_SCREENS_ONLY)}>{triggerText(run)}</td>
+      <td className={cn("px-4 py-3 text-fg-muted tabular-nums", WIDE_SCREENS_ONLY)}>
+        {durationText(run.durationMs)}
+      </td>
       <td className="px-4 py-3 text-fg-muted tabular-nums">{findingsText(run)}</td>
-      <td className="px-4 py-3 text-fg-muted">{whenText(run.queuedAt)}</td>
+      <td className={cn("px-4 py-3 text-fg-muted", WIDE_SCREENS_ONLY)}>{whenText(run.queuedAt)}</td>
     </tr>
   );
 }

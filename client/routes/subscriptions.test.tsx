@@ -277,6 +277,21 @@ describe("/subscriptions banners", () => {
     expect(button("Resume Subscription")).toBeVisible();
     expect(button("Cancel Subscription")).toBeNull();
   });
+
+  it("a scheduled cancellation: the billing period says when Pro ends, not when it renews", async () => {
+    current.subscription = subscription({
+      daysRemaining: 20,
+      meta: { cancellation_request: { stripe_cancel_at: "2026-12-13T00:00:00.000Z" } },
+    });
+    await renderLoaded();
+    const period = screen.getByRole("region", { name: "Billing period" });
+    expect(within(period).getByText("Subscription Ends")).toBeVisible();
+    expect(within(period).getByText("13 Dec 2026")).toBeVisible();
+    expect(within(period).queryByText("Renewal Date")).toBeNull();
+    expect(within(period).queryByText("On track")).toBeNull();
+    expect(within(period).getByText("Not renewing")).toBeVisible();
+    expect(within(period).getByText("20 days remaining")).toHaveClass("text-warning-text");
+  });
 });
 
 describe("/subscriptions actions", () => {

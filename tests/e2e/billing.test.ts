@@ -80,6 +80,9 @@ describe("billing", () => {
     await dialog.getByRole("button", { name: "Confirm Cancellation" }).click();
     await page.getByText("Subscription cancellation scheduled for period end").waitFor();
     await page.getByText("Cancellation Scheduled", { exact: true }).waitFor();
+    // The billing period says when Pro ends, no longer when it renews.
+    await page.getByText("Subscription Ends", { exact: true }).waitFor();
+    expect(await page.getByText("Renewal Date").count()).toBe(0);
     await settleToasts(page);
     expect(await seriousViolations(page)).toEqual([]);
 

@@ -63,9 +63,16 @@ export const SUBSCRIPTIONS_TEXT = {
   billingPeriod: "Billing period",
   daysRemaining: (n: number | null) => (n === null ? "N/A" : `${days(n)} remaining`),
   /** Days remaining in words, so the colour is never the only sign. */
-  urgency: { critical: "Ended or ending today", soon: "Ending soon", ok: "On track" },
+  urgency: {
+    critical: "Ended or ending today",
+    soon: "Ending soon",
+    ok: "On track",
+    cancelling: "Not renewing",
+  },
   trialEnds: "Trial Ends",
   renewalDate: "Renewal Date",
+  /** While a cancellation is scheduled: the plan ends then instead of renewing. */
+  subscriptionEnds: "Subscription Ends",
   // Dialogs
   cancelDialogText: (end: string | null) =>
     `Your subscription stays active until ${formatDate(end)}, then the organization moves to the Free plan. You can resume it until then.`,

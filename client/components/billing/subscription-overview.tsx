@@ -5,7 +5,7 @@
 import { CalendarClock, Receipt, RotateCcw, Sparkles, Users, Wallet, XCircle } from "lucide-react";
 import { type ReactNode, useState } from "react";
 import type { SeatStatus, Subscription } from "../../../shared/billing-contract.ts";
-import { PLAN_VALUES, PRO_PLAN_MIN_SEATS } from "../../../shared/constants.ts";
+import { PRO_PLAN_MIN_SEATS } from "../../../shared/constants.ts";
 import { formatDate, formatMoney } from "../../../shared/format-billing.ts";
 import type { Billing } from "../../lib/billing.server";
 import { cn } from "../../lib/cn";
@@ -19,9 +19,9 @@ import {
   headerButtons,
   isFree,
   isPaidPro,
+  periodEndOf,
   statusOf,
   URGENCY_TONES,
-  urgencyOf,
 } from "./subscription-view";
 import { useBillingActions } from "./use-billing-actions";
 
@@ -244,9 +244,7 @@ const URGENCY_TEXT = {
 } as const;
 
 function PeriodCard({ subscription, children }: { subscription: Subscription; children: ReactNode }) {
-  const days = subscription.daysRemaining;
-  const urgency = days === null ? null : urgencyOf(days);
-  const trial = subscription.plan.plan_code === PLAN_VALUES.proTrial;
+  const { label, urgency } = periodEndOf(subscription);
   return (
     <Card as="section" aria-labelledby="billing-period" className="flex flex-col gap-4 p-5">
       <CardTitle id="billing-period" icon={<CalendarClock aria-hidden="true" />}>
@@ -259,12 +257,12 @@ function PeriodCard({ subscription, children }: { subscription: Subscription; ch
             urgency && URGENCY_TEXT[URGENCY_TONES[urgency]],
           )}
         >
-          {T.daysRemaining(days)}
+          {T.daysRemaining(subscription.daysRemaining)}
         </p>
         {urgency ? <Badge tone={URGENCY_TONES[urgency]}>{T.urgency[urgency]}</Badge> : null}
       </div>
       <dl className="grid grid-cols-[auto_1fr] gap-x-4 text-sm">
-        <dt className="text-fg-muted">{trial ? T.trialEnds : T.renewalDate}</dt>
+        <dt className="text-fg-muted">{label}</dt>
         <dd className="text-fg">{formatDate(subscription.end)}</dd>
       </dl>
       {children ? <div className="mt-auto flex flex-wrap gap-2">{children}</div> : null}

@@ -32,9 +32,13 @@ export function headerButtons(subscription: Subscription) {
 
 export type Urgency = keyof typeof T.urgency;
 
-/** Red at 0 or less, amber at TRIAL_ENDING_SOON_DAYS or less, green otherwise. */
-export function urgencyOf(daysRemaining: number): Urgency {
+/**
+ * Red at 0 or less, amber at TRIAL_ENDING_SOON_DAYS or less, green otherwise; amber too while a
+ * cancellation is scheduled, since the plan then ends instead of renewing.
+ */
+export function urgencyOf(daysRemaining: number, cancelling = false): Urgency {
   if (daysRemaining <= 0) return "critical";
+  if (cancelling) return "cancelling";
   return daysRemaining <= TRIAL_ENDING_SOON_DAYS ? "soon" : "ok";
 }
 
@@ -42,7 +46,24 @@ export const URGENCY_TONES: Record<Urgency, "danger" | "warning" | "success"> = 
   critical: "danger",
   soon: "warning",
   ok: "success",
+  cancelling: "warning",
 };
+
+/**
+ * The billing-period card's end: its label and how urgent its days remaining are. A scheduled
+ * cancellation ends the plan on `end`, so the card says so rather than "Renewal Date".
+ */
+export function periodEndOf(subscription: Subscription): { label: string; urgency: Urgency | null } {
+  const cancelling = subscription.meta.cancellation_request !== null;
+  const days = subscription.daysRemaining;
+  const label =
+    subscription.plan.plan_code === PLAN_VALUES.proTrial
+      ? T.trialEnds
+      : cancelling
+        ? T.subscriptionEnds
+        : T.renewalDate;
+  return { label, urgency: days === null ? null : urgencyOf(days, cancelling) };
+}
 
 export function statusOf(subscription: Subscription): {
   label: string;

@@ -1,26 +1,35 @@
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useId, useState } from "react";
+import type { ContributorSuggestion } from "../../../shared/billing-contract.ts";
 import { CONTRIBUTOR_USERNAME_MIN } from "../../../shared/constants.ts";
 import { Button, Dialog, TextField } from "../ui";
 
 /**
  * 'Add Contributor' (docs/product.md#contributors-and-seats): a GitHub username, looked up by the
  * backend. Add is enabled from CONTRIBUTOR_USERNAME_MIN characters; `onAdd` answers whether it
- * worked (it shows its own toasts), and the dialog closes when it did.
+ * worked (it shows its own toasts), and the dialog closes when it did. When the code host can list
+ * its people (the sandbox), the field offers them: a native <datalist>, which browsers expose as a
+ * combobox (arrow keys open and move through it, typing narrows it) and which leaves typing any
+ * other name possible (docs/decisions/037-narrow-screens.md).
  */
 export function AddContributorDialog({
   open,
   onOpenChange,
   onAdd,
+  suggestions,
   returnFocusTo,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   onAdd: (username: string) => Promise<boolean>;
+  /** People the code host knows who are not contributors yet; empty when it cannot list them. */
+  suggestions: readonly ContributorSuggestion[];
   returnFocusTo?: HTMLElement | null;
 }) {
   const [username, setUsername] = useState("");
   const [busy, setBusy] = useState(false);
+  const listId = useId();
   const ready = username.trim().length >= CONTRIBUTOR_USERNAME_MIN;
+  const offered = suggestions.length > 0;
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -39,7 +48,11 @@ export function AddContributorDialog({
       open={open}
       onOpenChange={onOpenChange}
       title="Add Contributor"
-      description="Add someone by their GitHub username. They are looked up on GitHub."
+      description={
+        offered
+          ? "Add someone by their username on the sandbox code host, which stands in for GitHub here."
+          : "Add someone by their GitHub username. They are looked up on GitHub."
+      }
       returnFocusTo={returnFocusTo}
     >
       <form onSubmit={submit} className="space-y-6">
@@ -49,9 +62,23 @@ export function AddContributorDialog({
           autoComplete="off"
           spellCheck={false}
           value={username}
-          hint={`At least ${CONTRIBUTOR_USERNAME_MIN} characters.`}
+          list={offered ? listId : undefined}
+          hint={
+            offered
+              ? `Pick one of the ${suggestions.length} people the sandbox knows (arrow down), or type at least ${CONTRIBUTOR_USERNAME_MIN} characters.`
+              : `At least ${CONTRIBUTOR_USERNAME_MIN} characters.`
+          }
           onChange={(event) => setUsername(event.target.value)}
         />
+        {offered ? (
+          <datalist id={listId}>
+            {suggestions.map((person) => (
+              <option key={person.platform_id} value={person.platform_id}>
+                {person.name}
+              </option>
+            ))}
+          </datalist>
+        ) : null}
         <div className="flex justify-end gap-2">
           <Button variant="secondary" onClick={() => onOpenChange(false)}>
             Cancel

@@ -1,7 +1,12 @@
 import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { Contributor, SeatStatus, Subscription } from "../../../shared/billing-contract.ts";
+import type {
+  Contributor,
+  ContributorSuggestion,
+  SeatStatus,
+  Subscription,
+} from "../../../shared/billing-contract.ts";
 import { CONTRIBUTOR_MESSAGES } from "../../../shared/billing-messages.ts";
 import { SEAT_MESSAGES } from "../../../shared/seat-rules.ts";
 import {
@@ -60,7 +65,12 @@ function person(name: string, index: number, overrides: Partial<Contributor> = {
 }
 
 const fetchMock = vi.fn<typeof fetch>();
-let current: { subscription: Subscription | null; seats: SeatStatus; contributors: Contributor[] };
+let current: {
+  subscription: Subscription | null;
+  seats: SeatStatus;
+  contributors: Contributor[];
+  suggestions: ContributorSuggestion[];
+};
 let posts: Record<string, (body: unknown) => Response | Promise<Response>>;
 
 beforeEach(() => {
@@ -69,6 +79,7 @@ beforeEach(() => {
     subscription: subscription(),
     seats: seats(5, 1),
     contributors: NAMES.map((name, index) => person(name, index, index === 1 ? { seat_id: "seat-1" } : {})),
+    suggestions: [],
   };
   posts = {};
   fetchMock.mockImplementation(async (input, init) => {
@@ -77,6 +88,9 @@ beforeEach(() => {
     if (billing) return billing;
     if (url === "http://backend.test/api/contributors") {
       return jsonResponse({ success: true, data: current.contributors });
+    }
+    if (url === "/api/contributors/suggestions") {
+      return jsonResponse({ success: true, data: current.suggestions });
     }
     const answer = init?.method === "POST" ? posts[url] : undefined;
     if (answer) return answer(JSON.parse(String(init?.body)));
@@ -213,6 +227,48 @@ describe("Add Contributor", () => {
     expect(JSON.parse(String(init?.body))).toEqual({ platform_id: "zed", platform_type: "github" });
     await user.type(screen.getByRole("searchbox", { name: "Search by name" }), "zed");
     expect(screen.getByRole("switch", { name: "Seat for Zed Example" })).toBeVisible();
+  });
+
+  it("offers the people the code host knows who are not contributors yet, as a combobox's options", async () => {
+    const user = userEvent.setup();
+    current.suggestions = [
+      { platform_id: "ada", name: "Ada Example" },
+      { platform_id: "yoko-ono", name: "Yoko Ono" },
+      { platform_id: "zed-zero", name: "Zed Zero" },
+    ];
+    posts["/api/contributors/add"] = () =>
+      jsonResponse({
+        success: true,
+        created: true,
+        message: CONTRIBUTOR_MESSAGES.added,
+        data: person("Zed", 99, { platform_id: "zed-zero", name: "Zed Zero" }),
+      });
+    await renderTable();
+    await user.click(screen.getByRole("button", { name: "Add Contributor" }));
+    const dialog = await screen.findByRole("dialog", { name: "Add Contributor" });
+    const field = await within(dialog).findByRole("combobox", { name: "GitHub username" });
+    const options = () =>
+      [...(document.getElementById(field.getAttribute("list") ?? "")?.querySelectorAll("option") ?? [])].map(
+        (option) => [option.value, option.textContent],
+      );
+    // Ada is in the table already.
+    expect(options()).toEqual([
+      ["yoko-ono", "Yoko Ono"],
+      ["zed-zero", "Zed Zero"],
+    ]);
+    expect(field).toHaveAccessibleDescription(/Pick one of the 2 people the sandbox knows/);
+    await user.type(field, "zed-zero");
+    await user.click(within(dialog).getByRole("button", { name: "Add" }));
+    await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
+    expect(postsTo("/api/contributors/add")).toHaveLength(1);
+
+    // Once added, no longer offered.
+    await user.click(screen.getByRole("button", { name: "Add Contributor" }));
+    await within(await screen.findByRole("dialog", { name: "Add Contributor" })).findByRole("combobox");
+    expect(options()).toEqual([["yoko-ono", "Yoko Ono"]]);
+    expect(
+      fetchMock.mock.calls.filter(([url]) => String(url) === "/api/contributors/suggestions"),
+    ).toHaveLength(1);
   });
 
   it("says when the contributor existed and was updated, and when adding failed, keeping the dialog open", async () => {

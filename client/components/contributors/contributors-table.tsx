@@ -20,15 +20,20 @@ import {
   useTable,
 } from "@tanstack/react-table";
 import { ArrowDown, ArrowUp, ArrowUpDown, ChevronLeft, ChevronRight, UserPlus, Users } from "lucide-react";
-import { createContext, type ReactNode, useCallback, useContext, useRef, useState } from "react";
-import type { Contributor, SeatStatus, Subscription } from "../../../shared/billing-contract.ts";
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useRef, useState } from "react";
+import type {
+  Contributor,
+  ContributorSuggestion,
+  SeatStatus,
+  Subscription,
+} from "../../../shared/billing-contract.ts";
 import { CONTRIBUTOR_MESSAGES } from "../../../shared/billing-messages.ts";
 import { CONTRIBUTOR_PAGE_SIZES, DEFAULT_CONTRIBUTOR_PAGE_SIZE } from "../../../shared/constants.ts";
 import { formatRole, initialOf } from "../../../shared/format.ts";
 import { formatLastActivity } from "../../../shared/format-billing.ts";
 import { seatToggleBlock } from "../../../shared/seat-rules.ts";
-import { addContributor, setSeat } from "../../lib/contributors-api";
-import { Button, EmptyState, IconButton, Switch, TextField, Tooltip, useToast } from "../ui";
+import { addContributor, contributorSuggestions, setSeat } from "../../lib/contributors-api";
+import { Button, EmptyState, IconButton, ScrollRegion, Switch, TextField, Tooltip, useToast } from "../ui";
 import { inputClasses } from "../ui/text-field";
 import { AddContributorDialog } from "./add-contributor-dialog";
 import { useSeatCounts } from "./seat-counts";
@@ -114,7 +119,13 @@ const columns = helper.columns([
     cell: cellOf(Avatar),
   }),
   helper.accessor("name", { header: "Name", sortFn: "text", filterFn: "includesString" }),
-  helper.accessor("platform_id", { header: "Username", sortFn: "text", enableColumnFilter: false }),
+  helper.accessor("platform_id", {
+    header: "Username",
+    sortFn: "text",
+    enableColumnFilter: false,
+    // "dennis-" on one line and "rivera" on the next reads as two names; the table scrolls instead.
+    cell: (context) => <span className="whitespace-nowrap">{context.getValue()}</span>,
+  }),
   helper.accessor("email", {
     header: "E-mail",
     enableSorting: false,
@@ -161,6 +172,11 @@ export function ContributorsTable({ contributors, subscription, seats: loaded }:
   const [now] = useState(() => new Date());
   const [adding, setAdding] = useState(false);
   const addButton = useRef<HTMLButtonElement>(null);
+  // Asked for once, when the dialog first opens.
+  const [known, setKnown] = useState<ContributorSuggestion[] | null>(null);
+  useEffect(() => {
+    if (adding && known === null) void contributorSuggestions().then(setKnown);
+  }, [adding, known]);
   const [seats, setSeats] = useSeatCounts(loaded);
   // The counts as last shown, for a change that completes after another one.
   const latest = useRef(seats);
@@ -273,7 +289,7 @@ export function ContributorsTable({ contributors, subscription, seats: loaded }:
             description="Connect GitHub to bring in the people active on your repositories, or add someone by username."
           />
         ) : (
-          <div className="overflow-x-auto rounded-xl border border-border bg-surface">
+          <ScrollRegion label="Contributors table" className="rounded-xl border border-border bg-surface">
             <table className="w-full text-left text-sm">
               <caption className="sr-only">Contributors</caption>
               <thead className="border-border border-b text-fg-muted">
@@ -287,7 +303,7 @@ export function ContributorsTable({ contributors, subscription, seats: loaded }:
                           key={header.id}
                           scope="col"
                           aria-sort={header.column.getCanSort() ? ARIA_SORT[direction] : undefined}
-                          className="px-4 py-2.5 font-medium"
+                          className="whitespace-nowrap px-4 py-2.5 font-medium"
                         >
                           {header.column.getCanSort() ? (
                             <button
@@ -326,7 +342,7 @@ export function ContributorsTable({ contributors, subscription, seats: loaded }:
                 ) : null}
               </tbody>
             </table>
-          </div>
+          </ScrollRegion>
         )}
 
         {rows.length > 0 ? (
@@ -335,7 +351,7 @@ export function ContributorsTable({ contributors, subscription, seats: loaded }:
             className="flex flex-wrap items-center justify-between gap-3 text-sm"
           >
             <div className="flex items-center gap-2">
-              <label htmlFor="contributor-page-size" className="text-fg-muted">
+              <label htmlFor="contributor-page-size" className="whitespace-nowrap text-fg-muted">
                 Rows per page
               </label>
               <select
@@ -355,7 +371,7 @@ export function ContributorsTable({ contributors, subscription, seats: loaded }:
               </select>
             </div>
             <div className="flex items-center gap-2">
-              <span className="text-fg-muted" aria-live="polite">
+              <span className="whitespace-nowrap text-fg-muted" aria-live="polite">
                 Page {Math.min(pageIndex + 1, Math.max(table.getPageCount(), 1))} of{" "}
                 {Math.max(table.getPageCount(), 1)}
               </span>
@@ -383,6 +399,10 @@ export function ContributorsTable({ contributors, subscription, seats: loaded }:
         open={adding}
         onOpenChange={setAdding}
         onAdd={add}
+        // Usernames are case-insensitive, as on GitHub.
+        suggestions={(known ?? []).filter(
+          (person) => !rows.some((row) => row.platform_id.toLowerCase() === person.platform_id.toLowerCase()),
+        )}
         returnFocusTo={addButton.current}
       />
     </SeatActionsContext.Provider>

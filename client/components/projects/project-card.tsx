@@ -17,6 +17,7 @@ import { sandboxPullsHref } from "../../../shared/review-paths.ts";
 import { cn } from "../../lib/cn";
 import { repositorySettingsHref } from "../../lib/projects";
 import { Badge, buttonClasses, Card, Skeleton } from "../ui";
+import { RepositoryName } from "./repository-name";
 
 /** One repository on /home (docs/product.md#home). */
 export function ProjectCard({ project }: { project: Project }) {
@@ -30,9 +31,10 @@ export function ProjectCard({ project }: { project: Project }) {
         <div className="flex items-start justify-between gap-3">
           <h3
             id={`project-${project.id}`}
-            className="min-w-0 break-words font-semibold text-[15px] text-fg leading-6"
+            title={title}
+            className="min-w-0 font-semibold text-[15px] text-fg leading-6"
           >
-            {title}
+            <RepositoryName name={title} />
           </h3>
           {properties.private ? (
             <Badge icon={<Lock aria-hidden="true" />}>Private</Badge>

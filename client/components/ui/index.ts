@@ -8,6 +8,7 @@ export { Drawer, preloadDrawer } from "./drawer";
 export { EmptyState } from "./empty-state";
 export { type LazyPart, lazyPart, useLazyPart } from "./lazy-part";
 export { type ClosePopover, Popover } from "./popover";
+export { ScrollRegion } from "./scroll-region";
 export { SelectField } from "./select-field";
 export { Skeleton } from "./skeleton";
 export { Spinner } from "./spinner";
