@@ -78,6 +78,7 @@ describe.each(TEST_DATABASE_KINDS)("migrations on %s", (kind) => {
       "0016_stripe_event_order",
       "0017_rule_settings",
       "0018_model_call_limits",
+      "0020_large_organisations",
     ]);
     const orgs = await db.selectFrom("organizations").select(["id", "name"]).execute();
     expect(orgs).toEqual([{ id: org.id, name: "Acme" }]);
