@@ -648,6 +648,14 @@ export const migrations: Record<string, Migration> = {
       );
       await sql`create index review_runs_org_status_queued_idx
         on review_runs (org_id, status, queued_at, id)`.execute(db);
+      // A search finds a part of a name anywhere in it: trigram indexes answer that without reading
+      // every row of the organisation (pg_trgm ships with Postgres and PGlite; a trusted extension,
+      // so the database's owner may create it).
+      await sql`create extension if not exists pg_trgm`.execute(db);
+      await sql`create index projects_name_trgm_idx on projects using gin (name gin_trgm_ops)`.execute(db);
+      await sql`create index contributors_name_trgm_idx on contributors using gin (name gin_trgm_ops)`.execute(
+        db,
+      );
       // Whether a run was reviewed in shadow mode, answered per run from its few shadow posts
       // instead of every decision of every run.
       await sql`create index review_decisions_shadow_post_idx on review_decisions (run_id)

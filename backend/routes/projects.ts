@@ -3,7 +3,6 @@
  * integration, searched by name and sorted (docs/decisions/038-server-side-paging.md).
  */
 import type { Router } from "express";
-import { sql } from "kysely";
 import {
   API_PATHS,
   type Project,
@@ -52,12 +51,8 @@ function matching(db: Db, orgId: string, query: ProjectsQuery) {
   let select = db.selectFrom("projects").where("org_id", "=", orgId);
   if (query.integrationType) select = select.where("integration_type", "=", query.integrationType);
   if (query.integrationName) select = select.where("integration_name", "=", query.integrationName);
-  if (query.search) {
-    const pattern = containsPattern(query.search);
-    select = select.where((eb) =>
-      eb.or([eb("name", "ilike", pattern), eb(sql<string>`properties->>'full_name'`, "ilike", pattern)]),
-    );
-  }
+  // By name alone, which the page's index holds: the full name only adds the owner before it.
+  if (query.search) select = select.where("name", "ilike", containsPattern(query.search));
   return select;
 }
 

@@ -136,22 +136,26 @@ export function reviewsRouter(db: Db, queue: ReviewQueue, streamGate: EventStrea
     const { org } = sessionOf(res);
     const { projectId, status } = query;
     const direction = query.sort === "queued_at" ? "asc" : "desc";
+    const matching = db
+      .selectFrom("review_runs as run")
+      .where("run.org_id", "=", org.id)
+      .$if(projectId !== undefined, (select) => select.where("run.project_id", "=", projectId as string))
+      .$if(status !== undefined, (select) => select.where("run.status", "=", status as ReviewRunStatus));
+    // The page's runs are picked from the runs alone, in an index's order; only those few are then
+    // joined with their repository, pull request and shadow check.
+    const pageIds = matching
+      .select("run.id")
+      .orderBy("run.queued_at", direction)
+      .orderBy("run.id", direction)
+      .limit(query.pageSize)
+      .offset(offsetOf(query));
     const [rows, counted] = await Promise.all([
       summaries(db, org.id)
-        .$if(projectId !== undefined, (select) => select.where("run.project_id", "=", projectId as string))
-        .$if(status !== undefined, (select) => select.where("run.status", "=", status as ReviewRunStatus))
+        .where("run.id", "in", pageIds)
         .orderBy("run.queued_at", direction)
         .orderBy("run.id", direction)
-        .limit(query.pageSize)
-        .offset(offsetOf(query))
         .execute(),
-      db
-        .selectFrom("review_runs as run")
-        .where("run.org_id", "=", org.id)
-        .$if(projectId !== undefined, (select) => select.where("run.project_id", "=", projectId as string))
-        .$if(status !== undefined, (select) => select.where("run.status", "=", status as ReviewRunStatus))
-        .select((eb) => eb.fn.countAll<string>().as("total"))
-        .executeTakeFirstOrThrow(),
+      matching.select((eb) => eb.fn.countAll<string>().as("total")).executeTakeFirstOrThrow(),
     ]);
     res.json({
       success: true,
