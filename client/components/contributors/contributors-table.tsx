@@ -1,48 +1,53 @@
 /**
  * The contributors table of /subscriptions (docs/product.md#contributors-and-seats), on TanStack
  * Table (headless; docs/decisions/012-contributors-table-and-seats.md): sorting, search by name and
- * pages of 10, 20 or 30, rendered as a real <table> with the design system's controls. Loaded on
- * demand by contributors-section.tsx, with the calls it makes (zod, the schemas).
+ * pages of 10, 20 or 30, rendered as a real <table> with the design system's controls. The backend
+ * sorts, searches and pages (docs/decisions/038-server-side-paging.md): the page loads the first
+ * page, and each change of sort, search or page asks for the one it shows. Loaded on demand by
+ * contributors-section.tsx, with the calls it makes (zod, the schemas).
  */
 import {
   type CellContext,
   columnFilteringFeature,
   createColumnHelper,
-  createFilteredRowModel,
-  createPaginatedRowModel,
-  createSortedRowModel,
-  filterFn_includesString,
   rowPaginationFeature,
   rowSortingFeature,
-  sortFn_basic,
-  sortFn_text,
+  type SortingState,
   tableFeatures,
   useTable,
 } from "@tanstack/react-table";
 import { ArrowDown, ArrowUp, ArrowUpDown, ChevronLeft, ChevronRight, UserPlus, Users } from "lucide-react";
-import { createContext, type ReactNode, useCallback, useContext, useRef, useState } from "react";
-import type { Contributor, SeatStatus, Subscription } from "../../../shared/billing-contract.ts";
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useRef, useState } from "react";
+import type {
+  Contributor,
+  ContributorsPage,
+  SeatStatus,
+  Subscription,
+} from "../../../shared/billing-contract.ts";
 import { CONTRIBUTOR_MESSAGES } from "../../../shared/billing-messages.ts";
 import { CONTRIBUTOR_PAGE_SIZES, DEFAULT_CONTRIBUTOR_PAGE_SIZE } from "../../../shared/constants.ts";
 import { formatRole, initialOf } from "../../../shared/format.ts";
 import { formatLastActivity } from "../../../shared/format-billing.ts";
+import type { ContributorSort } from "../../../shared/paging.ts";
 import { seatToggleBlock } from "../../../shared/seat-rules.ts";
-import { addContributor, setSeat } from "../../lib/contributors-api";
+import { addContributor, listContributors, setSeat } from "../../lib/contributors-api";
 import { Button, EmptyState, IconButton, Switch, TextField, Tooltip, useToast } from "../ui";
 import { inputClasses } from "../ui/text-field";
 import { AddContributorDialog } from "./add-contributor-dialog";
 import { useSeatCounts } from "./seat-counts";
 
-const features = tableFeatures({
-  columnFilteringFeature,
-  filteredRowModel: createFilteredRowModel(),
-  filterFns: { includesString: filterFn_includesString },
-  rowSortingFeature,
-  sortedRowModel: createSortedRowModel(),
-  sortFns: { text: sortFn_text, basic: sortFn_basic },
-  rowPaginationFeature,
-  paginatedRowModel: createPaginatedRowModel(),
-});
+// The table keeps the state of its controls; the rows are the page the backend answered.
+const features = tableFeatures({ columnFilteringFeature, rowSortingFeature, rowPaginationFeature });
+
+/** Typing pauses this long before the search is asked for. */
+const SEARCH_DELAY_MS = 250;
+
+/** The backend's sort for the table's: a sortable column's id, "-" first when descending. */
+function sortOf(sorting: SortingState): ContributorSort {
+  const [first] = sorting;
+  if (!first) return "name";
+  return `${first.desc ? "-" : ""}${first.id}` as ContributorSort;
+}
 
 /** What a row's cells need beyond the contributor: the seat rules now, and the toggle. */
 interface SeatActions {
@@ -113,8 +118,8 @@ const columns = helper.columns([
     header: () => <span className="sr-only">Avatar</span>,
     cell: cellOf(Avatar),
   }),
-  helper.accessor("name", { header: "Name", sortFn: "text", filterFn: "includesString" }),
-  helper.accessor("platform_id", { header: "Username", sortFn: "text", enableColumnFilter: false }),
+  helper.accessor("name", { header: "Name", sortDescFirst: false }),
+  helper.accessor("platform_id", { header: "Username", sortDescFirst: false, enableColumnFilter: false }),
   helper.accessor("email", {
     header: "E-mail",
     enableSorting: false,
@@ -127,11 +132,11 @@ const columns = helper.columns([
     enableColumnFilter: false,
     cell: (context) => formatRole(context.getValue()),
   }),
+  // The latest activity first; people without activity come last either way (the backend's order).
   helper.accessor((row) => (row.last_git_activity ? Date.parse(row.last_git_activity) : undefined), {
     id: "last_git_activity",
     header: "Last activity",
-    sortFn: "basic",
-    sortUndefined: "last",
+    sortDescFirst: true,
     enableColumnFilter: false,
     cell: cellOf(LastActivityCell),
   }),
@@ -142,21 +147,26 @@ const SORT_ICONS = { asc: ArrowUp, desc: ArrowDown, none: ArrowUpDown } as const
 const ARIA_SORT = { asc: "ascending", desc: "descending", none: undefined } as const;
 
 export interface ContributorsTableProps {
-  contributors: Contributor[];
+  /** The first page, by name, as the page loaded it. */
+  first: ContributorsPage;
   /** Null: no subscription, so no seat management. */
   subscription: Pick<Subscription, "plan" | "isExpired"> | null;
   /** The seat counts the page loaded; changes made here are shared with the plan card. */
   seats: SeatStatus;
 }
 
-export function ContributorsTable({ contributors, subscription, seats: loaded }: ContributorsTableProps) {
+export function ContributorsTable({ first, subscription, seats: loaded }: ContributorsTableProps) {
   const { toast } = useToast();
   const toastFailure = useCallback(
     ({ title, reason }: { title: string; reason?: string }) =>
       toast({ tone: "danger", title, ...(reason ? { description: reason } : {}) }),
     [toast],
   );
-  const [rows, setRows] = useState(contributors);
+  const [rows, setRows] = useState(first.contributors);
+  const [total, setTotal] = useState(first.page.total);
+  // Whether the organisation has any contributor at all (a search may match nobody).
+  const [anyone, setAnyone] = useState(first.page.total > 0);
+  const [loading, setLoading] = useState(false);
   const [pending, setPending] = useState<ReadonlySet<string>>(new Set());
   const [now] = useState(() => new Date());
   const [adding, setAdding] = useState(false);
@@ -175,10 +185,50 @@ export function ContributorsTable({ contributors, subscription, seats: loaded }:
       sorting: [{ id: "name", desc: false }],
       pagination: { pageIndex: 0, pageSize: DEFAULT_CONTRIBUTOR_PAGE_SIZE },
     },
+    manualFiltering: true,
+    manualSorting: true,
+    manualPagination: true,
+    rowCount: total,
     // A seat toggled on page 3 keeps the page; searching goes back to the first page itself.
     autoResetPageIndex: false,
     enableSortingRemoval: false,
   });
+
+  const nameFilter = table.getColumn("name")?.getFilterValue();
+  const query = {
+    page: table.state.pagination.pageIndex + 1,
+    pageSize: table.state.pagination.pageSize,
+    search: typeof nameFilter === "string" ? nameFilter.trim() : "",
+    sort: sortOf(table.state.sorting),
+  };
+  const queryKey = JSON.stringify(query);
+  // The page shown is the one loaded with the page until the controls ask for another.
+  const shownKey = useRef(queryKey);
+  const latestRequest = useRef(0);
+  useEffect(() => {
+    if (queryKey === shownKey.current) return;
+    const asked = JSON.parse(queryKey) as typeof query;
+    const request = ++latestRequest.current;
+    const timer = setTimeout(
+      async () => {
+        setLoading(true);
+        const outcome = await listContributors(asked);
+        // A later change has asked for another page meanwhile: this answer is not shown.
+        if (request !== latestRequest.current) return;
+        setLoading(false);
+        if (!outcome.ok) {
+          toastFailure(outcome);
+          return;
+        }
+        shownKey.current = queryKey;
+        setRows(outcome.value.contributors);
+        setTotal(outcome.value.page.total);
+        if (!asked.search) setAnyone(outcome.value.page.total > 0);
+      },
+      asked.search !== JSON.parse(shownKey.current).search ? SEARCH_DELAY_MS : 0,
+    );
+    return () => clearTimeout(timer);
+  }, [queryKey, toastFailure]);
 
   const setSeated = useCallback((id: string, seated: boolean) => {
     // The page needs only whether there is a seat; the backend keeps the seat's own id.
@@ -222,6 +272,8 @@ export function ContributorsTable({ contributors, subscription, seats: loaded }:
       return false;
     }
     const { created, contributor } = outcome.value;
+    if (created) setTotal((count) => count + 1);
+    setAnyone(true);
     setRows((current) =>
       current.some((row) => row.id === contributor.id)
         ? current.map((row) => (row.id === contributor.id ? contributor : row))
@@ -238,7 +290,7 @@ export function ContributorsTable({ contributors, subscription, seats: loaded }:
     toggle,
   };
   const nameColumn = table.getColumn("name");
-  const search = String(nameColumn?.getFilterValue() ?? "");
+  const search = typeof nameFilter === "string" ? nameFilter : "";
   const { pageIndex, pageSize } = table.state.pagination;
   const shown = table.getRowModel().rows;
 
@@ -266,14 +318,17 @@ export function ContributorsTable({ contributors, subscription, seats: loaded }:
           </Button>
         </div>
 
-        {rows.length === 0 ? (
+        {!anyone ? (
           <EmptyState
             icon={<Users />}
             title="No contributors yet"
             description="Connect GitHub to bring in the people active on your repositories, or add someone by username."
           />
         ) : (
-          <div className="overflow-x-auto rounded-xl border border-border bg-surface">
+          <div
+            className="overflow-x-auto rounded-xl border border-border bg-surface"
+            aria-busy={loading || undefined}
+          >
             <table className="w-full text-left text-sm">
               <caption className="sr-only">Contributors</caption>
               <thead className="border-border border-b text-fg-muted">
@@ -329,7 +384,7 @@ export function ContributorsTable({ contributors, subscription, seats: loaded }:
           </div>
         )}
 
-        {rows.length > 0 ? (
+        {anyone ? (
           <nav
             aria-label="Contributor pages"
             className="flex flex-wrap items-center justify-between gap-3 text-sm"
