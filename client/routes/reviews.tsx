@@ -204,7 +204,12 @@ function LiveRuns({
           </thead>
           <tbody className="divide-y divide-border">
             {runs.map((run) => (
-              <RunRow key={run.id} run={run} filtered={Boolean(projectId)} />
+              <RunRow
+                key={run.id}
+                run={run}
+                // The repository filter joins the outcome filter, from the first page.
+                repositoryHref={projectId ? null : runsHref({ ...state, projectId: run.projectId, page: 1 })}
+              />
             ))}
           </tbody>
         </table>
@@ -222,7 +227,7 @@ function LiveRuns({
   );
 }
 
-function RunRow({ run, filtered }: { run: ReviewRunSummary; filtered: boolean }) {
+function RunRow({ run, repositoryHref }: { run: ReviewRunSummary; repositoryHref: string | null }) {
   return (
     <tr>
       <td className="px-4 py-3">
@@ -233,9 +238,9 @@ function RunRow({ run, filtered }: { run: ReviewRunSummary; filtered: boolean })
           {run.repository} #{run.pullRequest}
         </Link>
         {run.pullRequestTitle ? <p className="text-fg-muted text-xs">{run.pullRequestTitle}</p> : null}
-        {filtered ? null : (
+        {repositoryHref === null ? null : (
           <Link
-            to={`/reviews${listSearchOf({}, { projectId: run.projectId })}`}
+            to={repositoryHref}
             aria-label={`Only this repository: ${run.repository}`}
             className="focus-ring rounded-sm text-accent-text text-xs hover:underline"
           >
