@@ -68,7 +68,14 @@ describe("/home", () => {
     renderHome(gateway(), "/home?search=engine&page=2");
 
     expect(await screen.findByText("100 repositories match “engine”")).toBeInTheDocument();
-    expect(within(screen.getByRole("list")).getAllByRole("article")).toHaveLength(HOME_PAGE_SIZE);
+    const list = screen.getByRole("list");
+    expect(within(list).getAllByRole("article")).toHaveLength(HOME_PAGE_SIZE);
+    // Each icon is drawn once for the page; the cards only point at the drawings.
+    expect(list.querySelectorAll("path")).toHaveLength(0);
+    expect(list.querySelectorAll("use").length).toBeGreaterThan(HOME_PAGE_SIZE * 5);
+    expect(new Set([...document.querySelectorAll("symbol")].map((symbol) => symbol.id)).size).toBe(
+      document.querySelectorAll("symbol").length,
+    );
     expect(String(fetchMock.mock.calls[0]?.[0])).toBe(
       `http://backend.test/api/projects?integrationType=git&integrationName=github&page=2&pageSize=${HOME_PAGE_SIZE}&search=engine`,
     );

@@ -3,6 +3,7 @@ import { Form } from "react-router";
 import { ERRORS, TEXT } from "../../shared/messages.ts";
 import { pageCount, SEARCH_MAX } from "../../shared/paging.ts";
 import { Pager } from "../components/pager";
+import { CardIconSprite } from "../components/projects/card-icons";
 import { ProjectCard, ProjectCardSkeleton } from "../components/projects/project-card";
 import { Streamed } from "../components/streamed";
 import { Button, ButtonLink, Card, EmptyState, TextField, TextLink } from "../components/ui";
@@ -183,6 +184,7 @@ function ProjectGrid({ list, search }: { list: ProjectsPage; search: string }) {
         {page.total} {page.total === 1 ? "repository" : "repositories"}
         {search ? ` match “${search}”` : ""}
       </p>
+      <CardIconSprite />
       <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
         {projects.map((project) => (
           <li key={project.id}>
