@@ -67,7 +67,9 @@ describe("/home", () => {
     backendAnswers(() => projectsBody(cards, { total: 100, page: 2, pageSize: HOME_PAGE_SIZE }));
     renderHome(gateway(), "/home?search=engine&page=2");
 
-    expect(await screen.findByText("100 repositories match “engine”")).toBeInTheDocument();
+    expect(
+      await screen.findByText("100 repositories match “engine”", {}, { timeout: 5000 }),
+    ).toBeInTheDocument();
     const list = screen.getByRole("list");
     expect(within(list).getAllByRole("article")).toHaveLength(HOME_PAGE_SIZE);
     // Each icon is drawn once for the page; the cards only point at the drawings.
