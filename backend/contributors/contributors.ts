@@ -7,6 +7,7 @@ import { type Selectable, sql } from "kysely";
 import type { Contributor, ContributorsPage, ContributorsQuery } from "../../shared/billing-contract.ts";
 import type { Db } from "../db/database.ts";
 import { containsPattern, offsetOf, pageInfoOf } from "../db/paging.ts";
+import { cachedRead, type ReadCacheKind } from "../db/read-cache.ts";
 import type { ContributorsTable } from "../db/schema.ts";
 import { GITHUB_INTEGRATION } from "../integrations/catalogue.ts";
 import type { CodeHostPerson } from "../integrations/code-host.ts";
@@ -54,11 +55,18 @@ function matching(db: Db, orgId: string, query: Pick<ContributorsQuery, "search"
  * One page of the organisation's contributors in the query's order, each order the one of an index
  * (migration 0020): by name or username, or by latest activity with people without any last.
  */
-export async function listContributors(
-  db: Db,
-  orgId: string,
-  query: ContributorsQuery,
-): Promise<ContributorsPage> {
+export function listContributors(db: Db, orgId: string, query: ContributorsQuery): Promise<ContributorsPage> {
+  const key = JSON.stringify([orgId, query.search, query.sort, query.page, query.pageSize]);
+  return cachedRead(db, CONTRIBUTOR_PAGES, key, () => readContributors(db, orgId, query));
+}
+
+/**
+ * Pages of contributors, on embedded PGlite answered from memory until the next write to
+ * contributors (db/read-cache.ts), an import or a seat change included.
+ */
+const CONTRIBUTOR_PAGES: ReadCacheKind = { tables: ["contributors"] };
+
+async function readContributors(db: Db, orgId: string, query: ContributorsQuery): Promise<ContributorsPage> {
   const descending = query.sort.startsWith("-");
   const column = (descending ? query.sort.slice(1) : query.sort) as
     | "name"

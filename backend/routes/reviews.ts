@@ -19,6 +19,7 @@ import {
 import { sessionOf } from "../auth/require-session.ts";
 import type { Db } from "../db/database.ts";
 import { offsetOf, pageInfoOf } from "../db/paging.ts";
+import { cachedRead, type ReadCacheKind } from "../db/read-cache.ts";
 import { HttpError } from "../http/errors.ts";
 import type { EventStreamGate } from "../http/event-streams.ts";
 import { strictRouter } from "../http/router.ts";
@@ -45,6 +46,14 @@ export const EVENT_STREAM_HEADERS = {
   "cache-control": "no-cache, no-transform",
   "x-accel-buffering": "no",
 } as const;
+
+/**
+ * Pages of runs, on embedded PGlite answered from memory until the next write to what they read
+ * (db/read-cache.ts): a run that changes writes its decisions, so an open page follows it.
+ */
+const RUN_PAGES: ReadCacheKind = {
+  tables: ["review_runs", "review_decisions", "review_pull_requests", "projects"],
+};
 
 const RUN_PATH = `${API_PATHS.reviews}/:runId` as const;
 const RETRY_PATH = `${RUN_PATH}/retry` as const;
@@ -136,31 +145,35 @@ export function reviewsRouter(db: Db, queue: ReviewQueue, streamGate: EventStrea
     const { org } = sessionOf(res);
     const { projectId, status } = query;
     const direction = query.sort === "queued_at" ? "asc" : "desc";
-    const matching = db
-      .selectFrom("review_runs as run")
-      .where("run.org_id", "=", org.id)
-      .$if(projectId !== undefined, (select) => select.where("run.project_id", "=", projectId as string))
-      .$if(status !== undefined, (select) => select.where("run.status", "=", status as ReviewRunStatus));
-    // The page's runs are picked from the runs alone, in an index's order; only those few are then
-    // joined with their repository, pull request and shadow check.
-    const pageIds = matching
-      .select("run.id")
-      .orderBy("run.queued_at", direction)
-      .orderBy("run.id", direction)
-      .limit(query.pageSize)
-      .offset(offsetOf(query));
-    const [rows, counted] = await Promise.all([
-      summaries(db, org.id)
-        .where("run.id", "in", pageIds)
+    const key = JSON.stringify([org.id, projectId, status, query.sort, query.page, query.pageSize]);
+    const { rows, total } = await cachedRead(db, RUN_PAGES, key, async () => {
+      const matching = db
+        .selectFrom("review_runs as run")
+        .where("run.org_id", "=", org.id)
+        .$if(projectId !== undefined, (select) => select.where("run.project_id", "=", projectId as string))
+        .$if(status !== undefined, (select) => select.where("run.status", "=", status as ReviewRunStatus));
+      // The page's runs are picked from the runs alone, in an index's order; only those few are then
+      // joined with their repository, pull request and shadow check.
+      const pageIds = matching
+        .select("run.id")
         .orderBy("run.queued_at", direction)
         .orderBy("run.id", direction)
-        .execute(),
-      matching.select((eb) => eb.fn.countAll<string>().as("total")).executeTakeFirstOrThrow(),
-    ]);
+        .limit(query.pageSize)
+        .offset(offsetOf(query));
+      const [rows, counted] = await Promise.all([
+        summaries(db, org.id)
+          .where("run.id", "in", pageIds)
+          .orderBy("run.queued_at", direction)
+          .orderBy("run.id", direction)
+          .execute(),
+        matching.select((eb) => eb.fn.countAll<string>().as("total")).executeTakeFirstOrThrow(),
+      ]);
+      return { rows, total: Number(counted.total) };
+    });
     res.json({
       success: true,
       data: rows.map(summaryOf),
-      page: pageInfoOf(query, Number(counted.total)),
+      page: pageInfoOf(query, total),
     } satisfies z.infer<typeof reviewRunsResponseSchema>);
   });
 
