@@ -7,7 +7,8 @@
  */
 import { z } from "zod";
 import { EMAIL_MAX, ID_MAX, PLAN_VALUES, SEATS_MAX } from "./constants.ts";
-import { CONTRIBUTOR_SORTS, type PageInfo, pageInfoSchema, pageQuerySchema } from "./paging.ts";
+import { CONTRIBUTOR_SORTS, type PageInfo } from "./paging.ts";
+import { pageInfoSchema, pageQuerySchema } from "./paging-contract.ts";
 
 export const planCodeSchema = z.enum([PLAN_VALUES.free, PLAN_VALUES.proTrial, PLAN_VALUES.paid]);
 export type PlanCode = z.infer<typeof planCodeSchema>;

@@ -18,7 +18,8 @@ import {
   URL_MAX,
 } from "./constants.ts";
 import { VALIDATION } from "./messages.ts";
-import { PROJECT_SORTS, pageInfoSchema, pageQuerySchema } from "./paging.ts";
+import { PROJECT_SORTS } from "./paging.ts";
+import { pageInfoSchema, pageQuerySchema } from "./paging-contract.ts";
 import { REVIEW_EVENTS_PATH } from "./review-paths.ts";
 import { type Rule, SIGNUP_RULES, strongPassword, validateField } from "./validation.ts";
 

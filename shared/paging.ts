@@ -1,10 +1,9 @@
 /**
  * Server-side paging, search and sort of the API's lists (repositories, contributors, review runs;
- * docs/decisions/038-server-side-paging.md): what a list call takes in its query and what its answer
- * says about the page, written once for the backend, the loaders and the browser.
+ * docs/decisions/038-server-side-paging.md): the bounds, sorts and query strings, written once for
+ * the backend, the loaders and the browser. Free of zod, so pages may import it; the schemas are in
+ * paging-contract.ts.
  */
-import { z } from "zod";
-
 /** The most items one answer holds, whatever the caller asks. */
 export const PAGE_SIZE_MAX = 100;
 /** A list call that names no page size gets this many. */
@@ -18,31 +17,18 @@ export const SEARCH_MAX = 100;
 /** Pages beyond this are not asked for by any screen; it bounds the offset the database walks. */
 export const PAGE_MAX = 10_000;
 
-/** What every paged answer says beside its items. `page` is 1-based. */
-export const pageInfoSchema = z.object({
-  total: z.number().int().nonnegative(),
-  page: z.number().int().positive(),
-  pageSize: z.number().int().positive(),
-});
-export type PageInfo = z.infer<typeof pageInfoSchema>;
+/** What every paged answer says beside its items (pageInfoSchema). `page` is 1-based. */
+export interface PageInfo {
+  total: number;
+  page: number;
+  pageSize: number;
+}
 
 /** The number of pages `info` makes, at least 1 (an empty list is one empty page). */
 export function pageCount(info: Pick<PageInfo, "total" | "pageSize">): number {
   return Math.max(1, Math.ceil(info.total / info.pageSize));
 }
 
-/**
- * The query of a paged list: `page`, `pageSize`, `search` (a part of the name, any case) and
- * `sort`, one of `sorts` (a leading "-" is descending). Query values arrive as strings.
- */
-export function pageQuerySchema<const Sorts extends readonly [string, ...string[]]>(sorts: Sorts) {
-  return z.object({
-    page: z.coerce.number().int().min(1).max(PAGE_MAX).default(1),
-    pageSize: z.coerce.number().int().min(1).max(PAGE_SIZE_MAX).default(DEFAULT_PAGE_SIZE),
-    search: z.string().trim().max(SEARCH_MAX).default(""),
-    sort: z.enum(sorts).default(sorts[0]),
-  });
-}
 export type PageQuery<Sort extends string = string> = {
   page: number;
   pageSize: number;

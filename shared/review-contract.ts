@@ -8,7 +8,8 @@
  * - the whole pull request (for example its size): `path`, `line` and `quote` all null.
  */
 import { z } from "zod";
-import { pageInfoSchema, pageQuerySchema, REVIEW_SORTS } from "./paging.ts";
+import { REVIEW_SORTS } from "./paging.ts";
+import { pageInfoSchema, pageQuerySchema } from "./paging-contract.ts";
 
 export const FINDING_RULE_ID_MAX = 100;
 export const FINDING_PATH_MAX = 1024;
