@@ -153,6 +153,31 @@ describe("/reviews", () => {
     expect(screen.getByRole("status")).toHaveTextContent("Updates as reviews run.");
   });
 
+  it("puts a new run on top only on the first page and when the filters take it, still updating the runs shown", async () => {
+    total = 120;
+    renderReviews("/reviews?page=2");
+    const table = await screen.findByRole("table");
+    await waitFor(() => expect(FakeEventSource.last?.url).toBe("/api/reviews/events"));
+    act(() => FakeEventSource.last?.send(runSummary({ id: "other-run", pullRequest: 9, status: "queued" })));
+    act(() => FakeEventSource.last?.send(runSummary({ status: "failed", reason: "boom" })));
+    expect(await within(table).findByText("Failed")).toBeInTheDocument();
+    expect(within(table).getAllByRole("row")).toHaveLength(2);
+    expect(table).not.toHaveTextContent("#9");
+  });
+
+  it("leaves out a new run the outcome filter does not take", async () => {
+    renderReviews("/reviews?status=succeeded");
+    const table = await screen.findByRole("table");
+    await waitFor(() => expect(FakeEventSource.last?.url).toBe("/api/reviews/events"));
+    act(() => FakeEventSource.last?.send(runSummary({ id: "other-run", pullRequest: 9, status: "queued" })));
+    act(() =>
+      FakeEventSource.last?.send(runSummary({ id: "third-run", pullRequest: 7, status: "succeeded" })),
+    );
+    await waitFor(() => expect(within(table).getAllByRole("row")).toHaveLength(3));
+    expect(table).toHaveTextContent("#7");
+    expect(table).not.toHaveTextContent("#9");
+  });
+
   it("falls back to reloading when the stream fails or is refused, without opening it again", async () => {
     renderReviews();
     await screen.findByRole("table");
