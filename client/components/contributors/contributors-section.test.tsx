@@ -233,8 +233,15 @@ describe("Add Contributor", () => {
   it("enables Add from 3 characters, adds through the API and shows the new contributor", async () => {
     const user = userEvent.setup();
     const newcomer = person("Zed", 99, { last_git_activity: null });
-    posts["/api/contributors/add"] = () =>
-      jsonResponse({ success: true, created: true, message: CONTRIBUTOR_MESSAGES.added, data: newcomer });
+    posts["/api/contributors/add"] = () => {
+      current.contributors.push(newcomer);
+      return jsonResponse({
+        success: true,
+        created: true,
+        message: CONTRIBUTOR_MESSAGES.added,
+        data: newcomer,
+      });
+    };
     await renderTable();
     await user.click(screen.getByRole("button", { name: "Add Contributor" }));
     const dialog = await screen.findByRole("dialog", { name: "Add Contributor" });
@@ -251,20 +258,24 @@ describe("Add Contributor", () => {
     await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
     const [, init] = fetchMock.mock.calls.find(([url]) => String(url) === "/api/contributors/add") ?? [];
     expect(JSON.parse(String(init?.body))).toEqual({ platform_id: "zed", platform_type: "github" });
+    // The page was asked for again: the newcomer sorts after the tenth, so page 1 keeps its ten.
+    await waitFor(() => expect(contributorCalls()).toHaveLength(2));
     await user.type(screen.getByRole("searchbox", { name: "Search by name" }), "zed");
-    expect(screen.getByRole("switch", { name: "Seat for Zed Example" })).toBeVisible();
+    expect(await screen.findByRole("switch", { name: "Seat for Zed Example" })).toBeVisible();
   });
 
   it("says when the contributor existed and was updated, and when adding failed, keeping the dialog open", async () => {
     const user = userEvent.setup();
     const ada = current.contributors[0] as Contributor;
-    let answer = () =>
-      jsonResponse({
+    let answer = () => {
+      current.contributors[0] = { ...ada, name: "Ada Renamed" };
+      return jsonResponse({
         success: true,
         created: false,
         message: CONTRIBUTOR_MESSAGES.updated,
         data: { ...ada, name: "Ada Renamed" },
       });
+    };
     posts["/api/contributors/add"] = () => answer();
     const table = await renderTable();
     await user.click(screen.getByRole("button", { name: "Add Contributor" }));

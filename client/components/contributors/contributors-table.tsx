@@ -201,9 +201,12 @@ export function ContributorsTable({ first, subscription, seats: loaded }: Contri
     search: typeof nameFilter === "string" ? nameFilter.trim() : "",
     sort: sortOf(table.state.sorting),
   };
-  const queryKey = JSON.stringify(query);
+  // A contributor added asks for the page again (`reloads`): they show where the order puts them.
+  const [reloads, setReloads] = useState(0);
+  const queryKey = JSON.stringify({ ...query, reloads });
   // The page shown is the one loaded with the page until the controls ask for another.
   const shownKey = useRef(queryKey);
+  const shownSearch = useRef(query.search);
   const latestRequest = useRef(0);
   useEffect(() => {
     if (queryKey === shownKey.current) return;
@@ -221,11 +224,12 @@ export function ContributorsTable({ first, subscription, seats: loaded }: Contri
           return;
         }
         shownKey.current = queryKey;
+        shownSearch.current = asked.search;
         setRows(outcome.value.contributors);
         setTotal(outcome.value.page.total);
         if (!asked.search) setAnyone(outcome.value.page.total > 0);
       },
-      asked.search !== JSON.parse(shownKey.current).search ? SEARCH_DELAY_MS : 0,
+      asked.search !== shownSearch.current ? SEARCH_DELAY_MS : 0,
     );
     return () => clearTimeout(timer);
   }, [queryKey, toastFailure]);
@@ -271,14 +275,9 @@ export function ContributorsTable({ first, subscription, seats: loaded }: Contri
       toastFailure(outcome);
       return false;
     }
-    const { created, contributor } = outcome.value;
-    if (created) setTotal((count) => count + 1);
+    const { created } = outcome.value;
     setAnyone(true);
-    setRows((current) =>
-      current.some((row) => row.id === contributor.id)
-        ? current.map((row) => (row.id === contributor.id ? contributor : row))
-        : [...current, contributor],
-    );
+    setReloads((count) => count + 1);
     toast({ tone: "success", title: created ? CONTRIBUTOR_MESSAGES.added : CONTRIBUTOR_MESSAGES.updated });
     return true;
   }
