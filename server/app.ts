@@ -10,6 +10,7 @@ import compression from "compression";
 import cookieParser from "cookie-parser";
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from "express";
 import type { Logger } from "pino";
+import { EVENT_STREAM_PATHS } from "../shared/contract.ts";
 import { createLogger, requestLogger } from "../shared/logging.ts";
 import { gatewayAuthRoutes } from "./auth-routes.ts";
 import type { GatewayConfig } from "./config.ts";
@@ -38,6 +39,17 @@ function isClientAbort(req: Request, error: Error & { code?: string }): boolean 
   return req.destroyed || error.code === "ERR_STREAM_PREMATURE_CLOSE" || error.code === "ECONNRESET";
 }
 
+/** Proxied answers at least this large are compressed, for a client that accepts it. */
+const PROXIED_COMPRESSION_THRESHOLD = 1024;
+
+function acceptsEncoding(req: Request): boolean {
+  return /\b(?:gzip|br|deflate)\b/.test(req.headers["accept-encoding"] ?? "");
+}
+
+function isJsonAnswer(_req: Request, res: Response): boolean {
+  return /^application\/json\b/.test(String(res.getHeader("content-type") ?? ""));
+}
+
 export function createApp(config: GatewayConfig, deps: AppDependencies = {}) {
   const logger = deps.logger ?? createLogger({ name: "gateway", level: config.logLevel });
   const readiness = deps.readiness ?? { shuttingDown: false };
@@ -52,11 +64,18 @@ export function createApp(config: GatewayConfig, deps: AppDependencies = {}) {
   app.set("trust proxy", config.trustProxyHops);
 
   // Sync flush so that streamed HTML reaches the browser chunk by chunk, not when a buffer fills.
-  // Only what the gateway produces is compressed (pages, loader data, assets): the browser's own
-  // API calls are mutations with small answers, and wrapping every proxied answer cost the proxy
-  // CPU for nothing (docs/decisions/026-compress-what-the-gateway-renders.md).
+  // What the gateway produces is compressed (pages, loader data, assets). Proxied answers only when
+  // they are JSON over 1 kB (a page of a list) and the client accepts an encoding: the wrapper costs
+  // CPU per answer, so a request that accepts none never meets it, and event streams pass as sent
+  // (docs/decisions/026-compress-what-the-gateway-renders.md, 038-server-side-paging.md).
   const compress = compression({ flush: zlib.Z_SYNC_FLUSH });
-  app.use((req, res, next) => (isProxiedPath(req.path) ? next() : compress(req, res, next)));
+  const compressProxied = compression({ threshold: PROXIED_COMPRESSION_THRESHOLD, filter: isJsonAnswer });
+  app.use((req, res, next) => {
+    if (!isProxiedPath(req.path)) return compress(req, res, next);
+    if (acceptsEncoding(req) && !EVENT_STREAM_PATHS.includes(req.path))
+      return compressProxied(req, res, next);
+    next();
+  });
   app.use(securityHeaders(config));
   app.use(requestLogger(logger, { trustIncomingId: config.trustProxyHops > 0 }));
   app.use(healthRoutes(readiness));

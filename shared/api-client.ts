@@ -24,6 +24,7 @@ import {
   successResponseSchema,
 } from "./contract.ts";
 import { ERRORS } from "./messages.ts";
+import { type PageQuery, type ProjectSort, pageQueryString } from "./paging.ts";
 
 export class ApiError extends Error {
   readonly status: number;
@@ -100,8 +101,12 @@ export function createApiClient(options: ApiClientOptions) {
 
   return {
     request,
-    getProjects: () =>
-      request(projectsResponseSchema, `${API_PATHS.projects}?integrationType=git&integrationName=github`),
+    /** One page of the organisation's GitHub repositories (shared/paging.ts: page, size, search, sort). */
+    getProjects: (page: Partial<PageQuery<ProjectSort>> = {}) =>
+      request(
+        projectsResponseSchema,
+        `${API_PATHS.projects}${pageQueryString(page, { integrationType: "git", integrationName: "github" })}`,
+      ),
     /** The integration catalogue as the caller's organisation has it. */
     getIntegrations: () => request(integrationsResponseSchema, API_PATHS.integrations),
     /** One integration; 404 for a name the catalogue does not hold. */

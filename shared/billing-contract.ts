@@ -7,6 +7,8 @@
  */
 import { z } from "zod";
 import { EMAIL_MAX, ID_MAX, PLAN_VALUES, SEATS_MAX } from "./constants.ts";
+import { CONTRIBUTOR_SORTS, type PageInfo } from "./paging.ts";
+import { pageInfoSchema, pageQuerySchema } from "./paging-contract.ts";
 
 export const planCodeSchema = z.enum([PLAN_VALUES.free, PLAN_VALUES.proTrial, PLAN_VALUES.paid]);
 export type PlanCode = z.infer<typeof planCodeSchema>;
@@ -166,11 +168,15 @@ export const contributorSchema = z.object({
 });
 export type Contributor = z.infer<typeof contributorSchema>;
 
-/** GET /api/contributors */
+/** GET /api/contributors: one page (`page`, `pageSize`, `search` in the name, `sort`: shared/paging.ts). */
+export const contributorsQuerySchema = pageQuerySchema(CONTRIBUTOR_SORTS);
+export type ContributorsQuery = z.infer<typeof contributorsQuerySchema>;
 export const contributorsResponseSchema = z.object({
   success: z.boolean(),
   data: z.array(contributorSchema),
+  page: pageInfoSchema,
 });
+export type ContributorsPage = { contributors: Contributor[]; page: PageInfo };
 
 /** POST /api/contributors/add: looked up on the code host by username. */
 export const addContributorRequestSchema = z.object({

@@ -18,6 +18,8 @@ import {
   URL_MAX,
 } from "./constants.ts";
 import { VALIDATION } from "./messages.ts";
+import { PROJECT_SORTS } from "./paging.ts";
+import { pageInfoSchema, pageQuerySchema } from "./paging-contract.ts";
 import { REVIEW_EVENTS_PATH } from "./review-paths.ts";
 import { type Rule, SIGNUP_RULES, strongPassword, validateField } from "./validation.ts";
 
@@ -296,10 +298,19 @@ export const projectSchema = z.object({
 });
 export type Project = z.infer<typeof projectSchema>;
 
-/** GET /api/projects?integrationType=git&integrationName=github */
+/**
+ * GET /api/projects?integrationType=git&integrationName=github, one page of them
+ * (`page`, `pageSize`, `search` in the full name, `sort`: shared/paging.ts).
+ */
+export const projectsQuerySchema = pageQuerySchema(PROJECT_SORTS).extend({
+  integrationType: z.string().min(1).max(ID_MAX).optional(),
+  integrationName: z.string().min(1).max(ID_MAX).optional(),
+});
+export type ProjectsQuery = z.infer<typeof projectsQuerySchema>;
 export const projectsResponseSchema = z.object({
   success: z.boolean(),
   data: z.object({ projects: z.array(projectSchema) }),
+  page: pageInfoSchema,
 });
 export type ProjectsResponse = z.infer<typeof projectsResponseSchema>;
 

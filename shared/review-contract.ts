@@ -8,6 +8,8 @@
  * - the whole pull request (for example its size): `path`, `line` and `quote` all null.
  */
 import { z } from "zod";
+import { REVIEW_SORTS } from "./paging.ts";
+import { pageInfoSchema, pageQuerySchema } from "./paging-contract.ts";
 
 export const FINDING_RULE_ID_MAX = 100;
 export const FINDING_PATH_MAX = 1024;
@@ -111,10 +113,18 @@ export const reviewRunSummarySchema = z.object({
 });
 export type ReviewRunSummary = z.infer<typeof reviewRunSummarySchema>;
 
-/** GET /api/reviews */
+/**
+ * GET /api/reviews: one page of the organisation's runs (`page`, `pageSize`, `sort`:
+ * shared/paging.ts), optionally of one repository (`projectId`) and one status (`status`).
+ */
+export const reviewRunsQuerySchema = pageQuerySchema(REVIEW_SORTS)
+  .omit({ search: true })
+  .extend({ projectId: z.uuid().optional(), status: reviewRunStatusSchema.optional() });
+export type ReviewRunsQuery = z.infer<typeof reviewRunsQuerySchema>;
 export const reviewRunsResponseSchema = z.object({
   success: z.boolean(),
   data: z.array(reviewRunSummarySchema),
+  page: pageInfoSchema,
 });
 
 /** One step of a run's decision log, in order. */

@@ -4,8 +4,10 @@
  * code host; importing or adding again updates the row and never touches its seat.
  */
 import { type Selectable, sql } from "kysely";
-import type { Contributor } from "../../shared/billing-contract.ts";
+import type { Contributor, ContributorsPage, ContributorsQuery } from "../../shared/billing-contract.ts";
 import type { Db } from "../db/database.ts";
+import { containsPattern, offsetOf, pageInfoOf } from "../db/paging.ts";
+import { cachedRead, type ReadCacheKind } from "../db/read-cache.ts";
 import type { ContributorsTable } from "../db/schema.ts";
 import { GITHUB_INTEGRATION } from "../integrations/catalogue.ts";
 import type { CodeHostPerson } from "../integrations/code-host.ts";
@@ -43,16 +45,47 @@ const CONTRIBUTOR_COLUMNS = [
   "seat_id",
 ] as const;
 
-/** The organisation's contributors, by name. */
-export async function listContributors(db: Db, orgId: string): Promise<Contributor[]> {
-  const rows = await db
-    .selectFrom("contributors")
-    .select(CONTRIBUTOR_COLUMNS)
-    .where("org_id", "=", orgId)
-    .orderBy("name")
-    .orderBy("platform_id")
-    .execute();
-  return rows.map(contributorOf);
+/** The contributors of the organisation whose name holds the query's search, before paging. */
+function matching(db: Db, orgId: string, query: Pick<ContributorsQuery, "search">) {
+  const select = db.selectFrom("contributors").where("org_id", "=", orgId);
+  return query.search ? select.where("name", "ilike", containsPattern(query.search)) : select;
+}
+
+/**
+ * One page of the organisation's contributors in the query's order, each order the one of an index
+ * (migration 0020): by name or username, or by latest activity with people without any last.
+ */
+export function listContributors(db: Db, orgId: string, query: ContributorsQuery): Promise<ContributorsPage> {
+  const key = JSON.stringify([orgId, query.search, query.sort, query.page, query.pageSize]);
+  return cachedRead(db, CONTRIBUTOR_PAGES, key, () => readContributors(db, orgId, query));
+}
+
+/**
+ * Pages of contributors, on embedded PGlite answered from memory until the next write to
+ * contributors (db/read-cache.ts), an import or a seat change included.
+ */
+const CONTRIBUTOR_PAGES: ReadCacheKind = { tables: ["contributors"] };
+
+async function readContributors(db: Db, orgId: string, query: ContributorsQuery): Promise<ContributorsPage> {
+  const descending = query.sort.startsWith("-");
+  const column = (descending ? query.sort.slice(1) : query.sort) as
+    | "name"
+    | "platform_id"
+    | "last_git_activity";
+  let select = matching(db, orgId, query).select(CONTRIBUTOR_COLUMNS);
+  select =
+    column === "last_git_activity"
+      ? select
+          .orderBy("last_git_activity", (order) => (descending ? order.desc() : order.asc()).nullsLast())
+          .orderBy("id")
+      : select.orderBy(column, descending ? "desc" : "asc").orderBy("id", descending ? "desc" : "asc");
+  const [rows, counted] = await Promise.all([
+    select.limit(query.pageSize).offset(offsetOf(query)).execute(),
+    matching(db, orgId, query)
+      .select((eb) => eb.fn.countAll<string>().as("total"))
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { contributors: rows.map(contributorOf), page: pageInfoOf(query, Number(counted.total)) };
 }
 
 /** The installation of the organisation's active GitHub connection; null while it has none. */

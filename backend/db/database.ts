@@ -4,6 +4,7 @@
  * query and migration runs unchanged on either. `db.destroy()` closes it.
  */
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 import type { DatabaseTarget } from "../config.ts";
@@ -32,7 +33,8 @@ export async function openDatabase(target: DatabaseTarget): Promise<Db> {
   // files mode 0666 whatever the umask, so its folder is made 0700 before it writes anything, and
   // what it wrote is made 0600 after; Postgres creates its later files 0600 itself.
   if (dataDir) await privateFolder(dataDir);
-  const client = await PGlite.create(dataDir ? { dataDir } : {});
+  // pg_trgm: the trigram indexes that answer the lists' searches (migration 0020).
+  const client = await PGlite.create({ ...(dataDir ? { dataDir } : {}), extensions: { pg_trgm } });
   if (dataDir) await makeContentPrivate(dataDir);
   const writes = new TableWritesPlugin();
   const db = new Kysely<Database>({ dialect: new PGliteDialect(client), plugins: [writes] });

@@ -79,6 +79,7 @@ describe.each(TEST_DATABASE_KINDS)("migrations on %s", (kind) => {
       "0017_rule_settings",
       "0018_model_call_limits",
       "0019_sandbox_pull_comments",
+      "0020_large_organisations",
     ]);
     const orgs = await db.selectFrom("organizations").select(["id", "name"]).execute();
     expect(orgs).toEqual([{ id: org.id, name: "Acme" }]);

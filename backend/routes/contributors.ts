@@ -5,6 +5,7 @@ import {
   addContributorRequestSchema,
   type addContributorResponseSchema,
   type contributorSuggestionsResponseSchema,
+  contributorsQuerySchema,
   type contributorsResponseSchema,
 } from "../../shared/billing-contract.ts";
 import { CONTRIBUTOR_MESSAGES } from "../../shared/billing-messages.ts";
@@ -23,14 +24,17 @@ export function contributorsRouter(db: Db, codeHost: CodeHost, imports: Contribu
   const router = strictRouter();
 
   router.get(API_PATHS.contributors, async (req, res) => {
+    const query = parseRequest(contributorsQuerySchema, req.query, "query");
     const orgId = sessionOf(res).org.id;
     // The stored list is still worth showing when the code host is down; the next call retries.
     await imports.refreshIfStale(orgId).catch((error: unknown) => {
       req.log.warn({ err: error }, "contributors: import from the code host failed");
     });
+    const { contributors, page } = await listContributors(db, orgId, query);
     res.json({
       success: true,
-      data: await listContributors(db, orgId),
+      data: contributors,
+      page,
     } satisfies z.input<typeof contributorsResponseSchema>);
   });
 

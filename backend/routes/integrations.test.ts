@@ -11,6 +11,7 @@ import {
   integrationsResponseSchema,
   projectsResponseSchema,
 } from "../../shared/contract.ts";
+import { PAGE_SIZE_MAX } from "../../shared/paging.ts";
 import { SANDBOX_REPOSITORIES, sandboxConnectOf, sandboxInstallationOf } from "../../shared/sandbox.ts";
 import { signedInAccount } from "../../tests/support/backend-sessions.ts";
 import { TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
@@ -539,9 +540,11 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
       expect(github.calls.slice(8)).toEqual(
         repositories.slice(0, 30).map((repository) => `GET /repos/${repository.full_name}/commits`),
       );
-      const projects = projectsResponseSchema.parse((await get(mine.token, API_PATHS.projects)).body).data
-        .projects;
-      expect(projects).toHaveLength(130);
+      const listed = projectsResponseSchema.parse(
+        (await get(mine.token, `${API_PATHS.projects}?pageSize=${PAGE_SIZE_MAX}`)).body,
+      );
+      expect(listed.page.total).toBe(130);
+      const { projects } = listed.data;
       expect(projects.find((project) => project.name === "repo-2")).toMatchObject({
         integration_key: "4242",
         external_link: "https://github.com/acme/repo-2",

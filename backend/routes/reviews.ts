@@ -8,26 +8,28 @@ import { randomUUID } from "node:crypto";
 import type { Router } from "express";
 import { z } from "zod";
 import { API_PATHS } from "../../shared/contract.ts";
-import type {
-  ReviewRunDetail,
-  ReviewRunSummary,
-  reviewRetryResponseSchema,
-  reviewRunResponseSchema,
-  reviewRunsResponseSchema,
+import {
+  type ReviewRunDetail,
+  type ReviewRunSummary,
+  type reviewRetryResponseSchema,
+  type reviewRunResponseSchema,
+  reviewRunsQuerySchema,
+  type reviewRunsResponseSchema,
 } from "../../shared/review-contract.ts";
 import { sessionOf } from "../auth/require-session.ts";
 import type { Db } from "../db/database.ts";
+import { offsetOf, pageInfoOf } from "../db/paging.ts";
+import { cachedRead, type ReadCacheKind } from "../db/read-cache.ts";
 import { HttpError } from "../http/errors.ts";
 import type { EventStreamGate } from "../http/event-streams.ts";
 import { strictRouter } from "../http/router.ts";
 import { parseRequest } from "../http/validate.ts";
 import { feedbackOf, NO_FEEDBACK } from "../review/feedback.ts";
+import type { ReviewRunStatus } from "../review/model.ts";
 import type { ReviewQueue } from "../review/queue.ts";
 import { announceRunChange, onRunChange } from "../review/run-events.ts";
 import { type DbExecutor, queueRun } from "../review/runs.ts";
 
-/** The list shows the newest runs only. */
-const REVIEW_RUNS_LIMIT = 100;
 /**
  * A comment line on the event stream this often keeps it open through the gateway, whose upstream
  * idle timeout (PROXY_TIMEOUT_MS, 15 s by default) would otherwise end a quiet stream.
@@ -45,10 +47,17 @@ export const EVENT_STREAM_HEADERS = {
   "x-accel-buffering": "no",
 } as const;
 
+/**
+ * Pages of runs, on embedded PGlite answered from memory until the next write to what they read
+ * (db/read-cache.ts): a run that changes writes its decisions, so an open page follows it.
+ */
+const RUN_PAGES: ReadCacheKind = {
+  tables: ["review_runs", "review_decisions", "review_pull_requests", "projects"],
+};
+
 const RUN_PATH = `${API_PATHS.reviews}/:runId` as const;
 const RETRY_PATH = `${RUN_PATH}/retry` as const;
 
-const listQuerySchema = z.object({ projectId: z.uuid().optional() });
 const runParamsSchema = z.object({ runId: z.string() });
 
 const notFound = () => new HttpError(404, { error: "Review run not found" });
@@ -132,16 +141,40 @@ export function reviewsRouter(db: Db, queue: ReviewQueue, streamGate: EventStrea
   const router = strictRouter();
 
   router.get(API_PATHS.reviews, async (req, res) => {
-    const query = parseRequest(listQuerySchema, req.query, "query");
+    const query = parseRequest(reviewRunsQuerySchema, req.query, "query");
     const { org } = sessionOf(res);
-    let select = summaries(db, org.id);
-    if (query.projectId) select = select.where("run.project_id", "=", query.projectId);
-    const rows = await select
-      .orderBy("run.queued_at", "desc")
-      .orderBy("run.id")
-      .limit(REVIEW_RUNS_LIMIT)
-      .execute();
-    res.json({ success: true, data: rows.map(summaryOf) } satisfies z.infer<typeof reviewRunsResponseSchema>);
+    const { projectId, status } = query;
+    const direction = query.sort === "queued_at" ? "asc" : "desc";
+    const key = JSON.stringify([org.id, projectId, status, query.sort, query.page, query.pageSize]);
+    const { rows, total } = await cachedRead(db, RUN_PAGES, key, async () => {
+      const matching = db
+        .selectFrom("review_runs as run")
+        .where("run.org_id", "=", org.id)
+        .$if(projectId !== undefined, (select) => select.where("run.project_id", "=", projectId as string))
+        .$if(status !== undefined, (select) => select.where("run.status", "=", status as ReviewRunStatus));
+      // The page's runs are picked from the runs alone, in an index's order; only those few are then
+      // joined with their repository, pull request and shadow check.
+      const pageIds = matching
+        .select("run.id")
+        .orderBy("run.queued_at", direction)
+        .orderBy("run.id", direction)
+        .limit(query.pageSize)
+        .offset(offsetOf(query));
+      const [rows, counted] = await Promise.all([
+        summaries(db, org.id)
+          .where("run.id", "in", pageIds)
+          .orderBy("run.queued_at", direction)
+          .orderBy("run.id", direction)
+          .execute(),
+        matching.select((eb) => eb.fn.countAll<string>().as("total")).executeTakeFirstOrThrow(),
+      ]);
+      return { rows, total: Number(counted.total) };
+    });
+    res.json({
+      success: true,
+      data: rows.map(summaryOf),
+      page: pageInfoOf(query, total),
+    } satisfies z.infer<typeof reviewRunsResponseSchema>);
   });
 
   // Before RUN_PATH, which would take "events" for a run id.

@@ -8,12 +8,15 @@ import {
   addContributorResponseSchema,
   type Contributor,
   type ContributorSuggestion,
+  type ContributorsPage,
   contributorSuggestionsResponseSchema,
+  contributorsResponseSchema,
   type SeatStatus,
   seatChangeResponseSchema,
 } from "../../shared/billing-contract.ts";
 import { CONTRIBUTOR_MESSAGES } from "../../shared/billing-messages.ts";
 import { API_PATHS } from "../../shared/contract.ts";
+import { type ContributorSort, type PageQuery, pageQueryString } from "../../shared/paging.ts";
 import { browserApiClient } from "./browser-api";
 
 const api = browserApiClient();
@@ -28,6 +31,16 @@ async function outcomeOf<T>(call: Promise<T>, title: string): Promise<Outcome<T>
     const reason = error instanceof ApiError && error.body ? error.message : undefined;
     return reason ? { ok: false, title, reason } : { ok: false, title };
   }
+}
+
+/** One page of the organisation's contributors, searched by name and sorted by the backend. */
+export function listContributors(query: PageQuery<ContributorSort>): Promise<Outcome<ContributorsPage>> {
+  return outcomeOf(
+    api
+      .request(contributorsResponseSchema, `${API_PATHS.contributors}${pageQueryString(query)}`)
+      .then((answer) => ({ contributors: answer.data, page: answer.page })),
+    CONTRIBUTOR_MESSAGES.fetchFailed,
+  );
 }
 
 /** Adds (or updates) the code host's user `username`; `created` false: they were there already. */

@@ -1,14 +1,19 @@
-/** The repository list of /home, loaded on the server (docs/product.md#home). */
+/** The repository list of /home, a page at a time, loaded on the server (docs/product.md#home). */
 import type { ApiClient } from "../../shared/api-client.ts";
 import type { Project } from "../../shared/contract.ts";
 import { ERRORS } from "../../shared/messages.ts";
+import { HOME_PAGE_SIZE, type PageInfo } from "../../shared/paging.ts";
+import type { ListState } from "./list-url";
 import { type LoadResult, settle } from "./load-result.server";
 
-export type ProjectsResult = LoadResult<Project[]>;
+export type ProjectsPage = { projects: Project[]; page: PageInfo };
+export type ProjectsResult = LoadResult<ProjectsPage>;
 
-export function loadProjects(api: Pick<ApiClient, "getProjects">): Promise<ProjectsResult> {
+export function loadProjects(api: Pick<ApiClient, "getProjects">, state: ListState): Promise<ProjectsResult> {
   return settle(
-    api.getProjects().then((response) => response.data.projects),
+    api
+      .getProjects({ page: state.page, pageSize: HOME_PAGE_SIZE, search: state.search })
+      .then((response) => ({ projects: response.data.projects, page: response.page })),
     ERRORS.loadProjects,
   );
 }

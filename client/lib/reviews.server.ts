@@ -5,15 +5,42 @@
  */
 import type { ApiClient } from "../../shared/api-client.ts";
 import { API_PATHS } from "../../shared/contract.ts";
-import { reviewRunResponseSchema, reviewRunsResponseSchema } from "../../shared/review-contract.ts";
+import { pageQueryString, REVIEWS_PAGE_SIZE } from "../../shared/paging.ts";
+import {
+  type ReviewRunSummary,
+  reviewRunResponseSchema,
+  reviewRunStatusSchema,
+  reviewRunsResponseSchema,
+} from "../../shared/review-contract.ts";
 import { SANDBOX_PULL_PATHS } from "../../shared/review-paths.ts";
 import {
   sandboxPullResponseSchema,
   sandboxPullsResponseSchema,
 } from "../../shared/sandbox-review-contract.ts";
+import { listStateOf } from "./list-url";
 import { nullOn404, settle } from "./load-result.server";
 
 type Api = Pick<ApiClient, "request">;
+
+/** The filters of /reviews, from its URL (`?projectId=…&status=…`). */
+export interface RunsFilter {
+  projectId?: string | undefined;
+  status?: ReviewRunSummary["status"] | undefined;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The page and filters /reviews's URL asks for; a malformed filter is no filter. */
+export function runsStateOf(url: string): RunsFilter & { page: number } {
+  const params = new URL(url).searchParams;
+  const projectId = params.get("projectId") ?? "";
+  const status = reviewRunStatusSchema.safeParse(params.get("status"));
+  return {
+    page: listStateOf(url).page,
+    projectId: UUID.test(projectId) ? projectId : undefined,
+    status: status.success ? status.data : undefined,
+  };
+}
 
 export const REVIEW_LOAD_ERRORS = {
   runs: "Could not load the reviews",
@@ -22,9 +49,16 @@ export const REVIEW_LOAD_ERRORS = {
   pull: "Could not load the pull request",
 } as const;
 
-export function loadReviewRuns(api: Api) {
+/** One page of the organisation's runs, newest first, of one repository and status when given. */
+export function loadReviewRuns(api: Api, filter: RunsFilter & { page: number }) {
+  const query = pageQueryString(
+    { page: filter.page, pageSize: REVIEWS_PAGE_SIZE },
+    { projectId: filter.projectId, status: filter.status },
+  );
   return settle(
-    api.request(reviewRunsResponseSchema, API_PATHS.reviews).then((answer) => answer.data),
+    api
+      .request(reviewRunsResponseSchema, `${API_PATHS.reviews}${query}`)
+      .then((answer) => ({ runs: answer.data, page: answer.page })),
     REVIEW_LOAD_ERRORS.runs,
   );
 }

@@ -2,14 +2,15 @@ import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Project } from "../../shared/contract.ts";
+import { HOME_PAGE_SIZE } from "../../shared/paging.ts";
 import { gateway, jsonResponse, project } from "../../tests/support/client/fixtures";
 import { renderPage } from "../../tests/support/client/render-page";
 import Home, { loader } from "./home";
 
 const fetchMock = vi.fn<typeof fetch>();
 
-function renderHome(value = gateway()) {
-  renderPage({ path: "home", loader, Component: Home }, "/home", { value });
+function renderHome(value = gateway(), url = "/home") {
+  renderPage({ path: "home", loader, Component: Home }, url, { value });
 }
 
 function backendAnswers(...responses: (() => Response | Promise<Response>)[]) {
@@ -22,8 +23,11 @@ function backendAnswers(...responses: (() => Response | Promise<Response>)[]) {
   });
 }
 
-function projectsBody(projects: Project[]) {
-  return jsonResponse({ success: true, data: { projects } });
+function projectsBody(
+  projects: Project[],
+  page = { total: projects.length, page: 1, pageSize: HOME_PAGE_SIZE },
+) {
+  return jsonResponse({ success: true, data: { projects }, page });
 }
 
 beforeEach(() => vi.stubGlobal("fetch", fetchMock));
@@ -49,7 +53,9 @@ describe("/home", () => {
     expect(within(list).getByRole("heading", { name: "babbage/loom" })).toBeInTheDocument();
 
     const [url, init] = fetchMock.mock.calls[0] ?? [];
-    expect(String(url)).toBe("http://backend.test/api/projects?integrationType=git&integrationName=github");
+    expect(String(url)).toBe(
+      `http://backend.test/api/projects?integrationType=git&integrationName=github&pageSize=${HOME_PAGE_SIZE}`,
+    );
     expect(new Headers(init?.headers).get("authorization")).toBe("Bearer secret-token");
     expect(new Headers(init?.headers).get("x-request-id")).toBe("req-1");
   });
@@ -59,6 +65,50 @@ describe("/home", () => {
     renderHome();
     const intro = await screen.findByRole("region", { name: "How to get a review" });
     expect(within(intro).getByText("@argus review").tagName).toBe("CODE");
+  });
+
+  it("asks for the page and search in the URL, says the total and links the pages around it", async () => {
+    const cards = Array.from({ length: HOME_PAGE_SIZE }, (_, i) =>
+      project({ id: `p${i}`, name: `engine-${i}`, properties: { full_name: `babbage/engine-${i}` } }),
+    );
+    backendAnswers(() => projectsBody(cards, { total: 100, page: 2, pageSize: HOME_PAGE_SIZE }));
+    renderHome(gateway(), "/home?search=engine&page=2");
+
+    expect(
+      await screen.findByText("100 repositories match “engine”", {}, { timeout: 5000 }),
+    ).toBeInTheDocument();
+    const list = screen.getByRole("list");
+    expect(within(list).getAllByRole("article")).toHaveLength(HOME_PAGE_SIZE);
+    // Each icon is drawn once for the page; the cards only point at the drawings.
+    expect(list.querySelectorAll("path")).toHaveLength(0);
+    expect(list.querySelectorAll("use").length).toBeGreaterThan(HOME_PAGE_SIZE * 5);
+    expect(new Set([...document.querySelectorAll("symbol")].map((symbol) => symbol.id)).size).toBe(
+      document.querySelectorAll("symbol").length,
+    );
+    expect(String(fetchMock.mock.calls[0]?.[0])).toBe(
+      `http://backend.test/api/projects?integrationType=git&integrationName=github&page=2&pageSize=${HOME_PAGE_SIZE}&search=engine`,
+    );
+    expect(screen.getByRole("searchbox", { name: "Search repositories" })).toHaveValue("engine");
+    const pages = screen.getByRole("navigation", { name: "Repository pages" });
+    expect(pages).toHaveTextContent(`Page 2 of ${Math.ceil(100 / HOME_PAGE_SIZE)}`);
+    expect(within(pages).getByRole("link", { name: "Previous" })).toHaveAttribute(
+      "href",
+      "/home?search=engine",
+    );
+    expect(within(pages).getByRole("link", { name: "Next" })).toHaveAttribute(
+      "href",
+      "/home?search=engine&page=3",
+    );
+  });
+
+  it("says when no repository matches the search, with a way back to all of them", async () => {
+    backendAnswers(() => projectsBody([]));
+    renderHome(gateway(), "/home?search=nothing");
+    expect(
+      await screen.findByRole("heading", { name: "No repository matches “nothing”" }),
+    ).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Show all repositories" })).toHaveAttribute("href", "/home");
+    expect(screen.queryByText("No projects found")).not.toBeInTheDocument();
   });
 
   it("shows skeletons while the list is on its way", async () => {

@@ -1,12 +1,16 @@
-import { FolderGit2, MessageSquareText, Plug, Zap } from "lucide-react";
+import { FolderGit2, MessageSquareText, Plug, Search, Zap } from "lucide-react";
+import { Form } from "react-router";
 import { botCommandText } from "../../shared/bot-commands.ts";
-import type { Project } from "../../shared/contract.ts";
 import { ERRORS, TEXT } from "../../shared/messages.ts";
+import { pageCount, SEARCH_MAX } from "../../shared/paging.ts";
+import { Pager } from "../components/pager";
+import { CardIconSprite } from "../components/projects/card-icons";
 import { ProjectCard, ProjectCardSkeleton } from "../components/projects/project-card";
 import { Streamed } from "../components/streamed";
-import { ButtonLink, Card, EmptyState, TextLink } from "../components/ui";
+import { Button, ButtonLink, Card, EmptyState, TextField, TextLink } from "../components/ui";
 import { backendFor } from "../lib/backend.server";
-import { loadProjects } from "../lib/projects.server";
+import { listSearchOf, listStateOf } from "../lib/list-url";
+import { loadProjects, type ProjectsPage } from "../lib/projects.server";
 import { useProductName } from "../lib/root-data";
 import { documentTitle, productNameOf, type RouteHandle } from "../lib/route-handle";
 import type { Route } from "./+types/home";
@@ -23,11 +27,12 @@ export function meta({ matches }: Route.MetaArgs) {
  */
 export function loader({ context, request }: Route.LoaderArgs) {
   const { session, api } = backendFor(context, request);
-  return { user: session.user, projects: loadProjects(api) };
+  const state = listStateOf(request.url);
+  return { user: session.user, state, projects: loadProjects(api, state) };
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  const { user, projects } = loaderData;
+  const { user, state, projects } = loaderData;
   const productName = useProductName();
   const firstName = (user.name || user.email).split(/\s+/)[0];
 
@@ -45,16 +50,19 @@ export default function Home({ loaderData }: Route.ComponentProps) {
       <ReviewsIntro productName={productName} />
 
       <section aria-labelledby="repositories" className="space-y-4">
-        <h2 id="repositories" className="font-semibold text-base text-fg">
-          Repositories
-        </h2>
+        <div className="flex flex-wrap items-end justify-between gap-3">
+          <h2 id="repositories" className="font-semibold text-base text-fg">
+            Repositories
+          </h2>
+          <RepositorySearch search={state.search} />
+        </div>
         <Streamed
           result={projects}
           skeleton={<ProjectGridSkeleton />}
           errorTitle={ERRORS.loadProjects}
           errorDescription="The repository list could not be fetched. Check your connection and try again."
         >
-          {(list) => <ProjectsView projects={list} />}
+          {(list) => <ProjectsView list={list} search={state.search} />}
         </Streamed>
       </section>
     </div>
@@ -116,8 +124,42 @@ function IntroIcon({ children }: { children: React.ReactNode }) {
   );
 }
 
-function ProjectsView({ projects }: { projects: Project[] }) {
-  if (projects.length === 0) {
+/**
+ * The search: a GET form, so the search is in the URL (a link or the back button keeps it) and works
+ * before hydration; a new search starts at the first page.
+ */
+function RepositorySearch({ search }: { search: string }) {
+  return (
+    <Form method="get" role="search" className="flex items-end gap-2" aria-label="Repositories">
+      <TextField
+        key={search}
+        className="w-64 max-w-full"
+        label="Search repositories"
+        type="search"
+        name="search"
+        defaultValue={search}
+        maxLength={SEARCH_MAX}
+        autoComplete="off"
+      />
+      <Button type="submit" variant="secondary" icon={<Search aria-hidden="true" className="size-4" />}>
+        Search
+      </Button>
+    </Form>
+  );
+}
+
+function ProjectsView({ list, search }: { list: ProjectsPage; search: string }) {
+  if (list.page.total === 0 && search) {
+    return (
+      <EmptyState
+        icon={<Search />}
+        title={`No repository matches “${search}”`}
+        description="Try another part of its name."
+        action={<ButtonLink to="/home">Show all repositories</ButtonLink>}
+      />
+    );
+  }
+  if (list.page.total === 0) {
     return (
       <EmptyState
         icon={<FolderGit2 />}
@@ -135,15 +177,18 @@ function ProjectsView({ projects }: { projects: Project[] }) {
       />
     );
   }
-  return <ProjectGrid projects={projects} />;
+  return <ProjectGrid list={list} search={search} />;
 }
 
-function ProjectGrid({ projects }: { projects: Project[] }) {
+function ProjectGrid({ list, search }: { list: ProjectsPage; search: string }) {
+  const { projects, page } = list;
   return (
     <>
       <p className="-mt-2 text-fg-muted text-sm">
-        {projects.length} {projects.length === 1 ? "repository" : "repositories"}
+        {page.total} {page.total === 1 ? "repository" : "repositories"}
+        {search ? ` match “${search}”` : ""}
       </p>
+      <CardIconSprite />
       <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
         {projects.map((project) => (
           <li key={project.id}>
@@ -151,6 +196,12 @@ function ProjectGrid({ projects }: { projects: Project[] }) {
           </li>
         ))}
       </ul>
+      <Pager
+        label="Repository pages"
+        page={page.page}
+        pageCount={pageCount(page)}
+        hrefOf={(n) => `/home${listSearchOf({ search, page: n })}`}
+      />
     </>
   );
 }

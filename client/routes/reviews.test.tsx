@@ -1,5 +1,6 @@
 import { act, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { REVIEWS_PAGE_SIZE } from "../../shared/paging.ts";
 import type { ReviewRunSummary } from "../../shared/review-contract.ts";
 import { jsonResponse } from "../../tests/support/client/fixtures";
 import { renderPage } from "../../tests/support/client/render-page";
@@ -9,6 +10,8 @@ import Reviews, { loader } from "./reviews";
 const fetchMock = vi.fn<typeof fetch>();
 let runs: ReviewRunSummary[];
 let status: number;
+/** What the backend says the total is; the runs of the page when undefined. */
+let total: number;
 
 /** A stand-in for the browser's EventSource: the test sends events and errors through it. */
 class FakeEventSource extends EventTarget {
@@ -33,15 +36,18 @@ class FakeEventSource extends EventTarget {
 
 beforeEach(() => {
   runs = [runSummary()];
+  total = 1;
   status = 200;
   FakeEventSource.last = undefined;
   FakeEventSource.opened = 0;
   vi.stubGlobal("fetch", fetchMock);
   vi.stubGlobal("EventSource", FakeEventSource);
   fetchMock.mockImplementation(async (input) => {
-    if (String(input) === "http://backend.test/api/reviews") {
+    const url = new URL(String(input));
+    if (url.origin === "http://backend.test" && url.pathname === "/api/reviews") {
+      const page = Number(url.searchParams.get("page") ?? 1);
       return status === 200
-        ? jsonResponse({ success: true, data: runs })
+        ? jsonResponse({ success: true, data: runs, page: { total, page, pageSize: REVIEWS_PAGE_SIZE } })
         : jsonResponse({ error: "boom" }, status);
     }
     throw new Error(`unexpected fetch ${String(input)}`);
@@ -52,7 +58,9 @@ afterEach(() => {
   fetchMock.mockReset();
 });
 
-const renderReviews = () => renderPage({ path: "reviews", loader, Component: Reviews }, "/reviews");
+const renderReviews = (url = "/reviews") => renderPage({ path: "reviews", loader, Component: Reviews }, url);
+const reviewCalls = () =>
+  fetchMock.mock.calls.map(([url]) => String(url)).filter((url) => url.includes("/api/reviews"));
 
 describe("/reviews", () => {
   it("lists each run with its pull request, status, trigger, duration and findings, linked to its page", async () => {
@@ -69,6 +77,55 @@ describe("/reviews", () => {
     expect(row).toHaveTextContent("2.5 s");
     expect(row).toHaveTextContent("2 (1 posted)");
     expect(row).not.toHaveTextContent("Shadow");
+  });
+
+  it("asks for the page and filters in the URL, and links the pages around it with the filters kept", async () => {
+    total = 120;
+    const projectId = runSummary().projectId;
+    renderReviews(`/reviews?projectId=${projectId}&status=failed&page=2`);
+    const table = await screen.findByRole("table", { name: "Review runs, newest first" });
+    expect(reviewCalls()).toEqual([
+      `http://backend.test/api/reviews?projectId=${projectId}&status=failed&page=2&pageSize=${REVIEWS_PAGE_SIZE}`,
+    ]);
+    expect(screen.getByRole("combobox", { name: "Outcome" })).toHaveValue("failed");
+    // Already one repository's: its rows offer no other repository filter, the form a way back.
+    expect(within(table).queryByRole("link", { name: /Only this repository/ })).not.toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Show every repository" })).toHaveAttribute(
+      "href",
+      "/reviews?status=failed",
+    );
+    const pages = screen.getByRole("navigation", { name: "Review pages" });
+    expect(pages).toHaveTextContent("Page 2 of 3");
+    expect(within(pages).getByRole("link", { name: "Previous" })).toHaveAttribute(
+      "href",
+      `/reviews?projectId=${projectId}&status=failed`,
+    );
+    expect(within(pages).getByRole("link", { name: "Next" })).toHaveAttribute(
+      "href",
+      `/reviews?projectId=${projectId}&status=failed&page=3`,
+    );
+    expect(screen.getByText("120 reviews")).toBeInTheDocument();
+  });
+
+  it("offers each run's repository as a filter, and ignores a malformed filter", async () => {
+    renderReviews("/reviews?projectId=web&status=bogus&page=-1");
+    const table = await screen.findByRole("table", { name: "Review runs, newest first" });
+    expect(reviewCalls()).toEqual([`http://backend.test/api/reviews?pageSize=${REVIEWS_PAGE_SIZE}`]);
+    const run = runSummary();
+    expect(
+      within(table).getByRole("link", { name: `Only this repository: ${run.repository}` }),
+    ).toHaveAttribute("href", `/reviews?projectId=${run.projectId}`);
+    expect(screen.queryByRole("navigation", { name: "Review pages" })).not.toBeInTheDocument();
+  });
+
+  it("says when no run matches the filters, with a way back to every review", async () => {
+    runs = [];
+    total = 0;
+    renderReviews("/reviews?status=skipped");
+    expect(
+      await screen.findByRole("heading", { name: "No reviews match these filters" }),
+    ).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Show every review" })).toHaveAttribute("href", "/reviews");
   });
 
   it("marks a run reviewed in shadow mode", async () => {
@@ -94,6 +151,31 @@ describe("/reviews", () => {
     expect(rows).toHaveLength(3);
     expect(rows[1]).toHaveTextContent("#9");
     expect(screen.getByRole("status")).toHaveTextContent("Updates as reviews run.");
+  });
+
+  it("puts a new run on top only on the first page and when the filters take it, still updating the runs shown", async () => {
+    total = 120;
+    renderReviews("/reviews?page=2");
+    const table = await screen.findByRole("table");
+    await waitFor(() => expect(FakeEventSource.last?.url).toBe("/api/reviews/events"));
+    act(() => FakeEventSource.last?.send(runSummary({ id: "other-run", pullRequest: 9, status: "queued" })));
+    act(() => FakeEventSource.last?.send(runSummary({ status: "failed", reason: "boom" })));
+    expect(await within(table).findByText("Failed")).toBeInTheDocument();
+    expect(within(table).getAllByRole("row")).toHaveLength(2);
+    expect(table).not.toHaveTextContent("#9");
+  });
+
+  it("leaves out a new run the outcome filter does not take", async () => {
+    renderReviews("/reviews?status=succeeded");
+    const table = await screen.findByRole("table");
+    await waitFor(() => expect(FakeEventSource.last?.url).toBe("/api/reviews/events"));
+    act(() => FakeEventSource.last?.send(runSummary({ id: "other-run", pullRequest: 9, status: "queued" })));
+    act(() =>
+      FakeEventSource.last?.send(runSummary({ id: "third-run", pullRequest: 7, status: "succeeded" })),
+    );
+    await waitFor(() => expect(within(table).getAllByRole("row")).toHaveLength(3));
+    expect(table).toHaveTextContent("#7");
+    expect(table).not.toHaveTextContent("#9");
   });
 
   it("falls back to reloading when the stream fails or is refused, without opening it again", async () => {

@@ -1,16 +1,25 @@
 import { MessageSquareCode, Radio, RefreshCw } from "lucide-react";
 import { useCallback, useEffect, useState } from "react";
-import { Link } from "react-router";
+import { Form, Link } from "react-router";
+import { type PageInfo, pageCount } from "../../shared/paging.ts";
 import type { ReviewRunSummary } from "../../shared/review-contract.ts";
+import { Pager } from "../components/pager";
 import { RepositoryName } from "../components/projects/repository-name";
-import { durationText, findingsText, triggerText, whenText } from "../components/reviews/run-status";
+import {
+  durationText,
+  findingsText,
+  STATUS_OPTIONS,
+  triggerText,
+  whenText,
+} from "../components/reviews/run-status";
 import { RunStatusBadges } from "../components/reviews/shadow";
 import { useRunEvents } from "../components/reviews/use-run-events";
 import { Settled } from "../components/streamed";
-import { ButtonLink, EmptyState, ScrollRegion } from "../components/ui";
+import { Button, ButtonLink, EmptyState, ScrollRegion, SelectField, TextLink } from "../components/ui";
 import { backendFor } from "../lib/backend.server";
 import { cn } from "../lib/cn";
-import { loadReviewRuns } from "../lib/reviews.server";
+import { listSearchOf } from "../lib/list-url";
+import { loadReviewRuns, runsStateOf } from "../lib/reviews.server";
 import { documentTitle, productNameOf, type RouteHandle } from "../lib/route-handle";
 import type { Route } from "./+types/reviews";
 
@@ -22,11 +31,16 @@ export function meta({ matches }: Route.MetaArgs) {
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const { api } = backendFor(context, request);
-  return { runs: await loadReviewRuns(api) };
+  const state = runsStateOf(request.url);
+  return { state, runs: await loadReviewRuns(api, state) };
 }
 
-/** docs/product.md#reviews: every review run of the organisation, newest first, kept live. */
+/**
+ * docs/product.md#reviews: every review run of the organisation, newest first, a page at a time,
+ * of one repository or outcome when the URL says so, kept live.
+ */
 export default function Reviews({ loaderData }: Route.ComponentProps) {
+  const { state } = loaderData;
   return (
     <section aria-labelledby="reviews-title" className="space-y-4">
       <div className="space-y-1">
@@ -37,11 +51,12 @@ export default function Reviews({ loaderData }: Route.ComponentProps) {
           Every review of a pull request: what started it, how it went and what it found.
         </p>
       </div>
+      <RunsFilterForm state={state} />
       <Settled
         result={loaderData.runs}
         errorDescription="The reviews could not be fetched. Check your connection and try again."
       >
-        {(runs) => <LiveRuns initial={runs} />}
+        {(list) => <LiveRuns initial={list.runs} page={list.page} state={state} />}
       </Settled>
     </section>
   );
@@ -50,19 +65,95 @@ export default function Reviews({ loaderData }: Route.ComponentProps) {
 /** The columns a phone leaves out; a run's own page shows them (docs/decisions/037-narrow-screens.md). */
 const WIDE_SCREENS_ONLY = "hidden sm:table-cell";
 
-/** Puts a changed run in its place: updated where it is, a new one on top. */
-function merged(runs: readonly ReviewRunSummary[], run: ReviewRunSummary): ReviewRunSummary[] {
-  return runs.some((candidate) => candidate.id === run.id)
-    ? runs.map((candidate) => (candidate.id === run.id ? run : candidate))
-    : [run, ...runs];
+type RunsState = Route.ComponentProps["loaderData"]["state"];
+
+/** The query string of /reviews for a page and the filters. */
+const runsHref = (state: RunsState, page = 1) =>
+  `/reviews${listSearchOf({ page }, { projectId: state.projectId, status: state.status })}`;
+
+/**
+ * The outcome filter: a GET form, so the filter is in the URL (a link and the back button keep it)
+ * and works before hydration. The repository filter comes from a run's "Only this repository".
+ */
+function RunsFilterForm({ state }: { state: RunsState }) {
+  return (
+    <Form method="get" aria-label="Filter reviews" className="flex flex-wrap items-end gap-3">
+      {state.projectId ? <input type="hidden" name="projectId" value={state.projectId} /> : null}
+      <SelectField
+        key={state.status ?? ""}
+        className="w-48"
+        label="Outcome"
+        name="status"
+        defaultValue={state.status ?? ""}
+        options={[{ value: "", label: "Any outcome" }, ...STATUS_OPTIONS]}
+      />
+      <Button type="submit" variant="secondary">
+        Apply
+      </Button>
+      {state.projectId ? (
+        <TextLink to={runsHref({ page: 1, status: state.status })} className="pb-2 text-sm">
+          Show every repository
+        </TextLink>
+      ) : null}
+    </Form>
+  );
 }
 
-function LiveRuns({ initial }: { initial: ReviewRunSummary[] }) {
+/**
+ * Puts a changed run in its place: updated where it is; a new one on top only on the first page and
+ * when the filters take it.
+ */
+function merged(
+  runs: readonly ReviewRunSummary[],
+  run: ReviewRunSummary,
+  takesNew: (run: ReviewRunSummary) => boolean,
+): ReviewRunSummary[] {
+  if (runs.some((candidate) => candidate.id === run.id)) {
+    return runs.map((candidate) => (candidate.id === run.id ? run : candidate));
+  }
+  return takesNew(run) ? [run, ...runs] : [...runs];
+}
+
+function LiveRuns({
+  initial,
+  page,
+  state,
+}: {
+  initial: ReviewRunSummary[];
+  page: PageInfo;
+  state: RunsState;
+}) {
   const [runs, setRuns] = useState(initial);
   // Reloaded data (the fallback, or a navigation back here) replaces what the stream merged.
   useEffect(() => setRuns(initial), [initial]);
-  const mode = useRunEvents(useCallback((run: ReviewRunSummary) => setRuns((list) => merged(list, run)), []));
+  const { projectId, status } = state;
+  const onFirstPage = page.page === 1;
+  const mode = useRunEvents(
+    useCallback(
+      (run: ReviewRunSummary) =>
+        setRuns((list) =>
+          merged(
+            list,
+            run,
+            (candidate) =>
+              onFirstPage &&
+              (!projectId || candidate.projectId === projectId) &&
+              (!status || candidate.status === status),
+          ),
+        ),
+      [onFirstPage, projectId, status],
+    ),
+  );
 
+  if (runs.length === 0 && (projectId || status || page.page > 1)) {
+    return (
+      <EmptyState
+        icon={<MessageSquareCode />}
+        title="No reviews match these filters"
+        action={<ButtonLink to="/reviews">Show every review</ButtonLink>}
+      />
+    );
+  }
   if (runs.length === 0) {
     return (
       <EmptyState
@@ -118,11 +209,25 @@ function LiveRuns({ initial }: { initial: ReviewRunSummary[] }) {
           </thead>
           <tbody className="divide-y divide-border">
             {runs.map((run) => (
-              <RunRow key={run.id} run={run} />
+              <RunRow
+                key={run.id}
+                run={run}
+                // The repository filter joins the outcome filter, from the first page.
+                repositoryHref={projectId ? null : runsHref({ ...state, projectId: run.projectId, page: 1 })}
+              />
             ))}
           </tbody>
         </table>
       </ScrollRegion>
+      <p className="text-fg-muted text-sm">
+        {page.total} {page.total === 1 ? "review" : "reviews"}
+      </p>
+      <Pager
+        label="Review pages"
+        page={page.page}
+        pageCount={pageCount(page)}
+        hrefOf={(n) => runsHref(state, n)}
+      />
     </div>
   );
 }
@@ -131,7 +236,7 @@ function LiveRuns({ initial }: { initial: ReviewRunSummary[] }) {
  * A row opens its run, which shows every column (the ones phones leave out too): its link, a real
  * one for keyboards and screen readers, stretches over the whole row for a pointer.
  */
-function RunRow({ run }: { run: ReviewRunSummary }) {
+function RunRow({ run, repositoryHref }: { run: ReviewRunSummary; repositoryHref: string | null }) {
   return (
     <tr className="relative hover:bg-surface-muted/60">
       <td className="px-4 py-3">
@@ -142,6 +247,16 @@ function RunRow({ run }: { run: ReviewRunSummary }) {
           <RepositoryName name={run.repository} /> #{run.pullRequest}
         </Link>
         {run.pullRequestTitle ? <p className="text-fg-muted text-xs">{run.pullRequestTitle}</p> : null}
+        {repositoryHref === null ? null : (
+          <Link
+            to={repositoryHref}
+            aria-label={`Only this repository: ${run.repository}`}
+            // Above the run's link, which covers the row.
+            className="focus-ring relative z-10 rounded-sm text-accent-text text-xs hover:underline"
+          >
+            Only this repository
+          </Link>
+        )}
       </td>
       <td className="px-4 py-3">
         <RunStatusBadges run={run} />

@@ -31,7 +31,9 @@ beforeEach(() => {
     const billing = subscriptionPageAnswer(url, current);
     if (billing) return billing;
     // The contributors table has tests of its own (client/components/contributors).
-    if (url === "http://backend.test/api/contributors") return jsonResponse({ success: true, data: [] });
+    if (url.startsWith("http://backend.test/api/contributors?")) {
+      return jsonResponse({ success: true, data: [], page: { total: 0, page: 1, pageSize: 10 } });
+    }
     const answer = init?.method === "POST" ? posts[url] : undefined;
     if (answer) return answer();
     throw new Error(`unexpected fetch ${init?.method ?? "GET"} ${url}`);

@@ -84,17 +84,18 @@ describe("contributors and seats", () => {
     await dialog.waitFor({ state: "hidden" });
 
     // 25 contributors: pages of 10, 10 and 5, or one page of 30.
+    // Each page comes from the backend: the rows follow the controls once it answers.
     await page.getByText("Page 1 of 3").waitFor();
-    expect(await rows(page).count()).toBe(11);
+    await expect.poll(() => rows(page).count()).toBe(11);
     await page.getByRole("button", { name: "Next page" }).click();
     await page.getByRole("button", { name: "Next page" }).click();
     await page.getByText("Page 3 of 3").waitFor();
-    expect(await rows(page).count()).toBe(6);
+    await expect.poll(() => rows(page).count()).toBe(6);
     await page.getByLabel("Rows per page").selectOption("30");
     await page.getByText("Page 1 of 1").waitFor();
-    expect(await rows(page).count()).toBe(CONTRIBUTORS + 1);
+    await expect.poll(() => rows(page).count()).toBe(CONTRIBUTORS + 1);
     await page.getByLabel("Search by name").fill(last?.name ?? "");
-    expect(await rows(page).count()).toBe(2);
+    await expect.poll(() => rows(page).count()).toBe(2);
     await page.getByLabel("Search by name").fill("");
 
     // Seats: the plan card follows each toggle.

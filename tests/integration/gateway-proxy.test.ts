@@ -191,17 +191,40 @@ describe("backend failures", () => {
 });
 
 describe("compression", () => {
-  it("passes a proxied answer through uncompressed, and asks the backend for it plain", async () => {
+  it("compresses a proxied JSON answer over 1 kB for a client that accepts it, asking the backend for it plain", async () => {
     const { app } = createTestGateway(backend.url);
     // The fake backend echoes the query: this answer is well above the compression threshold.
-    const response = await request(app)
-      .get(`/api/echo?pad=${"x".repeat(4000)}`)
+    const large = `/api/echo?pad=${"x".repeat(4000)}`;
+    const compressed = await request(app)
+      .get(large)
       .set("Cookie", cookieHeader(token))
       .set("Accept-Encoding", "gzip, deflate, br");
-    expect(response.status).toBe(200);
-    expect(response.text.length).toBeGreaterThan(4000);
-    expect(response.headers["content-encoding"]).toBeUndefined();
+    expect(compressed.status).toBe(200);
+    expect(compressed.headers["content-encoding"]).toBe("br");
+    expect(JSON.stringify(compressed.body).length).toBeGreaterThan(4000);
     expect(upstreamCall("/api/echo")?.headers["accept-encoding"]).toBe("identity");
+
+    const gzipped = await request(app)
+      .get(large)
+      .set("Cookie", cookieHeader(token))
+      .set("Accept-Encoding", "gzip");
+    expect(gzipped.headers["content-encoding"]).toBe("gzip");
+  });
+
+  it("passes a proxied answer through plain to a client that accepts no encoding, and a small one to any", async () => {
+    const { app } = createTestGateway(backend.url);
+    const plain = await request(app)
+      .get(`/api/echo?pad=${"x".repeat(4000)}`)
+      .set("Cookie", cookieHeader(token))
+      .set("Accept-Encoding", "identity");
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.text.length).toBeGreaterThan(4000);
+
+    const small = await request(app)
+      .get("/api/echo?pad=x")
+      .set("Cookie", cookieHeader(token))
+      .set("Accept-Encoding", "gzip, deflate, br");
+    expect(small.headers["content-encoding"]).toBeUndefined();
   });
 });
 

@@ -19,6 +19,7 @@ import {
   type SignInResponse,
   TOKEN_BEARING_AUTH_PATHS,
 } from "../../shared/contract.ts";
+import { DEFAULT_PAGE_SIZE } from "../../shared/paging.ts";
 
 export interface RecordedCall {
   method: string;
@@ -199,7 +200,12 @@ export async function startFakeBackend(): Promise<FakeBackend> {
     }
     if (url.pathname === "/api/projects" && req.method === "GET") {
       const timer = setTimeout(
-        () => json(200, { success: true, data: { projects: [] } } satisfies ProjectsResponse),
+        () =>
+          json(200, {
+            success: true,
+            data: { projects: [] },
+            page: { total: 0, page: 1, pageSize: DEFAULT_PAGE_SIZE },
+          } satisfies ProjectsResponse),
         fake.projectsDelayMs,
       );
       res.on("close", () => clearTimeout(timer));

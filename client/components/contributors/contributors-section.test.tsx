@@ -64,6 +64,29 @@ function person(name: string, index: number, overrides: Partial<Contributor> = {
   };
 }
 
+/** The backend's paging, searching and sorting of GET /api/contributors, over `current.contributors`. */
+function contributorsPage(params: URLSearchParams): Response {
+  const page = Number(params.get("page") ?? 1);
+  const pageSize = Number(params.get("pageSize") ?? 50);
+  const search = (params.get("search") ?? "").toLowerCase();
+  const sort = params.get("sort") ?? "name";
+  const descending = sort.startsWith("-");
+  const key = (descending ? sort.slice(1) : sort) as "name" | "platform_id" | "last_git_activity";
+  const matching = current.contributors.filter((row) => row.name.toLowerCase().includes(search));
+  const sorted = [...matching].sort((a, b) => {
+    const [x, y] = [a[key], b[key]];
+    if (x === y) return 0;
+    if (x === null) return 1;
+    if (y === null) return -1;
+    return (x < y ? -1 : 1) * (descending ? -1 : 1);
+  });
+  return jsonResponse({
+    success: true,
+    data: sorted.slice((page - 1) * pageSize, page * pageSize),
+    page: { total: matching.length, page, pageSize },
+  });
+}
+
 const fetchMock = vi.fn<typeof fetch>();
 let current: {
   subscription: Subscription | null;
@@ -86,9 +109,9 @@ beforeEach(() => {
     const url = String(input);
     const billing = subscriptionPageAnswer(url, current);
     if (billing) return billing;
-    if (url === "http://backend.test/api/contributors") {
-      return jsonResponse({ success: true, data: current.contributors });
-    }
+    const list = new URL(url, "http://gateway.test");
+    if (list.pathname === "/api/contributors" && (init?.method ?? "GET") === "GET")
+      return contributorsPage(list.searchParams);
     if (url === "/api/contributors/suggestions") {
       return jsonResponse({ success: true, data: current.suggestions });
     }
@@ -115,6 +138,12 @@ function names(table: HTMLElement): string[] {
     .map((row) => within(row).getAllByRole("cell")[1]?.textContent ?? "");
 }
 
+/** The browser's calls for pages of contributors, the first one loaded with the page included. */
+const contributorCalls = () =>
+  fetchMock.mock.calls
+    .map(([url]) => new URL(String(url), "http://gateway.test"))
+    .filter((url) => url.pathname === "/api/contributors")
+    .map((url) => `${url.pathname}${url.search}`);
 const postsTo = (path: string) =>
   fetchMock.mock.calls.filter(([url, init]) => String(url) === path && init?.method === "POST");
 const header = (name: string) => screen.getByRole("columnheader", { name: new RegExp(name) });
@@ -147,9 +176,9 @@ describe("the contributors table", () => {
     expect(screen.getByText("Page 1 of 3")).toBeVisible();
     expect(screen.getByRole("button", { name: "Previous page" })).toBeDisabled();
     await user.click(screen.getByRole("button", { name: "Next page" }));
-    expect(names(table)).toEqual(NAMES.slice(10, 20).map((name) => `${name} Example`));
+    await waitFor(() => expect(names(table)).toEqual(NAMES.slice(10, 20).map((name) => `${name} Example`)));
     await user.click(screen.getByRole("button", { name: "Next page" }));
-    expect(names(table)).toHaveLength(5);
+    await waitFor(() => expect(names(table)).toHaveLength(5));
     expect(screen.getByRole("button", { name: "Next page" })).toBeDisabled();
 
     const size = screen.getByRole("combobox", { name: "Rows per page" });
@@ -159,11 +188,19 @@ describe("the contributors table", () => {
       "30",
     ]);
     await user.selectOptions(size, "20");
-    expect(names(table)).toHaveLength(20);
+    await waitFor(() => expect(names(table)).toHaveLength(20));
     expect(screen.getByText("Page 1 of 2")).toBeVisible();
     await user.selectOptions(size, "30");
-    expect(names(table)).toHaveLength(25);
+    await waitFor(() => expect(names(table)).toHaveLength(25));
     expect(screen.getByText("Page 1 of 1")).toBeVisible();
+    // Each page came from the backend, never more than one page at a time.
+    expect(contributorCalls()).toEqual([
+      "/api/contributors?pageSize=10",
+      "/api/contributors?page=2&pageSize=10&sort=name",
+      "/api/contributors?page=3&pageSize=10&sort=name",
+      "/api/contributors?pageSize=20&sort=name",
+      "/api/contributors?pageSize=30&sort=name",
+    ]);
   });
 
   it("sorts by a column's header button, telling assistive technology the direction", async () => {
@@ -196,10 +233,13 @@ describe("the contributors table", () => {
     const table = await renderTable();
     await user.click(screen.getByRole("button", { name: "Next page" }));
     await user.type(screen.getByRole("searchbox", { name: "Search by name" }), "ya");
-    expect(names(table)).toEqual(["Yan Example"]);
+    await waitFor(() => expect(names(table)).toEqual(["Yan Example"]));
     expect(screen.getByText("Page 1 of 1")).toBeVisible();
+    // The typing paused once: one search for the whole word, from the first page.
+    expect(contributorCalls().at(-1)).toBe("/api/contributors?pageSize=10&search=ya&sort=name");
+    expect(contributorCalls().filter((call) => call.includes("search="))).toHaveLength(1);
     await user.type(screen.getByRole("searchbox", { name: "Search by name" }), "zz");
-    expect(screen.getByText("No contributor's name matches “yazz”.")).toBeVisible();
+    expect(await screen.findByText("No contributor's name matches “yazz”.")).toBeVisible();
   });
 });
 
@@ -207,8 +247,15 @@ describe("Add Contributor", () => {
   it("enables Add from 3 characters, adds through the API and shows the new contributor", async () => {
     const user = userEvent.setup();
     const newcomer = person("Zed", 99, { last_git_activity: null });
-    posts["/api/contributors/add"] = () =>
-      jsonResponse({ success: true, created: true, message: CONTRIBUTOR_MESSAGES.added, data: newcomer });
+    posts["/api/contributors/add"] = () => {
+      current.contributors.push(newcomer);
+      return jsonResponse({
+        success: true,
+        created: true,
+        message: CONTRIBUTOR_MESSAGES.added,
+        data: newcomer,
+      });
+    };
     await renderTable();
     await user.click(screen.getByRole("button", { name: "Add Contributor" }));
     const dialog = await screen.findByRole("dialog", { name: "Add Contributor" });
@@ -225,8 +272,10 @@ describe("Add Contributor", () => {
     await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
     const [, init] = fetchMock.mock.calls.find(([url]) => String(url) === "/api/contributors/add") ?? [];
     expect(JSON.parse(String(init?.body))).toEqual({ platform_id: "zed", platform_type: "github" });
+    // The page was asked for again: the newcomer sorts after the tenth, so page 1 keeps its ten.
+    await waitFor(() => expect(contributorCalls()).toHaveLength(2));
     await user.type(screen.getByRole("searchbox", { name: "Search by name" }), "zed");
-    expect(screen.getByRole("switch", { name: "Seat for Zed Example" })).toBeVisible();
+    expect(await screen.findByRole("switch", { name: "Seat for Zed Example" })).toBeVisible();
   });
 
   it("offers the people the code host knows who are not contributors yet, as a combobox's options", async () => {
@@ -236,13 +285,11 @@ describe("Add Contributor", () => {
       { platform_id: "yoko-ono", name: "Yoko Ono" },
       { platform_id: "zed-zero", name: "Zed Zero" },
     ];
-    posts["/api/contributors/add"] = () =>
-      jsonResponse({
-        success: true,
-        created: true,
-        message: CONTRIBUTOR_MESSAGES.added,
-        data: person("Zed", 99, { platform_id: "zed-zero", name: "Zed Zero" }),
-      });
+    posts["/api/contributors/add"] = () => {
+      const added = person("Zed", 99, { platform_id: "zed-zero", name: "Zed Zero" });
+      current.contributors = [...current.contributors, added];
+      return jsonResponse({ success: true, created: true, message: CONTRIBUTOR_MESSAGES.added, data: added });
+    };
     await renderTable();
     await user.click(screen.getByRole("button", { name: "Add Contributor" }));
     const dialog = await screen.findByRole("dialog", { name: "Add Contributor" });
@@ -274,13 +321,15 @@ describe("Add Contributor", () => {
   it("says when the contributor existed and was updated, and when adding failed, keeping the dialog open", async () => {
     const user = userEvent.setup();
     const ada = current.contributors[0] as Contributor;
-    let answer = () =>
-      jsonResponse({
+    let answer = () => {
+      current.contributors[0] = { ...ada, name: "Ada Renamed" };
+      return jsonResponse({
         success: true,
         created: false,
         message: CONTRIBUTOR_MESSAGES.updated,
         data: { ...ada, name: "Ada Renamed" },
       });
+    };
     posts["/api/contributors/add"] = () => answer();
     const table = await renderTable();
     await user.click(screen.getByRole("button", { name: "Add Contributor" }));

@@ -4,7 +4,7 @@
  * the seat rules, zod for its calls) is fetched once the section is on screen, and a skeleton holds
  * its place until then.
  */
-import type { Contributor } from "../../../shared/billing-contract.ts";
+import type { ContributorsPage } from "../../../shared/billing-contract.ts";
 import { CONTRIBUTOR_MESSAGES, SUBSCRIPTION_MESSAGES } from "../../../shared/billing-messages.ts";
 import type { Billing } from "../../lib/billing.server";
 import type { LoadResult } from "../../lib/load-result.server";
@@ -19,7 +19,7 @@ export function ContributorsSection({
   contributors,
   billing,
 }: {
-  contributors: Promise<LoadResult<Contributor[]>>;
+  contributors: Promise<LoadResult<ContributorsPage>>;
   billing: Promise<LoadResult<Billing>>;
 }) {
   return (
@@ -47,7 +47,7 @@ export function ContributorsSection({
             errorTitle={CONTRIBUTOR_MESSAGES.fetchFailed}
             errorDescription={RETRY_HINT}
           >
-            {(list) => <LazyTable contributors={list} billing={loadedBilling} />}
+            {(first) => <LazyTable first={first} billing={loadedBilling} />}
           </Streamed>
         )}
       </Streamed>
@@ -55,16 +55,10 @@ export function ContributorsSection({
   );
 }
 
-function LazyTable({ contributors, billing }: { contributors: Contributor[]; billing: Billing }) {
+function LazyTable({ first, billing }: { first: ContributorsPage; billing: Billing }) {
   const part = useLazyPart(contributorsTable, true);
   if (!part) return <TableSkeleton />;
-  return (
-    <part.ContributorsTable
-      contributors={contributors}
-      subscription={billing.subscription}
-      seats={billing.seats}
-    />
-  );
+  return <part.ContributorsTable first={first} subscription={billing.subscription} seats={billing.seats} />;
 }
 
 function TableSkeleton() {

@@ -1,21 +1,18 @@
 /**
  * The contributors table of /subscriptions (docs/product.md#contributors-and-seats), on TanStack
  * Table (headless; docs/decisions/012-contributors-table-and-seats.md): sorting, search by name and
- * pages of 10, 20 or 30, rendered as a real <table> with the design system's controls. Loaded on
- * demand by contributors-section.tsx, with the calls it makes (zod, the schemas).
+ * pages of 10, 20 or 30, rendered as a real <table> with the design system's controls. The backend
+ * sorts, searches and pages (docs/decisions/038-server-side-paging.md): the page loads the first
+ * page, and each change of sort, search or page asks for the one it shows. Loaded on demand by
+ * contributors-section.tsx, with the calls it makes (zod, the schemas).
  */
 import {
   type CellContext,
   columnFilteringFeature,
   createColumnHelper,
-  createFilteredRowModel,
-  createPaginatedRowModel,
-  createSortedRowModel,
-  filterFn_includesString,
   rowPaginationFeature,
   rowSortingFeature,
-  sortFn_basic,
-  sortFn_text,
+  type SortingState,
   tableFeatures,
   useTable,
 } from "@tanstack/react-table";
@@ -24,6 +21,7 @@ import { createContext, type ReactNode, useCallback, useContext, useEffect, useR
 import type {
   Contributor,
   ContributorSuggestion,
+  ContributorsPage,
   SeatStatus,
   Subscription,
 } from "../../../shared/billing-contract.ts";
@@ -31,23 +29,31 @@ import { CONTRIBUTOR_MESSAGES } from "../../../shared/billing-messages.ts";
 import { CONTRIBUTOR_PAGE_SIZES, DEFAULT_CONTRIBUTOR_PAGE_SIZE } from "../../../shared/constants.ts";
 import { formatRole, initialOf } from "../../../shared/format.ts";
 import { formatLastActivity } from "../../../shared/format-billing.ts";
+import type { ContributorSort } from "../../../shared/paging.ts";
 import { seatToggleBlock } from "../../../shared/seat-rules.ts";
-import { addContributor, contributorSuggestions, setSeat } from "../../lib/contributors-api";
+import {
+  addContributor,
+  contributorSuggestions,
+  listContributors,
+  setSeat,
+} from "../../lib/contributors-api";
 import { Button, EmptyState, IconButton, ScrollRegion, Switch, TextField, Tooltip, useToast } from "../ui";
 import { inputClasses } from "../ui/text-field";
 import { AddContributorDialog } from "./add-contributor-dialog";
 import { useSeatCounts } from "./seat-counts";
 
-const features = tableFeatures({
-  columnFilteringFeature,
-  filteredRowModel: createFilteredRowModel(),
-  filterFns: { includesString: filterFn_includesString },
-  rowSortingFeature,
-  sortedRowModel: createSortedRowModel(),
-  sortFns: { text: sortFn_text, basic: sortFn_basic },
-  rowPaginationFeature,
-  paginatedRowModel: createPaginatedRowModel(),
-});
+// The table keeps the state of its controls; the rows are the page the backend answered.
+const features = tableFeatures({ columnFilteringFeature, rowSortingFeature, rowPaginationFeature });
+
+/** Typing pauses this long before the search is asked for. */
+const SEARCH_DELAY_MS = 250;
+
+/** The backend's sort for the table's: a sortable column's id, "-" first when descending. */
+function sortOf(sorting: SortingState): ContributorSort {
+  const [first] = sorting;
+  if (!first) return "name";
+  return `${first.desc ? "-" : ""}${first.id}` as ContributorSort;
+}
 
 /** What a row's cells need beyond the contributor: the seat rules now, and the toggle. */
 interface SeatActions {
@@ -118,10 +124,10 @@ const columns = helper.columns([
     header: () => <span className="sr-only">Avatar</span>,
     cell: cellOf(Avatar),
   }),
-  helper.accessor("name", { header: "Name", sortFn: "text", filterFn: "includesString" }),
+  helper.accessor("name", { header: "Name", sortDescFirst: false }),
   helper.accessor("platform_id", {
     header: "Username",
-    sortFn: "text",
+    sortDescFirst: false,
     enableColumnFilter: false,
     // "dennis-" on one line and "rivera" on the next reads as two names; the table scrolls instead.
     cell: (context) => <span className="whitespace-nowrap">{context.getValue()}</span>,
@@ -138,11 +144,11 @@ const columns = helper.columns([
     enableColumnFilter: false,
     cell: (context) => formatRole(context.getValue()),
   }),
+  // The latest activity first; people without activity come last either way (the backend's order).
   helper.accessor((row) => (row.last_git_activity ? Date.parse(row.last_git_activity) : undefined), {
     id: "last_git_activity",
     header: "Last activity",
-    sortFn: "basic",
-    sortUndefined: "last",
+    sortDescFirst: true,
     enableColumnFilter: false,
     cell: cellOf(LastActivityCell),
   }),
@@ -153,21 +159,31 @@ const SORT_ICONS = { asc: ArrowUp, desc: ArrowDown, none: ArrowUpDown } as const
 const ARIA_SORT = { asc: "ascending", desc: "descending", none: undefined } as const;
 
 export interface ContributorsTableProps {
-  contributors: Contributor[];
+  /** The first page, by name, as the page loaded it. */
+  first: ContributorsPage;
   /** Null: no subscription, so no seat management. */
   subscription: Pick<Subscription, "plan" | "isExpired"> | null;
   /** The seat counts the page loaded; changes made here are shared with the plan card. */
   seats: SeatStatus;
 }
 
-export function ContributorsTable({ contributors, subscription, seats: loaded }: ContributorsTableProps) {
+/** Usernames are case-insensitive, as on GitHub. */
+function samePerson(a: string, b: string): boolean {
+  return a.trim().toLowerCase() === b.trim().toLowerCase();
+}
+
+export function ContributorsTable({ first, subscription, seats: loaded }: ContributorsTableProps) {
   const { toast } = useToast();
   const toastFailure = useCallback(
     ({ title, reason }: { title: string; reason?: string }) =>
       toast({ tone: "danger", title, ...(reason ? { description: reason } : {}) }),
     [toast],
   );
-  const [rows, setRows] = useState(contributors);
+  const [rows, setRows] = useState(first.contributors);
+  const [total, setTotal] = useState(first.page.total);
+  // Whether the organisation has any contributor at all (a search may match nobody).
+  const [anyone, setAnyone] = useState(first.page.total > 0);
+  const [loading, setLoading] = useState(false);
   const [pending, setPending] = useState<ReadonlySet<string>>(new Set());
   const [now] = useState(() => new Date());
   const [adding, setAdding] = useState(false);
@@ -191,10 +207,54 @@ export function ContributorsTable({ contributors, subscription, seats: loaded }:
       sorting: [{ id: "name", desc: false }],
       pagination: { pageIndex: 0, pageSize: DEFAULT_CONTRIBUTOR_PAGE_SIZE },
     },
+    manualFiltering: true,
+    manualSorting: true,
+    manualPagination: true,
+    rowCount: total,
     // A seat toggled on page 3 keeps the page; searching goes back to the first page itself.
     autoResetPageIndex: false,
     enableSortingRemoval: false,
   });
+
+  const nameFilter = table.getColumn("name")?.getFilterValue();
+  const query = {
+    page: table.state.pagination.pageIndex + 1,
+    pageSize: table.state.pagination.pageSize,
+    search: typeof nameFilter === "string" ? nameFilter.trim() : "",
+    sort: sortOf(table.state.sorting),
+  };
+  // A contributor added asks for the page again (`reloads`): they show where the order puts them.
+  const [reloads, setReloads] = useState(0);
+  const queryKey = JSON.stringify({ ...query, reloads });
+  // The page shown is the one loaded with the page until the controls ask for another.
+  const shownKey = useRef(queryKey);
+  const shownSearch = useRef(query.search);
+  const latestRequest = useRef(0);
+  useEffect(() => {
+    if (queryKey === shownKey.current) return;
+    const asked = JSON.parse(queryKey) as typeof query;
+    const request = ++latestRequest.current;
+    const timer = setTimeout(
+      async () => {
+        setLoading(true);
+        const outcome = await listContributors(asked);
+        // A later change has asked for another page meanwhile: this answer is not shown.
+        if (request !== latestRequest.current) return;
+        setLoading(false);
+        if (!outcome.ok) {
+          toastFailure(outcome);
+          return;
+        }
+        shownKey.current = queryKey;
+        shownSearch.current = asked.search;
+        setRows(outcome.value.contributors);
+        setTotal(outcome.value.page.total);
+        if (!asked.search) setAnyone(outcome.value.page.total > 0);
+      },
+      asked.search !== shownSearch.current ? SEARCH_DELAY_MS : 0,
+    );
+    return () => clearTimeout(timer);
+  }, [queryKey, toastFailure]);
 
   const setSeated = useCallback((id: string, seated: boolean) => {
     // The page needs only whether there is a seat; the backend keeps the seat's own id.
@@ -237,12 +297,11 @@ export function ContributorsTable({ contributors, subscription, seats: loaded }:
       toastFailure(outcome);
       return false;
     }
-    const { created, contributor } = outcome.value;
-    setRows((current) =>
-      current.some((row) => row.id === contributor.id)
-        ? current.map((row) => (row.id === contributor.id ? contributor : row))
-        : [...current, contributor],
-    );
+    const { created } = outcome.value;
+    setAnyone(true);
+    setReloads((count) => count + 1);
+    // The table holds one page, so the person added may not be in it: offered no more either way.
+    setKnown((people) => people?.filter((person) => !samePerson(person.platform_id, username)) ?? null);
     toast({ tone: "success", title: created ? CONTRIBUTOR_MESSAGES.added : CONTRIBUTOR_MESSAGES.updated });
     return true;
   }
@@ -254,7 +313,7 @@ export function ContributorsTable({ contributors, subscription, seats: loaded }:
     toggle,
   };
   const nameColumn = table.getColumn("name");
-  const search = String(nameColumn?.getFilterValue() ?? "");
+  const search = typeof nameFilter === "string" ? nameFilter : "";
   const { pageIndex, pageSize } = table.state.pagination;
   const shown = table.getRowModel().rows;
 
@@ -282,14 +341,18 @@ export function ContributorsTable({ contributors, subscription, seats: loaded }:
           </Button>
         </div>
 
-        {rows.length === 0 ? (
+        {!anyone ? (
           <EmptyState
             icon={<Users />}
             title="No contributors yet"
             description="Connect GitHub to bring in the people active on your repositories, or add someone by username."
           />
         ) : (
-          <ScrollRegion label="Contributors table" className="rounded-xl border border-border bg-surface">
+          <ScrollRegion
+            label="Contributors table"
+            className="rounded-xl border border-border bg-surface"
+            busy={loading}
+          >
             <table className="w-full text-left text-sm">
               <caption className="sr-only">Contributors</caption>
               <thead className="border-border border-b text-fg-muted">
@@ -345,7 +408,7 @@ export function ContributorsTable({ contributors, subscription, seats: loaded }:
           </ScrollRegion>
         )}
 
-        {rows.length > 0 ? (
+        {anyone ? (
           <nav
             aria-label="Contributor pages"
             className="flex flex-wrap items-center justify-between gap-3 text-sm"
@@ -399,9 +462,8 @@ export function ContributorsTable({ contributors, subscription, seats: loaded }:
         open={adding}
         onOpenChange={setAdding}
         onAdd={add}
-        // Usernames are case-insensitive, as on GitHub.
         suggestions={(known ?? []).filter(
-          (person) => !rows.some((row) => row.platform_id.toLowerCase() === person.platform_id.toLowerCase()),
+          (person) => !rows.some((row) => samePerson(row.platform_id, person.platform_id)),
         )}
         returnFocusTo={addButton.current}
       />

@@ -1,15 +1,3 @@
-import {
-  CircleCheck,
-  ExternalLink,
-  FlaskConical,
-  GitBranch,
-  GitFork,
-  GitPullRequest,
-  Globe,
-  Lock,
-  Settings,
-  Webhook,
-} from "lucide-react";
 import { Link } from "react-router";
 import type { Project } from "../../../shared/contract.ts";
 import { TEXT } from "../../../shared/messages.ts";
@@ -17,9 +5,10 @@ import { sandboxPullsHref } from "../../../shared/review-paths.ts";
 import { cn } from "../../lib/cn";
 import { repositorySettingsHref } from "../../lib/projects";
 import { Badge, buttonClasses, Card, Skeleton } from "../ui";
+import { CardIcon } from "./card-icons";
 import { RepositoryName } from "./repository-name";
 
-/** One repository on /home (docs/product.md#home). */
+/** One repository on /home (docs/product.md#home); its icons come from CardIconSprite on the page. */
 export function ProjectCard({ project }: { project: Project }) {
   const { properties } = project;
   const title = properties.full_name || project.name;
@@ -37,9 +26,9 @@ export function ProjectCard({ project }: { project: Project }) {
             <RepositoryName name={title} />
           </h3>
           {properties.private ? (
-            <Badge icon={<Lock aria-hidden="true" />}>Private</Badge>
+            <Badge icon={<CardIcon name="private" />}>Private</Badge>
           ) : (
-            <Badge icon={<Globe aria-hidden="true" />}>Public</Badge>
+            <Badge icon={<CardIcon name="public" />}>Public</Badge>
           )}
         </div>
 
@@ -51,7 +40,7 @@ export function ProjectCard({ project }: { project: Project }) {
           {properties.default_branch ? (
             <div className="flex items-center gap-1.5">
               <dt>
-                <GitBranch aria-hidden="true" className="size-3.5" />
+                <CardIcon name="branch" className="size-3.5" />
                 <span className="sr-only">Default branch</span>
               </dt>
               <dd className="font-mono">{properties.default_branch}</dd>
@@ -59,7 +48,7 @@ export function ProjectCard({ project }: { project: Project }) {
           ) : null}
           <div className="flex items-center gap-1.5">
             <dt>
-              <GitFork aria-hidden="true" className="size-3.5" />
+              <CardIcon name="fork" className="size-3.5" />
               <span className="sr-only">Origin</span>
             </dt>
             <dd>{properties.fork ? "Fork" : "Source"}</dd>
@@ -68,7 +57,7 @@ export function ProjectCard({ project }: { project: Project }) {
 
         <div className="flex flex-wrap gap-1.5">
           {project.active ? (
-            <Badge tone="success" icon={<CircleCheck aria-hidden="true" />}>
+            <Badge tone="success" icon={<CardIcon name="active" />}>
               Active
             </Badge>
           ) : (
@@ -76,22 +65,18 @@ export function ProjectCard({ project }: { project: Project }) {
           )}
           {/* The sandbox delivers its events itself: no webhook to be on or off. */}
           {properties.sandbox ? null : project.webhook_active ? (
-            <Badge tone="success" icon={<Webhook aria-hidden="true" />} title="Webhook is receiving events">
+            <Badge tone="success" icon={<CardIcon name="webhook" />} title="Webhook is receiving events">
               Webhook
             </Badge>
           ) : (
-            <Badge
-              tone="warning"
-              icon={<Webhook aria-hidden="true" />}
-              title="Webhook is not receiving events"
-            >
+            <Badge tone="warning" icon={<CardIcon name="webhook" />} title="Webhook is not receiving events">
               Webhook off
             </Badge>
           )}
           {properties.sandbox ? (
             <Badge
               tone="accent"
-              icon={<FlaskConical aria-hidden="true" />}
+              icon={<CardIcon name="sandbox" />}
               title="A sample repository of the sandbox code host"
             >
               Sandbox
@@ -108,7 +93,7 @@ export function ProjectCard({ project }: { project: Project }) {
             aria-label={`Pull requests of ${title} (sandbox)`}
             className={buttonClasses({ variant: "ghost", size: "sm" })}
           >
-            <GitPullRequest aria-hidden="true" className="size-3.5" />
+            <CardIcon name="pulls" className="size-3.5" />
             Pull requests
           </Link>
         ) : (
@@ -118,7 +103,7 @@ export function ProjectCard({ project }: { project: Project }) {
             rel="noopener noreferrer"
             className={buttonClasses({ variant: "ghost", size: "sm" })}
           >
-            <ExternalLink aria-hidden="true" className="size-3.5" />
+            <CardIcon name="external" className="size-3.5" />
             View
             <span className="sr-only"> {title} (opens in a new tab)</span>
           </a>
@@ -129,7 +114,7 @@ export function ProjectCard({ project }: { project: Project }) {
           title="Repository settings"
           className={buttonClasses({ variant: "ghost", size: "sm", iconOnly: true })}
         >
-          <Settings aria-hidden="true" className="size-4" />
+          <CardIcon name="settings" className="size-4" />
         </Link>
       </div>
     </Card>

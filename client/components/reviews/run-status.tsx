@@ -16,6 +16,12 @@ const STATUS: Record<
   skipped: { label: "Skipped", tone: "warning" },
 };
 
+/** Every status with its name, in the order a run goes through them: the /reviews filter's options. */
+export const STATUS_OPTIONS = (Object.keys(STATUS) as Status[]).map((value) => ({
+  value,
+  label: STATUS[value].label,
+}));
+
 const STATUS_ICONS: Record<Status, typeof Clock> = {
   queued: Clock,
   running: LoaderCircle,

@@ -32,9 +32,12 @@ function edgesOf(element: HTMLElement): Edges {
 export function ScrollRegion({
   label,
   className,
+  busy,
   children,
 }: {
   label: string;
+  /** While what it shows is being replaced (a table asking for another page). */
+  busy?: boolean;
   /**
    * The box's look (border, radius, background). The fades are the surface colour; on another
    * background set `--scroll-fade` to it too.
@@ -76,6 +79,7 @@ export function ScrollRegion({
         <div
           ref={scroller}
           className="overflow-x-auto outline-none focus-visible:outline-2 focus-visible:outline-(--ring) focus-visible:-outline-offset-2"
+          aria-busy={busy || undefined}
           {...(edges.overflows
             ? { role: "region", "aria-label": label, "aria-describedby": hintId, tabIndex: 0 }
             : {})}
