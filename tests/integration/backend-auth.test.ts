@@ -29,6 +29,7 @@ import {
 } from "../../shared/contract.ts";
 import { createLogger } from "../../shared/logging.ts";
 import { ERRORS } from "../../shared/messages.ts";
+import { DEFAULT_PAGE_SIZE } from "../../shared/paging.ts";
 import {
   createEmulatorUser,
   deleteEmulatorUser,
@@ -434,7 +435,11 @@ describe("/api guard", () => {
     const session = await signedIn();
     const good = await projects(session.token);
     expect(good.status).toBe(200);
-    expect(good.body).toEqual({ success: true, data: { projects: [] } });
+    expect(good.body).toEqual({
+      success: true,
+      data: { projects: [] },
+      page: { total: 0, page: 1, pageSize: DEFAULT_PAGE_SIZE },
+    });
   });
 
   it("answers 401 once the user is deleted from the backend", async () => {
