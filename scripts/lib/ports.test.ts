@@ -26,6 +26,12 @@ describe("claimPort", () => {
       holder.close();
     }
   });
+
+  it("never hands one port out twice in a process, though the kernel gives released ports again", async () => {
+    const ports = [];
+    for (let claim = 0; claim < 500; claim += 1) ports.push(await claimPort());
+    expect(new Set(ports).size).toBe(ports.length);
+  });
 });
 
 describe("retryOnPortRace", () => {

@@ -1,15 +1,37 @@
 import { createServer } from "node:net";
 
-/** Binds and releases a loopback port: the one asked for (fails when taken), or a free one for 0. */
-export function claimPort(port = 0): Promise<number> {
+/** Ports this process has handed out: the kernel gives a released port out again, often soon. */
+const handedOut = new Set<number>();
+
+function bindOnce(port: number): Promise<ReturnType<typeof createServer>> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once("error", reject);
-    server.listen(port, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address ? address.port : port));
-    });
+    server.listen(port, "127.0.0.1", () => resolve(server));
   });
+}
+
+const portOf = (server: ReturnType<typeof createServer>) => {
+  const address = server.address();
+  return typeof address === "object" && address ? address.port : 0;
+};
+
+/**
+ * Binds and releases a loopback port: the one asked for (fails when taken), or a free one for 0
+ * that this process has not handed out before. A stack claims its ports before its services bind
+ * them, so a port given twice (the backend's, then the Firebase emulator hub's) fails the start.
+ */
+export async function claimPort(port = 0): Promise<number> {
+  const held = [await bindOnce(port)];
+  try {
+    // While the repeats stay bound, the kernel cannot give them again.
+    while (port === 0 && handedOut.has(portOf(held[held.length - 1]))) held.push(await bindOnce(0));
+    const claimed = portOf(held[held.length - 1]);
+    handedOut.add(claimed);
+    return claimed;
+  } finally {
+    await Promise.all(held.map((server) => new Promise((resolve) => server.close(resolve))));
+  }
 }
 
 /**
