@@ -33,7 +33,6 @@ import { createMailer } from "./mail/mailer.ts";
 import type { HostLookup } from "./net/outbound-address.ts";
 import { aiSdkModelProviders, type ModelAddressPolicy } from "./review/ai/ai-sdk-provider.ts";
 import type { CreateModelProvider } from "./review/ai/model-provider.ts";
-import { loadBiome } from "./review/builtin/biome.ts";
 import { githubReviewHosts } from "./review/hosts/github.ts";
 import { githubCommandAccess } from "./review/hosts/github-command-access.ts";
 import { reviewHostFor } from "./review/hosts/index.ts";
@@ -183,8 +182,6 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
           reviewsPerHour: config.aiModel.reviewsPerHour,
         },
       });
-    // Biome's WASM workspace loads now, so the first review does not wait for it.
-    if (!options.pipeline) loadBiome();
     await queue.start(reviewWorker(db, pipeline, logger), { workers: config.review.workers });
   }
   const identity = options.identity ?? createFirebaseIdentity(config.firebase);

@@ -19,6 +19,14 @@ export type Db = Kysely<Database>;
 const embedded = new WeakMap<Db, PGlite>();
 const writesOf = new WeakMap<Db, TableWritesPlugin>();
 
+/**
+ * Postgres's default buffer cache (128 MB) lives inside the backend's own process when the database
+ * is embedded, and fills as pages are read: a large organisation's lists grew the backend past
+ * 600 MB. 16 MB holds the hot indexes and keeps the process near its Postgres-server size; the
+ * operating system's file cache still serves what falls out (docs/decisions/038-server-side-paging.md).
+ */
+const EMBEDDED_SETTINGS = ["-c", "shared_buffers=16MB"];
+
 export async function openDatabase(target: DatabaseTarget): Promise<Db> {
   if (target.kind === "postgres") {
     const pool = new pg.Pool({ connectionString: target.url });
@@ -34,7 +42,11 @@ export async function openDatabase(target: DatabaseTarget): Promise<Db> {
   // what it wrote is made 0600 after; Postgres creates its later files 0600 itself.
   if (dataDir) await privateFolder(dataDir);
   // pg_trgm: the trigram indexes that answer the lists' searches (migration 0020).
-  const client = await PGlite.create({ ...(dataDir ? { dataDir } : {}), extensions: { pg_trgm } });
+  const client = await PGlite.create({
+    ...(dataDir ? { dataDir } : {}),
+    extensions: { pg_trgm },
+    startParams: [...PGlite.defaultStartParams, ...EMBEDDED_SETTINGS],
+  });
   if (dataDir) await makeContentPrivate(dataDir);
   const writes = new TableWritesPlugin();
   const db = new Kysely<Database>({ dialect: new PGliteDialect(client), plugins: [writes] });

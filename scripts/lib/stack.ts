@@ -24,6 +24,11 @@ const STOP_TIMEOUT_MS = 10_000;
  * gain in throughput (docs/performance.md). The Dockerfile starts its gateway image the same way.
  */
 const GATEWAY_V8_FLAGS = ["--max-semi-space-size=4", "--heap-growing-percent=100"];
+/**
+ * The backend's young generation as small: its answers are short-lived JSON, and V8's default let
+ * bursts of them leave some 90 MB more resident (docs/performance.md, "Backend memory").
+ */
+const BACKEND_V8_FLAGS = ["--max-semi-space-size=4"];
 
 export interface StackOptions {
   gatewayPort: number;
@@ -132,13 +137,18 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     // The URL printed to the user is the one browsers use (and e-mails link to); plain http is
     // fine on loopback.
     const publicOrigin = { PUBLIC_ORIGIN: gatewayUrl, ALLOW_HTTP_ORIGIN: "true" };
-    const backend = launch("backend", "backend/index.ts", {
-      ...identity,
-      ...publicOrigin,
-      BACKEND_HOST: "127.0.0.1",
-      BACKEND_PORT: String(options.backendPort),
-      DATA_DIR: options.dataDir,
-    });
+    const backend = launch(
+      "backend",
+      "backend/index.ts",
+      {
+        ...identity,
+        ...publicOrigin,
+        BACKEND_HOST: "127.0.0.1",
+        BACKEND_PORT: String(options.backendPort),
+        DATA_DIR: options.dataDir,
+      },
+      { v8Flags: BACKEND_V8_FLAGS },
+    );
     await waitUntilAnswering(`${backendUrl}/healthz`, backend);
 
     const gateway = launch(

@@ -4,7 +4,7 @@
  * lines after them without numbers (a finding is never on a removed line). Whole files are packed
  * into a token budget; a file that does not fit is left out whole and named, never cut.
  */
-import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
+import { createRequire } from "node:module";
 import type { DiffFile, Hunk } from "../diff.ts";
 
 /**
@@ -12,7 +12,16 @@ import type { DiffFile, Hunk } from "../diff.ts";
  * the answer reserve absorbs that, and a provider that still finds the prompt too long fails the
  * AI pass alone (the built-in findings are posted).
  */
-export const tokensOf = (text: string): number => countTokens(text);
+export const tokensOf = (text: string): number => tokenizer().countTokens(text);
+
+type Tokenizer = typeof import("gpt-tokenizer/encoding/o200k_base");
+let loaded: Tokenizer | undefined;
+/**
+ * The encoding's tables hold some 40 MB: loaded on the first count, which only a review with a
+ * model configured makes (docs/performance.md, "Backend memory").
+ */
+const tokenizer = (): Tokenizer =>
+  (loaded ??= createRequire(import.meta.url)("gpt-tokenizer/encoding/o200k_base") as Tokenizer);
 
 function numberedHunk(hunk: Hunk): string {
   const header = `@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`;

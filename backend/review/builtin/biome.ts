@@ -8,7 +8,8 @@
  * says so. Only diagnostics that start on an added line are kept. The repository's own Biome or
  * ESLint configuration is not read: the rules are Biome's recommended set.
  */
-import { MemoryFileSystem, Workspace } from "@biomejs/wasm-nodejs";
+import { createRequire } from "node:module";
+import type { Workspace } from "@biomejs/wasm-nodejs";
 import {
   FINDING_MESSAGE_MAX,
   type FindingCategory,
@@ -25,9 +26,16 @@ interface Linter {
 
 let linter: Linter | undefined;
 
-/** Loads the WASM workspace once; the pipeline may call it at start so the first review is not slower. */
+/**
+ * Loads the WASM workspace once, on the first file it lints: the module alone holds some 130 MB,
+ * which a backend that only answers pages (or reviews no JavaScript) never needs
+ * (docs/performance.md, "Backend memory"). The first such review waits about two seconds for it.
+ */
 export function loadBiome(): Linter {
   if (linter) return linter;
+  const { MemoryFileSystem, Workspace } = createRequire(import.meta.url)(
+    "@biomejs/wasm-nodejs",
+  ) as typeof import("@biomejs/wasm-nodejs");
   const workspace = Workspace.withFileSystem(new MemoryFileSystem());
   const { projectKey } = workspace.openProject({ path: "/", openUninitialized: true });
   workspace.updateSettings({
