@@ -22,11 +22,15 @@ const portOf = (server: ReturnType<typeof createServer>) => {
  * them, so a port given twice (the backend's, then the Firebase emulator hub's) fails the start.
  */
 export async function claimPort(port = 0): Promise<number> {
-  const held = [await bindOnce(port)];
+  let latest = await bindOnce(port);
+  const held = [latest];
   try {
     // While the repeats stay bound, the kernel cannot give them again.
-    while (port === 0 && handedOut.has(portOf(held[held.length - 1]))) held.push(await bindOnce(0));
-    const claimed = portOf(held[held.length - 1]);
+    while (port === 0 && handedOut.has(portOf(latest))) {
+      latest = await bindOnce(0);
+      held.push(latest);
+    }
+    const claimed = portOf(latest);
     handedOut.add(claimed);
     return claimed;
   } finally {
