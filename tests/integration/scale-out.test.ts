@@ -89,7 +89,18 @@ describe.skipIf(!TEST_DATABASE_KINDS.includes("postgres"))(
       expect((await request(b.app).get(API_PATHS.projects).set("Cookie", cookie)).status).toBe(200);
       expect((await request(b.app).get("/home").set("Cookie", cookie)).status).toBe(200);
 
+      const bearer = `Bearer ${account.token}`;
+      const backendB = backends[1] as Backend;
+      expect((await request(backendB.app).get(API_PATHS.projects).set("Authorization", bearer)).status).toBe(
+        200,
+      );
+
       expect((await request(a.app).post(API_PATHS.logout).set("Cookie", cookie)).status).toBe(204);
+
+      // The other backend, asked straight, has nothing cached that would keep the session.
+      expect((await request(backendB.app).get(API_PATHS.projects).set("Authorization", bearer)).status).toBe(
+        401,
+      );
 
       expect((await request(b.app).get("/auth/session").set("Cookie", cookie)).body).toEqual({ user: null });
       expect((await request(b.app).get(API_PATHS.projects).set("Cookie", cookie)).status).toBe(401);
