@@ -224,6 +224,8 @@ export async function startScaleStack(options: ScaleOptions): Promise<ScaleStack
           BACKEND_URL: backend.url,
           SESSION_SECRET: "s".repeat(32),
           FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099",
+          // Behind one proxy (nginx, or the bench and tests that stand in for it).
+          TRUST_PROXY: "1",
         },
         output,
       );
