@@ -9,7 +9,8 @@
  */
 
 import { startNginx } from "./lib/nginx.ts";
-import { runStorm, type ScaleStack, type StormResult, startScaleStack } from "./lib/scale-stack.ts";
+import { type ScaleStack, startScaleStack } from "./lib/scale-stack.ts";
+import { runStorm, type StormResult } from "./lib/scale-storm.ts";
 
 const SERVER_URL =
   process.env.BENCH_DATABASE_URL ??

@@ -1,6 +1,6 @@
 /**
  * Two backends and two gateways, each its own process, on one Postgres database
- * (bench/lib/scale-stack.ts; docs/decisions/042-scale-out.md). First what must hold across
+ * (bench/lib/scale-stack.ts, scale-storm.ts; docs/decisions/042-scale-out.md). First what must hold across
  * processes for people: the /auth rate limit counted across both gateways, and a logout through one
  * refused at once through the other. Then a webhook storm: 40 signed deliveries for 10 pull
  * requests with redeliveries, out-of-order and reopened events, one event sent to both backends at
@@ -13,7 +13,8 @@ import { createSessionTokens, sessionKeyFromSecret } from "../../backend/auth/se
 import { systemClock } from "../../backend/billing/clock.ts";
 import { loadConfig } from "../../backend/config.ts";
 import { type Db, openDatabase } from "../../backend/db/database.ts";
-import { runStorm, type ScaleStack, startScaleStack } from "../../bench/lib/scale-stack.ts";
+import { type ScaleStack, startScaleStack } from "../../bench/lib/scale-stack.ts";
+import { runStorm } from "../../bench/lib/scale-storm.ts";
 import { ensureBuild } from "../../scripts/lib/build.ts";
 import { API_PATHS } from "../../shared/contract.ts";
 import { signedInAccount } from "../support/backend-sessions.ts";
