@@ -66,6 +66,7 @@ import { signupRouter } from "./routes/signup.ts";
 import { stripeWebhooksRouter } from "./routes/stripe-webhooks.ts";
 import { subscriptionRouter } from "./routes/subscription.ts";
 import { webhooksRouter } from "./routes/webhooks.ts";
+import { authRateLimitRouter } from "./scale/auth-rate-limit.ts";
 import { currentSecretsKey } from "./secrets/keys.ts";
 import { createSecretBox } from "./secrets/secret-box.ts";
 import { effectiveSettings } from "./settings/effective.ts";
@@ -273,6 +274,7 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
   );
   app.use(azureDevOpsWebhooksRouter({ db, secrets, logger, queue, productName: config.productName }));
   app.use(express.json({ limit: JSON_BODY_LIMIT }));
+  app.use(authRateLimitRouter(db));
   app.use(authRouter(auth));
   app.use(signupRouter(auth));
   app.use(passwordRouter(auth));

@@ -49,6 +49,7 @@ const envSchema = z
       .positive()
       .default(1024 * 1024),
     AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(30),
+    SESSION_STATUS_CACHE_SECONDS: z.coerce.number().int().min(0).max(30).default(0),
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
     BUILD_DIR: z.string().min(1).default("build"),
     LOG_LEVEL: logLevelSchema,
@@ -103,6 +104,12 @@ export interface GatewayConfig {
   eventStreamsPerSession: number;
   bodyLimitBytes: number;
   authRateLimitPerMinute: number;
+  /**
+   * How long the backend's word that a session is live is kept. 0 (the default): asked on every
+   * request, so a session ended through any gateway or backend is refused at once by this one
+   * (docs/decisions/042-scale-out.md); up to 30 trades that for fewer calls.
+   */
+  sessionStatusCacheSeconds: number;
   shutdownTimeoutMs: number;
   buildDir: string;
   logLevel: Env["LOG_LEVEL"];
@@ -150,6 +157,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): GatewayConf
     eventStreamsPerSession: env.EVENT_STREAMS_PER_SESSION,
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     authRateLimitPerMinute: env.AUTH_RATE_LIMIT_PER_MINUTE,
+    sessionStatusCacheSeconds: env.SESSION_STATUS_CACHE_SECONDS,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     buildDir: env.BUILD_DIR,
     logLevel: env.LOG_LEVEL,

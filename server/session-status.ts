@@ -2,9 +2,11 @@
  * Whether a verified session is still live. A signature proves a token was issued, not that its
  * session was not ended since: logout and revocation live in the backend. So the gateway
  *  - remembers the sessions it logged out itself, and refuses them at once, and
- *  - asks the backend (`GET /auth/session-status`, one indexed query there) at most once per
- *    STATUS_CACHE_SECONDS per session, so a session ended elsewhere (another gateway instance, a
- *    revocation on re-link) stops opening pages within that time.
+ *  - asks the backend (`GET /auth/session-status`, one indexed query there) on every request by
+ *    default, so a session ended elsewhere (another gateway instance, a revocation on re-link, a
+ *    password reset) is refused at once; SESSION_STATUS_CACHE_SECONDS (at most 30) keeps a live
+ *    answer that long instead, and a session ended elsewhere then stops within that time
+ *    (docs/decisions/042-scale-out.md). Concurrent requests of one session share one call.
  * A backend that cannot answer is no verdict: the session is kept, and asked about again soon.
  *
  * The backend's answer also carries the user's and organisation's names as they are now; pages
@@ -21,8 +23,6 @@ import {
 import type { GatewayConfig } from "./config.ts";
 import { nowSeconds } from "./session-token.ts";
 
-/** Well within the 60 seconds a revoked session may keep working on another instance. */
-const STATUS_CACHE_SECONDS = 30;
 /** After a failed check, ask again this soon rather than on every request. */
 const FAILED_CHECK_RETRY_SECONDS = 5;
 const STATUS_TIMEOUT_MS = 3000;
@@ -87,7 +87,9 @@ export function createSessionStatusChecker(config: GatewayConfig): SessionStatus
     boundedSet(answers, claims.sid, {
       ...check,
       orgId: claims.orgId,
-      until: nowSeconds() + (check.status === "unknown" ? FAILED_CHECK_RETRY_SECONDS : STATUS_CACHE_SECONDS),
+      until:
+        nowSeconds() +
+        (check.status === "unknown" ? FAILED_CHECK_RETRY_SECONDS : config.sessionStatusCacheSeconds),
     });
 
   return {

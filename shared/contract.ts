@@ -445,6 +445,11 @@ export const API_PATHS = {
   outbox: "/auth/outbox",
   userUpdate: "/api/user/update",
   orgUpdate: "/api/org/update",
+  /**
+   * Backend only, never proxied: a gateway counts a hit on its /auth rate limit here, so that every
+   * gateway counts the same hits (docs/decisions/042-scale-out.md).
+   */
+  authRateLimitHit: "/internal/auth-rate-limit",
   /** Backend: 204 while the bearer's session is live, 401 once revoked or expired. */
   sessionStatus: "/auth/session-status",
   projects: "/api/projects",

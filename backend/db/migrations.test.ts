@@ -56,6 +56,7 @@ describe.each(TEST_DATABASE_KINDS)("migrations on %s", (kind) => {
         "sandbox_comment_reactions",
         "model_call_windows",
         "repository_rules",
+        "auth_rate_limit_windows",
       ]),
     );
     const applied = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
@@ -80,6 +81,7 @@ describe.each(TEST_DATABASE_KINDS)("migrations on %s", (kind) => {
       "0018_model_call_limits",
       "0019_sandbox_pull_comments",
       "0020_large_organisations",
+      "0021_scale_out",
     ]);
     const orgs = await db.selectFrom("organizations").select(["id", "name"]).execute();
     expect(orgs).toEqual([{ id: org.id, name: "Acme" }]);

@@ -417,6 +417,13 @@ export interface ModelCallWindowsTable {
   calls: number;
 }
 
+/** Hits on the gateways' /auth rate limit per client key and window (migration 0021). */
+export interface AuthRateLimitWindowsTable {
+  key: string;
+  window_start: Date;
+  hits: number;
+}
+
 /**
  * The team rules a repository's latest review read from its base commit (migration
  * 0017_rule_settings): those loaded and those refused; `rules` and `invalid` are jsonb, written as
@@ -460,4 +467,5 @@ export interface Database {
   finding_feedback: FindingFeedbackTable;
   sandbox_comment_reactions: SandboxCommentReactionsTable;
   repository_rules: RepositoryRulesTable;
+  auth_rate_limit_windows: AuthRateLimitWindowsTable;
 }

@@ -17,8 +17,8 @@ export interface NginxConfigOptions {
   /** The folder for its pid, log and temporary files. */
   dir: string;
   port: number;
-  /** host:port of the backend. */
-  upstream: string;
+  /** host:port of the backend, or of each of several (round-robin). */
+  upstream: string | string[];
   /** Run by root, whose workers would otherwise drop to `nobody` and lose the folder. */
   asRoot: boolean;
 }
@@ -42,7 +42,10 @@ http {
   uwsgi_temp_path ${at("uwsgi")};
   scgi_temp_path ${at("scgi")};
   upstream backend {
-    server ${upstream};
+${[upstream]
+  .flat()
+  .map((server) => `    server ${server};`)
+  .join("\n")}
     keepalive 64;
   }
   server {
@@ -67,15 +70,20 @@ export function nginxInstalled(): boolean {
   return spawnSync(NGINX, ["-v"]).status === 0;
 }
 
-/** Starts nginx in front of `backendUrl`; undefined when nginx is not installed. */
-export async function startNginx(backendUrl: string): Promise<RunningNginx | undefined> {
+/** Starts nginx in front of `backendUrl` (or each of several); undefined when nginx is not installed. */
+export async function startNginx(backendUrl: string | string[]): Promise<RunningNginx | undefined> {
   if (!nginxInstalled()) return undefined;
   const dir = await mkdtemp(path.join(tmpdir(), "argus-bench-nginx-"));
   const port = await claimPort();
   const config = path.join(dir, "nginx.conf");
   await writeFile(
     config,
-    nginxConfig({ dir, port, upstream: new URL(backendUrl).host, asRoot: userInfo().uid === 0 }),
+    nginxConfig({
+      dir,
+      port,
+      upstream: [backendUrl].flat().map((url) => new URL(url).host),
+      asRoot: userInfo().uid === 0,
+    }),
   );
   // -e: the error log before the config is read, so nothing is written to /var/log/nginx.
   const child = spawn(NGINX, ["-p", dir, "-c", config, "-e", path.join(dir, "error.log")], {

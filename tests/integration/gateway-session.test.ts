@@ -200,10 +200,10 @@ describe("the names a signed-in browser shows", () => {
     expect(await namesOf(app, otherBrowser)).toEqual(RENAMED);
   });
 
-  it("come with the session check, so seeing them costs no call of its own", async () => {
+  it("come with the session check, so seeing them costs no call of its own (kept as long as it is)", async () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     try {
-      const elsewhere = createTestGateway(backend.url);
+      const elsewhere = createTestGateway(backend.url, { SESSION_STATUS_CACHE_SECONDS: "30" });
       const token = await backend.mint({ sid: "renamed-elsewhere" });
       for (let i = 0; i < 3; i++) await namesOf(elsewhere.app, token);
       const checks = () => backend.calls.filter((call) => call.path === "/auth/session-status");

@@ -9,7 +9,11 @@ import { epochSeconds } from "../../backend/auth/session-tokens.ts";
 import { sessionIdentity, startSession } from "../../backend/auth/sessions.ts";
 import type { Provider } from "../../shared/contract.ts";
 
-export async function signedInAccount(backend: Backend, name: string, provider: Provider = "email") {
+export async function signedInAccount(
+  backend: Pick<Backend, "db" | "tokens" | "trial">,
+  name: string,
+  provider: Provider = "email",
+) {
   const account = await signInAccount(
     backend.db,
     {

@@ -30,9 +30,12 @@ export function fakeBackendForFile(): () => FakeBackend {
   };
 }
 
-/** Calls that reached the backend's API, leaving out the gateway's own key fetches and session checks. */
+/** Calls that reached the backend's API, leaving out the gateway's own key fetches, session checks and rate-limit counts. */
 export function apiCallsOf(backend: FakeBackend): RecordedCall[] {
   return backend.calls.filter(
-    (call) => call.path !== API_PATHS.jwks && call.path !== API_PATHS.sessionStatus,
+    (call) =>
+      call.path !== API_PATHS.jwks &&
+      call.path !== API_PATHS.sessionStatus &&
+      call.path !== API_PATHS.authRateLimitHit,
   );
 }
