@@ -13,8 +13,8 @@
 import { ensureBuild } from "../scripts/lib/build.ts";
 import type { RunningStack } from "../scripts/lib/stack.ts";
 import { SESSION_COOKIE_NAME } from "../shared/constants.ts";
-import { API_PATHS } from "../shared/contract.ts";
-import { HOME_PAGE_SIZE, pageQueryString, REVIEWS_PAGE_SIZE } from "../shared/paging.ts";
+import { API_PATHS } from "../shared/contract/common.ts";
+import { HOME_PAGE_SIZE, pageQueryString, REVIEWS_PAGE_SIZE } from "../shared/contract/paging.ts";
 import { launchBrowser, waitForHydration } from "../tests/e2e/browser.ts";
 import { compare, FIGURES_HEADERS, figuresRow, type LoadRequest } from "./lib/load.ts";
 import { commit, machine } from "./lib/machine.ts";

@@ -5,9 +5,11 @@
  * Brings zod and the contract's schemas, so only the lazily loaded edit dialog imports it
  * (docs/decisions/006-page-weight.md).
  */
-import { ApiError } from "../../shared/api-client.ts";
-import { API_PATHS, nameUpdateResponseSchema, sessionResponseSchema } from "../../shared/contract.ts";
-import { NAME_EDIT } from "../../shared/messages.ts";
+
+import { NAME_EDIT } from "../../shared/contract/accounts.ts";
+import { nameUpdateResponseSchema, sessionResponseSchema } from "../../shared/contract/accounts-schemas.ts";
+import { API_PATHS } from "../../shared/contract/common.ts";
+import { ApiError } from "./api-client.ts";
 import { browserApiClient } from "./browser-api";
 import { NAME_EDIT_TEXT } from "./ui-text";
 

@@ -6,18 +6,21 @@
  * never statically (docs/decisions/006-page-weight.md).
  */
 
-import { type ModelAddress, storedKeyServes } from "../../shared/ai-model.ts";
 import {
+  AI_MODEL,
   type AiModelFormValues,
+  type ModelAddress,
+  storedKeyServes,
+} from "../../shared/contract/ai-model.ts";
+import {
   type AiModelRequest,
   type AiModelTestResponse,
   aiModelFormSchema,
   aiModelResponseSchema,
   aiModelTestResponseSchema,
-} from "../../shared/ai-model-contract.ts";
-import { AI_MODEL } from "../../shared/ai-model-messages.ts";
-import { ApiError } from "../../shared/api-client.ts";
-import { API_PATHS } from "../../shared/contract.ts";
+} from "../../shared/contract/ai-model-schemas.ts";
+import { API_PATHS } from "../../shared/contract/common.ts";
+import { ApiError } from "./api-client.ts";
 import { browserApiClient } from "./browser-api";
 
 const api = browserApiClient();

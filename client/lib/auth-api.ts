@@ -5,15 +5,16 @@
  * This module brings zod and the contract's schemas, so pages never import it statically: they
  * load it with `loadAuthApi()` when a sign-in or sign-out starts (docs/decisions/006-page-weight.md).
  */
-import { ApiError } from "../../shared/api-client.ts";
-import {
-  type BrowserSignInResponse,
-  ERROR_CODES,
-  type GithubSignupRequest,
-  type LoginRequest,
-  type SignupRequest,
-} from "../../shared/contract.ts";
-import { ERRORS, TEXT } from "../../shared/messages.ts";
+
+import { ERRORS, TEXT } from "../../shared/contract/accounts.ts";
+import type {
+  BrowserSignInResponse,
+  GithubSignupRequest,
+  LoginRequest,
+  SignupRequest,
+} from "../../shared/contract/accounts-schemas.ts";
+import { ERROR_CODES } from "../../shared/contract/common.ts";
+import { ApiError } from "./api-client.ts";
 import { browserApiClient } from "./browser-api";
 
 const api = browserApiClient();

@@ -4,7 +4,8 @@
  *
  * Brings zod and the billing schemas, so pages load it on demand (`billingApi` in lazy-billing.ts).
  */
-import { ApiError } from "../../shared/api-client.ts";
+
+import { SUBSCRIPTION_MESSAGES } from "../../shared/contract/billing.ts";
 import {
   billingActionResponseSchema,
   type CheckoutRequest,
@@ -12,9 +13,9 @@ import {
   type UpdateSubscriptionRequest,
   type ValidateSessionResponse,
   validateSessionResponseSchema,
-} from "../../shared/billing-contract.ts";
-import { SUBSCRIPTION_MESSAGES } from "../../shared/billing-messages.ts";
-import { API_PATHS } from "../../shared/contract.ts";
+} from "../../shared/contract/billing-schemas.ts";
+import { API_PATHS } from "../../shared/contract/common.ts";
+import { ApiError } from "./api-client.ts";
 import { browserApiClient } from "./browser-api";
 
 const api = browserApiClient();

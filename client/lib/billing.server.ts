@@ -3,18 +3,17 @@
  * schemas (zod) stay out of their bundles.
  */
 import { data } from "react-router";
-import { type ApiClient, ApiError } from "../../shared/api-client.ts";
+import { SUBSCRIPTION_MESSAGES } from "../../shared/contract/billing.ts";
 import {
   creditResponseSchema,
   type SandboxCheckout,
-  type SeatStatus,
   type Subscription,
   sandboxCheckoutResponseSchema,
-  seatStatusResponseSchema,
   subscriptionResponseSchema,
-} from "../../shared/billing-contract.ts";
-import { SUBSCRIPTION_MESSAGES } from "../../shared/billing-messages.ts";
-import { API_PATHS } from "../../shared/contract.ts";
+} from "../../shared/contract/billing-schemas.ts";
+import { API_PATHS } from "../../shared/contract/common.ts";
+import { type SeatStatus, seatStatusResponseSchema } from "../../shared/contract/contributors-schemas.ts";
+import { type ApiClient, ApiError } from "./api-client.ts";
 import { type LoadResult, settle } from "./load-result.server";
 
 type Api = Pick<ApiClient, "request">;

@@ -3,7 +3,7 @@
  * that finds the session gone (signed out in another tab, revoked) sends the user to sign in, and
  * back to this page afterwards, instead of leaving the page with an error it cannot get past.
  */
-import { type ApiClientOptions, createApiClient } from "../../shared/api-client.ts";
+import { type ApiClientOptions, createApiClient } from "./api-client.ts";
 import { loginPathFor } from "./use-sign-out";
 
 function toSignIn(): void {

@@ -3,20 +3,20 @@
  * docs/product.md#contributors-and-seats. Brings zod and the schemas, so the contributors table
  * loads it with itself, on demand.
  */
-import { ApiError } from "../../shared/api-client.ts";
+
+import { API_PATHS } from "../../shared/contract/common.ts";
+import { CONTRIBUTOR_MESSAGES, type ContributorsPage } from "../../shared/contract/contributors.ts";
 import {
   addContributorResponseSchema,
   type Contributor,
   type ContributorSuggestion,
-  type ContributorsPage,
   contributorSuggestionsResponseSchema,
   contributorsResponseSchema,
   type SeatStatus,
   seatChangeResponseSchema,
-} from "../../shared/billing-contract.ts";
-import { CONTRIBUTOR_MESSAGES } from "../../shared/billing-messages.ts";
-import { API_PATHS } from "../../shared/contract.ts";
-import { type ContributorSort, type PageQuery, pageQueryString } from "../../shared/paging.ts";
+} from "../../shared/contract/contributors-schemas.ts";
+import { type ContributorSort, type PageQuery, pageQueryString } from "../../shared/contract/paging.ts";
+import { ApiError } from "./api-client.ts";
 import { browserApiClient } from "./browser-api";
 
 const api = browserApiClient();

@@ -4,13 +4,14 @@
  * Brings zod and the contract's schemas, so pages load it on demand (`integrationsApi`), never
  * statically (docs/decisions/006-page-weight.md).
  */
-import { ApiError } from "../../shared/api-client.ts";
-import { AZURE_DEVOPS, INTEGRATIONS } from "../../shared/code-host-messages.ts";
+
+import { AZURE_DEVOPS, INTEGRATIONS } from "../../shared/contract/code-hosts.ts";
 import type {
   GithubSetupRequest,
   IntegrationSetupRequest,
   ServiceHookSecret,
-} from "../../shared/contract.ts";
+} from "../../shared/contract/code-hosts-schemas.ts";
+import { ApiError } from "./api-client.ts";
 import { browserApiClient } from "./browser-api";
 
 const api = browserApiClient();

@@ -1,9 +1,13 @@
 /** The integrations of /integrations and /integrations/{name}, loaded on the server. */
 import { data } from "react-router";
-import { type ApiClient, ApiError } from "../../shared/api-client.ts";
-import { INTEGRATIONS } from "../../shared/code-host-messages.ts";
-import type { Integration } from "../../shared/contract.ts";
-import { isSandboxInstallationId, SANDBOX_INTEGRATION, sandboxInstallationOf } from "../../shared/sandbox.ts";
+import { INTEGRATIONS } from "../../shared/contract/code-hosts.ts";
+import type { Integration } from "../../shared/contract/code-hosts-schemas.ts";
+import {
+  isSandboxInstallationId,
+  SANDBOX_INTEGRATION,
+  sandboxInstallationOf,
+} from "../../shared/contract/sandbox.ts";
+import { type ApiClient, ApiError } from "./api-client.ts";
 import { type LoadResult, settle } from "./load-result.server";
 
 export function loadIntegrations(

@@ -5,7 +5,7 @@
  */
 import { useEffect, useState } from "react";
 import { useLocation } from "react-router";
-import { TEXT } from "../../shared/messages.ts";
+import { TEXT } from "../../shared/contract/accounts.ts";
 
 const NOTICES = {
   passwordReset: TEXT.passwordResetDone,

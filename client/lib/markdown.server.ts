@@ -20,8 +20,8 @@ import remarkGfm from "remark-gfm";
 import remarkParse from "remark-parse";
 import remarkRehype from "remark-rehype";
 import { unified } from "unified";
+import { FINDING_SEVERITY_ORDER, type FindingSeverity } from "../../shared/contract/reviews-schemas.ts";
 import { inertMarkdown } from "../../shared/inert-markdown.ts";
-import { FINDING_SEVERITY_ORDER, type FindingSeverity } from "../../shared/review-contract.ts";
 import { SEVERITY_TONES } from "../components/reviews/run-status";
 import { badgeClassName } from "../components/ui/badge";
 

@@ -3,9 +3,9 @@
  * mode, and the API client and zod stay out of the browser's bundle.
  */
 import { data, type RouterContextProvider } from "react-router";
-import { ApiError, createApiClient } from "../../shared/api-client.ts";
-import type { OutboxResponse } from "../../shared/contract.ts";
-import { ERRORS } from "../../shared/messages.ts";
+import { ERRORS } from "../../shared/contract/accounts.ts";
+import type { OutboxResponse } from "../../shared/contract/accounts-schemas.ts";
+import { ApiError, createApiClient } from "./api-client.ts";
 import { gatewayContext } from "./gateway-context";
 
 export type OutboxResult =

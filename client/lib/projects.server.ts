@@ -1,8 +1,9 @@
 /** The repository list of /home, a page at a time, loaded on the server (docs/product.md#home). */
-import type { ApiClient } from "../../shared/api-client.ts";
-import type { Project } from "../../shared/contract.ts";
-import { ERRORS } from "../../shared/messages.ts";
-import { HOME_PAGE_SIZE, type PageInfo } from "../../shared/paging.ts";
+
+import { ERRORS } from "../../shared/contract/accounts.ts";
+import type { Project } from "../../shared/contract/code-hosts-schemas.ts";
+import { HOME_PAGE_SIZE, type PageInfo } from "../../shared/contract/paging.ts";
+import type { ApiClient } from "./api-client.ts";
 import type { ListState } from "./list-url";
 import { type LoadResult, settle } from "./load-result.server";
 

@@ -1,4 +1,4 @@
-import type { Project } from "../../shared/contract.ts";
+import type { Project } from "../../shared/contract/code-hosts-schemas.ts";
 
 /** /settings for one repository (docs/product.md#home: the card's settings icon). */
 export function repositorySettingsHref(project: Project): string {

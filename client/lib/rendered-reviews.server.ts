@@ -4,12 +4,12 @@
  * bodies are rendered as GitHub renders them; a run's finding messages and fixes are first made
  * inert as the engine posts them. A run's decision log goes as its timeline.
  */
-import type { ReviewRunDetail, RunFinding } from "../../shared/review-contract.ts";
+import type { ReviewRunDetail, RunFinding } from "../../shared/contract/reviews-schemas.ts";
 import type {
   SandboxPullDetail,
   SandboxReview,
   SandboxReviewComment,
-} from "../../shared/sandbox-review-contract.ts";
+} from "../../shared/contract/sandbox-schemas.ts";
 import { type TimelineStep, timelineOf } from "./decision-timeline.server";
 import type { LoadResult } from "./load-result.server";
 import { markdownHtml, untrustedMarkdownHtml } from "./markdown.server";

@@ -3,7 +3,7 @@
  * shows its form (docs/product.md#reset-password), so a used or expired link says so at once.
  */
 import type { RouterContextProvider } from "react-router";
-import { ApiError, createApiClient } from "../../shared/api-client.ts";
+import { ApiError, createApiClient } from "./api-client.ts";
 import { gatewayContext } from "./gateway-context";
 
 export type ResetLink =

@@ -4,11 +4,11 @@
  * load it on demand (`reviewCalls` in lazy-reviews.ts), never statically
  * (docs/decisions/006-page-weight.md).
  */
-import { ApiError } from "../../shared/api-client.ts";
-import type { BotCommand } from "../../shared/bot-commands.ts";
-import { API_PATHS } from "../../shared/contract.ts";
-import { reviewRetryResponseSchema } from "../../shared/review-contract.ts";
-import { SANDBOX_PULL_PATHS } from "../../shared/review-paths.ts";
+
+import { API_PATHS } from "../../shared/contract/common.ts";
+import type { BotCommand } from "../../shared/contract/reviews.ts";
+import { reviewRetryResponseSchema } from "../../shared/contract/reviews-schemas.ts";
+import { SANDBOX_PULL_PATHS } from "../../shared/contract/sandbox.ts";
 import {
   type SandboxComment,
   type SandboxCommit,
@@ -18,7 +18,8 @@ import {
   sandboxCommentPostedSchema,
   sandboxPullCreatedSchema,
   sandboxReactionsResponseSchema,
-} from "../../shared/sandbox-review-contract.ts";
+} from "../../shared/contract/sandbox-schemas.ts";
+import { ApiError } from "./api-client.ts";
 import { browserApiClient } from "./browser-api";
 
 const api = browserApiClient();

@@ -3,20 +3,21 @@
  * loaded on the server. The loaders await it: these pages revalidate while a review is under way,
  * and awaited data swaps in place where a streamed promise would bring the skeletons back.
  */
-import type { ApiClient } from "../../shared/api-client.ts";
-import { API_PATHS } from "../../shared/contract.ts";
-import { pageQueryString, REVIEWS_PAGE_SIZE } from "../../shared/paging.ts";
+
+import { API_PATHS } from "../../shared/contract/common.ts";
+import { pageQueryString, REVIEWS_PAGE_SIZE } from "../../shared/contract/paging.ts";
 import {
   type ReviewRunSummary,
   reviewRunResponseSchema,
   reviewRunStatusSchema,
   reviewRunsResponseSchema,
-} from "../../shared/review-contract.ts";
-import { SANDBOX_PULL_PATHS } from "../../shared/review-paths.ts";
+} from "../../shared/contract/reviews-schemas.ts";
+import { SANDBOX_PULL_PATHS } from "../../shared/contract/sandbox.ts";
 import {
   sandboxPullResponseSchema,
   sandboxPullsResponseSchema,
-} from "../../shared/sandbox-review-contract.ts";
+} from "../../shared/contract/sandbox-schemas.ts";
+import type { ApiClient } from "./api-client.ts";
 import { listStateOf } from "./list-url";
 import { nullOn404, settle } from "./load-result.server";
 

@@ -5,14 +5,14 @@
  * Brings zod and the contract's schemas, so it is only ever imported on demand (`settingsApi`),
  * never statically (docs/decisions/006-page-weight.md).
  */
-import { ApiError } from "../../shared/api-client.ts";
-import { API_PATHS } from "../../shared/contract.ts";
+
+import { API_PATHS } from "../../shared/contract/common.ts";
+import { SETTINGS, type SettingsUpdateRequest } from "../../shared/contract/settings.ts";
 import {
-  type SettingsUpdateRequest,
   type SettingsUpdateResponse,
   settingsUpdateResponseSchema,
-} from "../../shared/settings-contract.ts";
-import { SETTINGS } from "../../shared/settings-messages.ts";
+} from "../../shared/contract/settings-schemas.ts";
+import { ApiError } from "./api-client.ts";
 import { browserApiClient } from "./browser-api";
 import type { LoadResult } from "./load-result.server";
 import { loadSettings } from "./settings-load";

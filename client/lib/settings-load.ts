@@ -3,17 +3,18 @@
  * (settings.server) and by the browser's client loader (settings-api). Brings zod and the contract's
  * schemas: the browser imports it only on demand, with settings-api.
  */
-import type { ApiClient } from "../../shared/api-client.ts";
-import { INTEGRATIONS } from "../../shared/code-host-messages.ts";
-import { API_PATHS } from "../../shared/contract.ts";
-import { DEFAULT_SETTINGS_PROVIDER } from "../../shared/settings-catalogue.ts";
+
+import { INTEGRATIONS } from "../../shared/contract/code-hosts.ts";
+import { API_PATHS } from "../../shared/contract/common.ts";
+import { SETTINGS } from "../../shared/contract/settings.ts";
 import {
   ACTIVE_SETTING_TEMPLATES_PATH,
   type SettingTemplate,
   settingsResponseSchema,
   settingTemplatesResponseSchema,
-} from "../../shared/settings-contract.ts";
-import { SETTINGS } from "../../shared/settings-messages.ts";
+} from "../../shared/contract/settings-schemas.ts";
+import { DEFAULT_SETTINGS_PROVIDER } from "../../shared/settings-catalogue.ts";
+import type { ApiClient } from "./api-client.ts";
 import type { LoadResult } from "./load-result.server";
 import {
   combineSettingsPage,

@@ -3,10 +3,11 @@
  * by the browser's client loader: the query it was opened with, and its three loads combined into
  * one result. Plain code and types only: no zod, so the page's first load stays light.
  */
-import type { Integration } from "../../shared/contract.ts";
+import type { Integration } from "../../shared/contract/code-hosts-schemas.ts";
+import type { SettingsData } from "../../shared/contract/settings.ts";
+import { SETTINGS } from "../../shared/contract/settings.ts";
+import type { SettingTemplate } from "../../shared/contract/settings-schemas.ts";
 import { DEFAULT_SETTINGS_PROVIDER } from "../../shared/settings-catalogue.ts";
-import type { SettingsData, SettingTemplate } from "../../shared/settings-contract.ts";
-import { SETTINGS } from "../../shared/settings-messages.ts";
 import type { LoadResult } from "./load-result.server";
 
 /** The page's query: a repository's settings with `repositoryId`, else the organisation's. */

@@ -1,5 +1,5 @@
 /** /settings loaded on the server, for the first HTML (docs/product.md#settings). */
-import type { ApiClient } from "../../shared/api-client.ts";
+import type { ApiClient } from "./api-client.ts";
 import type { LoadResult } from "./load-result.server";
 import { loadSettings } from "./settings-load";
 import type { SettingsPage, SettingsPageQuery } from "./settings-page";

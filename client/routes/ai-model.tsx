@@ -1,8 +1,7 @@
 import { ArrowLeft, Bot, Plus } from "lucide-react";
 import { useState } from "react";
-import { mayChangeAiModel } from "../../shared/ai-model.ts";
-import type { AiModelResponse } from "../../shared/ai-model-contract.ts";
-import { AI_MODEL } from "../../shared/ai-model-messages.ts";
+import { AI_MODEL, mayChangeAiModel } from "../../shared/contract/ai-model.ts";
+import type { AiModelResponse } from "../../shared/contract/ai-model-schemas.ts";
 import { AiModelForm } from "../components/ai-model/ai-model-form";
 import { AiModelReadOnly } from "../components/ai-model/ai-model-read-only";
 import { Streamed } from "../components/streamed";

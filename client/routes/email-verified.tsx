@@ -2,7 +2,7 @@ import { CircleCheck, CircleX } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { useNavigate, useSearchParams } from "react-router";
 import { VERIFICATION_REDIRECT_MS } from "../../shared/constants.ts";
-import { ERRORS, TEXT, verificationErrorMessage } from "../../shared/messages.ts";
+import { ERRORS, TEXT, verificationErrorMessage } from "../../shared/contract/accounts.ts";
 import { AuthHeader } from "../components/auth/auth-header";
 import { ButtonLink, Card, Spinner } from "../components/ui";
 import { applyVerificationCode, firebaseErrorCode } from "../lib/firebase-auth";

@@ -1,6 +1,6 @@
 import { ArrowLeft, Inbox, MailCheck } from "lucide-react";
 import { useRef, useState } from "react";
-import { ERRORS, TEXT } from "../../shared/messages.ts";
+import { ERRORS, TEXT } from "../../shared/contract/accounts.ts";
 import { FORGOT_PASSWORD_RULES } from "../../shared/validation.ts";
 import { AuthHeader } from "../components/auth/auth-header";
 import { Alert, Button, ButtonLink, Card, TextField, TextLink } from "../components/ui";

@@ -1,8 +1,8 @@
 import { FolderGit2, MessageSquareText, Plug, Search, Zap } from "lucide-react";
 import { Form } from "react-router";
-import { botCommandText } from "../../shared/bot-commands.ts";
-import { ERRORS, TEXT } from "../../shared/messages.ts";
-import { pageCount, SEARCH_MAX } from "../../shared/paging.ts";
+import { ERRORS, TEXT } from "../../shared/contract/accounts.ts";
+import { pageCount, SEARCH_MAX } from "../../shared/contract/paging.ts";
+import { botCommandText } from "../../shared/contract/reviews.ts";
 import { Pager } from "../components/pager";
 import { CardIconSprite } from "../components/projects/card-icons";
 import { ProjectCard, ProjectCardSkeleton } from "../components/projects/project-card";

@@ -1,8 +1,8 @@
 import { CircleCheck, Clock, RotateCw, TriangleAlert } from "lucide-react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { redirect, useNavigate } from "react-router";
-import { INSTALLATION } from "../../shared/code-host-messages.ts";
 import { INSTALLATION_COUNTDOWN_SECONDS } from "../../shared/constants.ts";
+import { INSTALLATION } from "../../shared/contract/code-hosts.ts";
 import { Button, ButtonLink, Card, EmptyState, Spinner } from "../components/ui";
 import { requireSession } from "../lib/guards.server";
 import { integrationsApi } from "../lib/lazy-integrations";

@@ -1,7 +1,7 @@
 import { ArrowLeft, Plug, SearchX } from "lucide-react";
 import { useState } from "react";
-import { INTEGRATIONS } from "../../shared/code-host-messages.ts";
-import type { Integration, ServiceHookSecret } from "../../shared/contract.ts";
+import { INTEGRATIONS } from "../../shared/contract/code-hosts.ts";
+import type { Integration, ServiceHookSecret } from "../../shared/contract/code-hosts-schemas.ts";
 import { ConnectionBadge, SandboxMark } from "../components/integrations/integration-card";
 import { IntegrationIcon } from "../components/integrations/integration-icon";
 import { IntegrationSetupForm } from "../components/integrations/integration-setup-form";

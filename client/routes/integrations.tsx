@@ -1,6 +1,6 @@
 import { Plug } from "lucide-react";
-import { INTEGRATIONS } from "../../shared/code-host-messages.ts";
-import type { Integration } from "../../shared/contract.ts";
+import { INTEGRATIONS } from "../../shared/contract/code-hosts.ts";
+import type { Integration } from "../../shared/contract/code-hosts-schemas.ts";
 import { IntegrationCard, IntegrationCardSkeleton } from "../components/integrations/integration-card";
 import { Streamed } from "../components/streamed";
 import { EmptyState } from "../components/ui";

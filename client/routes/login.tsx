@@ -2,8 +2,7 @@ import { ArrowRight } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { useNavigate, useSearchParams } from "react-router";
 import { DEFAULT_PRODUCT_NAME, LOGIN_SUCCESS_REDIRECT_MS } from "../../shared/constants.ts";
-import { ERRORS, identityErrorMessage, TEXT } from "../../shared/messages.ts";
-import { safeRedirectPath } from "../../shared/safe-redirect.ts";
+import { ERRORS, identityErrorMessage, TEXT } from "../../shared/contract/accounts.ts";
 import { LOGIN_RULES, type LoginValues } from "../../shared/validation.ts";
 import { AuthHeader } from "../components/auth/auth-header";
 import { GitHubSignIn } from "../components/auth/github-sign-in";
@@ -20,6 +19,7 @@ import { loadAuthApi } from "../lib/lazy-auth";
 import { useLoginNotice } from "../lib/login-notice";
 import { useRootData } from "../lib/root-data";
 import { documentTitle, productNameOf, type RouteHandle } from "../lib/route-handle";
+import { safeRedirectPath } from "../lib/safe-redirect.ts";
 import { UI_TEXT } from "../lib/ui-text";
 import type { Route } from "./+types/login";
 

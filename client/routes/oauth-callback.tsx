@@ -2,7 +2,7 @@ import { CircleX } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { useNavigate, useParams, useSearchParams } from "react-router";
 import { LOGIN_CALLBACK_SUCCESS_REDIRECT_MS, LOGIN_CALLBACK_TIMEOUT_MS } from "../../shared/constants.ts";
-import { ERRORS, TEXT } from "../../shared/messages.ts";
+import { ERRORS, TEXT } from "../../shared/contract/accounts.ts";
 import { AuthHeader } from "../components/auth/auth-header";
 import { ButtonLink, Card, Spinner } from "../components/ui";
 import type { CallbackOutcome } from "../lib/auth-api";

@@ -1,5 +1,5 @@
 import { CircleX } from "lucide-react";
-import { PAYMENT_MESSAGES } from "../../shared/billing-messages.ts";
+import { PAYMENT_MESSAGES } from "../../shared/contract/billing.ts";
 import { PAYMENT_TEXT as T } from "../components/billing/billing-text";
 import { ButtonLink, Card } from "../components/ui";
 import { requireSession } from "../lib/guards.server";

@@ -2,7 +2,7 @@ import { KeyRound, LinkIcon } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import { RESET_REDIRECT_MS } from "../../shared/constants.ts";
-import { ERRORS, TEXT } from "../../shared/messages.ts";
+import { ERRORS, TEXT } from "../../shared/contract/accounts.ts";
 import { RESET_PASSWORD_RULES, type ResetPasswordValues } from "../../shared/validation.ts";
 import { AuthHeader } from "../components/auth/auth-header";
 import { Alert, Button, ButtonLink, Card, TextField } from "../components/ui";

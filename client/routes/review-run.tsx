@@ -1,7 +1,7 @@
 import { ArrowLeft, ExternalLink, RotateCw, SearchX } from "lucide-react";
 import { useCallback, useState } from "react";
 import { useNavigate, useRevalidator } from "react-router";
-import type { RunFinding } from "../../shared/review-contract.ts";
+import type { RunFinding } from "../../shared/contract/reviews-schemas.ts";
 import { DecisionTimeline } from "../components/reviews/decision-timeline";
 import { FindingFix, FindingReference } from "../components/reviews/finding-details";
 import { FindingFeedbackCounts, RunFeedbackTotals } from "../components/reviews/finding-feedback";

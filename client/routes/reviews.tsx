@@ -1,8 +1,8 @@
 import { MessageSquareCode, Radio, RefreshCw } from "lucide-react";
 import { useCallback, useEffect, useState } from "react";
 import { Form, Link } from "react-router";
-import { type PageInfo, pageCount } from "../../shared/paging.ts";
-import type { ReviewRunSummary } from "../../shared/review-contract.ts";
+import { type PageInfo, pageCount } from "../../shared/contract/paging.ts";
+import type { ReviewRunSummary } from "../../shared/contract/reviews-schemas.ts";
 import { Pager } from "../components/pager";
 import { RepositoryName } from "../components/projects/repository-name";
 import {

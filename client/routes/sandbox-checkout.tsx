@@ -1,12 +1,12 @@
 import { useRef, useState } from "react";
-import type { SandboxCheckout as Checkout } from "../../shared/billing-contract.ts";
-import { SUBSCRIPTION_MESSAGES } from "../../shared/billing-messages.ts";
-import { formatMoney } from "../../shared/format-billing.ts";
+import { SUBSCRIPTION_MESSAGES } from "../../shared/contract/billing.ts";
+import type { SandboxCheckout as Checkout } from "../../shared/contract/billing-schemas.ts";
 import { SANDBOX_BILLING_TEXT as T } from "../components/billing/billing-text";
 import { Detail, SandboxCard } from "../components/billing/sandbox-card";
 import { Alert, Button, ButtonLink, useToast } from "../components/ui";
 import { backendFor } from "../lib/backend.server";
 import { loadSandboxCheckout } from "../lib/billing.server";
+import { formatMoney } from "../lib/format-billing.ts";
 import { billingApi } from "../lib/lazy-billing";
 import { documentTitle, productNameOf, type RouteHandle } from "../lib/route-handle";
 import { useFollowUrl } from "../lib/use-follow-url";

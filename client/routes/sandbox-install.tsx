@@ -1,9 +1,6 @@
 import { FlaskRound } from "lucide-react";
-import {
-  SANDBOX_INTEGRATION,
-  SANDBOX_REPOSITORIES,
-  sandboxInstallationCallback,
-} from "../../shared/sandbox.ts";
+import { SANDBOX_INTEGRATION, sandboxInstallationCallback } from "../../shared/contract/sandbox.ts";
+import { SANDBOX_REPOSITORIES } from "../../shared/sandbox-samples.ts";
 import { ButtonLink, Card } from "../components/ui";
 import { backendFor } from "../lib/backend.server";
 import { loadSandboxInstallation } from "../lib/integrations.server";

@@ -1,9 +1,9 @@
-import { formatDate } from "../../shared/format-billing.ts";
 import { STATUS_LABELS, SANDBOX_BILLING_TEXT as T } from "../components/billing/billing-text";
 import { Detail, SandboxCard } from "../components/billing/sandbox-card";
 import { ButtonLink } from "../components/ui";
 import { backendFor } from "../lib/backend.server";
 import { loadSandboxPortal } from "../lib/billing.server";
+import { formatDate } from "../lib/format-billing.ts";
 import { documentTitle, productNameOf, type RouteHandle } from "../lib/route-handle";
 import type { Route } from "./+types/sandbox-portal";
 

@@ -1,7 +1,7 @@
 import { ArrowLeft, GitPullRequest, MessageSquareText, SearchX } from "lucide-react";
 import { useEffect } from "react";
 import { Link, useRevalidator } from "react-router";
-import { sandboxPullsHref } from "../../shared/review-paths.ts";
+import { sandboxPullsHref } from "../../shared/contract/sandbox.ts";
 import { MarkdownBody } from "../components/reviews/markdown-body";
 import { isUnderWay, RunStatusBadge, whenText } from "../components/reviews/run-status";
 import { CommentForm } from "../components/sandbox/comment-form";

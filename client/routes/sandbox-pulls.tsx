@@ -1,8 +1,8 @@
 import { FilePen, GitPullRequest, GitPullRequestCreate, SearchX } from "lucide-react";
 import { type FormEvent, useState } from "react";
 import { Link, useNavigate } from "react-router";
-import { SANDBOX_TITLE_MAX, sandboxPullHref } from "../../shared/review-paths.ts";
-import type { SandboxPullCreate, SandboxPullsData } from "../../shared/sandbox-review-contract.ts";
+import { SANDBOX_TITLE_MAX, sandboxPullHref } from "../../shared/contract/sandbox.ts";
+import type { SandboxPullCreate, SandboxPullsData } from "../../shared/contract/sandbox-schemas.ts";
 import { whenText } from "../components/reviews/run-status";
 import { FileEditor, useFileEdit } from "../components/sandbox/file-editor";
 import { SandboxBadge } from "../components/sandbox/sandbox-badge";

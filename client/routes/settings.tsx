@@ -1,14 +1,14 @@
 import { ArrowLeft, Bot, FolderX, Plug, SlidersHorizontal, Unplug } from "lucide-react";
 import { useEffect } from "react";
 import { useNavigate } from "react-router";
-import { INTEGRATIONS } from "../../shared/code-host-messages.ts";
-import type { Integration } from "../../shared/contract.ts";
+import { INTEGRATIONS } from "../../shared/contract/code-hosts.ts";
+import type { Integration } from "../../shared/contract/code-hosts-schemas.ts";
+import { SETTINGS } from "../../shared/contract/settings.ts";
 import {
   DEFAULT_SETTINGS_PROVIDER,
   SETTING_CATEGORIES,
   SETTINGS_PROVIDERS,
 } from "../../shared/settings-catalogue.ts";
-import { SETTINGS } from "../../shared/settings-messages.ts";
 import { IntegrationIcon } from "../components/integrations/integration-icon";
 import { SettingsEditor } from "../components/settings/settings-editor";
 import { TeamRulesList } from "../components/settings/team-rules";

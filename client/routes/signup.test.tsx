@@ -1,7 +1,7 @@
 import { screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { ERROR_CODES } from "../../shared/contract.ts";
+import { ERROR_CODES } from "../../shared/contract/common.ts";
 import { GITHUB_IDENTITY, jsonResponse, SIGNED_IN } from "../../tests/support/client/fixtures";
 import { renderRoute } from "../../tests/support/client/render-route";
 import {

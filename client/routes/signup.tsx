@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import { SIGNUP_HOME_REDIRECT_MS } from "../../shared/constants.ts";
-import { ERRORS, identityErrorMessage, TEXT } from "../../shared/messages.ts";
+import { ERRORS, identityErrorMessage, TEXT } from "../../shared/contract/accounts.ts";
 import { SIGNUP_RULES, type SignupValues } from "../../shared/validation.ts";
 import { AuthHeader } from "../components/auth/auth-header";
 import { GitHubSignIn } from "../components/auth/github-sign-in";

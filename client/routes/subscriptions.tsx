@@ -1,5 +1,5 @@
 import { PackageOpen } from "lucide-react";
-import { SUBSCRIPTION_MESSAGES } from "../../shared/billing-messages.ts";
+import { SUBSCRIPTION_MESSAGES } from "../../shared/contract/billing.ts";
 import { SUBSCRIPTIONS_TEXT as T } from "../components/billing/billing-text";
 import { SubscriptionOverview } from "../components/billing/subscription-overview";
 import { ContributorsSection } from "../components/contributors/contributors-section";

@@ -9,11 +9,8 @@
  * ESLint configuration is not read: the rules are Biome's recommended set.
  */
 import { MemoryFileSystem, Workspace } from "@biomejs/wasm-nodejs";
-import {
-  FINDING_MESSAGE_MAX,
-  type FindingCategory,
-  type FindingSeverity,
-} from "../../../shared/review-contract.ts";
+import { FINDING_MESSAGE_MAX } from "../../../shared/contract/reviews.ts";
+import type { FindingCategory, FindingSeverity } from "../../../shared/contract/reviews-schemas.ts";
 import { addedLines, type DiffFile } from "../diff.ts";
 import { createFinding } from "../findings.ts";
 import { type Analyzer, extensionOf, SCRIPT_EXTENSIONS } from "./analyzer.ts";

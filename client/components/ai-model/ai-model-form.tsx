@@ -8,17 +8,19 @@ import { PlugZap, Save, Trash2 } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { type FieldErrors, type Resolver, useForm } from "react-hook-form";
 import { useRevalidator } from "react-router";
-import { MODEL_KINDS, type ModelKind } from "../../../shared/ai-model.ts";
-import type { AiModel, AiModelFormValues, AiModelRequest } from "../../../shared/ai-model-contract.ts";
+import { URL_MAX } from "../../../shared/constants.ts";
+import type { AiModelFormValues } from "../../../shared/contract/ai-model.ts";
 import {
   AI_MODEL,
   INPUT_TOKEN_LIMIT,
   MODEL_API_KEY_MAX,
   MODEL_FAILURE_LABELS,
   MODEL_KIND_HINTS,
+  MODEL_KINDS,
   MODEL_NAME_MAX,
-} from "../../../shared/ai-model-messages.ts";
-import { URL_MAX } from "../../../shared/constants.ts";
+  type ModelKind,
+} from "../../../shared/contract/ai-model.ts";
+import type { AiModel, AiModelRequest } from "../../../shared/contract/ai-model-schemas.ts";
 import type { StoredKey, testAiModel } from "../../lib/ai-model-api";
 import { aiModelApi } from "../../lib/lazy-ai-model";
 import { Badge, Button, SelectField, TextField, useToast } from "../ui";

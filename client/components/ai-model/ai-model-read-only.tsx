@@ -4,10 +4,9 @@
  * code is sent (docs/decisions/030-model-outbound-calls.md).
  */
 import { Bot } from "lucide-react";
-import { MODEL_KINDS } from "../../../shared/ai-model.ts";
-import type { AiModelResponse } from "../../../shared/ai-model-contract.ts";
-import { AI_MODEL } from "../../../shared/ai-model-messages.ts";
-import { formatMoney } from "../../../shared/format-billing.ts";
+import { AI_MODEL, MODEL_KINDS } from "../../../shared/contract/ai-model.ts";
+import type { AiModelResponse } from "../../../shared/contract/ai-model-schemas.ts";
+import { formatMoney } from "../../lib/format-billing.ts";
 import { Alert, Badge, Card, EmptyState } from "../ui";
 
 const TOKENS = new Intl.NumberFormat("en-US");

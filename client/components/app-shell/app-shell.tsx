@@ -1,7 +1,7 @@
 import { Menu } from "lucide-react";
 import { type ReactNode, useCallback, useEffect, useState } from "react";
 import { useLocation } from "react-router";
-import type { SessionUser } from "../../../shared/contract.ts";
+import type { SessionUser } from "../../../shared/contract/accounts-schemas.ts";
 import { useProductName } from "../../lib/root-data";
 import { usePageTitle } from "../../lib/route-handle";
 import { Drawer, IconButton, preloadDrawer, useLazyPart } from "../ui";

@@ -5,7 +5,7 @@
 import { useRef, useState } from "react";
 import { useRevalidator } from "react-router";
 import { EDITABLE_NAME_MAX } from "../../../shared/constants.ts";
-import { NAME_EDIT, TEXT } from "../../../shared/messages.ts";
+import { NAME_EDIT, TEXT } from "../../../shared/contract/accounts.ts";
 import { NAME_EDIT_RULES } from "../../../shared/validation.ts";
 import { type NameKind, updateName } from "../../lib/account-api";
 import { useRulesForm } from "../../lib/forms";

@@ -1,6 +1,6 @@
 import { Pencil } from "lucide-react";
 import { NavLink } from "react-router";
-import type { SessionUser } from "../../../shared/contract.ts";
+import type { SessionUser } from "../../../shared/contract/accounts-schemas.ts";
 import { initialOf } from "../../../shared/format.ts";
 import { cn } from "../../lib/cn";
 import { useProductName } from "../../lib/root-data";

@@ -1,7 +1,7 @@
 import { Building2, ChevronDown, LogOut, Pencil } from "lucide-react";
-import type { SessionUser } from "../../../shared/contract.ts";
+import { TEXT } from "../../../shared/contract/accounts.ts";
+import type { SessionUser } from "../../../shared/contract/accounts-schemas.ts";
 import { formatRole, initialOf, shortId } from "../../../shared/format.ts";
-import { TEXT } from "../../../shared/messages.ts";
 import { NAME_EDIT_TEXT } from "../../lib/ui-text";
 import { useSignOut } from "../../lib/use-sign-out";
 import { Badge, Button, Popover } from "../ui";

@@ -1,5 +1,5 @@
 import { Inbox } from "lucide-react";
-import { TEXT } from "../../../shared/messages.ts";
+import { TEXT } from "../../../shared/contract/accounts.ts";
 import { useRootData } from "../../lib/root-data";
 import { Button, ButtonLink, TextLink, useToast } from "../ui";
 import { MailPanel, useResendVerification } from "./mail-panel";

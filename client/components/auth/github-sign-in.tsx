@@ -1,8 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { useNavigate, useSearchParams } from "react-router";
 import { CODE_HOST_LOGIN_REDIRECT_MS, GITHUB_NO_ACCOUNT_REDIRECT_MS } from "../../../shared/constants.ts";
-import { ERRORS, identityErrorMessage, TEXT } from "../../../shared/messages.ts";
-import { safeRedirectPath } from "../../../shared/safe-redirect.ts";
+import { ERRORS, identityErrorMessage, TEXT } from "../../../shared/contract/accounts.ts";
 import {
   type EmulatorGitHubProfile,
   firebaseErrorCode,
@@ -15,6 +14,7 @@ import {
 } from "../../lib/firebase-auth";
 import { loadAuthApi } from "../../lib/lazy-auth";
 import { useRootData } from "../../lib/root-data";
+import { safeRedirectPath } from "../../lib/safe-redirect.ts";
 import { UI_TEXT } from "../../lib/ui-text";
 import { GitHubMark } from "../icons";
 import { Alert, Button, lazyPart, useLazyPart } from "../ui";

@@ -4,7 +4,7 @@
  */
 import { MailCheck } from "lucide-react";
 import { type ReactNode, useEffect, useRef, useState } from "react";
-import { ERRORS } from "../../../shared/messages.ts";
+import { ERRORS } from "../../../shared/contract/accounts.ts";
 import { loadAuthApi } from "../../lib/lazy-auth";
 import { Card } from "../ui";
 

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { TEXT } from "../../../shared/messages.ts";
+import { TEXT } from "../../../shared/contract/accounts.ts";
 import { Alert, Button } from "../ui";
 import { MailPanel, type ResendResult, useResendVerification } from "./mail-panel";
 

@@ -1,10 +1,11 @@
 /**
  * The wording of the billing screens that is theirs alone (the shared messages are in
- * shared/billing-messages.ts). Only these pages import it.
+ * shared/contract/billing.ts). Only these pages import it.
  */
-import type { PlanCode, SubscriptionStatus } from "../../../shared/billing-contract.ts";
+
 import { PLAN_VALUES } from "../../../shared/constants.ts";
-import { formatDate, formatMoney } from "../../../shared/format-billing.ts";
+import type { PlanCode, SubscriptionStatus } from "../../../shared/contract/billing-schemas.ts";
+import { formatDate, formatMoney } from "../../lib/format-billing.ts";
 
 const seats = (n: number) => `${n} ${n === 1 ? "seat" : "seats"}`;
 const days = (n: number) => `${n} ${Math.abs(n) === 1 ? "day" : "days"}`;

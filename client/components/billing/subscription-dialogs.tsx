@@ -4,9 +4,9 @@
  * and react-hook-form.
  */
 import { PRO_PLAN_MIN_SEATS, SEATS_MAX } from "../../../shared/constants.ts";
-import { formatMoney } from "../../../shared/format-billing.ts";
-import { SEAT_MESSAGES } from "../../../shared/seat-rules.ts";
+import { SEAT_MESSAGES } from "../../../shared/contract/contributors.ts";
 import { type Rule, required } from "../../../shared/validation.ts";
+import { formatMoney } from "../../lib/format-billing.ts";
 import { useRulesForm } from "../../lib/forms";
 import { Button, Dialog, TextField } from "../ui";
 import { SUBSCRIPTIONS_TEXT as T } from "./billing-text";

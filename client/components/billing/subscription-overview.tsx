@@ -4,11 +4,12 @@
  */
 import { CalendarClock, Receipt, RotateCcw, Sparkles, Users, Wallet, XCircle } from "lucide-react";
 import { type ReactNode, useState } from "react";
-import type { SeatStatus, Subscription } from "../../../shared/billing-contract.ts";
 import { PRO_PLAN_MIN_SEATS } from "../../../shared/constants.ts";
-import { formatDate, formatMoney } from "../../../shared/format-billing.ts";
+import type { Subscription } from "../../../shared/contract/billing-schemas.ts";
+import type { SeatStatus } from "../../../shared/contract/contributors-schemas.ts";
 import type { Billing } from "../../lib/billing.server";
 import { cn } from "../../lib/cn";
+import { formatDate, formatMoney } from "../../lib/format-billing.ts";
 import { billingApi } from "../../lib/lazy-billing";
 import { useSeatCounts } from "../contributors/seat-counts";
 import { Alert, Badge, Button, Card, useLazyPart } from "../ui";

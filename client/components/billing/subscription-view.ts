@@ -2,13 +2,14 @@
  * What /subscriptions shows for a subscription (docs/product.md#subscriptions), decided apart from
  * the markup so each rule is one small function.
  */
-import type { PlanCode, Subscription } from "../../../shared/billing-contract.ts";
+
 import { PLAN_VALUES, TRIAL_ENDING_SOON_DAYS } from "../../../shared/constants.ts";
+import type { PlanCode, Subscription } from "../../../shared/contract/billing-schemas.ts";
 import { PLAN_NAMES, STATUS_LABELS, SUBSCRIPTIONS_TEXT as T } from "./billing-text";
 
 export type Tone = "info" | "success" | "warning" | "danger";
 
-/** The paid plan. The trial counts as Pro for seats (shared/seat-rules.ts), not for billing: it can upgrade. */
+/** The paid plan. The trial counts as Pro for seats (shared/contract/contributors.ts), not for billing: it can upgrade. */
 export function isPaidPro(subscription: Subscription): boolean {
   return subscription.plan.plan_code === PLAN_VALUES.paid;
 }

@@ -1,7 +1,7 @@
 import { useCallback, useRef, useState } from "react";
 import { useRevalidator } from "react-router";
-import type { Subscription } from "../../../shared/billing-contract.ts";
-import { SUBSCRIPTION_MESSAGES as M } from "../../../shared/billing-messages.ts";
+import { SUBSCRIPTION_MESSAGES as M } from "../../../shared/contract/billing.ts";
+import type { Subscription } from "../../../shared/contract/billing-schemas.ts";
 // Types only: the module itself loads on demand.
 import type * as BillingApi from "../../lib/billing-api";
 import type { Outcome } from "../../lib/billing-api";

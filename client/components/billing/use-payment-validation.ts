@@ -1,12 +1,12 @@
 import { useEffect, useState } from "react";
 import { useNavigate } from "react-router";
-import type { PaymentSession } from "../../../shared/billing-contract.ts";
-import { PAYMENT_MESSAGES } from "../../../shared/billing-messages.ts";
 import {
   PAYMENT_FAILURE_REDIRECT_MS,
   PAYMENT_POLL_INTERVAL_MS,
   PAYMENT_POLL_TIMEOUT_MS,
 } from "../../../shared/constants.ts";
+import { PAYMENT_MESSAGES } from "../../../shared/contract/billing.ts";
+import type { PaymentSession } from "../../../shared/contract/billing-schemas.ts";
 import { billingApi } from "../../lib/lazy-billing";
 
 /** What /payment-success was opened with. */

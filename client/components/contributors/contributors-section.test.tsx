@@ -1,14 +1,13 @@
 import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { Subscription } from "../../../shared/contract/billing-schemas.ts";
+import { CONTRIBUTOR_MESSAGES, SEAT_MESSAGES } from "../../../shared/contract/contributors.ts";
 import type {
   Contributor,
   ContributorSuggestion,
   SeatStatus,
-  Subscription,
-} from "../../../shared/billing-contract.ts";
-import { CONTRIBUTOR_MESSAGES } from "../../../shared/billing-messages.ts";
-import { SEAT_MESSAGES } from "../../../shared/seat-rules.ts";
+} from "../../../shared/contract/contributors-schemas.ts";
 import {
   FREE_PLAN,
   seats,

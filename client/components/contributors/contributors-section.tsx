@@ -4,8 +4,10 @@
  * the seat rules, zod for its calls) is fetched once the section is on screen, and a skeleton holds
  * its place until then.
  */
-import type { ContributorsPage } from "../../../shared/billing-contract.ts";
-import { CONTRIBUTOR_MESSAGES, SUBSCRIPTION_MESSAGES } from "../../../shared/billing-messages.ts";
+
+import { SUBSCRIPTION_MESSAGES } from "../../../shared/contract/billing.ts";
+import type { ContributorsPage } from "../../../shared/contract/contributors.ts";
+import { CONTRIBUTOR_MESSAGES } from "../../../shared/contract/contributors.ts";
 import type { Billing } from "../../lib/billing.server";
 import type { LoadResult } from "../../lib/load-result.server";
 import { Streamed } from "../streamed";

@@ -18,25 +18,24 @@ import {
 } from "@tanstack/react-table";
 import { ArrowDown, ArrowUp, ArrowUpDown, ChevronLeft, ChevronRight, UserPlus, Users } from "lucide-react";
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useRef, useState } from "react";
+import { CONTRIBUTOR_PAGE_SIZES, DEFAULT_CONTRIBUTOR_PAGE_SIZE } from "../../../shared/constants.ts";
+import type { Subscription } from "../../../shared/contract/billing-schemas.ts";
+import type { ContributorsPage } from "../../../shared/contract/contributors.ts";
+import { CONTRIBUTOR_MESSAGES, seatToggleBlock } from "../../../shared/contract/contributors.ts";
 import type {
   Contributor,
   ContributorSuggestion,
-  ContributorsPage,
   SeatStatus,
-  Subscription,
-} from "../../../shared/billing-contract.ts";
-import { CONTRIBUTOR_MESSAGES } from "../../../shared/billing-messages.ts";
-import { CONTRIBUTOR_PAGE_SIZES, DEFAULT_CONTRIBUTOR_PAGE_SIZE } from "../../../shared/constants.ts";
+} from "../../../shared/contract/contributors-schemas.ts";
+import type { ContributorSort } from "../../../shared/contract/paging.ts";
 import { formatRole, initialOf } from "../../../shared/format.ts";
-import { formatLastActivity } from "../../../shared/format-billing.ts";
-import type { ContributorSort } from "../../../shared/paging.ts";
-import { seatToggleBlock } from "../../../shared/seat-rules.ts";
 import {
   addContributor,
   contributorSuggestions,
   listContributors,
   setSeat,
 } from "../../lib/contributors-api";
+import { formatLastActivity } from "../../lib/format-billing.ts";
 import { Button, EmptyState, IconButton, ScrollRegion, Switch, TextField, Tooltip, useToast } from "../ui";
 import { inputClasses } from "../ui/text-field";
 import { AddContributorDialog } from "./add-contributor-dialog";

@@ -1,7 +1,7 @@
 import { CircleCheck, FlaskRound } from "lucide-react";
-import { INTEGRATIONS } from "../../../shared/code-host-messages.ts";
-import type { Integration } from "../../../shared/contract.ts";
-import { sandboxInstallationOf } from "../../../shared/sandbox.ts";
+import { INTEGRATIONS } from "../../../shared/contract/code-hosts.ts";
+import type { Integration } from "../../../shared/contract/code-hosts-schemas.ts";
+import { sandboxInstallationOf } from "../../../shared/contract/sandbox.ts";
 import { SANDBOX_TEXT } from "../../lib/sandbox-text";
 import { Badge, ButtonLink, Card, Skeleton } from "../ui";
 import { IntegrationIcon } from "./integration-icon";

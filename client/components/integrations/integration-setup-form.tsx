@@ -1,7 +1,7 @@
 import { useMemo, useRef, useState } from "react";
 import { useRevalidator } from "react-router";
-import { INTEGRATIONS } from "../../../shared/code-host-messages.ts";
-import type { Integration, ServiceHookSecret } from "../../../shared/contract.ts";
+import { INTEGRATIONS } from "../../../shared/contract/code-hosts.ts";
+import type { Integration, ServiceHookSecret } from "../../../shared/contract/code-hosts-schemas.ts";
 import { required } from "../../../shared/validation.ts";
 import { type FormRules, useRulesForm } from "../../lib/forms";
 import { integrationsApi } from "../../lib/lazy-integrations";

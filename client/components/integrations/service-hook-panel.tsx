@@ -1,7 +1,7 @@
 import { Copy, KeyRound } from "lucide-react";
 import { useId, useRef, useState } from "react";
-import { AZURE_DEVOPS } from "../../../shared/code-host-messages.ts";
-import type { Integration, ServiceHookSecret } from "../../../shared/contract.ts";
+import { AZURE_DEVOPS } from "../../../shared/contract/code-hosts.ts";
+import type { Integration, ServiceHookSecret } from "../../../shared/contract/code-hosts-schemas.ts";
 import { cn } from "../../lib/cn";
 import { integrationsApi } from "../../lib/lazy-integrations";
 import { Alert, Button, useToast } from "../ui";

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
-import type { Project } from "../../../shared/contract.ts";
-import { TEXT } from "../../../shared/messages.ts";
-import { sandboxPullsHref } from "../../../shared/review-paths.ts";
+import { TEXT } from "../../../shared/contract/accounts.ts";
+import type { Project } from "../../../shared/contract/code-hosts-schemas.ts";
+import { sandboxPullsHref } from "../../../shared/contract/sandbox.ts";
 import { cn } from "../../lib/cn";
 import { repositorySettingsHref } from "../../lib/projects";
 import { Badge, buttonClasses, Card, Skeleton } from "../ui";

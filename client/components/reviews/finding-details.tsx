@@ -4,8 +4,8 @@
  * before they carried these show none of them.
  */
 
-import { cweUrl } from "../../../shared/cwe.ts";
-import type { RunFinding } from "../../../shared/review-contract.ts";
+import { cweUrl } from "../../../shared/contract/reviews.ts";
+import type { RunFinding } from "../../../shared/contract/reviews-schemas.ts";
 import { MarkdownBody } from "./markdown-body";
 
 type Finding = RunFinding["finding"];

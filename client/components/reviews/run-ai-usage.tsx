@@ -1,6 +1,7 @@
 /** The run page's AI section (docs/review-engine.md, "AI pass"): how the pass ended, model, tokens, cost. */
-import { costText } from "../../../shared/ai-model.ts";
-import type { RunAiUsage } from "../../../shared/review-contract.ts";
+
+import type { RunAiUsage } from "../../../shared/contract/reviews-schemas.ts";
+import { costText } from "../../../shared/format.ts";
 import { Badge, Card } from "../ui";
 
 const OUTCOME: Record<RunAiUsage["outcome"], { label: string; tone: "success" | "warning" | "danger" }> = {

@@ -4,7 +4,7 @@
  * gone.
  */
 import { EyeOff } from "lucide-react";
-import type { ReviewRunSummary, RunFinding } from "../../../shared/review-contract.ts";
+import type { ReviewRunSummary, RunFinding } from "../../../shared/contract/reviews-schemas.ts";
 import { Badge } from "../ui";
 import { RunStatusBadge } from "./run-status";
 

@@ -6,8 +6,8 @@
 import { MessageSquarePlus } from "lucide-react";
 import { type FormEvent, useId, useState } from "react";
 import { useRevalidator } from "react-router";
-import { botCommandText } from "../../../shared/bot-commands.ts";
-import { SANDBOX_COMMENT_MAX } from "../../../shared/review-paths.ts";
+import { botCommandText } from "../../../shared/contract/reviews.ts";
+import { SANDBOX_COMMENT_MAX } from "../../../shared/contract/sandbox.ts";
 import { cn } from "../../lib/cn";
 import { reviewCalls } from "../../lib/lazy-reviews";
 import { useProductName } from "../../lib/root-data";

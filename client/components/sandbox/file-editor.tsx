@@ -3,7 +3,7 @@
  * file (/sandbox/repositories/:projectId/pulls) and pushing a commit to one (PushCommit).
  */
 import { useId, useState } from "react";
-import { SANDBOX_CONTENT_MAX } from "../../../shared/review-paths.ts";
+import { SANDBOX_CONTENT_MAX } from "../../../shared/contract/sandbox.ts";
 import { cn } from "../../lib/cn";
 import { SelectField } from "../ui";
 import { inputClasses } from "../ui/text-field";

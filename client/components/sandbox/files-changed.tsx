@@ -4,7 +4,7 @@
  */
 import { MessageSquare } from "lucide-react";
 import { Fragment } from "react";
-import type { SandboxDiffFile, SandboxDiffLine } from "../../../shared/sandbox-review-contract.ts";
+import type { SandboxDiffFile, SandboxDiffLine } from "../../../shared/contract/sandbox-schemas.ts";
 import { cn } from "../../lib/cn";
 import type { RenderedComment, RenderedReview } from "../../lib/rendered-reviews.server";
 import { MarkdownBody } from "../reviews/markdown-body";

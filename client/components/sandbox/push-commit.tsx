@@ -5,7 +5,7 @@
 import { GitCommitHorizontal } from "lucide-react";
 import { type FormEvent, useState } from "react";
 import { useRevalidator } from "react-router";
-import type { SandboxDiffFile } from "../../../shared/sandbox-review-contract.ts";
+import type { SandboxDiffFile } from "../../../shared/contract/sandbox-schemas.ts";
 import { reviewCalls } from "../../lib/lazy-reviews";
 import { Button, Card, useToast } from "../ui";
 import { type EditableFile, FileEditor, useFileEdit } from "./file-editor";

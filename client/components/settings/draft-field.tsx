@@ -1,7 +1,7 @@
 /**
  * What the settings that are edited before saving (pattern lists, numbers, text) share: a draft
  * that follows the shown value, and a frame with the label, the description and the message of
- * the shared rules (shared/setting-patterns.ts, shared/setting-values.ts) when a draft breaks them.
+ * the shared rules (shared/contract/settings.ts, shared/contract/settings.ts) when a draft breaks them.
  */
 import { CircleAlert } from "lucide-react";
 import { type ReactNode, useId, useState } from "react";

@@ -1,10 +1,10 @@
 /**
  * A number setting of /settings (docs/product.md#settings), such as the most findings per review:
  * a whole number within the setting's bounds, saved with Enter or its Save button, like a pattern
- * list. The bounds are checked here with the backend's own message (shared/setting-values.ts).
+ * list. The bounds are checked here with the backend's own message (shared/contract/settings.ts).
  */
 import type { ReactNode } from "react";
-import { numberFromText, numberProblem } from "../../../shared/setting-values.ts";
+import { numberFromText, numberProblem } from "../../../shared/contract/settings.ts";
 import { cn } from "../../lib/cn";
 import { Button } from "../ui";
 import { inputClasses } from "../ui/text-field";

@@ -1,10 +1,10 @@
 /**
  * A pattern-list setting of /settings (docs/product.md#settings): a labelled textarea, one glob
  * pattern per line, saved with its own Save button rather than on every keystroke. The rules are
- * checked here with the backend's own messages (shared/setting-patterns.ts) before anything is sent.
+ * checked here with the backend's own messages (shared/contract/settings.ts) before anything is sent.
  */
 import type { ReactNode } from "react";
-import { patternsFromText, patternsProblem } from "../../../shared/setting-patterns.ts";
+import { patternsFromText, patternsProblem } from "../../../shared/contract/settings.ts";
 import { cn } from "../../lib/cn";
 import { Button } from "../ui";
 import { inputClasses } from "../ui/text-field";

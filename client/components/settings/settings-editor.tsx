@@ -6,8 +6,9 @@
  */
 import { Undo2 } from "lucide-react";
 import { type ReactNode, useRef } from "react";
+import type { SettingsData } from "../../../shared/contract/settings.ts";
+import type { SettingItem, SettingTemplate } from "../../../shared/contract/settings-schemas.ts";
 import { formatSnakeWords } from "../../../shared/format.ts";
-import type { SettingItem, SettingsData, SettingTemplate } from "../../../shared/settings-contract.ts";
 import { settingsApi } from "../../lib/lazy-settings";
 import type { SaveScope } from "../../lib/settings-api";
 import { Button, SelectField, Switch, Tabs } from "../ui";

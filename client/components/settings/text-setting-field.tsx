@@ -1,10 +1,10 @@
 /**
  * A text setting of /settings (docs/product.md#settings), such as the review instructions: a
  * textarea with a character count, saved with its Save button. The length is checked here with the
- * backend's own message (shared/setting-values.ts); blanks around the text are not kept or counted.
+ * backend's own message (shared/contract/settings.ts); blanks around the text are not kept or counted.
  */
 import type { ReactNode } from "react";
-import { normalizeText, textProblem } from "../../../shared/setting-values.ts";
+import { normalizeText, textProblem } from "../../../shared/contract/settings.ts";
 import { cn } from "../../lib/cn";
 import { Button } from "../ui";
 import { inputClasses } from "../ui/text-field";

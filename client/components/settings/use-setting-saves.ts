@@ -8,8 +8,9 @@
  */
 import { useCallback, useRef, useState } from "react";
 import { useLocation } from "react-router";
-import type { SettingsData, SettingsLevel } from "../../../shared/settings-contract.ts";
-import { SETTINGS } from "../../../shared/settings-messages.ts";
+import type { SettingsData } from "../../../shared/contract/settings.ts";
+import { SETTINGS } from "../../../shared/contract/settings.ts";
+import type { SettingsLevel } from "../../../shared/contract/settings-schemas.ts";
 import { settingsApi } from "../../lib/lazy-settings";
 import type { SaveOutcome, SaveScope } from "../../lib/settings-api";
 import { useSignOut } from "../../lib/use-sign-out";

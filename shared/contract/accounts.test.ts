@@ -1,14 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { aiModelRequestSchema } from "./ai-model-contract.ts";
-import {
-  addContributorRequestSchema,
-  cancelSubscriptionRequestSchema,
-  checkoutRequestSchema,
-  orgRequestSchema,
-  seatRequestSchema,
-  updateSubscriptionRequestSchema,
-} from "./billing-contract.ts";
 import {
   EMAIL_MAX,
   ID_MAX,
@@ -18,26 +9,33 @@ import {
   OAUTH_TOKEN_MAX,
   ORG_NAME_MAX,
   URL_MAX,
-} from "./constants.ts";
+} from "../constants.ts";
+import { VALIDATION } from "./accounts.ts";
 import {
   emailRequestSchema,
-  githubSetupRequestSchema,
   githubSignupRequestSchema,
-  integrationSetupRequestSchema,
   loginRequestSchema,
   nameUpdateRequestSchema,
   providerLoginRequestSchema,
   resetPasswordRequestSchema,
   sessionClaimsSchema,
   signupRequestSchema,
-} from "./contract.ts";
-import { VALIDATION } from "./messages.ts";
+} from "./accounts-schemas.ts";
+import { aiModelRequestSchema } from "./ai-model-schemas.ts";
+import {
+  cancelSubscriptionRequestSchema,
+  checkoutRequestSchema,
+  orgRequestSchema,
+  updateSubscriptionRequestSchema,
+} from "./billing-schemas.ts";
+import { githubSetupRequestSchema, integrationSetupRequestSchema } from "./code-hosts-schemas.ts";
+import { addContributorRequestSchema, seatRequestSchema } from "./contributors-schemas.ts";
 import {
   settingsQuerySchema,
   settingsUpdateQuerySchema,
   settingsUpdateRequestSchema,
   settingTemplatesQuerySchema,
-} from "./settings-contract.ts";
+} from "./settings-schemas.ts";
 
 /** The longest string each field of an object schema accepts (null: unbounded), or "not a string". */
 function stringBounds(schema: z.ZodObject): Record<string, number | null | "not a string"> {

@@ -1,16 +1,10 @@
 /**
- * The sandbox code host (docs/decisions/009-code-hosts.md): without a GitHub App, Connect leads to
- * our own /sandbox/install page, which stands in for GitHub's "Install the app" page, and setting
- * the installation up imports these sample repositories. Shared so the backend's import and the
- * page that lists what it will grant never disagree.
+ * The sandbox code host's sample repositories and people (docs/decisions/016-sandbox-pull-requests.md):
+ * what connecting the sandbox imports, and who Add Contributor can find there. Shared so the
+ * backend's import and the tests agree; pages do not load it.
  */
+import { SANDBOX_INSTALLATION_PREFIX } from "./contract/sandbox.ts";
 
-export const SANDBOX_INSTALLATION_PREFIX = "sandbox-";
-const SANDBOX_INSTALLATION = /^sandbox-[0-9a-f]{1,64}$/;
-/** The integration the sandbox stands in for. */
-export const SANDBOX_INTEGRATION = "github";
-/** Where the sandbox's Connect link leads, with `installation_id` and the `code` that proves it. */
-export const SANDBOX_INSTALL_PATH = "/sandbox/install";
 const SANDBOX_OWNER = "argus-sandbox";
 
 /** A sample repository, in the shape a code host lists repositories. */
@@ -52,48 +46,6 @@ export const SANDBOX_REPOSITORIES: readonly SandboxRepository[] = [
   sample("docs", "Public documentation site", { fork: true }),
 ];
 
-export const isSandboxInstallationId = (id: string | null): id is string =>
-  id !== null && SANDBOX_INSTALLATION.test(id);
-
-/**
- * The installation id of a sandbox Connect link (`…/sandbox/install?installation_id=sandbox-…`);
- * null for any other link, such as a GitHub App's installation page. The one sign that the code
- * host is the sandbox.
- */
-export function sandboxInstallationOf(link: string | undefined): string | null {
-  if (!link) return null;
-  let url: URL;
-  try {
-    url = new URL(link);
-  } catch {
-    return null;
-  }
-  const id = url.searchParams.get("installation_id");
-  return url.pathname === SANDBOX_INSTALL_PATH && isSandboxInstallationId(id) ? id : null;
-}
-
-/**
- * The installation id and code of a sandbox Connect link: what its install page hands back, as
- * GitHub's setup redirect does. Null for any other link.
- */
-export function sandboxConnectOf(link: string | undefined): { installationId: string; code: string } | null {
-  const installationId = sandboxInstallationOf(link);
-  const code = installationId && new URL(link ?? "").searchParams.get("code");
-  return installationId && code ? { installationId, code } : null;
-}
-
-/**
- * What GitHub sends the browser back with after an installation, for a sandbox one: its id and the
- * code of its Connect link, which the backend signed for this user (docs/decisions/027-installation-ownership.md).
- */
-export function sandboxInstallationCallback(installationId: string, code: string): string {
-  return `/installation?${new URLSearchParams({
-    setup_action: "install",
-    installation_id: installationId,
-    code,
-  })}`;
-}
-
 /** A person of the sandbox code host, in the shape a code host describes an account. */
 export interface SandboxPerson {
   login: string;
@@ -105,7 +57,9 @@ export interface SandboxPerson {
 }
 
 const SANDBOX_FIRST_NAMES = ["Ada", "Grace", "Linus", "Margaret", "Dennis", "Barbara"] as const;
+
 const SANDBOX_LAST_NAMES = ["Rivera", "Okafor", "Lindqvist", "Tanaka", "Moreau"] as const;
+
 /** How many of the sandbox's people have committed to the sample repositories. */
 export const SANDBOX_ACTIVE_PEOPLE = 8;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { patternsProblem } from "./setting-patterns.ts";
+import { patternsProblem } from "./settings.ts";
 
 describe("patternsProblem", () => {
   it("refuses a glob with a bracket left open or never opened, naming the pattern", () => {

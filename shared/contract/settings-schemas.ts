@@ -1,18 +1,8 @@
-/**
- * The review settings calls of the HTTP contract (docs/product.md#settings, #api), as zod schemas.
- * Kept beside shared/contract.ts so that pages without settings never load them. What the values
- * mean and how they are inherited: docs/decisions/010-review-settings.md.
- *
- * Values live at two levels. An organisation keeps one set per code host (`integrationName`); a
- * repository keeps its own, and every key it does not set is inherited from its organisation's set
- * for the repository's code host, which in turn falls back to the template's default.
- */
+/** The zod schemas of shared/contract/settings.ts (kept apart so pages import that module without zod: docs/decisions/041-feature-folders.md). */
 import { z } from "zod";
-import { ID_MAX } from "./constants.ts";
-import { API_PATHS } from "./contract.ts";
-
-/** The most keys a category's body may carry; a longer body is not a category. */
-export const SETTINGS_PER_CATEGORY_MAX = 100;
+import { ID_MAX } from "../constants.ts";
+import { API_PATHS } from "./common.ts";
+import { SETTINGS_PER_CATEGORY_MAX } from "./settings.ts";
 
 const idSchema = z.string().min(1).max(ID_MAX);
 
@@ -40,6 +30,7 @@ export const settingItemSchema = z.discriminatedUnion("type", [
   }),
   z.object({ ...settingItemFields, type: z.literal("text"), value: z.string(), maxLength: z.number() }),
 ]);
+
 export type SettingItem = z.infer<typeof settingItemSchema>;
 
 /** A setting category: its name, a description of several lines and its settings. */
@@ -49,21 +40,23 @@ export const settingTemplateSchema = z.object({
   is_active: z.boolean(),
   default_value: z.array(settingItemSchema),
 });
+
 export type SettingTemplate = z.infer<typeof settingTemplateSchema>;
 
-/** GET /api/settings/templates?includeInactive=false */
-export const ACTIVE_SETTING_TEMPLATES_PATH = `${API_PATHS.settingsTemplates}?includeInactive=false`;
 export const settingTemplatesQuerySchema = z.object({
   includeInactive: z.enum(["true", "false"]).optional(),
 });
+
 export const settingTemplatesResponseSchema = z.object({
   success: z.boolean(),
   data: z.array(settingTemplateSchema),
 });
+
 export type SettingTemplatesResponse = z.infer<typeof settingTemplatesResponseSchema>;
 
 /** Which set of values a call reads or writes. */
 export const settingsLevelSchema = z.enum(["organization", "repository"]);
+
 export type SettingsLevel = z.infer<typeof settingsLevelSchema>;
 
 /** Where a value comes from: the template's default, the organisation, or the repository itself. */
@@ -71,10 +64,13 @@ export const settingSourceSchema = z.enum(["default", "organization", "repositor
 
 /** One setting's value: on/off, glob patterns, a choice or text, or a number. */
 const settingValueSchema = z.union([z.boolean(), z.array(z.string()), z.string(), z.number()]);
+
 /** One category's values, key → value. */
 const categoryValuesSchema = z.record(z.string(), settingValueSchema);
+
 /** Values grouped by category: category → key → value. */
 export const settingsValuesSchema = z.record(z.string(), categoryValuesSchema);
+
 export type SettingsValues = z.infer<typeof settingsValuesSchema>;
 
 /**
@@ -88,6 +84,7 @@ export const settingsQuerySchema = z.object({
   integrationKey: idSchema.optional(),
   integrationName: idSchema.optional(),
 });
+
 export type SettingsQuery = z.infer<typeof settingsQuerySchema>;
 
 /** The repository a repository-level answer is about. */
@@ -108,6 +105,7 @@ export const teamRuleSchema = z.object({
   cwe: z.string().nullable(),
   message: z.string(),
 });
+
 export type TeamRule = z.infer<typeof teamRuleSchema>;
 
 /** A rule file, or one rule of it, that did not load, and why. */
@@ -116,6 +114,7 @@ export const invalidTeamRuleSchema = z.object({
   id: z.string().nullable(),
   error: z.string(),
 });
+
 export type InvalidTeamRule = z.infer<typeof invalidTeamRuleSchema>;
 
 /** The team rules the repository's latest review read, from its pull request's base commit. */
@@ -126,6 +125,7 @@ export const teamRulesSchema = z.object({
   rules: z.array(teamRuleSchema),
   invalid: z.array(invalidTeamRuleSchema),
 });
+
 export type TeamRules = z.infer<typeof teamRulesSchema>;
 
 export const settingsResponseSchema = z.object({
@@ -151,8 +151,8 @@ export const settingsResponseSchema = z.object({
     teamRules: teamRulesSchema.nullable().optional(),
   }),
 });
+
 export type SettingsResponse = z.infer<typeof settingsResponseSchema>;
-export type SettingsData = SettingsResponse["data"];
 
 /** PUT /api/settings/{category}?integrationKey&integrationName (the query of GET, less the repository). */
 export const settingsUpdateQuerySchema = settingsQuerySchema.omit({ repositoryId: true });
@@ -161,8 +161,8 @@ export const settingsUpdateQuerySchema = settingsQuerySchema.omit({ repositoryId
  * PUT /api/settings/{category}: the whole category as this level holds it. A key with a value sets
  * it here; a key that is null, or absent, is not set here and is inherited. Each value is checked
  * against its template item (an on/off setting takes true, false or null; a pattern list an array
- * of strings or null, within shared/setting-patterns.ts; a choice, number or text null or a value
- * within shared/setting-values.ts), so the schema leaves it to the backend, which names the setting
+ * of strings or null, within shared/contract/settings.ts; a choice, number or text null or a value
+ * within shared/contract/settings.ts), so the schema leaves it to the backend, which names the setting
  * and what it expected when refusing one.
  */
 export const settingsUpdateRequestSchema = z.object({
@@ -173,11 +173,6 @@ export const settingsUpdateRequestSchema = z.object({
     }),
   repositoryId: idSchema.optional(),
 });
-/** The body as the client sends it. */
-export interface SettingsUpdateRequest {
-  value: Record<string, boolean | string[] | string | number | null>;
-  repositoryId?: string;
-}
 
 /** What a save answers: the category as it was saved, and the values now in effect. */
 export const settingsUpdateResponseSchema = z.object({
@@ -195,4 +190,8 @@ export const settingsUpdateResponseSchema = z.object({
     inherited: categoryValuesSchema,
   }),
 });
+
 export type SettingsUpdateResponse = z.infer<typeof settingsUpdateResponseSchema>;
+
+/** GET /api/settings/templates?includeInactive=false */
+export const ACTIVE_SETTING_TEMPLATES_PATH = `${API_PATHS.settingsTemplates}?includeInactive=false`;

@@ -1,7 +1,7 @@
 /**
  * The wording of billing, payment and contributor screens and of the backend's billing answers
  * (docs/product.md#payment-messages, #contributor-messages, #subscription-errors). Only the billing
- * pages load it; seat refusals are in shared/seat-rules.ts.
+ * pages load it; seat refusals are in shared/contract/contributors.ts.
  */
 export const PAYMENT_MESSAGES = {
   timedOut: "Payment verification timed out. Please contact support.",
@@ -9,14 +9,6 @@ export const PAYMENT_MESSAGES = {
   unableToVerify: "Unable to verify session",
   pending: "Payment verification pending",
   cancelled: "Payment was cancelled or not completed",
-} as const;
-
-export const CONTRIBUTOR_MESSAGES = {
-  fetchFailed: "Failed to fetch contributors",
-  addFailed: "Failed to add contributor",
-  added: "Contributor added successfully",
-  updated: "Contributor already exists and was updated",
-  toggleFailed: "Failed to toggle seat assignment",
 } as const;
 
 export const SUBSCRIPTION_MESSAGES = {

@@ -1,37 +1,32 @@
-/**
- * The AI model calls of the HTTP contract (docs/product.md#ai-model, #api), as zod schemas. Kept
- * beside shared/contract.ts so that pages load them only on demand. The form checks its values with
- * `aiModelFormSchema`, built from the same field schemas the backend checks requests with, so both
- * give the messages of shared/ai-model-messages.ts.
- */
+/** The zod schemas of shared/contract/ai-model.ts (kept apart so pages import that module without zod: docs/decisions/041-feature-folders.md). */
 import { z } from "zod";
-import { MODEL_KINDS, type ModelKind } from "./ai-model.ts";
+import { URL_MAX } from "../constants.ts";
 import {
   AI_MODEL,
+  baseUrlProblem,
+  baseUrlRequired,
+  DOLLARS,
   INPUT_TOKEN_LIMIT,
   MODEL_API_KEY_MAX,
   MODEL_FAILURE_LABELS,
+  MODEL_KINDS,
   MODEL_NAME_MAX,
   MONTHLY_BUDGET_CENTS_MAX,
   type ModelFailureKind,
-} from "./ai-model-messages.ts";
-import { URL_MAX } from "./constants.ts";
+  type ModelKind,
+} from "./ai-model.ts";
+
+/**
+ * The AI model calls of the HTTP contract (docs/product.md#ai-model, #api), as zod schemas. Kept
+ * beside shared/contract/ so that pages load them only on demand. The form checks its values with
+ * `aiModelFormSchema`, built from the same field schemas the backend checks requests with, so both
+ * give the messages of shared/contract/ai-model.ts.
+ */
 
 const modelKindSchema = z.enum(
   Object.fromEntries(MODEL_KINDS.map(({ value }) => [value, value])) as { [K in ModelKind]: K },
   { error: AI_MODEL.kindInvalid },
 );
-
-/** What is wrong with a typed base URL, if anything; which addresses it may reach is the backend's check. */
-function baseUrlProblem(url: string): string | undefined {
-  if (url === "") return undefined;
-  const parsed = URL.parse(url);
-  if (!parsed || !/^https?:$/.test(parsed.protocol)) return AI_MODEL.baseUrlInvalid;
-  // Request paths are appended to it: a query would swallow them (`…?x=/chat/completions`).
-  if (url.includes("?") || url.includes("#")) return AI_MODEL.baseUrlQuery;
-  if (parsed.username || parsed.password) return AI_MODEL.baseUrlCredentials;
-  return undefined;
-}
 
 /** An http(s) URL without query, fragment or credentials, trailing slashes dropped; empty means none (null). */
 const baseUrlSchema = z
@@ -68,16 +63,8 @@ const inputTokenLimitSchema = wholeNumberIn(
   INPUT_TOKEN_LIMIT.max,
   AI_MODEL.inputTokenLimit,
 );
-const budgetCentsSchema = wholeNumberIn(0, MONTHLY_BUDGET_CENTS_MAX, AI_MODEL.budgetCents);
 
-/** An OpenAI-compatible server has no default address: its base URL is required. */
-const baseUrlRequired: [
-  (values: { kind: ModelKind; baseUrl: string | null }) => boolean,
-  { path: string[]; error: string },
-] = [
-  (values) => !(values.kind === "openai-compatible" && !values.baseUrl),
-  { path: ["baseUrl"], error: AI_MODEL.baseUrlRequired },
-];
+const budgetCentsSchema = wholeNumberIn(0, MONTHLY_BUDGET_CENTS_MAX, AI_MODEL.budgetCents);
 
 /**
  * PUT /api/ai-model (save) and POST /api/ai-model/test (try before saving). `apiKey`: absent keeps
@@ -94,20 +81,8 @@ export const aiModelRequestSchema = z
     monthlyBudgetCents: budgetCentsSchema.nullable(),
   })
   .refine(...baseUrlRequired);
+
 export type AiModelRequest = z.output<typeof aiModelRequestSchema>;
-
-/** The form's text fields, as typed. */
-export interface AiModelFormValues {
-  kind: string;
-  baseUrl: string;
-  model: string;
-  apiKey: string;
-  inputTokenLimit: string;
-  /** US dollars; empty: no cap. */
-  monthlyBudget: string;
-}
-
-const DOLLARS = /^\d+(\.\d{1,2})?$/;
 
 /** The form's values as a request; an empty API key field keeps the stored key. */
 export const aiModelFormSchema = z
@@ -148,6 +123,7 @@ export const aiModelSchema = z.object({
   monthlyBudgetCents: z.number().nullable(),
   updatedAt: z.string(),
 });
+
 export type AiModel = z.infer<typeof aiModelSchema>;
 
 /** GET, PUT and DELETE /api/ai-model answer the organisation's model, or that it has none. */
@@ -156,6 +132,7 @@ export const aiModelResponseSchema = z.object({
   message: z.string().optional(),
   data: z.discriminatedUnion("configured", [z.object({ configured: z.literal(false) }), aiModelSchema]),
 });
+
 export type AiModelResponse = z.infer<typeof aiModelResponseSchema>;
 
 const modelFailureSchema = z.enum(
@@ -172,4 +149,5 @@ export const aiModelTestResponseSchema = z.object({
     z.object({ ok: z.literal(false), failure: modelFailureSchema, message: z.string() }),
   ]),
 });
+
 export type AiModelTestResponse = z.infer<typeof aiModelTestResponseSchema>;

@@ -1,4 +1,3 @@
-/** The zod schemas of the paged lists' query and page (shared/paging.ts has the rules). */
 import { z } from "zod";
 import { DEFAULT_PAGE_SIZE, PAGE_MAX, PAGE_SIZE_MAX, type PageInfo, SEARCH_MAX } from "./paging.ts";
 

@@ -3,7 +3,7 @@
  * Apart from shared/format.ts, which the signed-in shell loads on every page, so only the pages
  * that show dates and amounts carry them. Pure and locale-stable, so server and browser renders agree.
  */
-import { DEFAULT_CURRENCY } from "./constants.ts";
+import { DEFAULT_CURRENCY } from "../../shared/constants.ts";
 
 const DATE_FORMAT = new Intl.DateTimeFormat("en-GB", {
   day: "numeric",

@@ -7,7 +7,7 @@ import path from "node:path";
 import { ConfigError } from "./env.ts";
 
 /** `.env` at the repository root, whatever the working directory. */
-const DEFAULT_ENV_FILE = path.resolve(import.meta.dirname, "..", ".env");
+const DEFAULT_ENV_FILE = path.resolve(import.meta.dirname, "..", "..", ".env");
 
 /** Reads ENV_FILE, or the repository's `.env` if there is one. A missing ENV_FILE is an error. */
 export function loadEnvFile(): void {

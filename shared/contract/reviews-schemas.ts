@@ -1,23 +1,11 @@
-/**
- * A review finding, as the built-in reviewer and the AI reviewer produce it, the posting stage
- * posts it and the run pages show it (docs/review-engine.md). One schema for every producer.
- *
- * Where a finding points:
- * - a line: `path`, `line` (right-side, 1-based, inside the diff) and `quote` (that line's text);
- * - a whole file (for example a committed `.env`): `path` only, `line` and `quote` null;
- * - the whole pull request (for example its size): `path`, `line` and `quote` all null.
- */
+/** The zod schemas of shared/contract/reviews.ts (kept apart so pages import that module without zod: docs/decisions/041-feature-folders.md). */
 import { z } from "zod";
 import { REVIEW_SORTS } from "./paging.ts";
-import { pageInfoSchema, pageQuerySchema } from "./paging-contract.ts";
-
-export const FINDING_RULE_ID_MAX = 100;
-export const FINDING_PATH_MAX = 1024;
-/** Longer lines (minified code) are cut at this length, with an ellipsis, in `quote`. */
-export const FINDING_QUOTE_MAX = 400;
-export const FINDING_MESSAGE_MAX = 1000;
+import { pageInfoSchema, pageQuerySchema } from "./paging-schemas.ts";
+import { FINDING_MESSAGE_MAX, FINDING_PATH_MAX, FINDING_QUOTE_MAX, FINDING_RULE_ID_MAX } from "./reviews.ts";
 
 export const findingSeveritySchema = z.enum(["critical", "major", "minor", "info"]);
+
 export type FindingSeverity = z.infer<typeof findingSeveritySchema>;
 
 /** Most severe first: the order findings are listed and posted in. */
@@ -36,9 +24,11 @@ export const findingCategorySchema = z.enum([
   "correctness",
   "hygiene",
 ]);
+
 export type FindingCategory = z.infer<typeof findingCategorySchema>;
 
 export const findingSourceSchema = z.enum(["builtin", "ai"]);
+
 export type FindingSource = z.infer<typeof findingSourceSchema>;
 
 export const findingSchema = z
@@ -75,9 +65,11 @@ export const findingSchema = z
     message: "A finding has a line and a quote, or neither.",
   })
   .refine((f) => f.line === null || f.path !== null, { message: "A finding on a line names its file." });
+
 export type Finding = z.infer<typeof findingSchema>;
 
 export const reviewRunStatusSchema = z.enum(["queued", "running", "succeeded", "failed", "skipped"]);
+
 export const reviewTriggerSchema = z.enum([
   "opened",
   "reopened",
@@ -111,16 +103,19 @@ export const reviewRunSummarySchema = z.object({
   /** The run reviewed in shadow mode: it posted nothing to the code host. */
   shadow: z.boolean(),
 });
+
 export type ReviewRunSummary = z.infer<typeof reviewRunSummarySchema>;
 
 /**
  * GET /api/reviews: one page of the organisation's runs (`page`, `pageSize`, `sort`:
- * shared/paging.ts), optionally of one repository (`projectId`) and one status (`status`).
+ * shared/contract/common.ts), optionally of one repository (`projectId`) and one status (`status`).
  */
 export const reviewRunsQuerySchema = pageQuerySchema(REVIEW_SORTS)
   .omit({ search: true })
   .extend({ projectId: z.uuid().optional(), status: reviewRunStatusSchema.optional() });
+
 export type ReviewRunsQuery = z.infer<typeof reviewRunsQuerySchema>;
+
 export const reviewRunsResponseSchema = z.object({
   success: z.boolean(),
   data: z.array(reviewRunSummarySchema),
@@ -134,6 +129,7 @@ export const reviewDecisionSchema = z.object({
   detail: z.record(z.string(), z.unknown()),
   at: z.string(),
 });
+
 export type ReviewDecision = z.infer<typeof reviewDecisionSchema>;
 
 /** Where a posted finding goes: on its line, or in the review's summary. */
@@ -147,6 +143,7 @@ export const findingFeedbackSchema = z.object({
   thumbsUp: z.number().int().nonnegative(),
   thumbsDown: z.number().int().nonnegative(),
 });
+
 export type FindingFeedback = z.infer<typeof findingFeedbackSchema>;
 
 /** A finding of a run and what became of it. */
@@ -164,6 +161,7 @@ export const runFindingSchema = z.object({
   /** The repository's counts for this finding's fingerprint, as the latest run read them. */
   feedback: findingFeedbackSchema,
 });
+
 export type RunFinding = z.infer<typeof runFindingSchema>;
 
 /**
@@ -172,6 +170,7 @@ export type RunFinding = z.infer<typeof runFindingSchema>;
  * over_call_limit (the organisation's AI reviews of the hour were used up).
  */
 export const runAiOutcomeSchema = z.enum(["reviewed", "failed", "over_budget", "over_call_limit"]);
+
 export type RunAiOutcome = z.infer<typeof runAiOutcomeSchema>;
 
 /** A run's AI pass as the run page shows it; null on a run without one. */
@@ -185,6 +184,7 @@ export const runAiUsageSchema = z.object({
   /** Why it failed or was skipped, or that its cost is unknown. */
   note: z.string().nullable(),
 });
+
 export type RunAiUsage = z.infer<typeof runAiUsageSchema>;
 
 /** GET /api/reviews/{runId} */
@@ -196,6 +196,7 @@ export const reviewRunResponseSchema = z.object({
     ai: runAiUsageSchema.nullable(),
   }),
 });
+
 export type ReviewRunDetail = z.infer<typeof reviewRunResponseSchema>["data"];
 
 /** POST /api/reviews/{runId}/retry: the new run. */

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { ERRORS } from "../../shared/contract/accounts.ts";
+import { ERROR_CODES } from "../../shared/contract/common.ts";
 import { type ApiClient, ApiError, createApiClient } from "./api-client.ts";
-import { ERROR_CODES } from "./contract.ts";
-import { ERRORS } from "./messages.ts";
 
 const SIGNED_IN = {
   user: { id: "u1", email: "ada@example.com", name: "Ada", role: "owner" },

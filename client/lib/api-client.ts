@@ -3,28 +3,32 @@
  * the backend's URL; browser code uses it with baseUrl "" so calls go to the same origin (cookie).
  */
 import type { z } from "zod";
+import { ERRORS } from "../../shared/contract/accounts.ts";
 import {
-  API_PATHS,
   browserSignInResponseSchema,
   browserSignupResponseSchema,
-  type ErrorBody,
-  errorBodySchema,
-  type GithubSetupRequest,
   type GithubSignupRequest,
+  type LoginRequest,
+  outboxResponseSchema,
+  type SignupRequest,
+} from "../../shared/contract/accounts-schemas.ts";
+import {
+  type GithubSetupRequest,
   type IntegrationSetupRequest,
   integrationResponseSchema,
   integrationSetupResponseSchema,
   integrationsResponseSchema,
-  type LoginRequest,
-  messageResponseSchema,
-  outboxResponseSchema,
   projectsResponseSchema,
-  type SignupRequest,
   serviceHookSecretResponseSchema,
+} from "../../shared/contract/code-hosts-schemas.ts";
+import { API_PATHS } from "../../shared/contract/common.ts";
+import {
+  type ErrorBody,
+  errorBodySchema,
+  messageResponseSchema,
   successResponseSchema,
-} from "./contract.ts";
-import { ERRORS } from "./messages.ts";
-import { type PageQuery, type ProjectSort, pageQueryString } from "./paging.ts";
+} from "../../shared/contract/common-schemas.ts";
+import { type PageQuery, type ProjectSort, pageQueryString } from "../../shared/contract/paging.ts";
 
 export class ApiError extends Error {
   readonly status: number;
@@ -101,7 +105,7 @@ export function createApiClient(options: ApiClientOptions) {
 
   return {
     request,
-    /** One page of the organisation's GitHub repositories (shared/paging.ts: page, size, search, sort). */
+    /** One page of the organisation's GitHub repositories (shared/contract/common.ts: page, size, search, sort). */
     getProjects: (page: Partial<PageQuery<ProjectSort>> = {}) =>
       request(
         projectsResponseSchema,

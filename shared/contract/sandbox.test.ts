@@ -1,10 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  SANDBOX_ACTIVE_PEOPLE,
-  SANDBOX_PEOPLE,
-  sandboxInstallationCallback,
-  sandboxInstallationOf,
-} from "./sandbox.ts";
+import { SANDBOX_ACTIVE_PEOPLE, SANDBOX_PEOPLE } from "../sandbox-samples.ts";
+import { sandboxInstallationCallback, sandboxInstallationOf } from "./sandbox.ts";
 
 describe("sandboxInstallationOf", () => {
   it("reads the installation id of the sandbox's Connect link", () => {

@@ -1,19 +1,21 @@
+/** The zod schemas of shared/contract/billing.ts (kept apart so pages import that module without zod: docs/decisions/041-feature-folders.md). */
+import { z } from "zod";
+import { EMAIL_MAX, ID_MAX, PLAN_VALUES, SEATS_MAX } from "../constants.ts";
+
 /**
  * The billing, contributor and seat calls of the HTTP contract (docs/product.md#api), as zod schemas.
- * Kept beside shared/contract.ts so the pages that do not bill never load them.
+ * Kept beside shared/contract/ so the pages that do not bill never load them.
  *
  * Money is in minor units (cents) everywhere: plan prices, payment amounts and credit balances.
  * Dates are ISO 8601 strings.
  */
-import { z } from "zod";
-import { EMAIL_MAX, ID_MAX, PLAN_VALUES, SEATS_MAX } from "./constants.ts";
-import { CONTRIBUTOR_SORTS, type PageInfo } from "./paging.ts";
-import { pageInfoSchema, pageQuerySchema } from "./paging-contract.ts";
 
 export const planCodeSchema = z.enum([PLAN_VALUES.free, PLAN_VALUES.proTrial, PLAN_VALUES.paid]);
+
 export type PlanCode = z.infer<typeof planCodeSchema>;
 
 export const subscriptionStatusSchema = z.enum(["active", "trialing", "paused", "past_due", "canceled"]);
+
 export type SubscriptionStatus = z.infer<typeof subscriptionStatusSchema>;
 
 /**
@@ -29,6 +31,7 @@ export const planSchema = z.object({
   price: z.number().int().nonnegative(),
   currency: z.string(),
 });
+
 export type Plan = z.infer<typeof planSchema>;
 
 /** An organisation's subscription as the backend computes it from its one clock. */
@@ -60,6 +63,7 @@ export const subscriptionSchema = z.object({
     cancellation_request: z.object({ stripe_cancel_at: z.string() }).nullable(),
   }),
 });
+
 export type Subscription = z.infer<typeof subscriptionSchema>;
 
 /** GET /api/subscription; `subscription` null is 'No subscriptions found'. */
@@ -67,6 +71,7 @@ export const subscriptionResponseSchema = z.object({
   success: z.boolean(),
   subscription: subscriptionSchema.nullable(),
 });
+
 export type SubscriptionResponse = z.infer<typeof subscriptionResponseSchema>;
 
 /** GET /api/subscription/credit: credit deducted from the next payment. */
@@ -76,6 +81,7 @@ export const creditResponseSchema = z.object({
 });
 
 const orgIdSchema = z.string().min(1).max(ID_MAX);
+
 const seatQuantitySchema = z.number().int().min(1).max(SEATS_MAX);
 
 /** POST /api/subscription/stripe/create-checkout-session: upgrade to Pro with `quantity` seats. */
@@ -84,6 +90,7 @@ export const checkoutRequestSchema = z.object({
   quantity: seatQuantitySchema,
   email: z.email().max(EMAIL_MAX),
 });
+
 export type CheckoutRequest = z.infer<typeof checkoutRequestSchema>;
 
 /** POST /api/subscription/stripe/update-subscription: change the seat count of a Pro subscription. */
@@ -92,6 +99,7 @@ export const updateSubscriptionRequestSchema = z.object({
   quantity: seatQuantitySchema,
   email: z.email().max(EMAIL_MAX),
 });
+
 export type UpdateSubscriptionRequest = z.infer<typeof updateSubscriptionRequestSchema>;
 
 /** POST /api/subscription/stripe/cancel-subscription. Cancellation always takes effect at period end. */
@@ -105,6 +113,7 @@ export const orgRequestSchema = z.object({ orgId: orgIdSchema });
 
 /** The answer of checkout, update and portal: where to send the browser. */
 export const redirectResponseSchema = z.object({ url: z.string() });
+
 export type RedirectResponse = z.infer<typeof redirectResponseSchema>;
 
 /** cancel-subscription and resume-subscription. */
@@ -117,6 +126,7 @@ export const paymentSessionSchema = z.object({
   currency: z.string(),
   createdAt: z.string(),
 });
+
 export type PaymentSession = z.infer<typeof paymentSessionSchema>;
 
 /**
@@ -130,6 +140,7 @@ export const validateSessionResponseSchema = z.object({
   message: z.string(),
   validationChecks: z.object({ sessionAlreadyUsed: z.boolean() }),
 });
+
 export type ValidateSessionResponse = z.infer<typeof validateSessionResponseSchema>;
 
 /**
@@ -149,74 +160,7 @@ export const sandboxCheckoutSchema = z.object({
   customerEmail: z.string(),
   status: z.enum(["open", "complete", "expired"]),
 });
+
 export type SandboxCheckout = z.infer<typeof sandboxCheckoutSchema>;
+
 export const sandboxCheckoutResponseSchema = z.object({ success: z.boolean(), data: sandboxCheckoutSchema });
-
-export const contributorSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  /** The code host's username. */
-  platform_id: z.string(),
-  platform_type: z.string(),
-  email: z.string().nullable(),
-  avatar_url: z.string().nullable(),
-  /** ISO date of the latest activity seen on the code host; null is 'No activity yet'. */
-  last_git_activity: z.string().nullable(),
-  role: z.string().nullable(),
-  /** Null: no seat. */
-  seat_id: z.string().nullable(),
-});
-export type Contributor = z.infer<typeof contributorSchema>;
-
-/** GET /api/contributors: one page (`page`, `pageSize`, `search` in the name, `sort`: shared/paging.ts). */
-export const contributorsQuerySchema = pageQuerySchema(CONTRIBUTOR_SORTS);
-export type ContributorsQuery = z.infer<typeof contributorsQuerySchema>;
-export const contributorsResponseSchema = z.object({
-  success: z.boolean(),
-  data: z.array(contributorSchema),
-  page: pageInfoSchema,
-});
-export type ContributorsPage = { contributors: Contributor[]; page: PageInfo };
-
-/** POST /api/contributors/add: looked up on the code host by username. */
-export const addContributorRequestSchema = z.object({
-  platform_id: z.string().trim().min(1).max(ID_MAX),
-  platform_type: z.literal("github"),
-});
-export type AddContributorRequest = z.infer<typeof addContributorRequestSchema>;
-/** `created` false: the contributor existed and was updated. */
-export const addContributorResponseSchema = z.object({
-  success: z.boolean(),
-  created: z.boolean(),
-  message: z.string(),
-  data: contributorSchema,
-});
-
-/**
- * GET /api/contributors/suggestions: people the Add Contributor dialog offers, by name. Empty when
- * the code host cannot list its accounts (GitHub) or none is connected.
- */
-export const contributorSuggestionSchema = z.object({ platform_id: z.string(), name: z.string() });
-export type ContributorSuggestion = z.infer<typeof contributorSuggestionSchema>;
-export const contributorSuggestionsResponseSchema = z.object({
-  success: z.boolean(),
-  data: z.array(contributorSuggestionSchema),
-});
-
-/** POST /api/seats/assign and /api/seats/unassign; `userId` is the contributor's id. */
-export const seatRequestSchema = z.object({ userId: z.string().min(1).max(ID_MAX) });
-export const seatStatusSchema = z.object({
-  total_seats: z.number().int(),
-  allocated_seats: z.number().int(),
-  /** total minus allocated. */
-  available_seats: z.number().int(),
-});
-export type SeatStatus = z.infer<typeof seatStatusSchema>;
-/** GET /api/seats/status */
-export const seatStatusResponseSchema = z.object({ success: z.boolean(), data: seatStatusSchema });
-/** Assign and unassign answer the seat count after the change. */
-export const seatChangeResponseSchema = z.object({
-  success: z.boolean(),
-  message: z.string(),
-  data: seatStatusSchema,
-});

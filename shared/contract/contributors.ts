@@ -1,9 +1,26 @@
 /**
+ * Contributors and seats (docs/product.md#contributors): the contributors table, Add Contributor, seat
+ * assignment, the rules that refuse a seat change, and their messages.
+ */
+import { PLAN_VALUES } from "../constants.ts";
+import type { Plan, Subscription } from "./billing-schemas.ts";
+import type { Contributor, SeatStatus } from "./contributors-schemas.ts";
+import type { PageInfo } from "./paging.ts";
+
+export type ContributorsPage = { contributors: Contributor[]; page: PageInfo };
+
+export const CONTRIBUTOR_MESSAGES = {
+  fetchFailed: "Failed to fetch contributors",
+  addFailed: "Failed to add contributor",
+  added: "Contributor added successfully",
+  updated: "Contributor already exists and was updated",
+  toggleFailed: "Failed to toggle seat assignment",
+} as const;
+
+/**
  * Who may hold a seat, decided once for the switch in the contributors table (its tooltip) and for
  * the backend's assign call (its refusal), so both say the same thing (docs/product.md#seats).
  */
-import type { Plan, SeatStatus, Subscription } from "./billing-contract.ts";
-import { PLAN_VALUES } from "./constants.ts";
 
 export const SEAT_MESSAGES = {
   allSeatsInUse: "All seats are in use. Free up seats or upgrade your plan.",

@@ -56,6 +56,7 @@ export const VALIDATION = {
 
 /** Strings that appear in more than one table below, written once. */
 const NETWORK_ERROR = "Network error. Please try again.";
+
 const ACCESS_DENIED = "Access denied. Please contact support.";
 
 export const ERRORS = {
@@ -168,3 +169,18 @@ export const NAME_EDIT = {
   /** The generic "Failed to update {label}. Please try again." (docs/product.md#messages). */
   failed: (label: string) => `Failed to update ${label}. Please try again.`,
 } as const;
+
+/**
+ * Form validation rules (docs/product.md#validation) with their exact messages. Pure functions, used by the
+ * browser forms and, where a server re-checks input, by the server too.
+ *
+ * A rule takes the field's value and answers the message to show, or undefined when it passes.
+ * `validateField` runs rules in order and stops at the first failure, so "required" always wins
+ * over "too short".
+ */
+
+// The product's forms ----------------------------------------------------------------------------
+
+export const SESSION_ISSUER_DEFAULT = "argus-backend";
+
+export const SESSION_AUDIENCE_DEFAULT = "argus-gateway";

@@ -1,18 +1,15 @@
+/** The zod schemas of shared/contract/sandbox.ts (kept apart so pages import that module without zod: docs/decisions/041-feature-folders.md). */
+import { z } from "zod";
+import { BOT_COMMANDS } from "./reviews.ts";
+import { reviewRunStatusSchema } from "./reviews-schemas.ts";
+import { SANDBOX_COMMENT_MAX, SANDBOX_CONTENT_MAX, SANDBOX_PATH_MAX, SANDBOX_TITLE_MAX } from "./sandbox.ts";
+
 /**
  * Sandbox pull requests (docs/review-engine.md#sandbox-pull-requests): the sandbox code host's
  * pull requests, opened from a template or from one edited file, reviewed by the review engine and
  * shown with the review as GitHub would hold it. Schemas shared by the backend's router and the
  * pages; the paths are in review-paths.ts.
  */
-import { z } from "zod";
-import { BOT_COMMANDS } from "./bot-commands.ts";
-import { reviewRunStatusSchema } from "./review-contract.ts";
-import {
-  SANDBOX_COMMENT_MAX,
-  SANDBOX_CONTENT_MAX,
-  SANDBOX_PATH_MAX,
-  SANDBOX_TITLE_MAX,
-} from "./review-paths.ts";
 
 export const sandboxTemplateIdSchema = z.enum([
   "leaked-key",
@@ -20,6 +17,7 @@ export const sandboxTemplateIdSchema = z.enum([
   "conflict-marker",
   "clean-change",
 ]);
+
 export type SandboxTemplateId = z.infer<typeof sandboxTemplateIdSchema>;
 
 export const sandboxTemplateSchema = z.object({
@@ -29,9 +27,11 @@ export const sandboxTemplateSchema = z.object({
   /** The file it changes. */
   path: z.string(),
 });
+
 export type SandboxTemplate = z.infer<typeof sandboxTemplateSchema>;
 
 export const sandboxFileSchema = z.object({ path: z.string(), content: z.string() });
+
 export type SandboxFile = z.infer<typeof sandboxFileSchema>;
 
 export const sandboxPullSummarySchema = z.object({
@@ -43,6 +43,7 @@ export const sandboxPullSummarySchema = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
 });
+
 export type SandboxPullSummary = z.infer<typeof sandboxPullSummarySchema>;
 
 const repositorySchema = z.object({ id: z.string(), fullName: z.string(), defaultBranch: z.string() });
@@ -58,6 +59,7 @@ export const sandboxPullsResponseSchema = z.object({
     pulls: z.array(sandboxPullSummarySchema),
   }),
 });
+
 export type SandboxPullsData = z.infer<typeof sandboxPullsResponseSchema>["data"];
 
 const editedFile = {
@@ -70,16 +72,19 @@ export const sandboxPullCreateSchema = z.union([
   z.object({ template: sandboxTemplateIdSchema }).strict(),
   z.object({ title: z.string().trim().min(1).max(SANDBOX_TITLE_MAX), ...editedFile }).strict(),
 ]);
+
 export type SandboxPullCreate = z.infer<typeof sandboxPullCreateSchema>;
 
 /** POST SANDBOX_PULL_PATHS.pullCommits: one file's new text. */
 export const sandboxCommitSchema = z.object(editedFile).strict();
+
 export type SandboxCommit = z.infer<typeof sandboxCommitSchema>;
 
 /** POST SANDBOX_PULL_PATHS.pullComments: a comment's Markdown. */
 export const sandboxCommentSchema = z
   .object({ body: z.string().trim().min(1).max(SANDBOX_COMMENT_MAX) })
   .strict();
+
 export type SandboxComment = z.infer<typeof sandboxCommentSchema>;
 
 /** What a comment answers: the command it gave the bot (null for none) and the run it queued. */
@@ -104,6 +109,7 @@ export const sandboxDiffLineSchema = z.object({
   oldLine: z.number().int().nullable(),
   newLine: z.number().int().nullable(),
 });
+
 export type SandboxDiffLine = z.infer<typeof sandboxDiffLineSchema>;
 
 export const sandboxDiffFileSchema = z.object({
@@ -120,10 +126,12 @@ export const sandboxDiffFileSchema = z.object({
     }),
   ),
 });
+
 export type SandboxDiffFile = z.infer<typeof sandboxDiffFileSchema>;
 
 /** The two reactions the sandbox takes on a review comment, in GitHub's words (👍 and 👎). */
 export const sandboxReactionSchema = z.enum(["+1", "-1"]);
+
 export type SandboxReaction = z.infer<typeof sandboxReactionSchema>;
 
 /** A comment's reactions: the counts, and which of them are the signed-in person's. */
@@ -132,10 +140,12 @@ export const sandboxReactionsSchema = z.object({
   "-1": z.number().int().nonnegative(),
   mine: z.array(sandboxReactionSchema),
 });
+
 export type SandboxReactions = z.infer<typeof sandboxReactionsSchema>;
 
 /** POST SANDBOX_PULL_PATHS.commentReactions: press (or release) one reaction. */
 export const sandboxReactSchema = z.object({ content: sandboxReactionSchema, pressed: z.boolean() }).strict();
+
 export type SandboxReact = z.infer<typeof sandboxReactSchema>;
 
 /** What a reaction answers: the comment's reactions now. */
@@ -154,6 +164,7 @@ export const sandboxReviewCommentSchema = z.object({
   body: z.string(),
   reactions: sandboxReactionsSchema,
 });
+
 export type SandboxReviewComment = z.infer<typeof sandboxReviewCommentSchema>;
 
 /** A posted review (its summary and line comments), or a plain comment (no commit, no line comments). */
@@ -167,6 +178,7 @@ export const sandboxReviewSchema = z.object({
   createdAt: z.string(),
   comments: z.array(sandboxReviewCommentSchema),
 });
+
 export type SandboxReview = z.infer<typeof sandboxReviewSchema>;
 
 /** GET SANDBOX_PULL_PATHS.pull */
@@ -184,4 +196,5 @@ export const sandboxPullResponseSchema = z.object({
     latestRun: z.object({ id: z.string(), status: reviewRunStatusSchema }).nullable(),
   }),
 });
+
 export type SandboxPullDetail = z.infer<typeof sandboxPullResponseSchema>["data"];

@@ -6,17 +6,22 @@
  */
 /** The most items one answer holds, whatever the caller asks. */
 export const PAGE_SIZE_MAX = 100;
+
 /** A list call that names no page size gets this many. */
 export const DEFAULT_PAGE_SIZE = 50;
+
 /**
  * Repository cards on one page of /home: four rows of three. Rendering a card is most of the page's
  * server time, so its throughput follows this number (bench:org measured 0.52× a 10-card page at 24).
  */
 export const HOME_PAGE_SIZE = 12;
+
 /** Review runs on one page of /reviews. */
 export const REVIEWS_PAGE_SIZE = 50;
+
 /** The longest search string a list takes. */
 export const SEARCH_MAX = 100;
+
 /** Pages beyond this are not asked for by any screen; it bounds the offset the database walks. */
 export const PAGE_MAX = 10_000;
 
@@ -41,6 +46,7 @@ export type PageQuery<Sort extends string = string> = {
 
 /** Sorts of GET /api/projects: by full name, then id. */
 export const PROJECT_SORTS = ["name", "-name"] as const;
+
 export type ProjectSort = (typeof PROJECT_SORTS)[number];
 
 /**
@@ -55,10 +61,12 @@ export const CONTRIBUTOR_SORTS = [
   "-last_git_activity",
   "last_git_activity",
 ] as const;
+
 export type ContributorSort = (typeof CONTRIBUTOR_SORTS)[number];
 
 /** Sorts of GET /api/reviews: newest first, or oldest first. */
 export const REVIEW_SORTS = ["-queued_at", "queued_at"] as const;
+
 export type ReviewSort = (typeof REVIEW_SORTS)[number];
 
 /**

@@ -1,6 +1,9 @@
+/** The most fields an integration's setup form has; a longer body is not a setup. */
+export const INTEGRATION_FIELDS_MAX = 20;
+
 /**
  * Exact UI text of the code-host screens (docs/product.md#integrations, #installation). Apart from
- * shared/messages.ts so that only these pages load it (docs/decisions/006-page-weight.md).
+ * shared/contract/accounts.ts so that only these pages load it (docs/decisions/006-page-weight.md).
  */
 /** The integration screens (docs/product.md#integrations, #integrationsname). */
 export const INTEGRATIONS = {

@@ -5,8 +5,8 @@
  * every use, and the backend still reads the session's row, so a revoked session ends at once.
  * Used by the gateway (server/session-token.ts) and the backend (backend/auth/session-tokens.ts).
  */
-import { CLOCK_TOLERANCE_SECONDS, SESSION_ABSOLUTE_LIFETIME_SECONDS } from "./constants.ts";
-import type { SessionClaims } from "./contract.ts";
+import { CLOCK_TOLERANCE_SECONDS, SESSION_ABSOLUTE_LIFETIME_SECONDS } from "../constants.ts";
+import type { SessionClaims } from "../contract/accounts-schemas.ts";
 
 export const VERIFIED_TOKEN_SECONDS = 60;
 export const VERIFIED_TOKEN_ENTRIES = 10_000;

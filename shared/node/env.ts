@@ -5,7 +5,7 @@
  * Production mode and local mode are separate settings: docs/decisions/005-production-mode-and-local-mode.md.
  */
 import { z } from "zod";
-import { EVENT_STREAMS_PER_SESSION_DEFAULT, SESSION_SECRET_MIN_BYTES } from "./constants.ts";
+import { EVENT_STREAMS_PER_SESSION_DEFAULT, SESSION_SECRET_MIN_BYTES } from "../constants.ts";
 
 export class ConfigError extends Error {
   override name = "ConfigError";
