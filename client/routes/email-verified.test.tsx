@@ -1,11 +1,11 @@
 import { screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { renderRoute } from "../../tests/support/client/render-route";
-import { applyVerificationCode } from "../lib/firebase-auth";
+import { applyVerificationCode } from "../features/accounts/firebase-auth";
 import EmailVerified from "./email-verified";
 
-vi.mock("../lib/firebase-auth", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("../lib/firebase-auth")>()),
+vi.mock("../features/accounts/firebase-auth", async (importOriginal) => ({
+  ...(await importOriginal<typeof import("../features/accounts/firebase-auth")>()),
   applyVerificationCode: vi.fn(),
 }));
 

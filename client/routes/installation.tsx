@@ -4,8 +4,8 @@ import { redirect, useNavigate } from "react-router";
 import { INSTALLATION_COUNTDOWN_SECONDS } from "../../shared/constants.ts";
 import { INSTALLATION } from "../../shared/contract/code-hosts.ts";
 import { Button, ButtonLink, Card, EmptyState, Spinner } from "../components/ui";
+import { integrationsApi } from "../features/code-hosts/lazy-integrations";
 import { requireSession } from "../lib/guards.server";
-import { integrationsApi } from "../lib/lazy-integrations";
 import { documentTitle, productNameOf, type RouteHandle } from "../lib/route-handle";
 import type { Route } from "./+types/installation";
 

@@ -10,12 +10,16 @@ import {
   SIGNED_IN,
 } from "../../tests/support/client/fixtures";
 import { renderRoute } from "../../tests/support/client/render-route";
-import { signInWithEmulatorGitHub, signInWithGitHub, signOutOfFirebase } from "../lib/firebase-auth";
-import { loginNoticeState } from "../lib/login-notice";
+import {
+  signInWithEmulatorGitHub,
+  signInWithGitHub,
+  signOutOfFirebase,
+} from "../features/accounts/firebase-auth";
+import { loginNoticeState } from "../features/accounts/login-notice";
 import Login from "./login";
 
-vi.mock("../lib/firebase-auth", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("../lib/firebase-auth")>()),
+vi.mock("../features/accounts/firebase-auth", async (importOriginal) => ({
+  ...(await importOriginal<typeof import("../features/accounts/firebase-auth")>()),
   loadFirebaseAuth: vi.fn(async () => ({})),
   signInWithGitHub: vi.fn(),
   signInWithEmulatorGitHub: vi.fn(),

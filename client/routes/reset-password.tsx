@@ -4,12 +4,12 @@ import { useNavigate } from "react-router";
 import { RESET_REDIRECT_MS } from "../../shared/constants.ts";
 import { ERRORS, TEXT } from "../../shared/contract/accounts.ts";
 import { RESET_PASSWORD_RULES, type ResetPasswordValues } from "../../shared/validation.ts";
-import { AuthHeader } from "../components/auth/auth-header";
 import { Alert, Button, ButtonLink, Card, TextField } from "../components/ui";
+import { AuthHeader } from "../features/accounts/auth-header";
+import { loadAuthApi } from "../features/accounts/lazy-auth";
+import { loginNoticeState } from "../features/accounts/login-notice";
+import { checkResetLink, type ResetLink } from "../features/accounts/reset-link.server";
 import { useRulesForm } from "../lib/forms";
-import { loadAuthApi } from "../lib/lazy-auth";
-import { loginNoticeState } from "../lib/login-notice";
-import { checkResetLink, type ResetLink } from "../lib/reset-link.server";
 import { documentTitle, productNameOf, type RouteHandle } from "../lib/route-handle";
 import type { Route } from "./+types/reset-password";
 

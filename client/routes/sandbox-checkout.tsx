@@ -1,13 +1,13 @@
 import { useRef, useState } from "react";
 import { SUBSCRIPTION_MESSAGES } from "../../shared/contract/billing.ts";
 import type { SandboxCheckout as Checkout } from "../../shared/contract/billing-schemas.ts";
-import { SANDBOX_BILLING_TEXT as T } from "../components/billing/billing-text";
-import { Detail, SandboxCard } from "../components/billing/sandbox-card";
 import { Alert, Button, ButtonLink, useToast } from "../components/ui";
+import { loadSandboxCheckout } from "../features/billing/billing.server";
+import { SANDBOX_BILLING_TEXT as T } from "../features/billing/billing-text";
+import { formatMoney } from "../features/billing/format-billing.ts";
+import { billingApi } from "../features/billing/lazy-billing";
+import { Detail, SandboxCard } from "../features/billing/sandbox-card";
 import { backendFor } from "../lib/backend.server";
-import { loadSandboxCheckout } from "../lib/billing.server";
-import { formatMoney } from "../lib/format-billing.ts";
-import { billingApi } from "../lib/lazy-billing";
 import { documentTitle, productNameOf, type RouteHandle } from "../lib/route-handle";
 import { useFollowUrl } from "../lib/use-follow-url";
 import type { Route } from "./+types/sandbox-checkout";

@@ -7,7 +7,7 @@ import type { SettingTemplate, TeamRules } from "../../shared/contract/settings-
 import { SETTINGS_CATALOGUE, settingCategory } from "../../shared/settings-catalogue.ts";
 import { GITHUB_INTEGRATION, integration, jsonResponse } from "../../tests/support/client/fixtures";
 import { renderPage } from "../../tests/support/client/render-page";
-import { forgetTemplates } from "../lib/settings-templates-cache";
+import { forgetTemplates } from "../features/settings/settings-templates-cache";
 import SettingsRoute, { clientLoader, loader } from "./settings";
 
 const REPOSITORY_ID = "3f0e7c1a-0000-4000-8000-000000000001";

@@ -10,11 +10,11 @@ import {
   loadFirebaseAuth,
   signInWithGitHub,
   signOutOfFirebase,
-} from "../lib/firebase-auth";
+} from "../features/accounts/firebase-auth";
 import Signup from "./signup";
 
-vi.mock("../lib/firebase-auth", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("../lib/firebase-auth")>()),
+vi.mock("../features/accounts/firebase-auth", async (importOriginal) => ({
+  ...(await importOriginal<typeof import("../features/accounts/firebase-auth")>()),
   loadFirebaseAuth: vi.fn(async () => ({})),
   createUserWithEmail: vi.fn(),
   discardNewFirebaseUser: vi.fn(async () => {}),

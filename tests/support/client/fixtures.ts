@@ -117,7 +117,7 @@ export const SANDBOX_GITHUB_INTEGRATION = integration({
   },
 });
 
-/** A GitHub identity as the Firebase popup hands it over (client/lib/firebase-auth.ts). */
+/** A GitHub identity as the Firebase popup hands it over (client/features/accounts/firebase-auth.ts). */
 export const GITHUB_IDENTITY = {
   idToken: "gh-id-token",
   uid: "gh-uid",
