@@ -1,6 +1,6 @@
 import { ArrowLeft, ExternalLink, RotateCw, SearchX } from "lucide-react";
 import { useCallback, useState } from "react";
-import { href, useNavigate, useRevalidator } from "react-router";
+import { useNavigate, useRevalidator } from "react-router";
 import type { RunFinding } from "../../shared/contract/reviews-schemas.ts";
 import { Settled } from "../components/streamed";
 import { Button, Card, EmptyState, TextLink, useToast } from "../components/ui";
@@ -46,7 +46,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
 export default function ReviewRun({ loaderData }: Route.ComponentProps) {
   return (
     <div className="space-y-6">
-      <TextLink to={href("/reviews")} className="inline-flex items-center gap-1.5 text-sm">
+      <TextLink to="/reviews" className="inline-flex items-center gap-1.5 text-sm">
         <ArrowLeft aria-hidden="true" className="size-4" />
         Back to reviews
       </TextLink>

@@ -1,5 +1,4 @@
 import { useRef, useState } from "react";
-import { href } from "react-router";
 import { SUBSCRIPTION_MESSAGES } from "../../shared/contract/billing.ts";
 import type { SandboxCheckout as Checkout } from "../../shared/contract/billing-schemas.ts";
 import { Alert, Button, ButtonLink, useToast } from "../components/ui";
@@ -81,7 +80,7 @@ export default function SandboxCheckout({ loaderData }: Route.ComponentProps) {
             </Button>
           </>
         ) : (
-          <ButtonLink to={href("/subscriptions")}>{T.backToSubscriptions}</ButtonLink>
+          <ButtonLink to="/subscriptions">{T.backToSubscriptions}</ButtonLink>
         )
       }
     >
