@@ -4,7 +4,7 @@
  */
 import { hkdfSync } from "node:crypto";
 import express, { type Express } from "express";
-import { createLogger, type Logger, requestLogger } from "../shared/logging.ts";
+import { createLogger, type Logger, requestLogger } from "../shared/node/logging.ts";
 import { modelSettingsReader } from "./ai-models/reader.ts";
 import { requireSession } from "./auth/require-session.ts";
 import { createSessionTokens, type SessionTokens } from "./auth/session-tokens.ts";

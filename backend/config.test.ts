@@ -1,7 +1,7 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_TRIAL_DAYS, SESSION_COOKIE_MAX_AGE_SECONDS } from "../shared/constants.ts";
-import { SESSION_AUDIENCE_DEFAULT, SESSION_ISSUER_DEFAULT } from "../shared/contract.ts";
+import { SESSION_AUDIENCE_DEFAULT, SESSION_ISSUER_DEFAULT } from "../shared/contract/accounts.ts";
 import { configErrorOf } from "../tests/support/config-error.ts";
 import { loadConfig } from "./config.ts";
 

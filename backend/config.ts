@@ -11,7 +11,7 @@ import {
   EVENT_STREAMS_PER_ORG_DEFAULT,
   SESSION_COOKIE_MAX_AGE_SECONDS,
 } from "../shared/constants.ts";
-import { SESSION_AUDIENCE_DEFAULT, SESSION_ISSUER_DEFAULT } from "../shared/contract.ts";
+import { SESSION_AUDIENCE_DEFAULT, SESSION_ISSUER_DEFAULT } from "../shared/contract/accounts.ts";
 import {
   booleanFlagSchema,
   ConfigError,
@@ -30,8 +30,8 @@ import {
   positiveCountSchema,
   publicOriginSchema,
   sessionSecretSchema,
-} from "../shared/env.ts";
-import { httpUrl } from "../shared/http-server.ts";
+} from "../shared/node/env.ts";
+import { httpUrl } from "../shared/node/http-server.ts";
 import type { StripeSettings } from "./billing/stripe.ts";
 import type { EventStreamLimits } from "./http/event-streams.ts";
 import { type PriceTable, priceTableSchema } from "./review/ai/pricing.ts";

@@ -3,10 +3,10 @@
  * (config.ts). SIGTERM / SIGINT stop accepting connections, let running requests finish, then
  * close the database.
  */
-import { runtimeSummary } from "../shared/env.ts";
-import { loadEnvFile } from "../shared/env-file.ts";
-import { shutDownOnSignals, startServer } from "../shared/http-server.ts";
-import { createLogger } from "../shared/logging.ts";
+import { runtimeSummary } from "../shared/node/env.ts";
+import { loadEnvFile } from "../shared/node/env-file.ts";
+import { shutDownOnSignals, startServer } from "../shared/node/http-server.ts";
+import { createLogger } from "../shared/node/logging.ts";
 import { createBackend } from "./app.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 

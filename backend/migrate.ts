@@ -4,7 +4,7 @@
  * Job). Backends still migrate at start, under the same advisory lock, so this step is an order, not
  * a requirement (docs/decisions/042-scale-out.md). Needs only DATABASE_URL.
  */
-import { loadEnvFile } from "../shared/env-file.ts";
+import { loadEnvFile } from "../shared/node/env-file.ts";
 import { openDatabase } from "./db/database.ts";
 import { migrateToLatest } from "./db/migrations.ts";
 

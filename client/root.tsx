@@ -2,7 +2,7 @@ import { Compass, TriangleAlert } from "lucide-react";
 import { type ReactNode, useEffect } from "react";
 import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
 import { DEFAULT_PATH, DEFAULT_PRODUCT_NAME } from "../shared/constants.ts";
-import { ERRORS } from "../shared/messages.ts";
+import { ERRORS } from "../shared/contract/accounts.ts";
 import type { Route } from "./+types/root";
 import appCss from "./app.css?url";
 import { BrandMark, FAVICON_HREF } from "./components/brand";

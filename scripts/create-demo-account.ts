@@ -6,8 +6,8 @@
  */
 import { initializeApp } from "firebase-admin/app";
 import { getAuth } from "firebase-admin/auth";
-import { DEMO_PROJECT_ID } from "../shared/env.ts";
-import { loadEnvFile } from "../shared/env-file.ts";
+import { DEMO_PROJECT_ID } from "../shared/node/env.ts";
+import { loadEnvFile } from "../shared/node/env-file.ts";
 import { configuredEmulatorPort } from "./lib/firebase-emulator.ts";
 
 const DEMO = { email: "demo@argus.local", password: "Demo-Password-1!", displayName: "Demo User" };

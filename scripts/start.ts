@@ -5,7 +5,7 @@
  * `npm run dev` (--dev): the same in development mode, with Vite's dev server and hot reload.
  */
 import path from "node:path";
-import { loadEnvFile } from "../shared/env-file.ts";
+import { loadEnvFile } from "../shared/node/env-file.ts";
 import { ensureBuild } from "./lib/build.ts";
 import { configuredEmulatorPort } from "./lib/firebase-emulator.ts";
 import { startStack } from "./lib/stack.ts";

@@ -3,7 +3,7 @@
  * sign-out. Everything else under /auth goes to the backend.
  */
 import { Router } from "express";
-import { API_PATHS } from "../shared/contract.ts";
+import { API_PATHS } from "../shared/contract/common.ts";
 import type { GatewayConfig } from "./config.ts";
 import { GATEWAY_ERRORS, sendError } from "./errors.ts";
 import { type RenewDeps, renewSession, sessionOf, sessionTokenOf, sessionUndecided } from "./session.ts";

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { DEFAULT_PRODUCT_NAME } from "../shared/constants.ts";
-import { SESSION_AUDIENCE_DEFAULT, SESSION_ISSUER_DEFAULT } from "../shared/contract.ts";
+import { SESSION_AUDIENCE_DEFAULT, SESSION_ISSUER_DEFAULT } from "../shared/contract/accounts.ts";
 import {
   booleanFlagSchema,
   ConfigError,
@@ -20,8 +20,8 @@ import {
   positiveCountSchema,
   publicOriginSchema,
   sessionSecretSchema,
-} from "../shared/env.ts";
-import { httpUrl } from "../shared/http-server.ts";
+} from "../shared/node/env.ts";
+import { httpUrl } from "../shared/node/http-server.ts";
 
 const envSchema = z
   .object({

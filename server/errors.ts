@@ -1,7 +1,8 @@
 /** The gateway's own error answers, in the contract's error shape {error, code?, message?}. */
 import type { Response } from "express";
-import { ERROR_CODES, type ErrorBody } from "../shared/contract.ts";
-import { ERRORS } from "../shared/messages.ts";
+import { ERRORS } from "../shared/contract/accounts.ts";
+import { ERROR_CODES } from "../shared/contract/common.ts";
+import type { ErrorBody } from "../shared/contract/common-schemas.ts";
 
 export const GATEWAY_ERRORS = {
   upstreamUnavailable: {

@@ -2,9 +2,9 @@
  * The gateway process: read .env and the config, build the app, listen, and shut down gracefully.
  * With --dev, Vite serves the client with hot reload; otherwise the production build is used.
  */
-import { runtimeSummary } from "../shared/env.ts";
-import { loadEnvFile } from "../shared/env-file.ts";
-import { shutDownOnSignals, startServer } from "../shared/http-server.ts";
+import { runtimeSummary } from "../shared/node/env.ts";
+import { loadEnvFile } from "../shared/node/env-file.ts";
+import { shutDownOnSignals, startServer } from "../shared/node/http-server.ts";
 import type { AppDependencies } from "./app.ts";
 import { ConfigError, type GatewayConfig, loadConfig } from "./config.ts";
 

@@ -21,9 +21,13 @@ import express, {
 } from "express";
 import { createProxyMiddleware, type Options, proxyEventsPlugin } from "http-proxy-middleware";
 import { EVENT_STREAM_RETRY_AFTER_SECONDS } from "../shared/constants.ts";
-import { EVENT_STREAM_PATHS, PUBLIC_API_PATTERN, TOKEN_BEARING_AUTH_PATHS } from "../shared/contract.ts";
-import { pathOf } from "../shared/logging.ts";
-import { slotLimit } from "../shared/slot-limit.ts";
+import {
+  EVENT_STREAM_PATHS,
+  PUBLIC_API_PATTERN,
+  TOKEN_BEARING_AUTH_PATHS,
+} from "../shared/contract/common.ts";
+import { pathOf } from "../shared/node/logging.ts";
+import { slotLimit } from "../shared/node/slot-limit.ts";
 import type { GatewayConfig } from "./config.ts";
 import { GATEWAY_ERRORS, sendError } from "./errors.ts";
 import { type SessionCookie, sessionOf, sessionUndecided } from "./session.ts";

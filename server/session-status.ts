@@ -14,12 +14,13 @@
  * renaming session (`POST /auth/session`), which forgets the answers kept for its organisation, so
  * on this instance every browser of that organisation shows the new names at its next request.
  */
+
 import {
-  API_PATHS,
   type SessionClaims,
   type SessionNames,
   sessionStatusResponseSchema,
-} from "../shared/contract.ts";
+} from "../shared/contract/accounts-schemas.ts";
+import { API_PATHS } from "../shared/contract/common.ts";
 import type { GatewayConfig } from "./config.ts";
 import { nowSeconds } from "./session-token.ts";
 

@@ -7,8 +7,8 @@
  */
 import { createRemoteJWKSet, type JWTVerifyGetKey, errors as joseErrors, jwtVerify } from "jose";
 import { CLOCK_TOLERANCE_SECONDS } from "../shared/constants.ts";
-import { type SessionClaims, sessionClaimsSchema } from "../shared/contract.ts";
-import { claimsStillValid, verifiedTokens } from "../shared/verified-tokens.ts";
+import { type SessionClaims, sessionClaimsSchema } from "../shared/contract/accounts-schemas.ts";
+import { claimsStillValid, verifiedTokens } from "../shared/node/verified-tokens.ts";
 import type { GatewayConfig } from "./config.ts";
 
 /** The keys to check a token with could not be had (JWKS unreachable, slow or broken). */
@@ -55,7 +55,7 @@ export function createTokenVerifier(config: GatewayConfig): TokenVerifier {
   const verifySignature = (token: string) =>
     typeof key === "function" ? jwtVerify(token, key, options) : jwtVerify(token, key, options);
 
-  // A signature, once checked, is remembered for a minute (shared/verified-tokens.ts): verifying
+  // A signature, once checked, is remembered for a minute (shared/node/verified-tokens.ts): verifying
   // ES256 on every request was the largest cost of a proxied call. jose itself keeps the fetched
   // key set for 10 minutes, so a key rotated out of the JWKS keeps verifying here for up to 11
   // minutes; a revoked session ends sooner, through the session-status check (session-status.ts).

@@ -11,12 +11,12 @@ import {
   SESSION_REFRESH_AFTER_SECONDS,
 } from "../shared/constants.ts";
 import {
-  API_PATHS,
   refreshResponseSchema,
   type SessionClaims,
   type SessionNames,
   type SessionUser,
-} from "../shared/contract.ts";
+} from "../shared/contract/accounts-schemas.ts";
+import { API_PATHS } from "../shared/contract/common.ts";
 import type { GatewayConfig } from "./config.ts";
 import type { SessionStatusChecker } from "./session-status.ts";
 import { KeysUnavailableError, nowSeconds, type TokenVerifier } from "./session-token.ts";

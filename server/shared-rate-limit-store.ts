@@ -5,8 +5,8 @@
  * counts in its own memory until the backend answers again.
  */
 import { type ClientRateLimitInfo, MemoryStore, type Options, type Store } from "express-rate-limit";
-import { authRateLimitCountSchema } from "../shared/auth-rate-limit.ts";
-import { API_PATHS } from "../shared/contract.ts";
+import { API_PATHS } from "../shared/contract/common.ts";
+import { authRateLimitCountSchema } from "../shared/node/auth-rate-limit.ts";
 
 const COUNT_TIMEOUT_MS = 1000;
 

@@ -45,7 +45,7 @@ export const NAME_MIN = 2;
 export const ORG_OWNER_ROLE = "owner";
 
 /**
- * Upper bounds of the strings the contract accepts (shared/contract.ts). Every string a request
+ * Upper bounds of the strings the contract accepts (shared/contract/). Every string a request
  * carries, and every claim of a session token, has one, so no client can make the backend store or
  * sign an unbounded value.
  */

@@ -28,3 +28,9 @@ export function initialOf(name: string | null | undefined): string {
   const first = Array.from((name ?? "").trim())[0];
   return first ? first.toUpperCase() : "?";
 }
+
+/** A cost in micro-dollars as text: `$0.0123`; under a dollar keeps four decimals, so a cheap review does not read as free. */
+export function costText(micros: number): string {
+  const dollars = micros / 1_000_000;
+  return `$${dollars >= 1 ? dollars.toFixed(2) : dollars.toFixed(4)}`;
+}

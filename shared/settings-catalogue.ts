@@ -1,7 +1,7 @@
 /**
  * The review settings catalogue (docs/product.md#settings, docs/decisions/010-review-settings.md,
  * 020-setting-kinds-and-shadow-mode.md): every setting category, its settings and their defaults,
- * written once (the rules of each kind: shared/setting-patterns.ts, shared/setting-values.ts). The backend answers
+ * written once (the rules of each kind: shared/contract/settings.ts, shared/contract/settings.ts). The backend answers
  * these as the setting templates and checks saved values against them; the review engine reads a
  * repository's effective values by these keys (`effectiveSettings` in backend/settings/), typed
  * from this list, so a key that is renamed or removed here stops compiling there.
@@ -15,7 +15,7 @@
  */
 export type SettingType = "boolean" | "patterns" | "choice" | "number" | "text";
 
-/** A setting's value: on/off, glob patterns (rules in shared/setting-patterns.ts), a choice, a number or text. */
+/** A setting's value: on/off, glob patterns (rules in shared/contract/settings.ts), a choice, a number or text. */
 export type SettingValue = boolean | readonly string[] | string | number;
 
 /** One option of a choice setting: the stored value and what the screen shows. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { VALIDATION } from "./messages.ts";
+import { VALIDATION } from "./contract/accounts.ts";
 import {
   email,
   FORGOT_PASSWORD_RULES,

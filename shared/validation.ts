@@ -1,13 +1,10 @@
 /**
- * Form validation rules (docs/product.md#validation) with their exact messages. Pure functions, used by the
- * browser forms and, where a server re-checks input, by the server too.
- *
- * A rule takes the field's value and answers the message to show, or undefined when it passes.
- * `validateField` runs rules in order and stops at the first failure, so "required" always wins
- * over "too short".
+ * The rules of the account forms (sign-in, sign-up, password reset, name edits), shared by the
+ * browser's forms and by the backend's schemas (shared/contract/accounts-schemas.ts), so both refuse
+ * the same values with the same messages.
  */
 import { LOGIN_PASSWORD_MIN, NAME_MIN, STRONG_PASSWORD_MAX, STRONG_PASSWORD_MIN } from "./constants.ts";
-import { VALIDATION } from "./messages.ts";
+import { VALIDATION } from "./contract/accounts.ts";
 
 export type Rule = (value: string) => string | undefined;
 
@@ -58,13 +55,13 @@ export function validateForm<K extends string>(
   return errors;
 }
 
-// The product's forms ----------------------------------------------------------------------------
-
 export const LOGIN_RULES = {
   email: [required, email],
   password: [required, minLength(LOGIN_PASSWORD_MIN)],
 } as const satisfies Record<string, readonly Rule[]>;
+
 export type LoginField = keyof typeof LOGIN_RULES;
+
 export type LoginValues = Record<LoginField, string>;
 
 export function validateLogin(values: LoginValues): FieldErrors<LoginField> {
@@ -107,6 +104,7 @@ export const SIGNUP_RULES = {
   source: [required],
   password: [required, strongPassword],
 } as const satisfies Record<string, readonly Rule[]>;
+
 export type SignupValues = Record<keyof typeof SIGNUP_RULES, string>;
 
 /** docs/product.md#reset-password: a strong new password, confirmed. */
@@ -114,6 +112,7 @@ export const RESET_PASSWORD_RULES = {
   password: [required, strongPassword],
   confirmPassword: (values: { password: string }) => [required, matches(values.password)],
 } as const;
+
 export type ResetPasswordValues = Record<keyof typeof RESET_PASSWORD_RULES, string>;
 
 /** The user and organisation name edit dialogs; the input itself stops at EDITABLE_NAME_MAX. */

@@ -4,8 +4,8 @@
  * (the API, the review pipeline) treats a key that no configured key opens the same way.
  */
 import { sql } from "kysely";
-import type { AiModelRequest } from "../../shared/ai-model-contract.ts";
-import type { Logger } from "../../shared/logging.ts";
+import type { AiModelRequest } from "../../shared/contract/ai-model-schemas.ts";
+import type { Logger } from "../../shared/node/logging.ts";
 import type { Db } from "../db/database.ts";
 import type { ModelSettings } from "../review/ai/model-provider.ts";
 import type { SecretBox } from "../secrets/secret-box.ts";

@@ -1,6 +1,6 @@
 /** Guards `/api/*`: a live session is required, and handlers read it with `sessionOf(res)`. */
 import type { Request, RequestHandler, Response } from "express";
-import { ERRORS } from "../../shared/messages.ts";
+import { ERRORS } from "../../shared/contract/accounts.ts";
 import type { Db } from "../db/database.ts";
 import { bearerToken } from "../http/bearer.ts";
 import { HttpError } from "../http/errors.ts";

@@ -5,7 +5,7 @@
 import { decodeJwt } from "jose";
 import request from "supertest";
 import { afterEach, describe, expect, it } from "vitest";
-import { API_PATHS, ERROR_CODES } from "../../shared/contract.ts";
+import { API_PATHS, ERROR_CODES } from "../../shared/contract/common.ts";
 import { type FreshDatabase, freshDatabase, TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
 import { createFakeIdentity, type FakeIdentity } from "../../tests/support/fake-identity.ts";
 import { type Backend, createBackend } from "../app.ts";

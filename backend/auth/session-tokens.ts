@@ -16,8 +16,8 @@ import {
   SignJWT,
 } from "jose";
 import { CLOCK_TOLERANCE_SECONDS, SESSION_ABSOLUTE_LIFETIME_SECONDS } from "../../shared/constants.ts";
-import { type SessionClaims, sessionClaimsSchema } from "../../shared/contract.ts";
-import { notExpired, verifiedTokens } from "../../shared/verified-tokens.ts";
+import { type SessionClaims, sessionClaimsSchema } from "../../shared/contract/accounts-schemas.ts";
+import { notExpired, verifiedTokens } from "../../shared/node/verified-tokens.ts";
 
 export type SessionKey =
   | { alg: "HS256"; secret: Uint8Array }
@@ -88,7 +88,7 @@ export function createSessionTokens(key: SessionKey, options: SessionTokenOption
   const header =
     key.alg === "HS256" ? { alg: key.alg, typ: "JWT" } : { alg: key.alg, kid: key.kid, typ: "JWT" };
   // Every /api call of a session brings the same token: its signature is checked once a minute
-  // (shared/verified-tokens.ts), its expiry on every use; the session's row is still read each time.
+  // (shared/node/verified-tokens.ts), its expiry on every use; the session's row is still read each time.
   const verified = verifiedTokens();
 
   return {

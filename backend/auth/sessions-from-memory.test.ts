@@ -4,7 +4,7 @@
  * a new name shows on the next call. On Postgres there is no cache, and the same behaviour holds by reading each time.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { API_PATHS } from "../../shared/contract.ts";
+import { API_PATHS } from "../../shared/contract/common.ts";
 import { signedInAccount } from "../../tests/support/backend-sessions.ts";
 import { TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
 import { bearerCalls, testBackends } from "../../tests/support/test-backend.ts";

@@ -4,7 +4,7 @@
  * organisation so that changes (a new name, a deleted user) take effect at once.
  */
 import { NAME_MAX, ORG_NAME_MAX, SESSION_ABSOLUTE_LIFETIME_SECONDS } from "../../shared/constants.ts";
-import type { Provider } from "../../shared/contract.ts";
+import type { Provider } from "../../shared/contract/accounts-schemas.ts";
 import type { Db } from "../db/database.ts";
 import { cachedRead, type ReadCacheKind } from "../db/read-cache.ts";
 import { ACCOUNT_COLUMNS, type Account, accountFromRow } from "./account-rows.ts";

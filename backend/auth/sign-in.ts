@@ -5,8 +5,10 @@
  */
 import type { Request } from "express";
 import { NAME_MAX, URL_MAX } from "../../shared/constants.ts";
-import { ERROR_CODES, type ErrorBody, type Provider, type SignInResponse } from "../../shared/contract.ts";
-import { ERRORS } from "../../shared/messages.ts";
+import { ERRORS } from "../../shared/contract/accounts.ts";
+import type { Provider, SignInResponse } from "../../shared/contract/accounts-schemas.ts";
+import { ERROR_CODES } from "../../shared/contract/common.ts";
+import type { ErrorBody } from "../../shared/contract/common-schemas.ts";
 import type { TrialTerms } from "../billing/subscriptions.ts";
 import type { Db } from "../db/database.ts";
 import { HttpError } from "../http/errors.ts";

@@ -1,11 +1,11 @@
 /**
- * An organisation's subscription as the contract shows it (shared/billing-contract.ts), computed
+ * An organisation's subscription as the contract shows it (shared/contract/billing.ts), computed
  * from its row and the billing clock: days left, ending soon, expired and the trial's state are
  * never stored, so they are always true for "now".
  */
 import type { Selectable } from "kysely";
-import type { Plan, PlanCode, Subscription } from "../../shared/billing-contract.ts";
 import { PLAN_VALUES, TRIAL_ENDING_SOON_DAYS } from "../../shared/constants.ts";
+import type { Plan, PlanCode, Subscription } from "../../shared/contract/billing-schemas.ts";
 import type { SubscriptionsTable } from "../db/schema.ts";
 import { daysUntil } from "./clock.ts";
 

@@ -4,7 +4,8 @@
  * code host; importing or adding again updates the row and never touches its seat.
  */
 import { type Selectable, sql } from "kysely";
-import type { Contributor, ContributorsPage, ContributorsQuery } from "../../shared/billing-contract.ts";
+import type { ContributorsPage } from "../../shared/contract/contributors.ts";
+import type { Contributor, ContributorsQuery } from "../../shared/contract/contributors-schemas.ts";
 import type { Db } from "../db/database.ts";
 import { containsPattern, offsetOf, pageInfoOf } from "../db/paging.ts";
 import { cachedRead, type ReadCacheKind } from "../db/read-cache.ts";

@@ -12,8 +12,8 @@
  * the last one. PGlite runs one transaction at a time anyway.
  */
 import { type Selectable, sql, type Transaction } from "kysely";
-import type { SeatStatus } from "../../shared/billing-contract.ts";
-import { SEAT_MESSAGES, seatManagementBlock } from "../../shared/seat-rules.ts";
+import { SEAT_MESSAGES, seatManagementBlock } from "../../shared/contract/contributors.ts";
+import type { SeatStatus } from "../../shared/contract/contributors-schemas.ts";
 import { isExpiredAt } from "../billing/subscription-view.ts";
 import type { Db } from "../db/database.ts";
 import type { Database, SubscriptionsTable } from "../db/schema.ts";

@@ -1,5 +1,5 @@
 /** Reading one page of a list (docs/decisions/038-server-side-paging.md). */
-import type { PageInfo, PageQuery } from "../../shared/paging.ts";
+import type { PageInfo, PageQuery } from "../../shared/contract/paging.ts";
 
 /** A LIKE pattern that finds `text` anywhere: its own %, _ and \ match themselves. */
 export function containsPattern(text: string): string {

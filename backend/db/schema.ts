@@ -3,11 +3,11 @@
  * a new table means a migration plus an interface here plus an entry in `Database`.
  */
 import type { ColumnType, Generated } from "kysely";
-import type { ModelKind } from "../../shared/ai-model.ts";
-import type { PlanCode, SubscriptionStatus } from "../../shared/billing-contract.ts";
-import type { Provider } from "../../shared/contract.ts";
-import type { Finding, RunAiOutcome } from "../../shared/review-contract.ts";
-import type { InvalidTeamRule, TeamRule } from "../../shared/settings-contract.ts";
+import type { Provider } from "../../shared/contract/accounts-schemas.ts";
+import type { ModelKind } from "../../shared/contract/ai-model.ts";
+import type { PlanCode, SubscriptionStatus } from "../../shared/contract/billing-schemas.ts";
+import type { Finding, RunAiOutcome } from "../../shared/contract/reviews-schemas.ts";
+import type { InvalidTeamRule, TeamRule } from "../../shared/contract/settings-schemas.ts";
 import type {
   BotCommand,
   FindingDelivery,
@@ -315,7 +315,7 @@ export interface ReviewPullRequestsTable {
   updated_at: ColumnType<Date, Date | undefined, Date>;
 }
 
-/** A finding of a run and its delivery; `finding` is jsonb (shared/review-contract.ts), written as JSON text. */
+/** A finding of a run and its delivery; `finding` is jsonb (shared/contract/reviews.ts), written as JSON text. */
 export interface ReviewFindingsTable {
   id: Generated<number>;
   run_id: string;

@@ -3,7 +3,7 @@
  * cannot depend on the work (resend-verification and forgot-password reveal nothing that way).
  * Failures are logged, never thrown; shutdown and tests wait for what is still running.
  */
-import type { Logger } from "../../shared/logging.ts";
+import type { Logger } from "../../shared/node/logging.ts";
 
 export interface BackgroundTasks {
   run(log: Logger, what: string, task: () => Promise<void>): void;

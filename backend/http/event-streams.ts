@@ -6,9 +6,10 @@
  */
 import type { Response } from "express";
 import { EVENT_STREAM_RETRY_AFTER_SECONDS } from "../../shared/constants.ts";
-import { ERROR_CODES, type ErrorBody } from "../../shared/contract.ts";
-import { ERRORS } from "../../shared/messages.ts";
-import { slotLimit } from "../../shared/slot-limit.ts";
+import { ERRORS } from "../../shared/contract/accounts.ts";
+import { ERROR_CODES } from "../../shared/contract/common.ts";
+import type { ErrorBody } from "../../shared/contract/common-schemas.ts";
+import { slotLimit } from "../../shared/node/slot-limit.ts";
 import { sessionOf } from "../auth/require-session.ts";
 
 export interface EventStreamLimits {

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { ERROR_CODES } from "../../shared/contract.ts";
+import { ERROR_CODES } from "../../shared/contract/common.ts";
 import { HttpError } from "./errors.ts";
 
 /** Parses a request part with a shared schema; a mismatch is a 400 naming each bad field. */

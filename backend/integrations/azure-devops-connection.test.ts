@@ -6,8 +6,8 @@
 import { randomBytes } from "node:crypto";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { API_PATHS } from "../../shared/contract.ts";
-import { createLogger } from "../../shared/logging.ts";
+import { API_PATHS } from "../../shared/contract/common.ts";
+import { createLogger } from "../../shared/node/logging.ts";
 import { signedInAccount } from "../../tests/support/backend-sessions.ts";
 import { freshDatabase, TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
 import {

@@ -4,7 +4,7 @@
  * its service hook. The token is opened here only, so every reader (the review host, the webhook's
  * permission check, a new hook secret) treats a token no configured key opens the same way.
  */
-import type { Logger } from "../../shared/logging.ts";
+import type { Logger } from "../../shared/node/logging.ts";
 import type { Db } from "../db/database.ts";
 import { isSealed, type SecretBox } from "../secrets/secret-box.ts";
 import type { AzureDevOpsProject } from "./azure-devops.ts";

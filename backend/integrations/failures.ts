@@ -1,6 +1,6 @@
 /** How a code host's failure is answered, by every route that calls one. */
 
-import { INSTALLATION } from "../../shared/code-host-messages.ts";
+import { INSTALLATION } from "../../shared/contract/code-hosts.ts";
 import { GitHubError } from "../github/client.ts";
 import { HttpError } from "../http/errors.ts";
 import { AzureDevOpsError } from "./azure-devops.ts";

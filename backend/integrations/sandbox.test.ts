@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { sandboxConnectOf } from "../../shared/sandbox.ts";
+import { sandboxConnectOf } from "../../shared/contract/sandbox.ts";
 import { InstallationNotProvenError } from "./code-host.ts";
 import { createSandboxCodeHost, SANDBOX_CODE_TTL_MS } from "./sandbox.ts";
 

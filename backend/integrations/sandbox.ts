@@ -1,7 +1,7 @@
 /**
  * The sandbox code host: without a GitHub App, Connect leads to our own /sandbox/install page (the
  * stand-in for GitHub's "Install the app" page) with a made-up installation id, and setting that up
- * imports a few sample repositories (shared/sandbox.ts), so the installation flow and the dashboard
+ * imports a few sample repositories (shared/contract/sandbox.ts), so the installation flow and the dashboard
  * work on one machine with no GitHub. Its people (SANDBOX_PEOPLE) are the contributors it imports
  * and the accounts a lookup by username finds.
  *
@@ -13,13 +13,15 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import {
   isSandboxInstallationId,
-  SANDBOX_ACTIVE_PEOPLE,
   SANDBOX_INSTALL_PATH,
   SANDBOX_INSTALLATION_PREFIX,
+} from "../../shared/contract/sandbox.ts";
+import {
+  SANDBOX_ACTIVE_PEOPLE,
   SANDBOX_PEOPLE,
   SANDBOX_REPOSITORIES,
   type SandboxPerson,
-} from "../../shared/sandbox.ts";
+} from "../../shared/sandbox-samples.ts";
 import {
   type CodeHost,
   type CodeHostPerson,

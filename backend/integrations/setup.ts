@@ -5,9 +5,9 @@
  */
 import { sql } from "kysely";
 import { z } from "zod";
-import { AZURE_DEVOPS } from "../../shared/code-host-messages.ts";
 import { URL_MAX } from "../../shared/constants.ts";
-import type { IntegrationSetupRequest } from "../../shared/contract.ts";
+import { AZURE_DEVOPS } from "../../shared/contract/code-hosts.ts";
+import type { IntegrationSetupRequest } from "../../shared/contract/code-hosts-schemas.ts";
 import type { Db } from "../db/database.ts";
 import type { ProjectProperties } from "../db/schema.ts";
 import { HttpError } from "../http/errors.ts";

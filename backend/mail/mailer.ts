@@ -3,7 +3,7 @@
  * adapters: SMTP (smtp.ts, when SMTP_URL is set) and the local outbox (outbox.ts, local mode and
  * development only; config.ts refuses production without one or the other).
  */
-import type { Logger } from "../../shared/logging.ts";
+import type { Logger } from "../../shared/node/logging.ts";
 import type { BackendConfig } from "../config.ts";
 import type { Db } from "../db/database.ts";
 import { outboxMailer } from "./outbox.ts";

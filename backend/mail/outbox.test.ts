@@ -1,7 +1,7 @@
 /** The local outbox keeps the latest OUTBOX_LIMIT messages, newest first, and logs each one. */
 import { afterEach, describe, expect, it } from "vitest";
 import { OUTBOX_LIMIT } from "../../shared/constants.ts";
-import { createLogger } from "../../shared/logging.ts";
+import { createLogger } from "../../shared/node/logging.ts";
 import { type Db, openDatabase } from "../db/database.ts";
 import { migrateToLatest } from "../db/migrations.ts";
 import { outboxMailer, outboxMessages } from "./outbox.ts";

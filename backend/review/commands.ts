@@ -1,10 +1,10 @@
 /**
  * Bot commands in pull-request comments: `@<bot> review`, `full review`, `pause`, `resume` and
- * `help` (the list and the handle are in shared/bot-commands.ts, which the pages name them from).
+ * `help` (the list and the handle are in shared/contract/reviews.ts, which the pages name them from).
  * Only a line that starts with the mention counts: a quoted reply (`> @argus review`) or a fenced
  * code block repeating a command must not run it again.
  */
-import { BOT_COMMANDS, type BotCommand, botHandle } from "../../shared/bot-commands.ts";
+import { BOT_COMMANDS, type BotCommand, botHandle } from "../../shared/contract/reviews.ts";
 
 export { BOT_COMMANDS, type BotCommand, botHandle };
 

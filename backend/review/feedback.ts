@@ -5,7 +5,7 @@
  * not post it, whichever reviewer found it.
  */
 import { sql } from "kysely";
-import type { Finding, FindingFeedback } from "../../shared/review-contract.ts";
+import type { Finding, FindingFeedback } from "../../shared/contract/reviews-schemas.ts";
 import type { FindingDelivery } from "./model.ts";
 import type { PostedFindings } from "./review-host.ts";
 import type { DbExecutor } from "./runs.ts";

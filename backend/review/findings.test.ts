@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { FINDING_QUOTE_MAX, findingSchema } from "../../shared/review-contract.ts";
+import { FINDING_QUOTE_MAX } from "../../shared/contract/reviews.ts";
+import { findingSchema } from "../../shared/contract/reviews-schemas.ts";
 import { createFinding, fingerprint, sortAndDedupe } from "./findings.ts";
 
 describe("fingerprint", () => {

@@ -3,7 +3,11 @@
  * it carries. Stored as text in review_runs (migration 0007_review_engine).
  */
 import type { z } from "zod";
-import type { RunFinding, reviewRunStatusSchema, reviewTriggerSchema } from "../../shared/review-contract.ts";
+import type {
+  RunFinding,
+  reviewRunStatusSchema,
+  reviewTriggerSchema,
+} from "../../shared/contract/reviews-schemas.ts";
 import type { BotCommand } from "./commands.ts";
 
 /**

@@ -7,7 +7,7 @@
  * posts twice (nor calls the model twice).
  */
 import type { Selectable } from "kysely";
-import type { Finding } from "../../shared/review-contract.ts";
+import type { Finding } from "../../shared/contract/reviews-schemas.ts";
 import type { Clock } from "../billing/clock.ts";
 import { currentSubscription } from "../billing/subscriptions.ts";
 import type { Db } from "../db/database.ts";

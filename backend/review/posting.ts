@@ -4,9 +4,13 @@
  * hidden marker (markers.ts) so that later runs (and retries) read back what is on the pull request
  * already.
  */
-import { cweUrl } from "../../shared/cwe.ts";
+import { cweUrl } from "../../shared/contract/reviews.ts";
+import {
+  FINDING_SEVERITY_ORDER,
+  type Finding,
+  type FindingSeverity,
+} from "../../shared/contract/reviews-schemas.ts";
 import { inertMarkdown, inlineCode } from "../../shared/inert-markdown.ts";
-import { FINDING_SEVERITY_ORDER, type Finding, type FindingSeverity } from "../../shared/review-contract.ts";
 import type { RightSideIndex } from "./diff.ts";
 import type { PullRequestMarkers } from "./markers.ts";
 import type { FindingDelivery } from "./model.ts";

@@ -5,7 +5,7 @@
  * part of its comments). Only a worker that dies mid-run has its job retried, and the retry takes
  * the same run again (startRun): retries never make a second run.
  */
-import type { Logger } from "../../shared/logging.ts";
+import type { Logger } from "../../shared/node/logging.ts";
 import type { Db } from "../db/database.ts";
 import type { ReviewRunOutcome } from "./model.ts";
 import type { QueuedReview } from "./queue.ts";

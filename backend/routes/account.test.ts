@@ -1,8 +1,9 @@
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EDITABLE_NAME_MAX } from "../../shared/constants.ts";
-import { API_PATHS, nameUpdateResponseSchema, refreshResponseSchema } from "../../shared/contract.ts";
-import { NAME_EDIT } from "../../shared/messages.ts";
+import { NAME_EDIT } from "../../shared/contract/accounts.ts";
+import { nameUpdateResponseSchema, refreshResponseSchema } from "../../shared/contract/accounts-schemas.ts";
+import { API_PATHS } from "../../shared/contract/common.ts";
 import { signedInAccount } from "../../tests/support/backend-sessions.ts";
 import { type FreshDatabase, freshDatabase, TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
 import { createFakeIdentity } from "../../tests/support/fake-identity.ts";

@@ -5,8 +5,12 @@
  */
 import type { Router } from "express";
 import type { z } from "zod";
-import { API_PATHS, nameUpdateRequestSchema, type nameUpdateResponseSchema } from "../../shared/contract.ts";
-import { NAME_EDIT } from "../../shared/messages.ts";
+import { NAME_EDIT } from "../../shared/contract/accounts.ts";
+import {
+  nameUpdateRequestSchema,
+  type nameUpdateResponseSchema,
+} from "../../shared/contract/accounts-schemas.ts";
+import { API_PATHS } from "../../shared/contract/common.ts";
 import { sessionOf } from "../auth/require-session.ts";
 import type { Db } from "../db/database.ts";
 import { strictRouter } from "../http/router.ts";

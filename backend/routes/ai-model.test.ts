@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { AiModelRequest } from "../../shared/ai-model-contract.ts";
-import { aiModelResponseSchema, aiModelTestResponseSchema } from "../../shared/ai-model-contract.ts";
-import { AI_MODEL, INPUT_TOKEN_LIMIT } from "../../shared/ai-model-messages.ts";
-import { API_PATHS, ERROR_CODES } from "../../shared/contract.ts";
-import { createLogger } from "../../shared/logging.ts";
+import { AI_MODEL, INPUT_TOKEN_LIMIT } from "../../shared/contract/ai-model.ts";
+import type { AiModelRequest } from "../../shared/contract/ai-model-schemas.ts";
+import { aiModelResponseSchema, aiModelTestResponseSchema } from "../../shared/contract/ai-model-schemas.ts";
+import { API_PATHS, ERROR_CODES } from "../../shared/contract/common.ts";
+import { createLogger } from "../../shared/node/logging.ts";
 import { signedInAccount } from "../../tests/support/backend-sessions.ts";
 import { TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
 import { type FakeModelServer, startFakeOpenAiServer } from "../../tests/support/fake-model-servers.ts";

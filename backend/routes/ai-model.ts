@@ -6,15 +6,14 @@
  * in, never out: answers say `apiKeySet` only, and no log line carries it.
  */
 import type { Response, Router } from "express";
-import { mayChangeAiModel, storedKeyServes } from "../../shared/ai-model.ts";
+import { AI_MODEL, mayChangeAiModel, storedKeyServes } from "../../shared/contract/ai-model.ts";
 import {
   type AiModelRequest,
   type AiModelResponse,
   type AiModelTestResponse,
   aiModelRequestSchema,
-} from "../../shared/ai-model-contract.ts";
-import { AI_MODEL } from "../../shared/ai-model-messages.ts";
-import { API_PATHS, ERROR_CODES } from "../../shared/contract.ts";
+} from "../../shared/contract/ai-model-schemas.ts";
+import { API_PATHS, ERROR_CODES } from "../../shared/contract/common.ts";
 import { type ModelCallLimit, takeModelCall } from "../ai-models/call-limits.ts";
 import {
   type AiModelStoreDeps,

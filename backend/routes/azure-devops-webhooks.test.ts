@@ -7,10 +7,10 @@
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  API_PATHS,
   integrationResponseSchema,
   integrationSetupResponseSchema,
-} from "../../shared/contract.ts";
+} from "../../shared/contract/code-hosts-schemas.ts";
+import { API_PATHS } from "../../shared/contract/common.ts";
 import {
   type PullRequestOptions,
   pullRequestCommented,

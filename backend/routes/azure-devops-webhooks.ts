@@ -11,7 +11,7 @@
  * is 202.
  */
 import express, { type Router } from "express";
-import type { Logger } from "../../shared/logging.ts";
+import type { Logger } from "../../shared/node/logging.ts";
 import type { Db } from "../db/database.ts";
 import { HttpError } from "../http/errors.ts";
 import { strictRouter } from "../http/router.ts";

@@ -1,19 +1,16 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { integrationResponseSchema } from "../../shared/contract/code-hosts-schemas.ts";
+import { API_PATHS } from "../../shared/contract/common.ts";
+import { CONTRIBUTOR_MESSAGES } from "../../shared/contract/contributors.ts";
 import {
   addContributorResponseSchema,
   type Contributor,
   contributorSuggestionsResponseSchema,
   contributorsResponseSchema,
-} from "../../shared/billing-contract.ts";
-import { CONTRIBUTOR_MESSAGES } from "../../shared/billing-messages.ts";
-import { API_PATHS, integrationResponseSchema } from "../../shared/contract.ts";
-import {
-  SANDBOX_ACTIVE_PEOPLE,
-  SANDBOX_PEOPLE,
-  SANDBOX_REPOSITORIES,
-  sandboxConnectOf,
-} from "../../shared/sandbox.ts";
+} from "../../shared/contract/contributors-schemas.ts";
+import { sandboxConnectOf } from "../../shared/contract/sandbox.ts";
+import { SANDBOX_ACTIVE_PEOPLE, SANDBOX_PEOPLE, SANDBOX_REPOSITORIES } from "../../shared/sandbox-samples.ts";
 import { signedInAccount } from "../../tests/support/backend-sessions.ts";
 import { TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
 import {

@@ -1,15 +1,15 @@
 /** The organisation's contributors: the list and adding one by username (docs/product.md#contributors-and-seats). */
 import type { Router } from "express";
 import type { z } from "zod";
+import { API_PATHS } from "../../shared/contract/common.ts";
+import { CONTRIBUTOR_MESSAGES } from "../../shared/contract/contributors.ts";
 import {
   addContributorRequestSchema,
   type addContributorResponseSchema,
   type contributorSuggestionsResponseSchema,
   contributorsQuerySchema,
   type contributorsResponseSchema,
-} from "../../shared/billing-contract.ts";
-import { CONTRIBUTOR_MESSAGES } from "../../shared/billing-messages.ts";
-import { API_PATHS } from "../../shared/contract.ts";
+} from "../../shared/contract/contributors-schemas.ts";
 import { sessionOf } from "../auth/require-session.ts";
 import { addContributor, githubInstallationOf, listContributors } from "../contributors/contributors.ts";
 import type { ContributorImport } from "../contributors/import.ts";

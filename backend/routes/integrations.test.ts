@@ -2,17 +2,18 @@ import { once } from "node:events";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { INSTALLATION } from "../../shared/code-host-messages.ts";
+import { INSTALLATION } from "../../shared/contract/code-hosts.ts";
 import {
-  API_PATHS,
   type Integration,
   integrationResponseSchema,
   integrationSetupResponseSchema,
   integrationsResponseSchema,
   projectsResponseSchema,
-} from "../../shared/contract.ts";
-import { PAGE_SIZE_MAX } from "../../shared/paging.ts";
-import { SANDBOX_REPOSITORIES, sandboxConnectOf, sandboxInstallationOf } from "../../shared/sandbox.ts";
+} from "../../shared/contract/code-hosts-schemas.ts";
+import { API_PATHS } from "../../shared/contract/common.ts";
+import { PAGE_SIZE_MAX } from "../../shared/contract/paging.ts";
+import { sandboxConnectOf, sandboxInstallationOf } from "../../shared/contract/sandbox.ts";
+import { SANDBOX_REPOSITORIES } from "../../shared/sandbox-samples.ts";
 import { signedInAccount } from "../../tests/support/backend-sessions.ts";
 import { TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
 import { type FakeAzureDevOps, startFakeAzureDevOps } from "../../tests/support/fake-azure-devops.ts";

@@ -5,19 +5,18 @@
 import type { Response, Router } from "express";
 import { rateLimit } from "express-rate-limit";
 import { sql } from "kysely";
-import { AZURE_DEVOPS } from "../../shared/code-host-messages.ts";
+import { AZURE_DEVOPS } from "../../shared/contract/code-hosts.ts";
 import {
-  API_PATHS,
-  ERROR_CODES,
-  type ErrorBody,
   githubSetupRequestSchema,
   type IntegrationResponse,
   type IntegrationSetupResponse,
   type IntegrationsResponse,
   integrationSetupRequestSchema,
   type ServiceHookSecretResponse,
-} from "../../shared/contract.ts";
-import type { Logger } from "../../shared/logging.ts";
+} from "../../shared/contract/code-hosts-schemas.ts";
+import { API_PATHS, ERROR_CODES } from "../../shared/contract/common.ts";
+import type { ErrorBody } from "../../shared/contract/common-schemas.ts";
+import type { Logger } from "../../shared/node/logging.ts";
 import { sessionOf } from "../auth/require-session.ts";
 import type { ContributorImport } from "../contributors/import.ts";
 import type { Db } from "../db/database.ts";

@@ -1,6 +1,6 @@
 /** The public keys that verify session tokens (ES256 mode); a shared secret has none to publish. */
 import type { Router } from "express";
-import { API_PATHS } from "../../shared/contract.ts";
+import { API_PATHS } from "../../shared/contract/common.ts";
 import type { SessionTokens } from "../auth/session-tokens.ts";
 import { strictRouter } from "../http/router.ts";
 

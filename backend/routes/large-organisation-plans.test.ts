@@ -8,14 +8,14 @@ import pg from "pg";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { LARGE_ORG, SMALL_ORG, seedOrganisation } from "../../bench/lib/org-seed.ts";
-import { API_PATHS } from "../../shared/contract.ts";
+import { API_PATHS } from "../../shared/contract/common.ts";
 import {
   CONTRIBUTOR_SORTS,
   HOME_PAGE_SIZE,
   PROJECT_SORTS,
   pageQueryString,
   REVIEW_SORTS,
-} from "../../shared/paging.ts";
+} from "../../shared/contract/paging.ts";
 import { signedInAccount } from "../../tests/support/backend-sessions.ts";
 import { type FreshDatabase, freshDatabase, TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
 import { type Backend, createBackend } from "../app.ts";

@@ -4,7 +4,8 @@
  * reaches it can read every verification and reset link.
  */
 import type { Router } from "express";
-import { API_PATHS, type OutboxResponse } from "../../shared/contract.ts";
+import type { OutboxResponse } from "../../shared/contract/accounts-schemas.ts";
+import { API_PATHS } from "../../shared/contract/common.ts";
 import type { Db } from "../db/database.ts";
 import { strictRouter } from "../http/router.ts";
 import { outboxMessages } from "../mail/outbox.ts";

@@ -6,10 +6,11 @@
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedOrganisation } from "../../bench/lib/org-seed.ts";
-import { contributorsResponseSchema } from "../../shared/billing-contract.ts";
-import { API_PATHS, projectsResponseSchema } from "../../shared/contract.ts";
-import { DEFAULT_PAGE_SIZE, PAGE_SIZE_MAX, pageQueryString } from "../../shared/paging.ts";
-import { reviewRunsResponseSchema } from "../../shared/review-contract.ts";
+import { projectsResponseSchema } from "../../shared/contract/code-hosts-schemas.ts";
+import { API_PATHS } from "../../shared/contract/common.ts";
+import { contributorsResponseSchema } from "../../shared/contract/contributors-schemas.ts";
+import { DEFAULT_PAGE_SIZE, PAGE_SIZE_MAX, pageQueryString } from "../../shared/contract/paging.ts";
+import { reviewRunsResponseSchema } from "../../shared/contract/reviews-schemas.ts";
 import { signedInAccount } from "../../tests/support/backend-sessions.ts";
 import { type FreshDatabase, freshDatabase, TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
 import { type Backend, createBackend } from "../app.ts";

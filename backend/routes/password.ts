@@ -6,15 +6,14 @@
  */
 import type { Router } from "express";
 import type { z } from "zod";
+import { ACCOUNT_MESSAGES } from "../../shared/contract/accounts.ts";
 import {
-  API_PATHS,
   emailRequestSchema,
-  type messageResponseSchema,
   resetCodeCheckRequestSchema,
   resetPasswordRequestSchema,
-  type successResponseSchema,
-} from "../../shared/contract.ts";
-import { ACCOUNT_MESSAGES } from "../../shared/messages.ts";
+} from "../../shared/contract/accounts-schemas.ts";
+import { API_PATHS } from "../../shared/contract/common.ts";
+import type { messageResponseSchema, successResponseSchema } from "../../shared/contract/common-schemas.ts";
 import { findAccountByEmail } from "../auth/accounts.ts";
 import { revokeUserSessions } from "../auth/sessions.ts";
 import { identityUnavailable, userDisabled } from "../auth/sign-in.ts";

@@ -6,15 +6,15 @@
  */
 import type { Router } from "express";
 import type { z } from "zod";
+import { PAYMENT_MESSAGES } from "../../shared/contract/billing.ts";
 import type {
   PaymentSession,
   SandboxCheckout,
   SubscriptionResponse,
   sandboxCheckoutResponseSchema,
   ValidateSessionResponse,
-} from "../../shared/billing-contract.ts";
-import { PAYMENT_MESSAGES } from "../../shared/billing-messages.ts";
-import { API_PATHS } from "../../shared/contract.ts";
+} from "../../shared/contract/billing-schemas.ts";
+import { API_PATHS } from "../../shared/contract/common.ts";
 import { sessionOf, sessionOfRequest } from "../auth/require-session.ts";
 import type { SessionTokens } from "../auth/session-tokens.ts";
 import { atProvider, type BillingDeps, idPattern } from "../billing/billing-deps.ts";

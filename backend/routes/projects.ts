@@ -4,13 +4,13 @@
  */
 import type { Router } from "express";
 import {
-  API_PATHS,
   type Project,
   type ProjectsQuery,
   type ProjectsResponse,
   projectsQuerySchema,
-} from "../../shared/contract.ts";
-import type { PageInfo } from "../../shared/paging.ts";
+} from "../../shared/contract/code-hosts-schemas.ts";
+import { API_PATHS } from "../../shared/contract/common.ts";
+import type { PageInfo } from "../../shared/contract/paging.ts";
 import { sessionOf } from "../auth/require-session.ts";
 import type { Db } from "../db/database.ts";
 import { containsPattern, offsetOf, pageInfoOf } from "../db/paging.ts";

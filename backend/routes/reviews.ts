@@ -7,7 +7,7 @@
 import { randomUUID } from "node:crypto";
 import type { Router } from "express";
 import { z } from "zod";
-import { API_PATHS } from "../../shared/contract.ts";
+import { API_PATHS } from "../../shared/contract/common.ts";
 import {
   type ReviewRunDetail,
   type ReviewRunSummary,
@@ -15,7 +15,7 @@ import {
   type reviewRunResponseSchema,
   reviewRunsQuerySchema,
   type reviewRunsResponseSchema,
-} from "../../shared/review-contract.ts";
+} from "../../shared/contract/reviews-schemas.ts";
 import { sessionOf } from "../auth/require-session.ts";
 import type { Db } from "../db/database.ts";
 import { offsetOf, pageInfoOf } from "../db/paging.ts";

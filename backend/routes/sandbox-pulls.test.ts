@@ -1,16 +1,19 @@
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { botCommandText } from "../../shared/bot-commands.ts";
 import { DEFAULT_PRODUCT_NAME } from "../../shared/constants.ts";
-import { API_PATHS, integrationResponseSchema, projectsResponseSchema } from "../../shared/contract.ts";
-import { SANDBOX_PULL_PATHS } from "../../shared/review-paths.ts";
-import { sandboxConnectOf } from "../../shared/sandbox.ts";
+import {
+  integrationResponseSchema,
+  projectsResponseSchema,
+} from "../../shared/contract/code-hosts-schemas.ts";
+import { API_PATHS } from "../../shared/contract/common.ts";
+import { botCommandText } from "../../shared/contract/reviews.ts";
+import { SANDBOX_PULL_PATHS, sandboxConnectOf } from "../../shared/contract/sandbox.ts";
 import {
   sandboxCommentPostedSchema,
   sandboxPullCreatedSchema,
   sandboxPullResponseSchema,
   sandboxPullsResponseSchema,
-} from "../../shared/sandbox-review-contract.ts";
+} from "../../shared/contract/sandbox-schemas.ts";
 import { signedInAccount } from "../../tests/support/backend-sessions.ts";
 import { TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
 import { testMarkersOf } from "../../tests/support/review-markers.ts";

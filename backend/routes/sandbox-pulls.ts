@@ -8,8 +8,7 @@
 import { randomUUID } from "node:crypto";
 import type { Router } from "express";
 import { z } from "zod";
-import { SANDBOX_PULL_ROUTES } from "../../shared/review-paths.ts";
-import { SANDBOX_INTEGRATION } from "../../shared/sandbox.ts";
+import { SANDBOX_INTEGRATION, SANDBOX_PULL_ROUTES } from "../../shared/contract/sandbox.ts";
 import {
   type SandboxPullDetail,
   type SandboxPullsData,
@@ -19,7 +18,7 @@ import {
   sandboxPullCreateSchema,
   type sandboxReactionsResponseSchema,
   sandboxReactSchema,
-} from "../../shared/sandbox-review-contract.ts";
+} from "../../shared/contract/sandbox-schemas.ts";
 import { sessionOf } from "../auth/require-session.ts";
 import type { Db } from "../db/database.ts";
 import { HttpError } from "../http/errors.ts";

@@ -4,14 +4,14 @@
  * next run of the repository does not post a finding that got a 👎.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { API_PATHS } from "../../shared/contract.ts";
-import { reviewRunResponseSchema } from "../../shared/review-contract.ts";
-import { SANDBOX_PULL_PATHS } from "../../shared/review-paths.ts";
+import { API_PATHS } from "../../shared/contract/common.ts";
+import { reviewRunResponseSchema } from "../../shared/contract/reviews-schemas.ts";
+import { SANDBOX_PULL_PATHS } from "../../shared/contract/sandbox.ts";
 import {
   sandboxPullCreatedSchema,
   sandboxPullResponseSchema,
   sandboxReactionsResponseSchema,
-} from "../../shared/sandbox-review-contract.ts";
+} from "../../shared/contract/sandbox-schemas.ts";
 import { signedInAccount } from "../../tests/support/backend-sessions.ts";
 import { TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
 import { FAST_QUEUE } from "../../tests/support/review-queue.ts";

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seatChangeResponseSchema } from "../../shared/billing-contract.ts";
 import { TRIAL_SEATS } from "../../shared/constants.ts";
-import { API_PATHS } from "../../shared/contract.ts";
-import { SEAT_MESSAGES } from "../../shared/seat-rules.ts";
+import { API_PATHS } from "../../shared/contract/common.ts";
+import { SEAT_MESSAGES } from "../../shared/contract/contributors.ts";
+import { seatChangeResponseSchema } from "../../shared/contract/contributors-schemas.ts";
 import { signedInAccount } from "../../tests/support/backend-sessions.ts";
 import { TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
 import { bearerCalls, testBackends } from "../../tests/support/test-backend.ts";

@@ -1,8 +1,11 @@
 /** Giving a contributor a seat and taking it back (docs/product.md#seats). */
 import type { Router } from "express";
 import type { z } from "zod";
-import { type seatChangeResponseSchema, seatRequestSchema } from "../../shared/billing-contract.ts";
-import { API_PATHS } from "../../shared/contract.ts";
+import { API_PATHS } from "../../shared/contract/common.ts";
+import {
+  type seatChangeResponseSchema,
+  seatRequestSchema,
+} from "../../shared/contract/contributors-schemas.ts";
 import { sessionOf } from "../auth/require-session.ts";
 import type { Clock } from "../billing/clock.ts";
 import { assignSeat, type SeatChange, unassignSeat } from "../contributors/seats.ts";

@@ -1,18 +1,18 @@
 import request from "supertest";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { API_PATHS } from "../../shared/contract.ts";
+import { API_PATHS } from "../../shared/contract/common.ts";
+import type { SettingsData } from "../../shared/contract/settings.ts";
+import {
+  type SettingsUpdateResponse,
+  settingsResponseSchema,
+  settingsUpdateResponseSchema,
+  settingTemplatesResponseSchema,
+} from "../../shared/contract/settings-schemas.ts";
 import {
   DEFAULT_SETTINGS_PROVIDER,
   SETTINGS_CATALOGUE,
   SETTINGS_PROVIDERS,
 } from "../../shared/settings-catalogue.ts";
-import {
-  type SettingsData,
-  type SettingsUpdateResponse,
-  settingsResponseSchema,
-  settingsUpdateResponseSchema,
-  settingTemplatesResponseSchema,
-} from "../../shared/settings-contract.ts";
 import { signedInAccount } from "../../tests/support/backend-sessions.ts";
 import { type FreshDatabase, freshDatabase, TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
 import { bearerCalls, TEST_BACKEND_ENV, testBackends } from "../../tests/support/test-backend.ts";

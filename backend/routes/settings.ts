@@ -4,10 +4,9 @@
  * a repository's team rules as its latest review read them.
  */
 import type { Router } from "express";
-import { API_PATHS, ERROR_CODES } from "../../shared/contract.ts";
-import { DEFAULT_SETTINGS_PROVIDER, settingCategory } from "../../shared/settings-catalogue.ts";
+import { API_PATHS, ERROR_CODES } from "../../shared/contract/common.ts";
+import { SETTINGS, type SettingsData } from "../../shared/contract/settings.ts";
 import {
-  type SettingsData,
   type SettingsLevel,
   type SettingsResponse,
   type SettingsUpdateResponse,
@@ -16,8 +15,8 @@ import {
   settingsUpdateQuerySchema,
   settingsUpdateRequestSchema,
   settingTemplatesQuerySchema,
-} from "../../shared/settings-contract.ts";
-import { SETTINGS } from "../../shared/settings-messages.ts";
+} from "../../shared/contract/settings-schemas.ts";
+import { DEFAULT_SETTINGS_PROVIDER, settingCategory } from "../../shared/settings-catalogue.ts";
 import { sessionOf } from "../auth/require-session.ts";
 import type { Db } from "../db/database.ts";
 import { cachedRead, type ReadCacheKind } from "../db/read-cache.ts";

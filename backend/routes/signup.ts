@@ -6,16 +6,15 @@
  */
 import type { Router } from "express";
 import { NAME_MAX, ORG_NAME_MAX, SHORT_TEXT_MAX } from "../../shared/constants.ts";
+import { ACCOUNT_MESSAGES, ERRORS, TEXT } from "../../shared/contract/accounts.ts";
 import {
-  API_PATHS,
-  ERROR_CODES,
   githubSignupRequestSchema,
   providerLoginRequestSchema,
   type SignInResponse,
   type SignupResponse,
   signupRequestSchema,
-} from "../../shared/contract.ts";
-import { ACCOUNT_MESSAGES, ERRORS, TEXT } from "../../shared/messages.ts";
+} from "../../shared/contract/accounts-schemas.ts";
+import { API_PATHS, ERROR_CODES } from "../../shared/contract/common.ts";
 import { findAccountByEmail, organizationNameFor } from "../auth/accounts.ts";
 import { gitHubFailure, gitHubVouchesFor } from "../auth/github-address.ts";
 import { tidyName } from "../auth/names.ts";

@@ -7,15 +7,15 @@
 import Stripe from "stripe";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PLAN_VALUES } from "../../shared/constants.ts";
+import { PAYMENT_MESSAGES, SUBSCRIPTION_MESSAGES } from "../../shared/contract/billing.ts";
 import {
   creditResponseSchema,
   redirectResponseSchema,
   subscriptionResponseSchema,
   validateSessionResponseSchema,
-} from "../../shared/billing-contract.ts";
-import { PAYMENT_MESSAGES, SUBSCRIPTION_MESSAGES } from "../../shared/billing-messages.ts";
-import { PLAN_VALUES } from "../../shared/constants.ts";
-import { API_PATHS } from "../../shared/contract.ts";
+} from "../../shared/contract/billing-schemas.ts";
+import { API_PATHS } from "../../shared/contract/common.ts";
 import { signedInAccount } from "../../tests/support/backend-sessions.ts";
 import { TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
 import { type FakeStripe, startFakeStripe } from "../../tests/support/fake-stripe.ts";

@@ -8,8 +8,8 @@
 import express, { type Router } from "express";
 import { sql } from "kysely";
 import type Stripe from "stripe";
-import type { SubscriptionStatus } from "../../shared/billing-contract.ts";
-import { API_PATHS } from "../../shared/contract.ts";
+import type { SubscriptionStatus } from "../../shared/contract/billing-schemas.ts";
+import { API_PATHS } from "../../shared/contract/common.ts";
 import { atProvider, type BillingDeps } from "../billing/billing-deps.ts";
 import { settleSession } from "../billing/settle.ts";
 import { releaseSeats } from "../billing/subscriptions.ts";

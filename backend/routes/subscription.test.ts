@@ -4,18 +4,18 @@
  */
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PLAN_VALUES, TRIAL_SEATS } from "../../shared/constants.ts";
+import { PAYMENT_MESSAGES, SUBSCRIPTION_MESSAGES } from "../../shared/contract/billing.ts";
 import {
   creditResponseSchema,
   redirectResponseSchema,
   sandboxCheckoutResponseSchema,
-  seatStatusResponseSchema,
   subscriptionResponseSchema,
   validateSessionResponseSchema,
-} from "../../shared/billing-contract.ts";
-import { PAYMENT_MESSAGES, SUBSCRIPTION_MESSAGES } from "../../shared/billing-messages.ts";
-import { PLAN_VALUES, TRIAL_SEATS } from "../../shared/constants.ts";
-import { API_PATHS } from "../../shared/contract.ts";
-import { SEAT_MESSAGES } from "../../shared/seat-rules.ts";
+} from "../../shared/contract/billing-schemas.ts";
+import { API_PATHS } from "../../shared/contract/common.ts";
+import { SEAT_MESSAGES } from "../../shared/contract/contributors.ts";
+import { seatStatusResponseSchema } from "../../shared/contract/contributors-schemas.ts";
 import { signedInAccount } from "../../tests/support/backend-sessions.ts";
 import { TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
 import { bearerCalls, testBackends } from "../../tests/support/test-backend.ts";

@@ -7,6 +7,8 @@
  */
 import type { Response, Router } from "express";
 import type { z } from "zod";
+import { PLAN_VALUES } from "../../shared/constants.ts";
+import { SUBSCRIPTION_MESSAGES } from "../../shared/contract/billing.ts";
 import {
   type billingActionResponseSchema,
   cancelSubscriptionRequestSchema,
@@ -15,13 +17,11 @@ import {
   orgRequestSchema,
   type RedirectResponse,
   type SubscriptionResponse,
-  type seatStatusResponseSchema,
   updateSubscriptionRequestSchema,
-} from "../../shared/billing-contract.ts";
-import { SUBSCRIPTION_MESSAGES } from "../../shared/billing-messages.ts";
-import { PLAN_VALUES } from "../../shared/constants.ts";
-import { API_PATHS } from "../../shared/contract.ts";
-import { SEAT_MESSAGES } from "../../shared/seat-rules.ts";
+} from "../../shared/contract/billing-schemas.ts";
+import { API_PATHS } from "../../shared/contract/common.ts";
+import { SEAT_MESSAGES } from "../../shared/contract/contributors.ts";
+import type { seatStatusResponseSchema } from "../../shared/contract/contributors-schemas.ts";
 import { sessionOf } from "../auth/require-session.ts";
 import { atProvider, type BillingDeps } from "../billing/billing-deps.ts";
 import type { StartedSession } from "../billing/provider.ts";

@@ -3,7 +3,11 @@ import { Webhooks } from "@octokit/webhooks";
 import { sql } from "kysely";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { API_PATHS, integrationResponseSchema, projectsResponseSchema } from "../../shared/contract.ts";
+import {
+  integrationResponseSchema,
+  projectsResponseSchema,
+} from "../../shared/contract/code-hosts-schemas.ts";
+import { API_PATHS } from "../../shared/contract/common.ts";
 import { signedInAccount } from "../../tests/support/backend-sessions.ts";
 import { TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
 import {

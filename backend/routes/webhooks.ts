@@ -10,7 +10,7 @@
 import { createHash } from "node:crypto";
 import { Webhooks } from "@octokit/webhooks";
 import express, { type Router } from "express";
-import { API_PATHS } from "../../shared/contract.ts";
+import { API_PATHS } from "../../shared/contract/common.ts";
 import type { BackendConfig } from "../config.ts";
 import type { Db } from "../db/database.ts";
 import { isObject } from "../github/client.ts";

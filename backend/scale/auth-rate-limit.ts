@@ -6,8 +6,8 @@
  */
 import type { Router } from "express";
 import { sql } from "kysely";
-import { type AuthRateLimitCount, authRateLimitHitSchema } from "../../shared/auth-rate-limit.ts";
-import { API_PATHS } from "../../shared/contract.ts";
+import { API_PATHS } from "../../shared/contract/common.ts";
+import { type AuthRateLimitCount, authRateLimitHitSchema } from "../../shared/node/auth-rate-limit.ts";
 import type { Db } from "../db/database.ts";
 import { strictRouter } from "../http/router.ts";
 import { parseRequest } from "../http/validate.ts";

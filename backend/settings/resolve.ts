@@ -4,15 +4,21 @@
  * stored rows come in, the answer's shapes go out.
  */
 
-import { normalizePatterns, patternsProblem } from "../../shared/setting-patterns.ts";
-import { choiceProblem, normalizeText, numberProblem, textProblem } from "../../shared/setting-values.ts";
+import {
+  choiceProblem,
+  normalizePatterns,
+  normalizeText,
+  numberProblem,
+  patternsProblem,
+  textProblem,
+} from "../../shared/contract/settings.ts";
+import type { SettingsLevel } from "../../shared/contract/settings-schemas.ts";
 import {
   SETTINGS_CATALOGUE,
   type SettingCategoryDefinition,
   type SettingItemDefinition,
   type SettingSource,
 } from "../../shared/settings-catalogue.ts";
-import type { SettingsLevel } from "../../shared/settings-contract.ts";
 import type { StoredSettingValues } from "../db/schema.ts";
 
 /** Stored category values by category name. */
@@ -40,7 +46,7 @@ function storedValue(
   }
 }
 
-/** What is wrong with `value` for a choice, number or text setting (shared/setting-values.ts), or null. */
+/** What is wrong with `value` for a choice, number or text setting (shared/contract/settings.ts), or null. */
 function scalarProblem(
   item: Extract<SettingItemDefinition, { type: "choice" | "number" | "text" }>,
   value: unknown,
@@ -133,7 +139,7 @@ function describeType(value: unknown): string {
  * A category body checked against its template: the keys to keep at this level with their values
  * (null and absent keys are inherited, so they are not kept; pattern lists are kept normalised).
  * Throws SettingValueError naming the first unknown key or wrongly typed value, or saying which rule
- * of shared/setting-patterns.ts or shared/setting-values.ts a value breaks (text is kept trimmed).
+ * of shared/contract/settings.ts or shared/contract/settings.ts a value breaks (text is kept trimmed).
  */
 export function checkCategoryValues(
   category: SettingCategoryDefinition,

@@ -10,9 +10,9 @@ import path from "node:path";
 import type { Webhooks } from "@octokit/webhooks";
 import { type Backend, createBackend } from "../../backend/app.ts";
 import { loadConfig } from "../../backend/config.ts";
-import { API_PATHS } from "../../shared/contract.ts";
-import { startServer } from "../../shared/http-server.ts";
-import { createLogger } from "../../shared/logging.ts";
+import { API_PATHS } from "../../shared/contract/common.ts";
+import { startServer } from "../../shared/node/http-server.ts";
+import { createLogger } from "../../shared/node/logging.ts";
 import { quantile } from "./stats.ts";
 
 export const WEBHOOK_SECRET = "bench-webhook-secret";

@@ -7,7 +7,7 @@
 import { randomUUID } from "node:crypto";
 import { Webhooks } from "@octokit/webhooks";
 import pg from "pg";
-import { API_PATHS } from "../../shared/contract.ts";
+import { API_PATHS } from "../../shared/contract/common.ts";
 import {
   BASE,
   FULL_NAME,

@@ -9,8 +9,11 @@ import { randomBytes } from "node:crypto";
 import { AZURE_DEVOPS_FIELDS, AZURE_DEVOPS_INTEGRATION } from "../../backend/integrations/catalogue.ts";
 import type { RunningStack } from "../../scripts/lib/stack.ts";
 import { SESSION_COOKIE_NAME } from "../../shared/constants.ts";
-import { API_PATHS, type IntegrationResponse, type SignInResponse } from "../../shared/contract.ts";
-import { SANDBOX_INTEGRATION, SANDBOX_REPOSITORIES, sandboxConnectOf } from "../../shared/sandbox.ts";
+import type { SignInResponse } from "../../shared/contract/accounts-schemas.ts";
+import type { IntegrationResponse } from "../../shared/contract/code-hosts-schemas.ts";
+import { API_PATHS } from "../../shared/contract/common.ts";
+import { SANDBOX_INTEGRATION, sandboxConnectOf } from "../../shared/contract/sandbox.ts";
+import { SANDBOX_REPOSITORIES } from "../../shared/sandbox-samples.ts";
 import { type FakeAzureDevOps, startFakeAzureDevOps } from "../../tests/support/fake-azure-devops.ts";
 import { createEmulatorUser, signInOnEmulator } from "../../tests/support/firebase-emulator-users.ts";
 

@@ -18,7 +18,7 @@ import YAML from "yaml";
 import { z } from "zod";
 import type { PullRequestFile } from "../../backend/review/diff.ts";
 import { addedLines, fromPullRequestFiles, RightSideIndex } from "../../backend/review/diff.ts";
-import type { FindingCategory } from "../../shared/review-contract.ts";
+import type { FindingCategory } from "../../shared/contract/reviews-schemas.ts";
 import {
   materialise,
   type RealWorldSource,

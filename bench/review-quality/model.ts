@@ -12,7 +12,7 @@
 import { z } from "zod";
 import type { ModelSettings } from "../../backend/review/ai/model-provider.ts";
 import type { PriceTable } from "../../backend/review/ai/pricing.ts";
-import { MODEL_KINDS } from "../../shared/ai-model.ts";
+import { MODEL_KINDS } from "../../shared/contract/ai-model.ts";
 
 const DEFAULT_INPUT_TOKENS = 32_000;
 

@@ -6,8 +6,8 @@
 import { RotateCw, TriangleAlert } from "lucide-react";
 import { type ReactNode, Suspense, useEffect } from "react";
 import { Await, useLocation, useRevalidator } from "react-router";
+import { useSignOut } from "../features/accounts/use-sign-out";
 import type { LoadResult } from "../lib/load-result.server";
-import { useSignOut } from "../lib/use-sign-out";
 import { Alert, Button, EmptyState, Spinner } from "./ui";
 
 export function Streamed<T>({

@@ -3,7 +3,7 @@
  * backend's URL, the bearer from the verified session and the request id; aborted with the request.
  */
 import type { RouterContextProvider } from "react-router";
-import { createApiClient } from "../../shared/api-client.ts";
+import { createApiClient } from "./api-client.ts";
 import { gatewayContext } from "./gateway-context";
 import { requireSession } from "./guards.server";
 

@@ -3,8 +3,9 @@
  * that finds the session gone (signed out in another tab, revoked) sends the user to sign in, and
  * back to this page afterwards, instead of leaving the page with an error it cannot get past.
  */
-import { type ApiClientOptions, createApiClient } from "../../shared/api-client.ts";
-import { loginPathFor } from "./use-sign-out";
+
+import { loginPathFor } from "../features/accounts/use-sign-out";
+import { type ApiClientOptions, createApiClient } from "./api-client.ts";
 
 function toSignIn(): void {
   window.location.assign(loginPathFor(`${window.location.pathname}${window.location.search}`));

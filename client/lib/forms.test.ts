@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { VALIDATION } from "../../shared/messages.ts";
+import { VALIDATION } from "../../shared/contract/accounts.ts";
 import { email, matches, minLength, required } from "../../shared/validation.ts";
 import { rulesResolver } from "./forms";
 

@@ -1,5 +1,5 @@
 /**
- * Forms: react-hook-form, checked with the shared rules of shared/validation.ts, so the browser
+ * Forms: react-hook-form, checked with the shared rules of shared/contract/accounts.ts, so the browser
  * shows the very messages the backend's schemas give (they are built from the same rules).
  * Errors show once a field has been touched (`mode: "onTouched"`), and on submit.
  * docs/decisions/007-ui-primitives-and-forms.md explains the choice.

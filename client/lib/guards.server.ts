@@ -4,8 +4,8 @@
  */
 import { type RouterContextProvider, redirect } from "react-router";
 import { DEFAULT_PATH } from "../../shared/constants.ts";
+import { loginPathFor } from "../features/accounts/use-sign-out";
 import { type GatewayContext, gatewayContext } from "./gateway-context";
-import { loginPathFor } from "./use-sign-out";
 
 type Session = NonNullable<GatewayContext["session"]>;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PAGE_MAX, SEARCH_MAX } from "../../shared/paging.ts";
+import { PAGE_MAX, SEARCH_MAX } from "../../shared/contract/paging.ts";
 import { listSearchOf, listStateOf } from "./list-url";
 
 describe("a list's state in the URL", () => {

@@ -2,7 +2,7 @@
  * A paged list's state in the page's URL (`?search=…&page=…` and a list's own filters), so that a
  * link and the back button keep the page (docs/decisions/038-server-side-paging.md).
  */
-import { PAGE_MAX, SEARCH_MAX } from "../../shared/paging.ts";
+import { PAGE_MAX, SEARCH_MAX } from "../../shared/contract/paging.ts";
 
 export interface ListState {
   page: number;

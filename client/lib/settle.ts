@@ -2,7 +2,7 @@
  * Turning a backend call into a LoadResult (see load-result.server). Plain code, so the browser's
  * lazily loaded calls (settings-api) settle their loads the same way the server's loaders do.
  */
-import { ApiError } from "../../shared/api-client.ts";
+import { ApiError } from "./api-client.ts";
 import type { LoadResult } from "./load-result.server";
 
 /** The call's data, "unauthorized" on a 401, else `message` as an error. */

@@ -1,5 +1,5 @@
 /**
- * The client's own wording, which is not product-contract text (that lives in shared/messages.ts).
+ * The client's own wording, which is not product-contract text (that lives in shared/contract/accounts.ts).
  * Every page loads this module: wording of one screen or dialog lives beside it instead.
  */
 export const UI_TEXT = {

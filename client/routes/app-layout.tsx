@@ -1,5 +1,5 @@
 import { Outlet } from "react-router";
-import { AppShell } from "../components/app-shell/app-shell";
+import { AppShell } from "../features/app-shell/app-shell";
 import { requireSession } from "../lib/guards.server";
 import type { Route } from "./+types/app-layout";
 

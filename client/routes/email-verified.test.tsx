@@ -1,18 +1,22 @@
-import { screen } from "@testing-library/react";
+import { act, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { VERIFICATION_REDIRECT_MS } from "../../shared/constants.ts";
 import { renderRoute } from "../../tests/support/client/render-route";
-import { applyVerificationCode } from "../lib/firebase-auth";
+import { applyVerificationCode } from "../features/accounts/firebase-auth";
 import EmailVerified from "./email-verified";
 
-vi.mock("../lib/firebase-auth", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("../lib/firebase-auth")>()),
+vi.mock("../features/accounts/firebase-auth", async (importOriginal) => ({
+  ...(await importOriginal<typeof import("../features/accounts/firebase-auth")>()),
   applyVerificationCode: vi.fn(),
 }));
 
 const apply = vi.mocked(applyVerificationCode);
 const LINK = "/email-verified?mode=verifyEmail&oobCode=code-123";
 
-afterEach(() => vi.clearAllMocks());
+afterEach(() => {
+  vi.useRealTimers();
+  vi.clearAllMocks();
+});
 
 function expectErrorView(message: string) {
   expect(screen.getByRole("alert")).toHaveTextContent(message);
@@ -41,20 +45,19 @@ describe("/email-verified", () => {
   });
 
   it("applies the code once, confirms, then goes to /login with a message after three seconds", async () => {
+    // Timers run with the clock (so findBy* works) and are moved on by hand past the redirect's delay.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"], shouldAdvanceTime: true });
     apply.mockResolvedValue();
     renderRoute("email-verified", EmailVerified, LINK);
     expect(await screen.findByText("Your email has been verified. You can sign in now.")).toBeInTheDocument();
-    await new Promise((resolve) => setTimeout(resolve, 2500));
+    await act(() => vi.advanceTimersByTimeAsync(VERIFICATION_REDIRECT_MS - 250));
     expect(screen.queryByText(/Login page/)).not.toBeInTheDocument();
+    await act(() => vi.advanceTimersByTimeAsync(250));
     expect(
-      await screen.findByText(
-        /Login page.*Your email has been verified\. You can sign in now\./,
-        {},
-        { timeout: 2000 },
-      ),
+      await screen.findByText(/Login page.*Your email has been verified\. You can sign in now\./),
     ).toBeInTheDocument();
     expect(apply).toHaveBeenCalledTimes(1);
-  }, 10_000);
+  });
 
   it.each([
     ["auth/invalid-action-code", "This verification link is invalid or has already been used."],

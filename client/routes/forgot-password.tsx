@@ -1,11 +1,11 @@
 import { ArrowLeft, Inbox, MailCheck } from "lucide-react";
 import { useRef, useState } from "react";
-import { ERRORS, TEXT } from "../../shared/messages.ts";
+import { ERRORS, TEXT } from "../../shared/contract/accounts.ts";
 import { FORGOT_PASSWORD_RULES } from "../../shared/validation.ts";
-import { AuthHeader } from "../components/auth/auth-header";
 import { Alert, Button, ButtonLink, Card, TextField, TextLink } from "../components/ui";
+import { AuthHeader } from "../features/accounts/auth-header";
+import { loadAuthApi } from "../features/accounts/lazy-auth";
 import { useRulesForm } from "../lib/forms";
-import { loadAuthApi } from "../lib/lazy-auth";
 import { useRootData } from "../lib/root-data";
 import { documentTitle, productNameOf, type RouteHandle } from "../lib/route-handle";
 import type { Route } from "./+types/forgot-password";

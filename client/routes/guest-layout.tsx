@@ -1,5 +1,5 @@
 import { Outlet } from "react-router";
-import { AuthFrame } from "../components/auth/auth-frame";
+import { AuthFrame } from "../features/accounts/auth-frame";
 import { requireGuest } from "../lib/guards.server";
 import type { Route } from "./+types/guest-layout";
 

@@ -1,8 +1,8 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { Project } from "../../shared/contract.ts";
-import { HOME_PAGE_SIZE } from "../../shared/paging.ts";
+import type { Project } from "../../shared/contract/code-hosts-schemas.ts";
+import { HOME_PAGE_SIZE } from "../../shared/contract/paging.ts";
 import { gateway, jsonResponse, project } from "../../tests/support/client/fixtures";
 import { renderPage } from "../../tests/support/client/render-page";
 import Home, { loader } from "./home";

@@ -1,11 +1,11 @@
 import { CircleCheck, Clock, RotateCw, TriangleAlert } from "lucide-react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { redirect, useNavigate } from "react-router";
-import { INSTALLATION } from "../../shared/code-host-messages.ts";
 import { INSTALLATION_COUNTDOWN_SECONDS } from "../../shared/constants.ts";
+import { INSTALLATION } from "../../shared/contract/code-hosts.ts";
 import { Button, ButtonLink, Card, EmptyState, Spinner } from "../components/ui";
+import { integrationsApi } from "../features/code-hosts/lazy-integrations";
 import { requireSession } from "../lib/guards.server";
-import { integrationsApi } from "../lib/lazy-integrations";
 import { documentTitle, productNameOf, type RouteHandle } from "../lib/route-handle";
 import type { Route } from "./+types/installation";
 

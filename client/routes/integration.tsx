@@ -1,15 +1,15 @@
 import { ArrowLeft, Plug, SearchX } from "lucide-react";
 import { useState } from "react";
-import { INTEGRATIONS } from "../../shared/code-host-messages.ts";
-import type { Integration, ServiceHookSecret } from "../../shared/contract.ts";
-import { ConnectionBadge, SandboxMark } from "../components/integrations/integration-card";
-import { IntegrationIcon } from "../components/integrations/integration-icon";
-import { IntegrationSetupForm } from "../components/integrations/integration-setup-form";
-import { ServiceHookPanel } from "../components/integrations/service-hook-panel";
+import { INTEGRATIONS } from "../../shared/contract/code-hosts.ts";
+import type { Integration, ServiceHookSecret } from "../../shared/contract/code-hosts-schemas.ts";
 import { Streamed } from "../components/streamed";
 import { Alert, buttonClasses, Card, EmptyState, Skeleton, TextLink } from "../components/ui";
+import { ConnectionBadge, SandboxMark } from "../features/code-hosts/integration-card";
+import { IntegrationIcon } from "../features/code-hosts/integration-icon";
+import { IntegrationSetupForm } from "../features/code-hosts/integration-setup-form";
+import { loadIntegration } from "../features/code-hosts/integrations.server";
+import { ServiceHookPanel } from "../features/code-hosts/service-hook-panel";
 import { backendFor } from "../lib/backend.server";
-import { loadIntegration } from "../lib/integrations.server";
 import { documentTitle, productNameOf, type RouteHandle } from "../lib/route-handle";
 import type { Route } from "./+types/integration";
 

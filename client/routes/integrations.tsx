@@ -1,11 +1,11 @@
 import { Plug } from "lucide-react";
-import { INTEGRATIONS } from "../../shared/code-host-messages.ts";
-import type { Integration } from "../../shared/contract.ts";
-import { IntegrationCard, IntegrationCardSkeleton } from "../components/integrations/integration-card";
+import { INTEGRATIONS } from "../../shared/contract/code-hosts.ts";
+import type { Integration } from "../../shared/contract/code-hosts-schemas.ts";
 import { Streamed } from "../components/streamed";
 import { EmptyState } from "../components/ui";
+import { IntegrationCard, IntegrationCardSkeleton } from "../features/code-hosts/integration-card";
+import { loadIntegrations } from "../features/code-hosts/integrations.server";
 import { backendFor } from "../lib/backend.server";
-import { loadIntegrations } from "../lib/integrations.server";
 import { documentTitle, productNameOf, type RouteHandle } from "../lib/route-handle";
 import type { Route } from "./+types/integrations";
 

@@ -1,21 +1,26 @@
 /** /login's GitHub sign-in and the notice other pages hand it (the form: login.test.tsx). */
-import { screen, within } from "@testing-library/react";
+import { act, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { useEffect } from "react";
 import { useNavigate } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { GITHUB_NO_ACCOUNT_REDIRECT_MS } from "../../shared/constants.ts";
 import {
   GITHUB_IDENTITY as GITHUB_PROFILE,
   jsonResponse,
   SIGNED_IN,
 } from "../../tests/support/client/fixtures";
 import { renderRoute } from "../../tests/support/client/render-route";
-import { signInWithEmulatorGitHub, signInWithGitHub, signOutOfFirebase } from "../lib/firebase-auth";
-import { loginNoticeState } from "../lib/login-notice";
+import {
+  signInWithEmulatorGitHub,
+  signInWithGitHub,
+  signOutOfFirebase,
+} from "../features/accounts/firebase-auth";
+import { loginNoticeState } from "../features/accounts/login-notice";
 import Login from "./login";
 
-vi.mock("../lib/firebase-auth", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("../lib/firebase-auth")>()),
+vi.mock("../features/accounts/firebase-auth", async (importOriginal) => ({
+  ...(await importOriginal<typeof import("../features/accounts/firebase-auth")>()),
   loadFirebaseAuth: vi.fn(async () => ({})),
   signInWithGitHub: vi.fn(),
   signInWithEmulatorGitHub: vi.fn(),
@@ -30,6 +35,7 @@ const GITHUB_IDENTITY = { ...GITHUB_PROFILE, avatarUrl: "http://insecure.example
 
 beforeEach(() => vi.stubGlobal("fetch", fetchMock));
 afterEach(() => {
+  vi.useRealTimers();
   vi.unstubAllGlobals();
   vi.clearAllMocks();
   fetchMock.mockReset();
@@ -65,15 +71,18 @@ describe("/login with GitHub", () => {
   });
 
   it("sends a GitHub profile without an account to /signup after two seconds", async () => {
+    // Timers run with the clock (so findBy* works) and are moved on by hand past the redirect's delay.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"], shouldAdvanceTime: true });
     gitHub.mockResolvedValue(GITHUB_IDENTITY);
     fetchMock.mockResolvedValue(jsonResponse({ error: "Not found" }, 404));
     await pressGitHub();
     expect(await screen.findByRole("alert")).toHaveTextContent(
       "No account found with this GitHub profile. Please sign up first.",
     );
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await act(() => vi.advanceTimersByTimeAsync(GITHUB_NO_ACCOUNT_REDIRECT_MS - 250));
     expect(screen.queryByText("Signup page")).not.toBeInTheDocument();
-    expect(await screen.findByText("Signup page", {}, { timeout: 2000 })).toBeInTheDocument();
+    await act(() => vi.advanceTimersByTimeAsync(250));
+    expect(await screen.findByText("Signup page")).toBeInTheDocument();
   });
 
   it.each([

@@ -2,15 +2,16 @@ import { fireEvent, render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { createRoutesStub } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { type BrowserSignInResponse, ERROR_CODES } from "../../shared/contract.ts";
+import type { BrowserSignInResponse } from "../../shared/contract/accounts-schemas.ts";
+import { ERROR_CODES } from "../../shared/contract/common.ts";
 import { jsonResponse, rootData } from "../../tests/support/client/fixtures";
 import { HomeProbe, IndexProbe, NoFallback, PassThrough } from "../../tests/support/client/stub-routes";
 import { ToastProvider } from "../components/ui";
-import { loadFirebaseAuth, signInWithEmail, signOutOfFirebase } from "../lib/firebase-auth";
+import { loadFirebaseAuth, signInWithEmail, signOutOfFirebase } from "../features/accounts/firebase-auth";
 import Login from "./login";
 
-vi.mock("../lib/firebase-auth", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("../lib/firebase-auth")>()),
+vi.mock("../features/accounts/firebase-auth", async (importOriginal) => ({
+  ...(await importOriginal<typeof import("../features/accounts/firebase-auth")>()),
   loadFirebaseAuth: vi.fn(async () => ({})),
   signInWithEmail: vi.fn(),
   // Never open a real popup (GitHub sign-in is tested in login-github.test.tsx).

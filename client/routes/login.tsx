@@ -2,22 +2,23 @@ import { ArrowRight } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { useNavigate, useSearchParams } from "react-router";
 import { DEFAULT_PRODUCT_NAME, LOGIN_SUCCESS_REDIRECT_MS } from "../../shared/constants.ts";
-import { ERRORS, identityErrorMessage, TEXT } from "../../shared/messages.ts";
-import { safeRedirectPath } from "../../shared/safe-redirect.ts";
+import { ERRORS, identityErrorMessage, TEXT } from "../../shared/contract/accounts.ts";
 import { LOGIN_RULES, type LoginValues } from "../../shared/validation.ts";
-import { AuthHeader } from "../components/auth/auth-header";
-import { GitHubSignIn } from "../components/auth/github-sign-in";
-import { verificationRequiredPart } from "../components/auth/lazy-panels";
-import { Alert, Button, Card, TextField, TextLink, useLazyPart } from "../components/ui";
+import { Alert, Button, Card, TextField, TextLink } from "../components/ui";
+import { AuthHeader } from "../features/accounts/auth-header";
 import {
   firebaseErrorCode,
   loadFirebaseAuth,
   signInWithEmail,
   signOutOfFirebase,
-} from "../lib/firebase-auth";
+} from "../features/accounts/firebase-auth";
+import { GitHubSignIn } from "../features/accounts/github-sign-in";
+import { loadAuthApi } from "../features/accounts/lazy-auth";
+import { verificationRequiredPart } from "../features/accounts/lazy-panels";
+import { useLoginNotice } from "../features/accounts/login-notice";
+import { safeRedirectPath } from "../features/accounts/safe-redirect.ts";
 import { useRulesForm } from "../lib/forms";
-import { loadAuthApi } from "../lib/lazy-auth";
-import { useLoginNotice } from "../lib/login-notice";
+import { useLazyPart } from "../lib/lazy-part";
 import { useRootData } from "../lib/root-data";
 import { documentTitle, productNameOf, type RouteHandle } from "../lib/route-handle";
 import { UI_TEXT } from "../lib/ui-text";

@@ -1,7 +1,7 @@
 import { ExternalLink, Inbox, RotateCw, TriangleAlert } from "lucide-react";
 import { useRevalidator } from "react-router";
 import { Alert, Badge, Button, Card, EmptyState, TextLink } from "../components/ui";
-import { loadOutbox } from "../lib/outbox.server";
+import { loadOutbox } from "../features/accounts/outbox.server";
 import { documentTitle, productNameOf, type RouteHandle } from "../lib/route-handle";
 import type { Route } from "./+types/outbox";
 

@@ -1,6 +1,6 @@
 import { screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { PAYMENT_MESSAGES } from "../../shared/billing-messages.ts";
+import { PAYMENT_MESSAGES } from "../../shared/contract/billing.ts";
 import { gateway } from "../../tests/support/client/fixtures";
 import { renderPage } from "../../tests/support/client/render-page";
 import PaymentCancel, { loader } from "./payment-cancel";

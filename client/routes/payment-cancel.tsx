@@ -1,7 +1,7 @@
 import { CircleX } from "lucide-react";
-import { PAYMENT_MESSAGES } from "../../shared/billing-messages.ts";
-import { PAYMENT_TEXT as T } from "../components/billing/billing-text";
+import { PAYMENT_MESSAGES } from "../../shared/contract/billing.ts";
 import { ButtonLink, Card } from "../components/ui";
+import { PAYMENT_TEXT as T } from "../features/billing/billing-text";
 import { requireSession } from "../lib/guards.server";
 import { documentTitle, productNameOf, type RouteHandle } from "../lib/route-handle";
 import type { Route } from "./+types/payment-cancel";

@@ -2,13 +2,13 @@ import { act, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { useLocation } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { ValidateSessionResponse } from "../../shared/billing-contract.ts";
-import { PAYMENT_MESSAGES } from "../../shared/billing-messages.ts";
 import {
   PAYMENT_FAILURE_REDIRECT_MS,
   PAYMENT_POLL_INTERVAL_MS,
   PAYMENT_POLL_TIMEOUT_MS,
 } from "../../shared/constants.ts";
+import { PAYMENT_MESSAGES } from "../../shared/contract/billing.ts";
+import type { ValidateSessionResponse } from "../../shared/contract/billing-schemas.ts";
 import {
   type AnswersInTurn,
   gateway,

@@ -1,9 +1,9 @@
 import { CircleCheck, Clock, RefreshCw, TriangleAlert } from "lucide-react";
-import { PAYMENT_MESSAGES } from "../../shared/billing-messages.ts";
-import { formatDate, formatMoney } from "../../shared/format-billing.ts";
-import { PAYMENT_TEXT as T } from "../components/billing/billing-text";
-import { type PaymentReturn, usePaymentValidation } from "../components/billing/use-payment-validation";
+import { PAYMENT_MESSAGES } from "../../shared/contract/billing.ts";
 import { Button, ButtonLink, Card, EmptyState, Spinner } from "../components/ui";
+import { PAYMENT_TEXT as T } from "../features/billing/billing-text";
+import { formatDate, formatMoney } from "../features/billing/format-billing.ts";
+import { type PaymentReturn, usePaymentValidation } from "../features/billing/use-payment-validation";
 import { requireSession } from "../lib/guards.server";
 import { documentTitle, productNameOf, type RouteHandle } from "../lib/route-handle";
 import type { Route } from "./+types/payment-success";

@@ -1,5 +1,5 @@
 import { Outlet } from "react-router";
-import { AuthFrame } from "../components/auth/auth-frame";
+import { AuthFrame } from "../features/accounts/auth-frame";
 
 /**
  * Public account pages (password reset, e-mail verification, the login callback): opened from

@@ -1,6 +1,7 @@
-import { screen } from "@testing-library/react";
+import { act, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { RESET_REDIRECT_MS } from "../../shared/constants.ts";
 import { jsonResponse } from "../../tests/support/client/fixtures";
 import { renderRoute } from "../../tests/support/client/render-route";
 import ResetPassword, { loader } from "./reset-password";
@@ -20,6 +21,7 @@ beforeEach(() => {
   );
 });
 afterEach(() => {
+  vi.useRealTimers();
   vi.unstubAllGlobals();
   fetchMock.mockReset();
 });
@@ -101,6 +103,8 @@ describe("/reset-password", () => {
   });
 
   it("posts the code and the new password once, then goes to /login with a message after two seconds", async () => {
+    // Timers run with the clock (so findBy* works) and are moved on by hand past the redirect's delay.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"], shouldAdvanceTime: true });
     let answer = (_: Response) => {};
     fetchMock.mockReturnValue(new Promise<Response>((resolve) => (answer = resolve)));
     const user = await submit();
@@ -121,14 +125,11 @@ describe("/reset-password", () => {
     expect(screen.queryByLabelText("Confirm new password")).toBeNull();
     expect(screen.getByRole("link", { name: "Back to Login" })).toHaveAttribute("href", "/login");
 
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await act(() => vi.advanceTimersByTimeAsync(RESET_REDIRECT_MS - 250));
     expect(screen.queryByText(/Login page/)).not.toBeInTheDocument();
+    await act(() => vi.advanceTimersByTimeAsync(250));
     expect(
-      await screen.findByText(
-        /Login page.*Your password has been reset\. Sign in with your new password\./,
-        {},
-        { timeout: 2000 },
-      ),
+      await screen.findByText(/Login page.*Your password has been reset\. Sign in with your new password\./),
     ).toBeInTheDocument();
   });
 

@@ -1,12 +1,22 @@
 import { ArrowLeft, ExternalLink, RotateCw, SearchX } from "lucide-react";
 import { useCallback, useState } from "react";
 import { useNavigate, useRevalidator } from "react-router";
-import type { RunFinding } from "../../shared/review-contract.ts";
-import { DecisionTimeline } from "../components/reviews/decision-timeline";
-import { FindingFix, FindingReference } from "../components/reviews/finding-details";
-import { FindingFeedbackCounts, RunFeedbackTotals } from "../components/reviews/finding-feedback";
-import { MarkdownBody } from "../components/reviews/markdown-body";
-import { RunAiUsageCard } from "../components/reviews/run-ai-usage";
+import type { RunFinding } from "../../shared/contract/reviews-schemas.ts";
+import { Settled } from "../components/streamed";
+import { Button, Card, EmptyState, TextLink, useToast } from "../components/ui";
+import { DecisionTimeline } from "../features/reviews/decision-timeline";
+import type { TimelineStep } from "../features/reviews/decision-timeline.server";
+import { FindingFix, FindingReference } from "../features/reviews/finding-details";
+import { FindingFeedbackCounts, RunFeedbackTotals } from "../features/reviews/finding-feedback";
+import { reviewCalls } from "../features/reviews/lazy-reviews";
+import { MarkdownBody } from "../features/reviews/markdown-body";
+import {
+  type RenderedFinding,
+  type RenderedRun,
+  renderedRun,
+} from "../features/reviews/rendered-reviews.server";
+import { loadReviewRun } from "../features/reviews/reviews.server";
+import { RunAiUsageCard } from "../features/reviews/run-ai-usage";
 import {
   durationText,
   findingsText,
@@ -14,16 +24,10 @@ import {
   SeverityBadge,
   triggerText,
   whenText,
-} from "../components/reviews/run-status";
-import { deliveryText, RunStatusBadges } from "../components/reviews/shadow";
-import { useRunEvents } from "../components/reviews/use-run-events";
-import { Settled } from "../components/streamed";
-import { Button, Card, EmptyState, TextLink, useToast } from "../components/ui";
+} from "../features/reviews/run-status";
+import { deliveryText, RunStatusBadges } from "../features/reviews/shadow";
+import { useRunEvents } from "../features/reviews/use-run-events";
 import { backendFor } from "../lib/backend.server";
-import type { TimelineStep } from "../lib/decision-timeline.server";
-import { reviewCalls } from "../lib/lazy-reviews";
-import { type RenderedFinding, type RenderedRun, renderedRun } from "../lib/rendered-reviews.server";
-import { loadReviewRun } from "../lib/reviews.server";
 import { documentTitle, productNameOf, type RouteHandle } from "../lib/route-handle";
 import type { Route } from "./+types/review-run";
 

@@ -1,25 +1,25 @@
 import { MessageSquareCode, Radio, RefreshCw } from "lucide-react";
 import { useCallback, useEffect, useState } from "react";
 import { Form, Link } from "react-router";
-import { type PageInfo, pageCount } from "../../shared/paging.ts";
-import type { ReviewRunSummary } from "../../shared/review-contract.ts";
+import { type PageInfo, pageCount } from "../../shared/contract/paging.ts";
+import type { ReviewRunSummary } from "../../shared/contract/reviews-schemas.ts";
 import { Pager } from "../components/pager";
-import { RepositoryName } from "../components/projects/repository-name";
+import { Settled } from "../components/streamed";
+import { Button, ButtonLink, EmptyState, ScrollRegion, SelectField, TextLink } from "../components/ui";
+import { RepositoryName } from "../features/code-hosts/repository-name";
+import { loadReviewRuns, runsStateOf } from "../features/reviews/reviews.server";
 import {
   durationText,
   findingsText,
   STATUS_OPTIONS,
   triggerText,
   whenText,
-} from "../components/reviews/run-status";
-import { RunStatusBadges } from "../components/reviews/shadow";
-import { useRunEvents } from "../components/reviews/use-run-events";
-import { Settled } from "../components/streamed";
-import { Button, ButtonLink, EmptyState, ScrollRegion, SelectField, TextLink } from "../components/ui";
+} from "../features/reviews/run-status";
+import { RunStatusBadges } from "../features/reviews/shadow";
+import { useRunEvents } from "../features/reviews/use-run-events";
 import { backendFor } from "../lib/backend.server";
 import { cn } from "../lib/cn";
 import { listSearchOf } from "../lib/list-url";
-import { loadReviewRuns, runsStateOf } from "../lib/reviews.server";
 import { documentTitle, productNameOf, type RouteHandle } from "../lib/route-handle";
 import type { Route } from "./+types/reviews";
 

@@ -1,14 +1,11 @@
 import { FlaskRound } from "lucide-react";
-import {
-  SANDBOX_INTEGRATION,
-  SANDBOX_REPOSITORIES,
-  sandboxInstallationCallback,
-} from "../../shared/sandbox.ts";
+import { SANDBOX_INTEGRATION, sandboxInstallationCallback } from "../../shared/contract/sandbox.ts";
+import { SANDBOX_REPOSITORIES } from "../../shared/sandbox-samples.ts";
 import { ButtonLink, Card } from "../components/ui";
+import { loadSandboxInstallation } from "../features/code-hosts/integrations.server";
+import { SANDBOX_TEXT } from "../features/sandbox/sandbox-text";
 import { backendFor } from "../lib/backend.server";
-import { loadSandboxInstallation } from "../lib/integrations.server";
 import { documentTitle, productNameOf, type RouteHandle } from "../lib/route-handle";
-import { SANDBOX_TEXT } from "../lib/sandbox-text";
 import type { Route } from "./+types/sandbox-install";
 
 // Under Integrations in the top bar, as /integrations/{name}; the page names itself.

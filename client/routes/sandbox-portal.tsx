@@ -1,9 +1,9 @@
-import { formatDate } from "../../shared/format-billing.ts";
-import { STATUS_LABELS, SANDBOX_BILLING_TEXT as T } from "../components/billing/billing-text";
-import { Detail, SandboxCard } from "../components/billing/sandbox-card";
 import { ButtonLink } from "../components/ui";
+import { loadSandboxPortal } from "../features/billing/billing.server";
+import { STATUS_LABELS, SANDBOX_BILLING_TEXT as T } from "../features/billing/billing-text";
+import { formatDate } from "../features/billing/format-billing.ts";
+import { Detail, SandboxCard } from "../features/billing/sandbox-card";
 import { backendFor } from "../lib/backend.server";
-import { loadSandboxPortal } from "../lib/billing.server";
 import { documentTitle, productNameOf, type RouteHandle } from "../lib/route-handle";
 import type { Route } from "./+types/sandbox-portal";
 

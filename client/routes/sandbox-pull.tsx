@@ -1,19 +1,23 @@
 import { ArrowLeft, GitPullRequest, MessageSquareText, SearchX } from "lucide-react";
 import { useEffect } from "react";
 import { Link, useRevalidator } from "react-router";
-import { sandboxPullsHref } from "../../shared/review-paths.ts";
-import { MarkdownBody } from "../components/reviews/markdown-body";
-import { isUnderWay, RunStatusBadge, whenText } from "../components/reviews/run-status";
-import { CommentForm } from "../components/sandbox/comment-form";
-import { CommentReactions } from "../components/sandbox/comment-reactions";
-import { FilesChanged } from "../components/sandbox/files-changed";
-import { PushCommit } from "../components/sandbox/push-commit";
-import { SandboxBadge } from "../components/sandbox/sandbox-badge";
+import { sandboxPullsHref } from "../../shared/contract/sandbox.ts";
 import { Settled } from "../components/streamed";
 import { Card, EmptyState, Spinner, TextLink } from "../components/ui";
+import { MarkdownBody } from "../features/reviews/markdown-body";
+import {
+  type RenderedPull,
+  type RenderedReview,
+  renderedPull,
+} from "../features/reviews/rendered-reviews.server";
+import { loadSandboxPull } from "../features/reviews/reviews.server";
+import { isUnderWay, RunStatusBadge, whenText } from "../features/reviews/run-status";
+import { CommentForm } from "../features/sandbox/comment-form";
+import { CommentReactions } from "../features/sandbox/comment-reactions";
+import { FilesChanged } from "../features/sandbox/files-changed";
+import { PushCommit } from "../features/sandbox/push-commit";
+import { SandboxBadge } from "../features/sandbox/sandbox-badge";
 import { backendFor } from "../lib/backend.server";
-import { type RenderedPull, type RenderedReview, renderedPull } from "../lib/rendered-reviews.server";
-import { loadSandboxPull } from "../lib/reviews.server";
 import { documentTitle, productNameOf, type RouteHandle } from "../lib/route-handle";
 import type { Route } from "./+types/sandbox-pull";
 

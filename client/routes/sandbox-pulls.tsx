@@ -1,16 +1,16 @@
 import { FilePen, GitPullRequest, GitPullRequestCreate, SearchX } from "lucide-react";
 import { type FormEvent, useState } from "react";
 import { Link, useNavigate } from "react-router";
-import { SANDBOX_TITLE_MAX, sandboxPullHref } from "../../shared/review-paths.ts";
-import type { SandboxPullCreate, SandboxPullsData } from "../../shared/sandbox-review-contract.ts";
-import { whenText } from "../components/reviews/run-status";
-import { FileEditor, useFileEdit } from "../components/sandbox/file-editor";
-import { SandboxBadge } from "../components/sandbox/sandbox-badge";
+import { SANDBOX_TITLE_MAX, sandboxPullHref } from "../../shared/contract/sandbox.ts";
+import type { SandboxPullCreate, SandboxPullsData } from "../../shared/contract/sandbox-schemas.ts";
 import { Settled } from "../components/streamed";
 import { Button, Card, EmptyState, TextField, TextLink, useToast } from "../components/ui";
+import { reviewCalls } from "../features/reviews/lazy-reviews";
+import { loadSandboxPulls } from "../features/reviews/reviews.server";
+import { whenText } from "../features/reviews/run-status";
+import { FileEditor, useFileEdit } from "../features/sandbox/file-editor";
+import { SandboxBadge } from "../features/sandbox/sandbox-badge";
 import { backendFor } from "../lib/backend.server";
-import { reviewCalls } from "../lib/lazy-reviews";
-import { loadSandboxPulls } from "../lib/reviews.server";
 import { documentTitle, productNameOf, type RouteHandle } from "../lib/route-handle";
 import type { Route } from "./+types/sandbox-pulls";
 

@@ -1,13 +1,13 @@
 import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { resolveAll, resolveCategory } from "../../backend/settings/resolve.ts";
-import type { Integration } from "../../shared/contract.ts";
+import type { Integration } from "../../shared/contract/code-hosts-schemas.ts";
+import type { SettingTemplate, TeamRules } from "../../shared/contract/settings-schemas.ts";
 import { SETTINGS_CATALOGUE, settingCategory } from "../../shared/settings-catalogue.ts";
-import type { SettingTemplate, TeamRules } from "../../shared/settings-contract.ts";
 import { GITHUB_INTEGRATION, integration, jsonResponse } from "../../tests/support/client/fixtures";
 import { renderPage } from "../../tests/support/client/render-page";
-import { forgetTemplates } from "../lib/settings-templates-cache";
+import { fakeResolvedCategory, fakeResolvedSettings } from "../../tests/support/client/settings-fixtures.ts";
+import { forgetTemplates } from "../features/settings/settings-templates-cache";
 import SettingsRoute, { clientLoader, loader } from "./settings";
 
 const REPOSITORY_ID = "3f0e7c1a-0000-4000-8000-000000000001";
@@ -38,8 +38,8 @@ function settingsAnswer(url: URL) {
   const repositoryId = url.searchParams.get("repositoryId");
   const integrationName = repositoryId ? "github" : (url.searchParams.get("integrationName") ?? "github");
   const level = repositoryId ? "repository" : "organization";
-  const resolved = resolveAll(
-    SETTINGS_CATALOGUE,
+  const resolved = fakeResolvedSettings(
+    TEMPLATES,
     level,
     organization[integrationName] ?? new Map(),
     repositoryId ? repository : new Map(),
@@ -67,7 +67,7 @@ function saveAnswer(url: URL, category: string, body: SaveBody) {
   if (body.repositoryId) repository.set(category, kept);
   else organization[integrationName]?.set(category, kept);
   const level = body.repositoryId ? "repository" : "organization";
-  const { own, ...resolved } = resolveCategory(
+  const { own, ...resolved } = fakeResolvedCategory(
     definition,
     level,
     organization[integrationName]?.get(category),

@@ -1,32 +1,32 @@
 import { ArrowLeft, Bot, FolderX, Plug, SlidersHorizontal, Unplug } from "lucide-react";
 import { useEffect } from "react";
 import { useNavigate } from "react-router";
-import { INTEGRATIONS } from "../../shared/code-host-messages.ts";
-import type { Integration } from "../../shared/contract.ts";
+import { INTEGRATIONS } from "../../shared/contract/code-hosts.ts";
+import type { Integration } from "../../shared/contract/code-hosts-schemas.ts";
+import { SETTINGS } from "../../shared/contract/settings.ts";
 import {
   DEFAULT_SETTINGS_PROVIDER,
   SETTING_CATEGORIES,
   SETTINGS_PROVIDERS,
 } from "../../shared/settings-catalogue.ts";
-import { SETTINGS } from "../../shared/settings-messages.ts";
-import { IntegrationIcon } from "../components/integrations/integration-icon";
-import { SettingsEditor } from "../components/settings/settings-editor";
-import { TeamRulesList } from "../components/settings/team-rules";
 import { Streamed } from "../components/streamed";
 import { ButtonLink, Card, EmptyState, SelectField, Spinner, TextLink } from "../components/ui";
-import { backendFor } from "../lib/backend.server";
-import { settingsApi } from "../lib/lazy-settings";
-import type { LoadResult } from "../lib/load-result.server";
-import { documentTitle, productNameOf, type RouteHandle } from "../lib/route-handle";
-import { loadSettingsPage } from "../lib/settings.server";
+import { IntegrationIcon } from "../features/code-hosts/integration-icon";
+import { settingsApi } from "../features/settings/lazy-settings";
+import { loadSettingsPage } from "../features/settings/settings.server";
+import { SettingsEditor } from "../features/settings/settings-editor";
 import {
   organizationSettingsHref,
   type SettingsPage,
   type SettingsPageQuery,
   settingsPageQuery,
   settingsTitle,
-} from "../lib/settings-page";
-import { keepTemplates } from "../lib/settings-templates-cache";
+} from "../features/settings/settings-page";
+import { keepTemplates } from "../features/settings/settings-templates-cache";
+import { TeamRulesList } from "../features/settings/team-rules";
+import { backendFor } from "../lib/backend.server";
+import type { LoadResult } from "../lib/load-result.server";
+import { documentTitle, productNameOf, type RouteHandle } from "../lib/route-handle";
 import type { Route } from "./+types/settings";
 
 export const handle: RouteHandle = { title: "Settings" };

@@ -1,7 +1,7 @@
 import { screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { ERROR_CODES } from "../../shared/contract.ts";
+import { ERROR_CODES } from "../../shared/contract/common.ts";
 import { GITHUB_IDENTITY, jsonResponse, SIGNED_IN } from "../../tests/support/client/fixtures";
 import { renderRoute } from "../../tests/support/client/render-route";
 import {
@@ -10,11 +10,11 @@ import {
   loadFirebaseAuth,
   signInWithGitHub,
   signOutOfFirebase,
-} from "../lib/firebase-auth";
+} from "../features/accounts/firebase-auth";
 import Signup from "./signup";
 
-vi.mock("../lib/firebase-auth", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("../lib/firebase-auth")>()),
+vi.mock("../features/accounts/firebase-auth", async (importOriginal) => ({
+  ...(await importOriginal<typeof import("../features/accounts/firebase-auth")>()),
   loadFirebaseAuth: vi.fn(async () => ({})),
   createUserWithEmail: vi.fn(),
   discardNewFirebaseUser: vi.fn(async () => {}),

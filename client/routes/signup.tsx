@@ -1,30 +1,22 @@
 import { useEffect, useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import { SIGNUP_HOME_REDIRECT_MS } from "../../shared/constants.ts";
-import { ERRORS, identityErrorMessage, TEXT } from "../../shared/messages.ts";
+import { ERRORS, identityErrorMessage, TEXT } from "../../shared/contract/accounts.ts";
 import { SIGNUP_RULES, type SignupValues } from "../../shared/validation.ts";
-import { AuthHeader } from "../components/auth/auth-header";
-import { GitHubSignIn } from "../components/auth/github-sign-in";
-import { checkYourEmailPart, verificationRequiredPart } from "../components/auth/lazy-panels";
-import {
-  Alert,
-  Button,
-  Card,
-  SelectField,
-  TextField,
-  TextLink,
-  useLazyPart,
-  useToast,
-} from "../components/ui";
+import { Alert, Button, Card, SelectField, TextField, TextLink, useToast } from "../components/ui";
+import { AuthHeader } from "../features/accounts/auth-header";
 import {
   createUserWithEmail,
   discardNewFirebaseUser,
   firebaseErrorCode,
   loadFirebaseAuth,
   signOutOfFirebase,
-} from "../lib/firebase-auth";
+} from "../features/accounts/firebase-auth";
+import { GitHubSignIn } from "../features/accounts/github-sign-in";
+import { loadAuthApi } from "../features/accounts/lazy-auth";
+import { checkYourEmailPart, verificationRequiredPart } from "../features/accounts/lazy-panels";
 import { useRulesForm } from "../lib/forms";
-import { loadAuthApi } from "../lib/lazy-auth";
+import { useLazyPart } from "../lib/lazy-part";
 import { useRootData } from "../lib/root-data";
 import { documentTitle, productNameOf, type RouteHandle } from "../lib/route-handle";
 import { UI_TEXT } from "../lib/ui-text";

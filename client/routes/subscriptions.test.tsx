@@ -2,9 +2,10 @@ import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { useLocation } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { SeatStatus, Subscription } from "../../shared/billing-contract.ts";
-import { SUBSCRIPTION_MESSAGES } from "../../shared/billing-messages.ts";
-import { SEAT_MESSAGES } from "../../shared/seat-rules.ts";
+import { SUBSCRIPTION_MESSAGES } from "../../shared/contract/billing.ts";
+import type { Subscription } from "../../shared/contract/billing-schemas.ts";
+import { SEAT_MESSAGES } from "../../shared/contract/contributors.ts";
+import type { SeatStatus } from "../../shared/contract/contributors-schemas.ts";
 import {
   FREE_PLAN,
   seats,

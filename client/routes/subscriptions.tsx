@@ -1,14 +1,14 @@
 import { PackageOpen } from "lucide-react";
-import { SUBSCRIPTION_MESSAGES } from "../../shared/billing-messages.ts";
-import { SUBSCRIPTIONS_TEXT as T } from "../components/billing/billing-text";
-import { SubscriptionOverview } from "../components/billing/subscription-overview";
-import { ContributorsSection } from "../components/contributors/contributors-section";
-import { SeatCountsProvider } from "../components/contributors/seat-counts";
+import { SUBSCRIPTION_MESSAGES } from "../../shared/contract/billing.ts";
 import { Streamed } from "../components/streamed";
 import { Card, EmptyState, Skeleton } from "../components/ui";
+import { loadBilling } from "../features/billing/billing.server";
+import { SUBSCRIPTIONS_TEXT as T } from "../features/billing/billing-text";
+import { SubscriptionOverview } from "../features/billing/subscription-overview";
+import { loadContributors } from "../features/contributors/contributors.server";
+import { ContributorsSection } from "../features/contributors/contributors-section";
+import { SeatCountsProvider } from "../features/contributors/seat-counts";
 import { backendFor } from "../lib/backend.server";
-import { loadBilling } from "../lib/billing.server";
-import { loadContributors } from "../lib/contributors.server";
 import { documentTitle, productNameOf, type RouteHandle } from "../lib/route-handle";
 import type { Route } from "./+types/subscriptions";
 

@@ -11,7 +11,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { DEMO_PROJECT_ID } from "../../shared/env.ts";
+import { DEMO_PROJECT_ID } from "../../shared/node/env.ts";
 import { claimPort, retryOnPortRace } from "./ports.ts";
 
 export interface FirebaseEmulatorOptions {

@@ -7,8 +7,8 @@
  */
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { AI_MODEL, MODEL_FAILURE_LABELS } from "../../shared/ai-model-messages.ts";
-import { API_PATHS } from "../../shared/contract.ts";
+import { AI_MODEL, MODEL_FAILURE_LABELS } from "../../shared/contract/ai-model.ts";
+import { API_PATHS } from "../../shared/contract/common.ts";
 import { type FakeModelServer, startFakeOpenAiServer } from "../support/fake-model-servers.ts";
 import { launchBrowser, seriousViolations, signedInPage } from "./browser.ts";
 

@@ -4,7 +4,8 @@
  */
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { API_PATHS, projectsResponseSchema } from "../../shared/contract.ts";
+import { projectsResponseSchema } from "../../shared/contract/code-hosts-schemas.ts";
+import { API_PATHS } from "../../shared/contract/common.ts";
 import { launchBrowser, seriousViolations, signedInPage } from "./browser.ts";
 
 const baseUrl = inject("gatewayUrl");

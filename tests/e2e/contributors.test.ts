@@ -7,9 +7,10 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { TRIAL_SEATS } from "../../shared/constants.ts";
-import { API_PATHS } from "../../shared/contract.ts";
-import { SANDBOX_ACTIVE_PEOPLE, SANDBOX_PEOPLE, sandboxConnectOf } from "../../shared/sandbox.ts";
-import { SEAT_MESSAGES } from "../../shared/seat-rules.ts";
+import { API_PATHS } from "../../shared/contract/common.ts";
+import { SEAT_MESSAGES } from "../../shared/contract/contributors.ts";
+import { sandboxConnectOf } from "../../shared/contract/sandbox.ts";
+import { SANDBOX_ACTIVE_PEOPLE, SANDBOX_PEOPLE } from "../../shared/sandbox-samples.ts";
 import { launchBrowser, seriousViolations, signedInPage } from "./browser.ts";
 
 const stack = {

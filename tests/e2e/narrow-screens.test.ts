@@ -8,8 +8,8 @@
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { SCROLL_HINT } from "../../client/components/ui/scroll-region.tsx";
-import { CONTRIBUTOR_MESSAGES } from "../../shared/billing-messages.ts";
-import { SANDBOX_ACTIVE_PEOPLE, SANDBOX_PEOPLE } from "../../shared/sandbox.ts";
+import { CONTRIBUTOR_MESSAGES } from "../../shared/contract/contributors.ts";
+import { SANDBOX_ACTIVE_PEOPLE, SANDBOX_PEOPLE } from "../../shared/sandbox-samples.ts";
 import {
   connectSandbox,
   launchBrowser,

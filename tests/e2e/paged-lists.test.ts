@@ -7,7 +7,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SeededStack, startSeededStack } from "../../bench/lib/org-stack.ts";
 import { SESSION_COOKIE_NAME } from "../../shared/constants.ts";
-import { HOME_PAGE_SIZE, REVIEWS_PAGE_SIZE } from "../../shared/paging.ts";
+import { HOME_PAGE_SIZE, REVIEWS_PAGE_SIZE } from "../../shared/contract/paging.ts";
 import { launchBrowser, seriousViolations, waitForHydration } from "./browser.ts";
 
 const SIZE = { repositories: 30, contributors: 25, seats: 2, runs: 60 };

@@ -4,7 +4,7 @@
  */
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { TEXT } from "../../shared/messages.ts";
+import { TEXT } from "../../shared/contract/accounts.ts";
 import { createEmulatorUser } from "../support/firebase-emulator-users.ts";
 import { launchBrowser, waitForHydration } from "./browser.ts";
 

@@ -6,7 +6,7 @@
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Backend } from "../../backend/app.ts";
-import { API_PATHS } from "../../shared/contract.ts";
+import { API_PATHS } from "../../shared/contract/common.ts";
 import { TEST_DATABASE_KINDS } from "../support/databases.ts";
 import { type FakeGitHub, gitHubAppEnv, startFakeGitHub } from "../support/fake-github.ts";
 import { type FakeModelServer, startFakeOpenAiServer } from "../support/fake-model-servers.ts";

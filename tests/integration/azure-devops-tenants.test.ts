@@ -9,9 +9,13 @@
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Backend } from "../../backend/app.ts";
-import { API_PATHS, integrationSetupResponseSchema, type ServiceHookSecret } from "../../shared/contract.ts";
-import { startServer } from "../../shared/http-server.ts";
-import { createLogger } from "../../shared/logging.ts";
+import {
+  integrationSetupResponseSchema,
+  type ServiceHookSecret,
+} from "../../shared/contract/code-hosts-schemas.ts";
+import { API_PATHS } from "../../shared/contract/common.ts";
+import { startServer } from "../../shared/node/http-server.ts";
+import { createLogger } from "../../shared/node/logging.ts";
 import { pullRequestCommented, pullRequestCreated } from "../support/azure-devops-service-hooks.ts";
 import { signedInAccount } from "../support/backend-sessions.ts";
 import { TEST_DATABASE_KINDS } from "../support/databases.ts";

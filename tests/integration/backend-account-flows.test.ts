@@ -14,15 +14,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Backend, createBackend } from "../../backend/app.ts";
 import { loadConfig } from "../../backend/config.ts";
 import { type RunningFirebaseEmulator, startFirebaseEmulator } from "../../scripts/lib/firebase-emulator.ts";
+import { ACCOUNT_MESSAGES, ERRORS, TEXT } from "../../shared/contract/accounts.ts";
 import {
-  API_PATHS,
-  ERROR_CODES,
   outboxResponseSchema,
   signInResponseSchema,
   signupResponseSchema,
-} from "../../shared/contract.ts";
-import { createLogger } from "../../shared/logging.ts";
-import { ACCOUNT_MESSAGES, ERRORS, TEXT } from "../../shared/messages.ts";
+} from "../../shared/contract/accounts-schemas.ts";
+import { API_PATHS, ERROR_CODES } from "../../shared/contract/common.ts";
+import { createLogger } from "../../shared/node/logging.ts";
 import { type FakeGitHub, type FakeGitHubEmail, startFakeGitHub } from "../support/fake-github.ts";
 import { createFakeIdentity } from "../support/fake-identity.ts";
 import {

@@ -19,17 +19,11 @@ import {
   SESSION_COOKIE_MAX_AGE_SECONDS,
   URL_MAX,
 } from "../../shared/constants.ts";
-import {
-  API_PATHS,
-  ERROR_CODES,
-  SESSION_AUDIENCE_DEFAULT,
-  SESSION_ISSUER_DEFAULT,
-  sessionClaimsSchema,
-  signInResponseSchema,
-} from "../../shared/contract.ts";
-import { createLogger } from "../../shared/logging.ts";
-import { ERRORS } from "../../shared/messages.ts";
-import { DEFAULT_PAGE_SIZE } from "../../shared/paging.ts";
+import { ERRORS, SESSION_AUDIENCE_DEFAULT, SESSION_ISSUER_DEFAULT } from "../../shared/contract/accounts.ts";
+import { sessionClaimsSchema, signInResponseSchema } from "../../shared/contract/accounts-schemas.ts";
+import { API_PATHS, ERROR_CODES } from "../../shared/contract/common.ts";
+import { DEFAULT_PAGE_SIZE } from "../../shared/contract/paging.ts";
+import { createLogger } from "../../shared/node/logging.ts";
 import {
   createEmulatorUser,
   deleteEmulatorUser,

@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import { openDatabase } from "../../backend/db/database.ts";
 import { sealedKeyId } from "../../backend/secrets/secret-box.ts";
 import { startStackIn } from "../../scripts/lib/stack.ts";
-import { API_PATHS } from "../../shared/contract.ts";
+import { API_PATHS } from "../../shared/contract/common.ts";
 import { notPrivate } from "../support/file-modes.ts";
 import { createEmulatorUser, signInOnEmulator } from "../support/firebase-emulator-users.ts";
 

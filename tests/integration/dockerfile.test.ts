@@ -112,7 +112,7 @@ describe("Dockerfile", () => {
       "a module the start command imports but the image lacks",
       "COPY --from=build /app/shared ./shared\n",
       "",
-      "gateway: server/app.ts imports shared/logging.ts, which is not in the image",
+      "gateway: server/app.ts imports shared/node/logging.ts, which is not in the image",
     ],
     [
       "a start command that does not exist",

@@ -4,7 +4,7 @@ import net, { type AddressInfo } from "node:net";
 import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
 import request from "supertest";
 import { beforeAll, describe, expect, it } from "vitest";
-import { API_PATHS, ERROR_CODES } from "../../shared/contract.ts";
+import { API_PATHS, ERROR_CODES } from "../../shared/contract/common.ts";
 import type { FakeBackend } from "../support/fake-backend.ts";
 import { apiCallsOf, fakeBackendForFile } from "../support/fake-backend-for-file.ts";
 import { cookieHeader, createTestGateway, listenForTest } from "../support/gateway.ts";

@@ -5,7 +5,7 @@
 import request from "supertest";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { ensureBuild } from "../../scripts/lib/build.ts";
-import { API_PATHS, ERROR_CODES } from "../../shared/contract.ts";
+import { API_PATHS, ERROR_CODES } from "../../shared/contract/common.ts";
 import type { FakeBackend } from "../support/fake-backend.ts";
 import { fakeBackendForFile } from "../support/fake-backend-for-file.ts";
 import { cookieHeader, createTestGateway, sessionCookieOf } from "../support/gateway.ts";

@@ -1,7 +1,7 @@
 import { generateKeyPair, SignJWT } from "jose";
 import request from "supertest";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { SESSION_AUDIENCE_DEFAULT, SESSION_ISSUER_DEFAULT } from "../../shared/contract.ts";
+import { SESSION_AUDIENCE_DEFAULT, SESSION_ISSUER_DEFAULT } from "../../shared/contract/accounts.ts";
 import { type FakeBackend, TEST_USER } from "../support/fake-backend.ts";
 import { fakeBackendForFile } from "../support/fake-backend-for-file.ts";
 import { cookieHeader, createTestGateway, sessionCookieOf } from "../support/gateway.ts";

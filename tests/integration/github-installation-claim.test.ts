@@ -8,10 +8,14 @@
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Backend } from "../../backend/app.ts";
-import { INSTALLATION } from "../../shared/code-host-messages.ts";
-import { API_PATHS, integrationResponseSchema, projectsResponseSchema } from "../../shared/contract.ts";
-import { type RunningServer, startServer } from "../../shared/http-server.ts";
-import { createLogger } from "../../shared/logging.ts";
+import { INSTALLATION } from "../../shared/contract/code-hosts.ts";
+import {
+  integrationResponseSchema,
+  projectsResponseSchema,
+} from "../../shared/contract/code-hosts-schemas.ts";
+import { API_PATHS } from "../../shared/contract/common.ts";
+import { type RunningServer, startServer } from "../../shared/node/http-server.ts";
+import { createLogger } from "../../shared/node/logging.ts";
 import { signedInAccount } from "../support/backend-sessions.ts";
 import { type FakeGitHub, fakeRepository, gitHubAppEnv, startFakeGitHub } from "../support/fake-github.ts";
 import { cookieHeader, createTestGateway } from "../support/gateway.ts";

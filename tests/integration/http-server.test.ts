@@ -4,8 +4,8 @@ import { once } from "node:events";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { httpUrl, startServer } from "../../shared/http-server.ts";
-import { createLogger } from "../../shared/logging.ts";
+import { httpUrl, startServer } from "../../shared/node/http-server.ts";
+import { createLogger } from "../../shared/node/logging.ts";
 import { captureLogs } from "../support/gateway.ts";
 
 async function listen(shutdownTimeoutMs: number, events: string[]) {
@@ -72,8 +72,8 @@ describe("startServer", () => {
 
 describe("shutDownOnSignals", () => {
   it("shuts down once on SIGTERM, even when the signal repeats, and exits 0", async () => {
-    const module = path.resolve(import.meta.dirname, "../../shared/http-server.ts");
-    const logging = path.resolve(import.meta.dirname, "../../shared/logging.ts");
+    const module = path.resolve(import.meta.dirname, "../../shared/node/http-server.ts");
+    const logging = path.resolve(import.meta.dirname, "../../shared/node/logging.ts");
     const script = `
       import { shutDownOnSignals, startServer } from ${JSON.stringify(module)};
       import { createLogger } from ${JSON.stringify(logging)};

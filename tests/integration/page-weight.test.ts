@@ -16,7 +16,7 @@ import { FIREBASE_SDK_MARK, ZOD_MARK } from "../support/bundle-marks.ts";
 
 /** Gzipped first-load JavaScript each page may weigh, in kB (1 kB = 1000 bytes). */
 const BUDGETS_KB: Record<string, number> = {
-  // +1 kB: the strong-password rule names the banned word it found (shared/messages.ts).
+  // +1 kB: the strong-password rule names the banned word it found (shared/contract/accounts.ts).
   "/login": 141,
   "/signup": 145,
   // The Reviews item of the signed-in sidebar and a sandbox card's pull-request link.
@@ -51,7 +51,7 @@ const BUDGETS_KB: Record<string, number> = {
   "/sandbox/portal": 130,
   // Radix's tabs and switch on the first screen; the settings calls (zod) load on demand.
   // +1 kB on both settings pages: the browser's calls send a session ended elsewhere to sign-in, and
-  // the pattern settings refuse a bracket that closes nothing (shared/setting-patterns.ts).
+  // the pattern settings refuse a bracket that closes nothing (shared/contract/settings.ts).
   "/settings": 151,
   // The AI model form (react-hook-form, as on /integrations/azure-devops) on the first screen; its
   // checks and calls (zod, the contract's schemas) load on demand.

@@ -6,8 +6,11 @@ import { randomUUID } from "node:crypto";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Backend } from "../../backend/app.ts";
-import { API_PATHS } from "../../shared/contract.ts";
-import { reviewRetryResponseSchema, reviewRunsResponseSchema } from "../../shared/review-contract.ts";
+import { API_PATHS } from "../../shared/contract/common.ts";
+import {
+  reviewRetryResponseSchema,
+  reviewRunsResponseSchema,
+} from "../../shared/contract/reviews-schemas.ts";
 import { signedInAccount } from "../support/backend-sessions.ts";
 import { TEST_DATABASE_KINDS } from "../support/databases.ts";
 import { type FakeGitHub, gitHubAppEnv, startFakeGitHub } from "../support/fake-github.ts";

@@ -9,8 +9,11 @@ import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Backend, createBackend } from "../../backend/app.ts";
 import { loadConfig } from "../../backend/config.ts";
-import { redirectResponseSchema, validateSessionResponseSchema } from "../../shared/billing-contract.ts";
-import { API_PATHS } from "../../shared/contract.ts";
+import {
+  redirectResponseSchema,
+  validateSessionResponseSchema,
+} from "../../shared/contract/billing-schemas.ts";
+import { API_PATHS } from "../../shared/contract/common.ts";
 import { signedInAccount } from "../support/backend-sessions.ts";
 import { type FreshDatabase, freshDatabase, TEST_DATABASE_KINDS } from "../support/databases.ts";
 import { type FakeStripe, startFakeStripe } from "../support/fake-stripe.ts";

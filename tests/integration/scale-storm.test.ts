@@ -16,7 +16,7 @@ import { type Db, openDatabase } from "../../backend/db/database.ts";
 import { type ScaleStack, startScaleStack } from "../../bench/lib/scale-stack.ts";
 import { runStorm } from "../../bench/lib/scale-storm.ts";
 import { ensureBuild } from "../../scripts/lib/build.ts";
-import { API_PATHS } from "../../shared/contract.ts";
+import { API_PATHS } from "../../shared/contract/common.ts";
 import { signedInAccount } from "../support/backend-sessions.ts";
 import { TEST_DATABASE_KINDS } from "../support/databases.ts";
 import { cookieHeader } from "../support/gateway.ts";

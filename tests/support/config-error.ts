@@ -1,6 +1,6 @@
 /** The message of the ConfigError a config loader throws for `env`; fails the test if it does not throw. */
 import { expect } from "vitest";
-import { ConfigError } from "../../shared/env.ts";
+import { ConfigError } from "../../shared/node/env.ts";
 
 export function configErrorOf(
   loadConfig: (env: NodeJS.ProcessEnv) => unknown,

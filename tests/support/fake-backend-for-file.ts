@@ -1,6 +1,6 @@
 /** Vitest wiring for the fake backend (kept apart so the benchmarks can use the fake without vitest). */
 import { afterAll, beforeAll, beforeEach } from "vitest";
-import { API_PATHS } from "../../shared/contract.ts";
+import { API_PATHS } from "../../shared/contract/common.ts";
 import { type FakeBackend, type RecordedCall, startFakeBackend } from "./fake-backend.ts";
 
 /**

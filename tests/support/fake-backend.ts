@@ -7,19 +7,17 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { exportJWK, generateKeyPair, type JWTPayload, SignJWT } from "jose";
 import { EVENT_STREAM_HEADERS } from "../../backend/routes/reviews.ts";
-import {
-  API_PATHS,
-  type ErrorBody,
-  type ProjectsResponse,
-  type RefreshResponse,
-  SESSION_AUDIENCE_DEFAULT,
-  SESSION_ISSUER_DEFAULT,
-  type SessionClaims,
-  type SessionNames,
-  type SignInResponse,
-  TOKEN_BEARING_AUTH_PATHS,
-} from "../../shared/contract.ts";
-import { DEFAULT_PAGE_SIZE } from "../../shared/paging.ts";
+import { SESSION_AUDIENCE_DEFAULT, SESSION_ISSUER_DEFAULT } from "../../shared/contract/accounts.ts";
+import type {
+  RefreshResponse,
+  SessionClaims,
+  SessionNames,
+  SignInResponse,
+} from "../../shared/contract/accounts-schemas.ts";
+import type { ProjectsResponse } from "../../shared/contract/code-hosts-schemas.ts";
+import { API_PATHS, TOKEN_BEARING_AUTH_PATHS } from "../../shared/contract/common.ts";
+import type { ErrorBody } from "../../shared/contract/common-schemas.ts";
+import { DEFAULT_PAGE_SIZE } from "../../shared/contract/paging.ts";
 
 export interface RecordedCall {
   method: string;

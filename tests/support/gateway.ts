@@ -2,8 +2,8 @@
 import { Writable } from "node:stream";
 import { type AppDependencies, createApp } from "../../server/app.ts";
 import { loadConfig } from "../../server/config.ts";
-import { startServer } from "../../shared/http-server.ts";
-import { createLogger } from "../../shared/logging.ts";
+import { startServer } from "../../shared/node/http-server.ts";
+import { createLogger } from "../../shared/node/logging.ts";
 
 export function testEnv(backendUrl: string, overrides: Record<string, string> = {}): NodeJS.ProcessEnv {
   return {

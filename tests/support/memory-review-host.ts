@@ -11,7 +11,7 @@ import type {
   ReviewHost,
   ReviewToPost,
 } from "../../backend/review/review-host.ts";
-import type { FindingFeedback } from "../../shared/review-contract.ts";
+import type { FindingFeedback } from "../../shared/contract/reviews-schemas.ts";
 
 export interface MemoryReviewHost extends ReviewHost {
   info: PullRequestInfo;

@@ -5,7 +5,7 @@
  */
 import type { DatabaseTarget } from "../../backend/config.ts";
 import { reviewWorker } from "../../backend/review/worker.ts";
-import { createLogger } from "../../shared/logging.ts";
+import { createLogger } from "../../shared/node/logging.ts";
 import { gatedPipeline, openQueue, push, seedProject } from "./review-queue.ts";
 
 const target = JSON.parse(process.env.REVIEW_CRASH_TARGET ?? "") as DatabaseTarget;

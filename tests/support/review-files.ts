@@ -4,7 +4,7 @@
  */
 import type { Analyzer } from "../../backend/review/builtin/analyzer.ts";
 import { type DiffFile, type FileStatus, fromPullRequestFiles } from "../../backend/review/diff.ts";
-import type { Finding } from "../../shared/review-contract.ts";
+import type { Finding } from "../../shared/contract/reviews-schemas.ts";
 
 /** One hunk whose first line is right-side line `newStart` (left side `oldStart`). */
 export function hunk(lines: readonly string[], newStart = 1, oldStart = newStart): string {

@@ -6,7 +6,7 @@
  */
 import type { DatabaseTarget } from "../../backend/config.ts";
 import { reviewWorker } from "../../backend/review/worker.ts";
-import { createLogger } from "../../shared/logging.ts";
+import { createLogger } from "../../shared/node/logging.ts";
 import { type FakeGitHubApp, githubPipeline } from "./review-pipeline-crash.ts";
 import { openQueue, push, seedProject, startProTrial } from "./review-queue.ts";
 

@@ -9,7 +9,7 @@ import { reviewHostFor } from "../../backend/review/hosts/index.ts";
 import { createReviewPipeline } from "../../backend/review/pipeline.ts";
 import { createSecretBox } from "../../backend/secrets/secret-box.ts";
 import { effectiveSettings } from "../../backend/settings/effective.ts";
-import { createLogger } from "../../shared/logging.ts";
+import { createLogger } from "../../shared/node/logging.ts";
 import { testMarkers } from "./review-markers.ts";
 
 export interface FakeGitHubApp {

@@ -11,7 +11,7 @@ import type { PullRequestInfo } from "../../backend/review/review-host.ts";
 import { queueRun } from "../../backend/review/runs.ts";
 import { type ReviewPipeline, reviewWorker } from "../../backend/review/worker.ts";
 import { PLAN_VALUES } from "../../shared/constants.ts";
-import { createLogger } from "../../shared/logging.ts";
+import { createLogger } from "../../shared/node/logging.ts";
 import { freshDatabase, type TestDatabaseKind } from "./databases.ts";
 import type { MemoryReviewHost } from "./memory-review-host.ts";
 import { seedProject } from "./review-queue.ts";

@@ -1,8 +1,12 @@
 /** An account that connected the sandbox code host through the API, for the sandbox route tests. */
 import { expect } from "vitest";
 import type { Backend } from "../../backend/app.ts";
-import { API_PATHS, integrationResponseSchema, projectsResponseSchema } from "../../shared/contract.ts";
-import { sandboxConnectOf } from "../../shared/sandbox.ts";
+import {
+  integrationResponseSchema,
+  projectsResponseSchema,
+} from "../../shared/contract/code-hosts-schemas.ts";
+import { API_PATHS } from "../../shared/contract/common.ts";
+import { sandboxConnectOf } from "../../shared/contract/sandbox.ts";
 import { signedInAccount } from "./backend-sessions.ts";
 import { bearerCalls } from "./test-backend.ts";
 

@@ -5,13 +5,13 @@
  * benchmark any configured one.
  */
 import { z } from "zod";
-import type { ModelKind } from "../../../shared/ai-model.ts";
+import type { ModelKind } from "../../../shared/contract/ai-model.ts";
 import {
   FINDING_MESSAGE_MAX,
   FINDING_PATH_MAX,
   FINDING_QUOTE_MAX,
-  findingSeveritySchema,
-} from "../../../shared/review-contract.ts";
+} from "../../../shared/contract/reviews.ts";
+import { findingSeveritySchema } from "../../../shared/contract/reviews-schemas.ts";
 
 export type { ModelKind };
 

@@ -2,9 +2,10 @@
  * The AI pass in words: the review summary's short section and the failure notes, one wording for
  * the summary, the run's log and the run page.
  */
-import { costText } from "../../../shared/ai-model.ts";
+
+import type { RunAiOutcome } from "../../../shared/contract/reviews-schemas.ts";
+import { costText } from "../../../shared/format.ts";
 import { inertMarkdown, inlineCode } from "../../../shared/inert-markdown.ts";
-import type { RunAiOutcome } from "../../../shared/review-contract.ts";
 import type { ModelFailure, ModelUsage } from "./model-provider.ts";
 import { MICROS_PER_CENT } from "./pricing.ts";
 

@@ -10,11 +10,8 @@
  */
 import { createRequire } from "node:module";
 import type { Workspace } from "@biomejs/wasm-nodejs";
-import {
-  FINDING_MESSAGE_MAX,
-  type FindingCategory,
-  type FindingSeverity,
-} from "../../../shared/review-contract.ts";
+import { FINDING_MESSAGE_MAX } from "../../../shared/contract/reviews.ts";
+import type { FindingCategory, FindingSeverity } from "../../../shared/contract/reviews-schemas.ts";
 import { addedLines, type DiffFile } from "../diff.ts";
 import { createFinding } from "../findings.ts";
 import { type Analyzer, extensionOf, SCRIPT_EXTENSIONS } from "./analyzer.ts";

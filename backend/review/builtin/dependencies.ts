@@ -8,7 +8,7 @@
  * whose section header falls inside the hunk are seen, so the pipeline should pass `content` for
  * package.json files.
  */
-import type { Finding } from "../../../shared/review-contract.ts";
+import type { Finding } from "../../../shared/contract/reviews-schemas.ts";
 import { addedLines, type DiffFile } from "../diff.ts";
 import { createFinding } from "../findings.ts";
 import type { Analyzer } from "./analyzer.ts";

@@ -2,7 +2,7 @@
  * Repository hygiene: a committed `.env` file, and `pull_request_target` added to a GitHub Actions
  * workflow.
  */
-import type { Finding } from "../../../shared/review-contract.ts";
+import type { Finding } from "../../../shared/contract/reviews-schemas.ts";
 import { addedLines, type DiffFile } from "../diff.ts";
 import { createFinding } from "../findings.ts";
 import type { Analyzer } from "./analyzer.ts";

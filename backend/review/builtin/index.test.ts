@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { findingSchema } from "../../../shared/review-contract.ts";
+import { findingSchema } from "../../../shared/contract/reviews-schemas.ts";
 import { addedFile, changedFile, hunk } from "../../../tests/support/review-files.ts";
 import { fromUnifiedDiff } from "../diff.ts";
 import type { Analyzer } from "./analyzer.ts";

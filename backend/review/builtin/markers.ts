@@ -4,7 +4,7 @@
  * counterparts (noDebugger, noFocusedTests, noTsIgnore) are off in biome.ts so a line gets one
  * finding, and these also cover files Biome does not read.
  */
-import type { FindingCategory, FindingSeverity } from "../../../shared/review-contract.ts";
+import type { FindingCategory, FindingSeverity } from "../../../shared/contract/reviews-schemas.ts";
 import { addedLines } from "../diff.ts";
 import { createFinding } from "../findings.ts";
 import { type Analyzer, extensionOf, SCRIPT_EXTENSIONS } from "./analyzer.ts";

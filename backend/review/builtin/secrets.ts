@@ -11,7 +11,7 @@
  */
 import { lintSource } from "@secretlint/core";
 import { creator as recommendedPreset } from "@secretlint/secretlint-rule-preset-recommend";
-import type { Finding } from "../../../shared/review-contract.ts";
+import type { Finding } from "../../../shared/contract/reviews-schemas.ts";
 import { addedLines, type DiffFile } from "../diff.ts";
 import { createFinding } from "../findings.ts";
 import type { Analyzer } from "./analyzer.ts";

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLogger } from "../../../shared/logging.ts";
+import { createLogger } from "../../../shared/node/logging.ts";
 import { type FakeAzureDevOps, startFakeAzureDevOps } from "../../../tests/support/fake-azure-devops.ts";
 import { testMarkersOf } from "../../../tests/support/review-markers.ts";
 import { type Db, openDatabase } from "../../db/database.ts";

@@ -7,7 +7,7 @@
  * nothing is moved to the summary, and it has no "request changes" verdict for a token's owner.
  */
 
-import type { FindingFeedback } from "../../../shared/review-contract.ts";
+import type { FindingFeedback } from "../../../shared/contract/reviews-schemas.ts";
 import { isObject } from "../../github/client.ts";
 import { AzureDevOpsError, azureDevOpsCall, endpoint } from "../../integrations/azure-devops.ts";
 import {

@@ -10,7 +10,7 @@ import { App } from "@octokit/app";
 import { retry } from "@octokit/plugin-retry";
 import { throttling } from "@octokit/plugin-throttling";
 import type { Octokit } from "@octokit/rest";
-import type { FindingFeedback } from "../../../shared/review-contract.ts";
+import type { FindingFeedback } from "../../../shared/contract/reviews-schemas.ts";
 import { octokitAt } from "../../github/client.ts";
 import type { PullRequestFile } from "../diff.ts";
 import { addReactions } from "../feedback.ts";

@@ -4,7 +4,7 @@
  * `reviewHostFor`.
  */
 
-import type { Logger } from "../../../shared/logging.ts";
+import type { Logger } from "../../../shared/node/logging.ts";
 import type { Db } from "../../db/database.ts";
 import { AZURE_DEVOPS_INTEGRATION, GITHUB_INTEGRATION } from "../../integrations/catalogue.ts";
 import type { SecretBox } from "../../secrets/secret-box.ts";

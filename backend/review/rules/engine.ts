@@ -9,7 +9,7 @@
  * for that rule and file, and the others run on.
  */
 import { parse, type SgNode, type SgRoot } from "@ast-grep/napi";
-import type { Finding } from "../../../shared/review-contract.ts";
+import type { Finding } from "../../../shared/contract/reviews-schemas.ts";
 import type { DiffFile } from "../diff.ts";
 import { createFinding } from "../findings.ts";
 import { pathPatterns } from "../glob.ts";

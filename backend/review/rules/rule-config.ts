@@ -21,13 +21,13 @@
 import { type NapiConfig, parse as parseSource } from "@ast-grep/napi";
 import { parseAllDocuments } from "yaml";
 import { z } from "zod";
+import { FINDING_MESSAGE_MAX } from "../../../shared/contract/reviews.ts";
 import {
-  FINDING_MESSAGE_MAX,
   type FindingCategory,
   type FindingSeverity,
   findingCategorySchema,
   findingSeveritySchema,
-} from "../../../shared/review-contract.ts";
+} from "../../../shared/contract/reviews-schemas.ts";
 import {
   grammarOf,
   groupOf,

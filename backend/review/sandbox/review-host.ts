@@ -5,8 +5,8 @@
  * others go into the summary.
  */
 
-import type { FindingFeedback } from "../../../shared/review-contract.ts";
-import { sandboxPullHref } from "../../../shared/review-paths.ts";
+import type { FindingFeedback } from "../../../shared/contract/reviews-schemas.ts";
+import { sandboxPullHref } from "../../../shared/contract/sandbox.ts";
 import type { Db } from "../../db/database.ts";
 import { fromPullRequestFiles, RightSideIndex } from "../diff.ts";
 import { addReactions, NO_FEEDBACK } from "../feedback.ts";

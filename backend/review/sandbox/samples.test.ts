@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { sandboxTemplateIdSchema } from "../../../shared/sandbox-review-contract.ts";
+import { sandboxTemplateIdSchema } from "../../../shared/contract/sandbox-schemas.ts";
 import { reviewBuiltIn } from "../builtin/index.ts";
 import { fromPullRequestFiles } from "../diff.ts";
 import { filePatch } from "./line-diff.ts";

@@ -5,7 +5,7 @@
  */
 import { createHash, randomUUID } from "node:crypto";
 import { type Kysely, sql } from "kysely";
-import type { SandboxReaction, SandboxReactions } from "../../../shared/sandbox-review-contract.ts";
+import type { SandboxReaction, SandboxReactions } from "../../../shared/contract/sandbox-schemas.ts";
 import type { Database } from "../../db/schema.ts";
 import type { PullRequestFile } from "../diff.ts";
 import { CommitNotFoundError } from "../review-host.ts";

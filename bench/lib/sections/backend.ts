@@ -1,5 +1,5 @@
 /** The backend alone: API calls with 20 repositories against its /healthz, direct with a bearer. */
-import { API_PATHS } from "../../../shared/contract.ts";
+import { API_PATHS } from "../../../shared/contract/common.ts";
 import { compare, FIGURES_HEADERS, figuresRow } from "../load.ts";
 import type { BenchOptions } from "../options.ts";
 import type { ReportSection } from "../report.ts";

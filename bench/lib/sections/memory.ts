@@ -5,7 +5,7 @@
  * least-squares slope and the first and last samples.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import { API_PATHS } from "../../../shared/contract.ts";
+import { API_PATHS } from "../../../shared/contract/common.ts";
 import { runLoad } from "../load.ts";
 import { residentMb, sampleWhile } from "../memory.ts";
 import type { BenchOptions } from "../options.ts";

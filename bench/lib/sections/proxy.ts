@@ -3,7 +3,7 @@
  * `auth_token` cookie) and through nginx (with the bearer), at full load and with one connection.
  * Without nginx installed its column is left out and its ratio is not measured.
  */
-import { API_PATHS } from "../../../shared/contract.ts";
+import { API_PATHS } from "../../../shared/contract/common.ts";
 import { compare, FIGURES_HEADERS, figuresRow, type LoadRequest } from "../load.ts";
 import { startNginx } from "../nginx.ts";
 import type { BenchOptions } from "../options.ts";

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { lazyPart, useLazyPart } from "./lazy-part";
+import { lazyPart, useLazyPart } from "../../lib/lazy-part";
 
 export interface DrawerProps {
   open: boolean;

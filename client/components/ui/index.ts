@@ -6,7 +6,6 @@ export { Card } from "./card";
 export { Dialog, type DialogProps } from "./dialog";
 export { Drawer, preloadDrawer } from "./drawer";
 export { EmptyState } from "./empty-state";
-export { type LazyPart, lazyPart, useLazyPart } from "./lazy-part";
 export { type ClosePopover, Popover } from "./popover";
 export { ScrollRegion } from "./scroll-region";
 export { SelectField } from "./select-field";

@@ -1,5 +1,5 @@
 import { type ReactNode, type RefObject, useCallback, useId, useRef, useState } from "react";
-import { lazyPart, useLazyPart } from "./lazy-part";
+import { lazyPart, useLazyPart } from "../../lib/lazy-part";
 
 export interface PopoverTriggerProps {
   ref: RefObject<HTMLButtonElement | null>;

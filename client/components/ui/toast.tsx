@@ -9,7 +9,7 @@ import {
   useState,
 } from "react";
 import { TOAST_DURATION_MS } from "../../../shared/constants.ts";
-import { lazyPart, useLazyPart } from "./lazy-part";
+import { lazyPart, useLazyPart } from "../../lib/lazy-part";
 
 export type ToastTone = "info" | "success" | "warning" | "danger";
 

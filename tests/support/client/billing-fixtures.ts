@@ -1,6 +1,8 @@
 /** Billing test data for the jsdom tests of the billing pages (not imported by the app). */
-import type { SandboxCheckout, SeatStatus, Subscription } from "../../../shared/billing-contract.ts";
+
 import { PLAN_VALUES } from "../../../shared/constants.ts";
+import type { SandboxCheckout, Subscription } from "../../../shared/contract/billing-schemas.ts";
+import type { SeatStatus } from "../../../shared/contract/contributors-schemas.ts";
 import { jsonResponse } from "./fixtures";
 
 type SubscriptionOverrides = Partial<Omit<Subscription, "meta">> & { meta?: Partial<Subscription["meta"]> };

@@ -2,7 +2,8 @@
 import { RouterContextProvider } from "react-router";
 import { vi } from "vitest";
 import { type GatewayContext, gatewayContext } from "../../../client/lib/gateway-context";
-import type { Integration, Project, SessionUser } from "../../../shared/contract.ts";
+import type { SessionUser } from "../../../shared/contract/accounts-schemas.ts";
+import type { Integration, Project } from "../../../shared/contract/code-hosts-schemas.ts";
 
 export const USER: SessionUser = {
   id: "user-0123456789abcdef",
@@ -116,7 +117,7 @@ export const SANDBOX_GITHUB_INTEGRATION = integration({
   },
 });
 
-/** A GitHub identity as the Firebase popup hands it over (client/lib/firebase-auth.ts). */
+/** A GitHub identity as the Firebase popup hands it over (client/features/accounts/firebase-auth.ts). */
 export const GITHUB_IDENTITY = {
   idToken: "gh-id-token",
   uid: "gh-uid",

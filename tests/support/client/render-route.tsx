@@ -3,7 +3,7 @@ import { render } from "@testing-library/react";
 import type { ComponentType } from "react";
 import { createRoutesStub, type LoaderFunction, useLocation } from "react-router";
 import { ToastProvider } from "../../../client/components/ui";
-import { useLoginNotice } from "../../../client/lib/login-notice";
+import { useLoginNotice } from "../../../client/features/accounts/login-notice";
 import { contextWith, FIREBASE, gateway, rootData } from "./fixtures";
 import { HomeProbe, IndexProbe, NoFallback, PassThrough } from "./stub-routes";
 

@@ -1,4 +1,0 @@
-import { lazyPart } from "../ui";
-
-/** The /subscriptions dialogs, fetched on pointerenter or focus of the buttons that open them. */
-export const subscriptionDialogs = lazyPart(() => import("./subscription-dialogs"));

@@ -1,0 +1,53 @@
+/**
+ * The AI model as a member who is not the owner sees it (docs/product.md#ai-model): what it is set
+ * to, read-only, and why it cannot be changed here. Only the owner changes where the organisation's
+ * code is sent (docs/decisions/030-model-outbound-calls.md).
+ */
+import { Bot } from "lucide-react";
+import { AI_MODEL, MODEL_KINDS } from "../../../shared/contract/ai-model.ts";
+import type { AiModelResponse } from "../../../shared/contract/ai-model-schemas.ts";
+import { Alert, Badge, Card, EmptyState } from "../../components/ui";
+import { formatMoney } from "../billing/format-billing.ts";
+
+const TOKENS = new Intl.NumberFormat("en-US");
+
+export function AiModelReadOnly({ model }: { model: AiModelResponse["data"] }) {
+  return (
+    <div className="space-y-4">
+      <Alert>{AI_MODEL.readOnly}</Alert>
+      {model.configured ? (
+        <Card className="px-6 py-5">
+          <dl className="grid gap-x-6 gap-y-4 text-sm sm:grid-cols-2">
+            <Setting label="Kind">{MODEL_KINDS.find((kind) => kind.value === model.kind)?.label}</Setting>
+            <Setting label="Base URL">
+              <span className="break-all font-mono">{model.baseUrl ?? "The provider's own"}</span>
+            </Setting>
+            <Setting label="Model">
+              <span className="break-all font-mono">{model.model}</span>
+            </Setting>
+            <Setting label="API key">
+              <Badge tone={model.apiKeySet ? "success" : "neutral"}>
+                {model.apiKeySet ? AI_MODEL.keySet : AI_MODEL.keyNotSet}
+              </Badge>
+            </Setting>
+            <Setting label="Input-token limit">{TOKENS.format(model.inputTokenLimit)}</Setting>
+            <Setting label="Monthly budget (USD)">
+              {model.monthlyBudgetCents === null ? "No cap" : formatMoney(model.monthlyBudgetCents)}
+            </Setting>
+          </dl>
+        </Card>
+      ) : (
+        <EmptyState icon={<Bot />} title={AI_MODEL.empty} description={AI_MODEL.emptyHint} />
+      )}
+    </div>
+  );
+}
+
+function Setting({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <div className="space-y-1">
+      <dt className="text-fg-muted text-xs">{label}</dt>
+      <dd className="text-fg">{children}</dd>
+    </div>
+  );
+}

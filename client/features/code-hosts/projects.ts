@@ -1,0 +1,12 @@
+import type { Project } from "../../../shared/contract/code-hosts-schemas.ts";
+
+/** /settings for one repository (docs/product.md#home: the card's settings icon). */
+export function repositorySettingsHref(project: Project): string {
+  const query = new URLSearchParams({
+    repositoryId: project.id,
+    integrationKey: project.integration_key,
+    integrationName: project.integration_name,
+    integrationType: project.integration_type,
+  });
+  return `/settings?${query}`;
+}

@@ -1,0 +1,39 @@
+/**
+ * People's 👍 and 👎 on a run's findings (docs/product.md, "/reviews/:runId"): the counts of one
+ * finding, and the run's totals, useful (👍) and noise (👎).
+ */
+import type { FindingFeedback, RunFinding } from "../../../shared/contract/reviews-schemas.ts";
+
+function Counts({ thumbsUp, thumbsDown }: FindingFeedback) {
+  return (
+    <>
+      <span aria-hidden="true">👍</span> {thumbsUp} <span className="sr-only">useful,</span>{" "}
+      <span aria-hidden="true">👎</span> {thumbsDown} <span className="sr-only">noise</span>
+    </>
+  );
+}
+
+/** One finding's counts, beside its delivery. */
+export function FindingFeedbackCounts({ feedback }: { feedback: FindingFeedback }) {
+  return (
+    <span className="text-fg-muted text-xs" title="Reactions on the posted comment">
+      · <Counts {...feedback} />
+    </span>
+  );
+}
+
+/** The run's totals over its findings. */
+export function RunFeedbackTotals({ findings }: { findings: RunFinding[] }) {
+  const totals = findings.reduce(
+    (sum, { feedback }) => ({
+      thumbsUp: sum.thumbsUp + feedback.thumbsUp,
+      thumbsDown: sum.thumbsDown + feedback.thumbsDown,
+    }),
+    { thumbsUp: 0, thumbsDown: 0 },
+  );
+  return (
+    <span>
+      <Counts {...totals} />
+    </span>
+  );
+}

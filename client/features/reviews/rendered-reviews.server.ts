@@ -1,0 +1,64 @@
+/**
+ * What the review pages show as Markdown, rendered in their loaders (markdown.server.ts, decision
+ * 036): the browser gets sanitised HTML and no Markdown code. A sandbox pull request's posted
+ * bodies are rendered as GitHub renders them; a run's finding messages and fixes are first made
+ * inert as the engine posts them. A run's decision log goes as its timeline.
+ */
+import type { ReviewRunDetail, RunFinding } from "../../../shared/contract/reviews-schemas.ts";
+import type {
+  SandboxPullDetail,
+  SandboxReview,
+  SandboxReviewComment,
+} from "../../../shared/contract/sandbox-schemas.ts";
+import type { LoadResult } from "../../lib/load-result.server";
+import { type TimelineStep, timelineOf } from "./decision-timeline.server";
+import { markdownHtml, untrustedMarkdownHtml } from "./markdown.server";
+
+export type RenderedComment = Omit<SandboxReviewComment, "body"> & { bodyHtml: string };
+export type RenderedReview = Omit<SandboxReview, "body" | "comments"> & {
+  bodyHtml: string;
+  comments: RenderedComment[];
+};
+export type RenderedPull = Omit<SandboxPullDetail, "reviews"> & { reviews: RenderedReview[] };
+
+export type RenderedFinding = RunFinding & { messageHtml: string; fixHtml: string | null };
+export type RenderedRun = Omit<ReviewRunDetail, "findings" | "decisions"> & {
+  findings: RenderedFinding[];
+  timeline: TimelineStep[];
+};
+
+/** A loaded page's data changed, its other outcomes (error, signed out, not found) left as they are. */
+function mapLoaded<T, U>(result: LoadResult<T | null>, change: (data: T) => U): LoadResult<U | null> {
+  if (result.status !== "ok") return result;
+  return { status: "ok", data: result.data === null ? null : change(result.data) };
+}
+
+export const renderedPull = (result: LoadResult<SandboxPullDetail | null>) =>
+  mapLoaded(
+    result,
+    ({ reviews, ...pull }): RenderedPull => ({
+      ...pull,
+      reviews: reviews.map(({ body, comments, ...review }) => ({
+        ...review,
+        bodyHtml: markdownHtml(body),
+        comments: comments.map(({ body: commentBody, ...comment }) => ({
+          ...comment,
+          bodyHtml: markdownHtml(commentBody),
+        })),
+      })),
+    }),
+  );
+
+export const renderedRun = (result: LoadResult<ReviewRunDetail | null>) =>
+  mapLoaded(
+    result,
+    ({ decisions, ...run }): RenderedRun => ({
+      ...run,
+      timeline: timelineOf(decisions, run.finishedAt),
+      findings: run.findings.map((finding) => ({
+        ...finding,
+        messageHtml: untrustedMarkdownHtml(finding.finding.message),
+        fixHtml: finding.finding.fix ? untrustedMarkdownHtml(finding.finding.fix) : null,
+      })),
+    }),
+  );

@@ -1,0 +1,94 @@
+/**
+ * The data of the review screens (/reviews, /reviews/{runId}) and of the sandbox's pull requests,
+ * loaded on the server. The loaders await it: these pages revalidate while a review is under way,
+ * and awaited data swaps in place where a streamed promise would bring the skeletons back.
+ */
+
+import { API_PATHS } from "../../../shared/contract/common.ts";
+import { pageQueryString, REVIEWS_PAGE_SIZE } from "../../../shared/contract/paging.ts";
+import {
+  type ReviewRunSummary,
+  reviewRunResponseSchema,
+  reviewRunStatusSchema,
+  reviewRunsResponseSchema,
+} from "../../../shared/contract/reviews-schemas.ts";
+import { SANDBOX_PULL_PATHS } from "../../../shared/contract/sandbox.ts";
+import {
+  sandboxPullResponseSchema,
+  sandboxPullsResponseSchema,
+} from "../../../shared/contract/sandbox-schemas.ts";
+import type { ApiClient } from "../../lib/api-client.ts";
+import { listStateOf } from "../../lib/list-url";
+import { nullOn404, settle } from "../../lib/load-result.server";
+
+type Api = Pick<ApiClient, "request">;
+
+/** The filters of /reviews, from its URL (`?projectId=…&status=…`). */
+export interface RunsFilter {
+  projectId?: string | undefined;
+  status?: ReviewRunSummary["status"] | undefined;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The page and filters /reviews's URL asks for; a malformed filter is no filter. */
+export function runsStateOf(url: string): RunsFilter & { page: number } {
+  const params = new URL(url).searchParams;
+  const projectId = params.get("projectId") ?? "";
+  const status = reviewRunStatusSchema.safeParse(params.get("status"));
+  return {
+    page: listStateOf(url).page,
+    projectId: UUID.test(projectId) ? projectId : undefined,
+    status: status.success ? status.data : undefined,
+  };
+}
+
+export const REVIEW_LOAD_ERRORS = {
+  runs: "Could not load the reviews",
+  run: "Could not load the review",
+  pulls: "Could not load the pull requests",
+  pull: "Could not load the pull request",
+} as const;
+
+/** One page of the organisation's runs, newest first, of one repository and status when given. */
+export function loadReviewRuns(api: Api, filter: RunsFilter & { page: number }) {
+  const query = pageQueryString(
+    { page: filter.page, pageSize: REVIEWS_PAGE_SIZE },
+    { projectId: filter.projectId, status: filter.status },
+  );
+  return settle(
+    api
+      .request(reviewRunsResponseSchema, `${API_PATHS.reviews}${query}`)
+      .then((answer) => ({ runs: answer.data, page: answer.page })),
+    REVIEW_LOAD_ERRORS.runs,
+  );
+}
+
+/** null for a run the organisation does not have. */
+export function loadReviewRun(api: Api, runId: string) {
+  return settle(
+    nullOn404(api.request(reviewRunResponseSchema, API_PATHS.reviewRun(runId)).then((answer) => answer.data)),
+    REVIEW_LOAD_ERRORS.run,
+  );
+}
+
+/** null unless the project is one of the organisation's sandbox repositories. */
+export function loadSandboxPulls(api: Api, projectId: string) {
+  return settle(
+    nullOn404(
+      api
+        .request(sandboxPullsResponseSchema, SANDBOX_PULL_PATHS.pulls(projectId))
+        .then((answer) => answer.data),
+    ),
+    REVIEW_LOAD_ERRORS.pulls,
+  );
+}
+
+export function loadSandboxPull(api: Api, pullId: string) {
+  return settle(
+    nullOn404(
+      api.request(sandboxPullResponseSchema, SANDBOX_PULL_PATHS.pull(pullId)).then((answer) => answer.data),
+    ),
+    REVIEW_LOAD_ERRORS.pull,
+  );
+}

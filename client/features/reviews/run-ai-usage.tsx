@@ -1,0 +1,54 @@
+/** The run page's AI section (docs/review-engine.md, "AI pass"): how the pass ended, model, tokens, cost. */
+
+import type { RunAiUsage } from "../../../shared/contract/reviews-schemas.ts";
+import { costText } from "../../../shared/format.ts";
+import { Badge, Card } from "../../components/ui";
+
+const OUTCOME: Record<RunAiUsage["outcome"], { label: string; tone: "success" | "warning" | "danger" }> = {
+  reviewed: { label: "Reviewed", tone: "success" },
+  failed: { label: "Did not run", tone: "danger" },
+  over_budget: { label: "Over the monthly budget", tone: "warning" },
+  over_call_limit: { label: "Over the hourly limit", tone: "warning" },
+};
+
+const COUNT = new Intl.NumberFormat("en-US");
+
+export function RunAiUsageCard({ ai }: { ai: RunAiUsage }) {
+  const tokens =
+    ai.inputTokens === null
+      ? "—"
+      : `${COUNT.format(ai.inputTokens)} in, ${COUNT.format(ai.outputTokens ?? 0)} out`;
+  return (
+    <Card as="section" aria-labelledby="ai-review-title">
+      <h2 id="ai-review-title" className="border-border border-b px-6 py-3.5 font-semibold text-fg text-sm">
+        AI review
+      </h2>
+      <dl className="grid gap-x-6 gap-y-3 px-6 py-5 text-sm sm:grid-cols-4">
+        <div className="space-y-1">
+          <dt className="text-fg-muted text-xs">Outcome</dt>
+          <dd>
+            <Badge tone={OUTCOME[ai.outcome].tone}>{OUTCOME[ai.outcome].label}</Badge>
+          </dd>
+        </div>
+        <div className="space-y-1">
+          <dt className="text-fg-muted text-xs">Model</dt>
+          <dd className="break-all font-mono text-fg">{ai.model ?? "—"}</dd>
+        </div>
+        <div className="space-y-1">
+          <dt className="text-fg-muted text-xs">Tokens</dt>
+          <dd className="text-fg">{tokens}</dd>
+        </div>
+        <div className="space-y-1">
+          <dt className="text-fg-muted text-xs">Cost</dt>
+          <dd className="text-fg">{ai.costMicros === null ? "Unknown" : costText(ai.costMicros)}</dd>
+        </div>
+        {ai.note ? (
+          <div className="space-y-1 sm:col-span-4">
+            <dt className="text-fg-muted text-xs">Note</dt>
+            <dd className="text-fg">{ai.note}</dd>
+          </div>
+        ) : null}
+      </dl>
+    </Card>
+  );
+}

@@ -1,0 +1,50 @@
+/**
+ * Shadow mode on the review screens (docs/review-engine.md, "Shadow mode"): a run that posted
+ * nothing to the code host says so with a badge, and each of its findings says where it would have
+ * gone.
+ */
+import { EyeOff } from "lucide-react";
+import type { ReviewRunSummary, RunFinding } from "../../../shared/contract/reviews-schemas.ts";
+import { Badge } from "../../components/ui";
+import { RunStatusBadge } from "./run-status";
+
+function ShadowBadge() {
+  return (
+    <Badge
+      tone="neutral"
+      icon={<EyeOff aria-hidden="true" />}
+      title="Reviewed in shadow mode: nothing was posted"
+    >
+      Shadow
+    </Badge>
+  );
+}
+
+/** The run's status, with a "Shadow" badge beside it for a run in shadow mode. */
+export function RunStatusBadges({ run }: { run: Pick<ReviewRunSummary, "status" | "shadow"> }) {
+  return (
+    <span className="inline-flex flex-wrap gap-1.5">
+      <RunStatusBadge status={run.status} />
+      {run.shadow ? <ShadowBadge /> : null}
+    </span>
+  );
+}
+
+const DELIVERY: Record<RunFinding["delivery"], string> = {
+  inline: "Posted inline",
+  summary: "In the summary",
+  duplicate: "Already posted",
+  not_posted: "Not posted",
+  shadow: "Shadow",
+  suppressed: "Suppressed (👎 in this repository)",
+};
+
+const WOULD_HAVE_GONE: Record<NonNullable<RunFinding["shadowDelivery"]>, string> = {
+  inline: "Shadow: would have been posted inline",
+  summary: "Shadow: would have been in the summary",
+};
+
+/** What became of a finding, or for a shadow finding where it would have gone. */
+export function deliveryText({ delivery, shadowDelivery }: Pick<RunFinding, "delivery" | "shadowDelivery">) {
+  return delivery === "shadow" && shadowDelivery ? WOULD_HAVE_GONE[shadowDelivery] : DELIVERY[delivery];
+}

@@ -1,0 +1,192 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { ERRORS } from "../../shared/contract/accounts.ts";
+import { ERROR_CODES } from "../../shared/contract/common.ts";
+import { type ApiClient, ApiError, createApiClient } from "./api-client.ts";
+
+const SIGNED_IN = {
+  user: { id: "u1", email: "ada@example.com", name: "Ada", role: "owner" },
+  org: { org_id: "o1", name: "Analytical Engines" },
+};
+
+function json(body: unknown, status = 200, statusText = ""): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    statusText,
+    headers: { "content-type": "application/json" },
+  });
+}
+
+async function failureOf(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error("did not fail");
+}
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe("createApiClient", () => {
+  it("says the session ended when an /api call answers 401, and only then, still failing the call", async () => {
+    const answers: Record<string, Response> = {
+      "/api/projects?integrationType=git&integrationName=github": json({ error: ERRORS.noAuthToken }, 401),
+      "/api/integrations": json({ error: "Forbidden" }, 403),
+      "/auth/login": json({ error: ERRORS.notAuthorized }, 401),
+    };
+    const fetchMock = vi.fn<typeof fetch>(async (url) => answers[String(url)] ?? json({}, 500));
+    const onSessionEnded = vi.fn();
+    const api = createApiClient({ baseUrl: "", fetch: fetchMock, onSessionEnded });
+    expect(await failureOf(api.getIntegrations())).toBeInstanceOf(ApiError);
+    expect(await failureOf(api.login({ email: "a@b.co", firebase_uid: "f", idToken: "i" }))).toBeInstanceOf(
+      ApiError,
+    );
+    expect(onSessionEnded).not.toHaveBeenCalled();
+    expect(await failureOf(api.getProjects())).toMatchObject({ status: 401 });
+    expect(onSessionEnded).toHaveBeenCalledTimes(1);
+  });
+
+  it("posts the sign-in as JSON to the same origin and answers it in the contract's shape", async () => {
+    const fetchMock = vi.fn<typeof fetch>(async () => json({ ...SIGNED_IN, extra: "dropped" }));
+    const api = createApiClient({ baseUrl: "", fetch: fetchMock });
+    const body = { email: "ada@example.com", firebase_uid: "fb", idToken: "id" };
+    await expect(api.login(body)).resolves.toEqual(SIGNED_IN);
+    const [url, init] = fetchMock.mock.calls[0] ?? [];
+    expect(url).toBe("/auth/login");
+    expect(init?.method).toBe("POST");
+    expect(init?.credentials).toBe("same-origin");
+    expect(new Headers(init?.headers).get("content-type")).toBe("application/json");
+    expect(JSON.parse(String(init?.body))).toEqual(body);
+  });
+
+  it("refuses an answer that does not have the contract's shape", async () => {
+    const api = createApiClient({ baseUrl: "", fetch: async () => json({ user: {}, org: {} }) });
+    const error = await failureOf(api.login({ email: "a@b.co", firebase_uid: "fb", idToken: "id" }));
+    expect(error).not.toBeInstanceOf(ApiError);
+  });
+
+  it("turns an error answer into an ApiError with its status, code, message and body", async () => {
+    const body = { error: "Forbidden", code: ERROR_CODES.emailNotVerified, message: "Verify first" };
+    const api = createApiClient({ baseUrl: "", fetch: async () => json(body, 403) });
+    const error = await failureOf(api.logout());
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({
+      status: 403,
+      code: ERROR_CODES.emailNotVerified,
+      message: "Verify first",
+      body,
+    });
+  });
+
+  it("keeps no body when the error answer is not the contract's shape", async () => {
+    const api = createApiClient({
+      baseUrl: "",
+      fetch: async () => new Response("<html>", { status: 500, statusText: "Internal Server Error" }),
+    });
+    const error = await failureOf(api.resendVerification("ada@example.com"));
+    expect(error).toMatchObject({
+      status: 500,
+      body: undefined,
+      code: undefined,
+      message: "Internal Server Error",
+    });
+  });
+
+  it("answers 503 when nothing answers, and lets an abort through", async () => {
+    const down = createApiClient({
+      baseUrl: "",
+      fetch: async () => Promise.reject(new TypeError("fetch failed")),
+    });
+    expect(await failureOf(down.logout())).toMatchObject({
+      status: 503,
+      message: ERRORS.backendUnavailable,
+      unreachable: true,
+    });
+
+    const controller = new AbortController();
+    controller.abort();
+    const aborted = createApiClient({
+      baseUrl: "",
+      signal: controller.signal,
+      fetch: async () => Promise.reject(new DOMException("aborted", "AbortError")),
+    });
+    expect(await failureOf(aborted.logout())).toMatchObject({ name: "AbortError" });
+  });
+
+  it("tells a 503 answer from no answer", async () => {
+    const api = createApiClient({ baseUrl: "", fetch: async () => json({ error: "Unavailable" }, 503) });
+    expect(await failureOf(api.logout())).toMatchObject({ status: 503, unreachable: false });
+  });
+
+  it.each([
+    [
+      "signup",
+      (api: ApiClient) =>
+        api.signup({
+          name: "Ada",
+          email: "ada@example.com",
+          company: "Engines",
+          source: "search",
+          type: "EMAIL",
+          idToken: "id",
+        }),
+      "/auth/signup",
+      { requiresEmailVerification: true, message: "Check your email" },
+    ],
+    [
+      "providerLogin",
+      (api: ApiClient) => api.providerLogin("git hub", "c0de"),
+      "/auth/login/git%20hub",
+      SIGNED_IN,
+    ],
+    [
+      "forgotPassword",
+      (api: ApiClient) => api.forgotPassword("ada@example.com"),
+      "/auth/forgot-password",
+      { message: "If an account exists, we sent a link." },
+    ],
+    [
+      "resetPassword",
+      (api: ApiClient) => api.resetPassword("oob", "N3w-Secret!"),
+      "/auth/reset-password",
+      { success: true },
+    ],
+  ])("%s posts to its path and answers the contract's shape", async (_, call, path, answer) => {
+    const fetchMock = vi.fn<typeof fetch>(async () => json(answer));
+    await expect(call(createApiClient({ baseUrl: "", fetch: fetchMock }))).resolves.toEqual(answer);
+    const [url, init] = fetchMock.mock.calls[0] ?? [];
+    expect(url).toBe(path);
+    expect(init?.method).toBe("POST");
+  });
+
+  it("reads the outbox and refuses one of another shape", async () => {
+    const outbox = {
+      messages: [
+        {
+          id: "m1",
+          to: "a@b.co",
+          subject: "Verify",
+          text: "Open",
+          links: ["http://x/y"],
+          sentAt: "2026-01-01",
+        },
+      ],
+    };
+    await expect(createApiClient({ baseUrl: "", fetch: async () => json(outbox) }).outbox()).resolves.toEqual(
+      outbox,
+    );
+    const wrong = createApiClient({ baseUrl: "", fetch: async () => json({ messages: [{ id: 1 }] }) });
+    expect(await failureOf(wrong.outbox())).not.toBeInstanceOf(ApiError);
+  });
+
+  it("uses the global fetch of the moment of the call", async () => {
+    const api = createApiClient({ baseUrl: "http://backend.test", token: "t", requestId: "r" });
+    const fetchMock = vi.fn<typeof fetch>(async () => new Response(null, { status: 204 }));
+    vi.stubGlobal("fetch", fetchMock);
+    await api.logout();
+    const [url, init] = fetchMock.mock.calls[0] ?? [];
+    expect(url).toBe("http://backend.test/auth/logout");
+    expect(new Headers(init?.headers).get("authorization")).toBe("Bearer t");
+    expect(new Headers(init?.headers).get("x-request-id")).toBe("r");
+  });
+});

@@ -1,7 +1,0 @@
-import { lazyPart } from "../components/ui";
-
-/**
- * The browser's billing calls bring zod and the billing schemas, so they are fetched when a billing
- * button is pointed at or focused, or as a page that calls at once (/payment-success) opens.
- */
-export const billingApi = lazyPart(() => import("./billing-api"));

@@ -1,4 +1,0 @@
-import { lazyPart } from "../components/ui";
-
-/** The review screens' calls bring zod: fetched when a button that makes one is pointed at or focused. */
-export const reviewCalls = lazyPart(() => import("./review-calls"));

@@ -1,0 +1,143 @@
+/**
+ * An organisation's AI model (docs/decisions/018-ai-model-settings.md): the kinds of model, the
+ * form's limits and messages, the request and answer schemas.
+ */
+import { ORG_OWNER_ROLE } from "../constants.ts";
+
+/**
+ * The kinds of AI model an organisation can point the review engine at (docs/review-engine.md,
+ * "AI reviewer"), and who may change one, with what key. Plain data and rules, no schemas, so a
+ * page can use them without loading zod.
+ */
+
+export const MODEL_KINDS = [
+  { value: "openai", label: "OpenAI" },
+  { value: "anthropic", label: "Anthropic" },
+  { value: "openai-compatible", label: "OpenAI-compatible server (Ollama, vLLM, LM Studio, a gateway)" },
+] as const;
+
+export type ModelKind = (typeof MODEL_KINDS)[number]["value"];
+
+/** Only the owner changes, removes or tests the model (docs/decisions/030-model-outbound-calls.md). */
+export const mayChangeAiModel = (role: string | null | undefined): boolean => role === ORG_OWNER_ROLE;
+
+/** Where a model is called: the kind (its default address and key header) and the base URL. */
+export interface ModelAddress {
+  kind: ModelKind;
+  baseUrl: string | null;
+}
+
+/**
+ * Whether the stored key may go with `request`: only to the kind and base URL it was saved with,
+ * so that changing either (to an address of the caller's choosing) needs the key itself.
+ */
+export const storedKeyServes = (saved: ModelAddress, request: ModelAddress): boolean =>
+  saved.kind === request.kind && saved.baseUrl === request.baseUrl;
+
+/**
+ * The AI model screen's limits and exact text (docs/product.md#ai-model). Plain data, no schemas, so
+ * the page shows them without loading zod; shared/contract/ai-model.ts builds its checks from them,
+ * so the backend refuses with the very messages the form shows.
+ */
+
+/** The most input tokens one request may carry: the range offered, and a fresh form's value. */
+export const INPUT_TOKEN_LIMIT = { min: 1_000, max: 2_000_000, default: 32_000 } as const;
+
+/** The highest monthly budget accepted: 1,000,000 USD, in cents. */
+export const MONTHLY_BUDGET_CENTS_MAX = 100_000_000;
+
+export const MODEL_NAME_MAX = 200;
+
+export const MODEL_API_KEY_MAX = 4096;
+
+/** What each kind's base URL and model fields suggest. */
+export const MODEL_KIND_HINTS: Record<ModelKind, { baseUrl: string; model: string }> = {
+  openai: { baseUrl: "https://api.openai.com/v1 (optional)", model: "gpt-4.1-mini" },
+  anthropic: { baseUrl: "https://api.anthropic.com/v1 (optional)", model: "claude-sonnet-4-5" },
+  "openai-compatible": { baseUrl: "http://localhost:11434/v1", model: "qwen2.5-coder:14b" },
+};
+
+/** Why a test failed, as the page names each ModelFailure (backend/review/ai/model-provider.ts). */
+export const MODEL_FAILURE_LABELS = {
+  timeout: "The model did not answer in time",
+  rate_limited: "The model server is rate-limiting",
+  server_error: "The model server failed",
+  invalid_output: "The model's answer was not usable",
+  unauthorized: "The API key was refused",
+  bad_request: "The model server refused the request",
+  unreachable: "The model server could not be reached",
+  address_refused: "The base URL's address is not allowed",
+  redirected: "The model server redirected the request",
+} as const;
+
+export type ModelFailureKind = keyof typeof MODEL_FAILURE_LABELS;
+
+export const AI_MODEL = {
+  title: "AI model",
+  description:
+    "The model the review engine asks, after the built-in reviewer, about each pull request of your organization.",
+  loading: "Loading the AI model…",
+  loadFailed: "Failed to load the AI model",
+  empty: "No AI model: reviews use the built-in reviewer",
+  emptyHint:
+    "Point the review engine at OpenAI, Anthropic or your own OpenAI-compatible server (Ollama, vLLM).",
+  add: "Add an AI model",
+  saved: "AI model saved",
+  saveFailed: "Failed to save the AI model",
+  removed: "AI model removed: reviews use the built-in reviewer",
+  removeFailed: "Failed to remove the AI model",
+  testFailed: "Failed to test the connection",
+  testRateLimited: "Too many connection tests: wait a minute and try again",
+  ownerOnly: "Only the organization's owner can change the AI model",
+  readOnly: "Only the organization's owner can change the AI model. You can see what it is set to.",
+  keySet: "Set",
+  keyNotSet: "Not set",
+  keyRemoved: "Removed on save",
+  /** Validation: the same words from the API and in the form. */
+  kindInvalid: "Choose OpenAI, Anthropic or an OpenAI-compatible server",
+  baseUrlRequired: "Enter the server's base URL, e.g. http://localhost:11434/v1",
+  baseUrlInvalid: "Enter an http:// or https:// URL",
+  baseUrlQuery: "A base URL ends with its path: no ? query and no # fragment",
+  baseUrlCredentials: "A base URL carries no user name or password: put the key in the API key field",
+  modelRequired: "Enter the model's name",
+  modelTooLong: `A model name has at most ${MODEL_NAME_MAX} characters`,
+  apiKeyInvalid: `An API key has 1 to ${MODEL_API_KEY_MAX} characters`,
+  apiKeyRequired:
+    "Enter the API key again: the stored key is only sent to the kind and base URL it was saved with",
+  inputTokenLimit: "Enter a whole number of tokens from 1,000 to 2,000,000",
+  budgetCents: "A monthly budget is a whole number of cents from 0 to 100,000,000, or null for no cap",
+  budgetUsd: "Enter US dollars from 0 to 1,000,000 (at most two decimals), or leave it empty for no cap",
+} as const;
+
+/** What is wrong with a typed base URL, if anything; which addresses it may reach is the backend's check. */
+export function baseUrlProblem(url: string): string | undefined {
+  if (url === "") return undefined;
+  const parsed = URL.parse(url);
+  if (!parsed || !/^https?:$/.test(parsed.protocol)) return AI_MODEL.baseUrlInvalid;
+  // Request paths are appended to it: a query would swallow them (`…?x=/chat/completions`).
+  if (url.includes("?") || url.includes("#")) return AI_MODEL.baseUrlQuery;
+  if (parsed.username || parsed.password) return AI_MODEL.baseUrlCredentials;
+  return undefined;
+}
+
+/** An OpenAI-compatible server has no default address: its base URL is required. */
+export const baseUrlRequired: [
+  (values: { kind: ModelKind; baseUrl: string | null }) => boolean,
+  { path: string[]; error: string },
+] = [
+  (values) => !(values.kind === "openai-compatible" && !values.baseUrl),
+  { path: ["baseUrl"], error: AI_MODEL.baseUrlRequired },
+];
+
+/** The form's text fields, as typed. */
+export interface AiModelFormValues {
+  kind: string;
+  baseUrl: string;
+  model: string;
+  apiKey: string;
+  inputTokenLimit: string;
+  /** US dollars; empty: no cap. */
+  monthlyBudget: string;
+}
+
+export const DOLLARS = /^\d+(\.\d{1,2})?$/;
