@@ -9,8 +9,6 @@ import { API_PATHS, type ServiceHookSecret } from "../../shared/contract.ts";
 import type { Db } from "../db/database.ts";
 import { AZURE_DEVOPS_INTEGRATION } from "./catalogue.ts";
 
-type Executor = Pick<Db, "selectFrom" | "updateTable">;
-
 const SECRET_BYTES = 32;
 
 const digestOf = (secret: string) => createHash("sha256").update(secret, "utf8").digest();
@@ -41,7 +39,7 @@ export function basicAuthPassword(header: string | undefined): string | undefine
  * Azure DevOps integration.
  */
 export async function issueHookSecret(
-  db: Executor,
+  db: Db,
   orgId: string,
   publicOrigin: string,
 ): Promise<ServiceHookSecret | undefined> {
@@ -62,7 +60,7 @@ export async function issueHookSecret(
 
 /** A secret for the organisation's hook unless it has one: a setup done again keeps the hook working. */
 export async function issueHookSecretIfMissing(
-  db: Executor,
+  db: Db,
   orgId: string,
   publicOrigin: string,
 ): Promise<ServiceHookSecret | undefined> {
@@ -77,7 +75,7 @@ export async function issueHookSecretIfMissing(
 }
 
 /** The hook named by a URL's id: its organisation, setup values and secret digest; undefined for none. */
-export async function hookOf(db: Executor, hookId: string) {
+export async function hookOf(db: Db, hookId: string) {
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(hookId)) return undefined;
   return db
     .selectFrom("integrations")

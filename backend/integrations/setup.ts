@@ -15,10 +15,8 @@ import { parseRequest } from "../http/validate.ts";
 import { type CatalogueEntry, GIT_INTEGRATION_TYPE, GITHUB_INTEGRATION, isSecret } from "./catalogue.ts";
 import type { Repository } from "./code-host.ts";
 
-type Executor = Pick<Db, "insertInto" | "selectFrom" | "updateTable" | "deleteFrom">;
-
 async function storeIntegration(
-  db: Executor,
+  db: Db,
   orgId: string,
   values: {
     name: string;
@@ -103,7 +101,7 @@ export async function connectFormSetup(
 
 /** 409 when one of `repositories` is an active project of `entry` in another organisation. */
 async function refuseRepositoriesOfOthers(
-  trx: Executor,
+  trx: Db,
   orgId: string,
   entry: CatalogueEntry,
   repositories: readonly Repository[],
@@ -154,7 +152,7 @@ function projectRow(orgId: string, source: ProjectSource, repository: Repository
 
 /** Adds or updates repositories of a code-host connection as projects of the organisation. */
 export async function importRepositories(
-  db: Executor,
+  db: Db,
   orgId: string,
   source: ProjectSource,
   repositories: readonly Repository[],
@@ -218,7 +216,7 @@ export async function connectInstallation(
 
 /** The organisation's projects of `source.name` become exactly `repositories`, matched by external id. */
 async function replaceProjects(
-  trx: Executor,
+  trx: Db,
   orgId: string,
   source: ProjectSource,
   repositories: readonly Repository[],

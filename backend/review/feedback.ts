@@ -6,9 +6,9 @@
  */
 import { sql } from "kysely";
 import type { Finding, FindingFeedback } from "../../shared/review-contract.ts";
+import type { Db } from "../db/database.ts";
 import type { FindingDelivery } from "./model.ts";
 import type { PostedFindings } from "./review-host.ts";
-import type { DbExecutor } from "./runs.ts";
 import type { DecisionLog } from "./worker.ts";
 
 export const NO_FEEDBACK: FindingFeedback = { thumbsUp: 0, thumbsDown: 0 };
@@ -34,7 +34,7 @@ export function addReactions(
  * reactions an earlier one got.
  */
 export async function storeFeedback(
-  db: DbExecutor,
+  db: Db,
   ref: { projectId: string; pullRequest: number },
   posted: PostedFindings,
 ): Promise<void> {
@@ -70,7 +70,7 @@ export async function storeFeedback(
 
 /** The pipeline's `feedback` step: reads the counts into storage and logs their totals. */
 export async function syncFeedback(
-  db: DbExecutor,
+  db: Db,
   ref: { projectId: string; pullRequest: number },
   posted: PostedFindings,
   log: DecisionLog,
@@ -86,7 +86,7 @@ export async function syncFeedback(
 
 /** The stored counts of these fingerprints in the repository; absent ones have none. */
 export async function feedbackOf(
-  db: DbExecutor,
+  db: Db,
   projectId: string,
   fingerprints: readonly string[],
 ): Promise<Map<string, FindingFeedback & { suppressed: boolean }>> {
@@ -110,7 +110,7 @@ export async function feedbackOf(
  * planning, and logs `feedback.suppressed` with their count when there are any.
  */
 export async function withoutSuppressed(
-  db: DbExecutor,
+  db: Db,
   projectId: string,
   findings: readonly Finding[],
   log: DecisionLog,

@@ -8,7 +8,7 @@ import type { Db } from "../db/database.ts";
 import type { BotCommand, ReviewTrigger } from "./model.ts";
 import type { ReviewQueue } from "./queue.ts";
 import { announceRunChange } from "./run-events.ts";
-import { type DbExecutor, queueRun } from "./runs.ts";
+import { queueRun } from "./runs.ts";
 
 /** A repository as an event names it: the integration, its connection key when it has one, the id. */
 export interface RepositoryRef {
@@ -42,7 +42,7 @@ export type IngestOutcome =
  * The active project of the repository, of the organisation the event came through when it names
  * one; else the oldest if several organisations imported it.
  */
-async function projectOf(trx: DbExecutor, repository: RepositoryRef) {
+async function projectOf(trx: Db, repository: RepositoryRef) {
   let query = trx
     .selectFrom("projects")
     .select(["id", "org_id"])
@@ -55,7 +55,7 @@ async function projectOf(trx: DbExecutor, repository: RepositoryRef) {
 }
 
 async function takeIn(
-  trx: DbExecutor,
+  trx: Db,
   queue: ReviewQueue,
   deliveryId: string,
   event: ReviewEvent,
@@ -95,7 +95,7 @@ export interface Delivery {
  * Records a delivery; false when it was recorded before: the same id (a redelivery) or the same
  * signed body under another id (a replay).
  */
-export async function recordDelivery(trx: DbExecutor, delivery: Delivery): Promise<boolean> {
+export async function recordDelivery(trx: Db, delivery: Delivery): Promise<boolean> {
   const first = await trx
     .insertInto("webhook_deliveries")
     .values({ id: delivery.id, event: delivery.event, payload_digest: delivery.payloadDigest ?? null })
@@ -108,7 +108,7 @@ export async function recordDelivery(trx: DbExecutor, delivery: Delivery): Promi
 
 /** Records the delivery and takes its event in, in `trx`; `duplicate` when it was recorded before. */
 export async function ingestDelivery(
-  trx: DbExecutor,
+  trx: Db,
   queue: ReviewQueue,
   delivery: Delivery,
   event: ReviewEvent,

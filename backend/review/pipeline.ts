@@ -32,7 +32,7 @@ import { fileLanguage } from "./rules/languages.ts";
 import { readTeamRules, type TeamRules, teamRulesFolder } from "./rules/team-rules.ts";
 import { recordTeamRules } from "./rules/team-rules-store.ts";
 import { announceRunChange } from "./run-events.ts";
-import { type DbExecutor, type ReviewJob, recordDecision, recordRunCommits } from "./runs.ts";
+import { type ReviewJob, recordDecision, recordRunCommits } from "./runs.ts";
 import { hasSeat, triage } from "./triage.ts";
 import type { DecisionLog, ReviewPipeline } from "./worker.ts";
 
@@ -90,7 +90,7 @@ function helpText(productName: string): string {
 }
 
 /** Whether the run's log already has this step and outcome (a run started again after a crash). */
-async function logged(db: DbExecutor, runId: string, step: string, outcome: string): Promise<boolean> {
+async function logged(db: Db, runId: string, step: string, outcome: string): Promise<boolean> {
   const row = await db
     .selectFrom("review_decisions")
     .select("id")
@@ -124,7 +124,7 @@ async function changedSince(
   }
 }
 
-async function countsOf(db: DbExecutor, runId: string) {
+async function countsOf(db: Db, runId: string) {
   const rows = await db
     .selectFrom("review_findings")
     .select("delivery")
@@ -137,7 +137,7 @@ async function countsOf(db: DbExecutor, runId: string) {
 }
 
 /** Whether the pull request's latest review was made in shadow mode (and posted nothing). */
-async function lastReviewInShadow(db: DbExecutor, ref: PullRequestRef): Promise<boolean> {
+async function lastReviewInShadow(db: Db, ref: PullRequestRef): Promise<boolean> {
   const last = await db
     .selectFrom("review_decisions as decision")
     .innerJoin("review_runs as run", "run.id", "decision.run_id")

@@ -4,7 +4,7 @@
  * pages. A pull request without a row is unpaused and never reviewed.
  */
 import { sql } from "kysely";
-import type { DbExecutor } from "./runs.ts";
+import type { Db } from "../db/database.ts";
 
 export interface PullRequestRef {
   projectId: string;
@@ -16,7 +16,7 @@ export interface PullRequestState {
   lastReviewedSha: string | null;
 }
 
-export async function pullRequestState(db: DbExecutor, ref: PullRequestRef): Promise<PullRequestState> {
+export async function pullRequestState(db: Db, ref: PullRequestRef): Promise<PullRequestState> {
   const row = await db
     .selectFrom("review_pull_requests")
     .select(["paused", "last_reviewed_sha"])
@@ -29,11 +29,7 @@ export async function pullRequestState(db: DbExecutor, ref: PullRequestRef): Pro
 type Changes = { paused?: boolean; last_reviewed_sha?: string; title?: string; url?: string };
 
 /** Creates the pull request's row or updates the given columns of it. */
-export async function updatePullRequest(
-  db: DbExecutor,
-  ref: PullRequestRef,
-  changes: Changes,
-): Promise<void> {
+export async function updatePullRequest(db: Db, ref: PullRequestRef, changes: Changes): Promise<void> {
   await db
     .insertInto("review_pull_requests")
     .values({ project_id: ref.projectId, pull_request: ref.pullRequest, ...changes })

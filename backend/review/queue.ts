@@ -8,7 +8,6 @@
 import { type Db as BossDatabase, fromKysely, fromPglite, PgBoss } from "pg-boss";
 import type { DatabaseTarget } from "../config.ts";
 import { type Db, embeddedClient } from "../db/database.ts";
-import type { DbExecutor } from "./runs.ts";
 
 /** What a job carries: the run is the source of truth for everything else (its latest head). */
 export interface QueuedReview {
@@ -21,7 +20,7 @@ export type ReviewJobHandler = (job: QueuedReview, attempt: number) => Promise<v
 
 export interface ReviewQueue {
   /** Sends the run's job in `trx`; throws if the queue refuses it (a job of this pull request already waits). */
-  enqueue(trx: DbExecutor, job: QueuedReview): Promise<void>;
+  enqueue(trx: Db, job: QueuedReview): Promise<void>;
   /**
    * Starts the workers. A job whose handler throws, or whose worker dies, is retried: the handler
    * must be idempotent. `attempt` counts from 0.

@@ -2,14 +2,10 @@
  * Review runs and their decision log (review_runs, review_decisions). A run is created queued by
  * ingest, started and finished by the worker; every step of it appends to its decision log.
  */
-import { type Kysely, sql } from "kysely";
+import { sql } from "kysely";
 import type { Db } from "../db/database.ts";
-import type { Database } from "../db/schema.ts";
 import type { BotCommand, ReviewRunOutcome, ReviewTrigger } from "./model.ts";
 import { announceRunChange } from "./run-events.ts";
-
-/** The database or a transaction of it. */
-export type DbExecutor = Kysely<Database>;
 
 /** A pull-request event of a known project, as ingest hands it to a run. */
 export interface PullRequestEvent {
@@ -40,7 +36,7 @@ export interface ReviewJob {
 const REASON_MAX = 500;
 
 export async function recordDecision(
-  db: DbExecutor,
+  db: Db,
   runId: string,
   step: string,
   outcome: string,
@@ -58,7 +54,7 @@ export async function recordDecision(
  * a later command replaces it. `created` says whether a new run (and so a new job) is needed.
  */
 export async function queueRun(
-  trx: DbExecutor,
+  trx: Db,
   event: PullRequestEvent,
 ): Promise<{ runId: string; created: boolean }> {
   const row = await trx

@@ -7,11 +7,12 @@
 import { sql } from "kysely";
 import { PLAN_VALUES } from "../../shared/constants.ts";
 import type { SubscriptionRow } from "../billing/subscription-view.ts";
+import type { Db } from "../db/database.ts";
 import { matchingBranchPattern } from "./glob.ts";
 import type { PullRequestState } from "./pull-requests.ts";
 import type { PullRequestInfo } from "./review-host.ts";
 import type { ReviewSettings } from "./review-settings.ts";
-import type { DbExecutor, ReviewJob } from "./runs.ts";
+import type { ReviewJob } from "./runs.ts";
 import type { DecisionLog } from "./worker.ts";
 
 export type TriageResult = { review: true; from: "base" | "last-review" } | { review: false; reason: string };
@@ -151,12 +152,7 @@ export async function triage(input: TriageInput, log: DecisionLog): Promise<Tria
 }
 
 /** Whether `login` holds a seat of the organisation on this code host (logins compare case-blind). */
-export async function hasSeat(
-  db: DbExecutor,
-  orgId: string,
-  platformType: string,
-  login: string,
-): Promise<boolean> {
+export async function hasSeat(db: Db, orgId: string, platformType: string, login: string): Promise<boolean> {
   const row = await db
     .selectFrom("contributors")
     .select("id")

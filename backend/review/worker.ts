@@ -9,7 +9,7 @@ import type { Logger } from "../../shared/logging.ts";
 import type { Db } from "../db/database.ts";
 import type { ReviewRunOutcome } from "./model.ts";
 import type { QueuedReview } from "./queue.ts";
-import { type DbExecutor, finishRun, type ReviewJob, recordDecision, startRun } from "./runs.ts";
+import { finishRun, type ReviewJob, recordDecision, startRun } from "./runs.ts";
 
 /** Appends a step to the run's decision log. */
 export type DecisionLog = (step: string, outcome: string, detail?: Record<string, unknown>) => Promise<void>;
@@ -18,7 +18,7 @@ export type DecisionLog = (step: string, outcome: string, detail?: Record<string
 export type ReviewPipeline = (job: ReviewJob, log: DecisionLog) => Promise<ReviewRunOutcome>;
 
 const decisionLog =
-  (db: DbExecutor, runId: string): DecisionLog =>
+  (db: Db, runId: string): DecisionLog =>
   (step, outcome, detail) =>
     recordDecision(db, runId, step, outcome, detail);
 

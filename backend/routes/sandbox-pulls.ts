@@ -33,7 +33,6 @@ import { type MarkersFor, withoutMarkers } from "../review/markers.ts";
 import type { BotCommand, ReviewTrigger } from "../review/model.ts";
 import type { ReviewQueue } from "../review/queue.ts";
 import { announceRunChange } from "../review/run-events.ts";
-import type { DbExecutor } from "../review/runs.ts";
 import { BASE_TREE, TEMPLATES, templateOf } from "../review/sandbox/samples.ts";
 import {
   changedFiles,
@@ -75,7 +74,7 @@ const repositoryRef = (project: Pick<SandboxProject, "integration_key" | "extern
 
 /** What a webhook delivery would tell ingest about this pull request. */
 function queueReview(
-  trx: DbExecutor,
+  trx: Db,
   queue: ReviewQueue,
   project: Pick<SandboxProject, "integration_key" | "external_id">,
   pull: { number: number; head_sha: string; base_sha: string },
@@ -103,7 +102,7 @@ function queueReview(
  * with write access may on GitHub. A comment without a command is recorded as ignored.
  */
 function takeComment(
-  trx: DbExecutor,
+  trx: Db,
   queue: ReviewQueue,
   project: Pick<SandboxProject, "integration_key" | "external_id">,
   pull: { number: number },

@@ -32,8 +32,6 @@ import type { ReviewQueue } from "../review/queue.ts";
 const WEBHOOK_BODY_LIMIT = "1mb";
 const DELIVERY_ID_MAX = 128;
 
-type Transaction = Parameters<Parameters<ReturnType<Db["transaction"]>["execute"]>[0]>[0];
-
 /** The body, once its signature is checked, and its SHA-256 (hex): the same body counts once. */
 async function signedBody(
   webhooks: Webhooks,
@@ -48,7 +46,7 @@ async function signedBody(
 }
 
 /** The organisations whose GitHub integration is this installation. */
-async function organisationsOf(trx: Transaction, installationId: string): Promise<string[]> {
+async function organisationsOf(trx: Db, installationId: string): Promise<string[]> {
   const rows = await trx
     .selectFrom("integrations")
     .select("org_id")
@@ -58,7 +56,7 @@ async function organisationsOf(trx: Transaction, installationId: string): Promis
   return rows.map((row) => row.org_id);
 }
 
-async function apply(trx: Transaction, event: string, payload: Record<string, unknown>, webUrl: string) {
+async function apply(trx: Db, event: string, payload: Record<string, unknown>, webUrl: string) {
   const installation = isObject(payload.installation) ? payload.installation : undefined;
   if (typeof installation?.id !== "number") return;
   const installationId = String(installation.id);

@@ -11,7 +11,7 @@ import { takeModelCall } from "../../ai-models/call-limits.ts";
 import type { Db } from "../../db/database.ts";
 import { type DiffFile, RightSideIndex } from "../diff.ts";
 import type { ReviewHost } from "../review-host.ts";
-import { type DbExecutor, recordDecision } from "../runs.ts";
+import { recordDecision } from "../runs.ts";
 import type { DecisionLog } from "../worker.ts";
 import { type AnchorResult, anchorFinding, pathsToConfirm } from "./anchor.ts";
 import {
@@ -74,7 +74,7 @@ export interface AiPassInput {
   log: DecisionLog;
 }
 
-async function recordedResult(db: DbExecutor, runId: string): Promise<AiPassResult | undefined> {
+async function recordedResult(db: Db, runId: string): Promise<AiPassResult | undefined> {
   const row = await db
     .selectFrom("review_decisions")
     .select("detail")

@@ -5,7 +5,7 @@
  */
 import { sql } from "kysely";
 import { z } from "zod";
-import type { DbExecutor } from "../runs.ts";
+import type { Db } from "../../db/database.ts";
 import type { ModelUsage } from "./model-provider.ts";
 
 const usdPerMillion = z.number().nonnegative().max(10_000);
@@ -39,7 +39,7 @@ export function utcMonth(now: Date): { start: Date; end: Date } {
 }
 
 /** The organisation's AI spend this calendar month (UTC), in micro-dollars; unpriced runs count 0. */
-export async function monthSpendMicros(db: DbExecutor, orgId: string, now: Date): Promise<number> {
+export async function monthSpendMicros(db: Db, orgId: string, now: Date): Promise<number> {
   const { start, end } = utcMonth(now);
   const row = await db
     .selectFrom("review_runs")

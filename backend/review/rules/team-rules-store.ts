@@ -3,12 +3,12 @@
  * latest review read from the base commit, loaded or refused (table repository_rules).
  */
 import type { TeamRules as TeamRulesAnswer } from "../../../shared/settings-contract.ts";
-import type { DbExecutor } from "../runs.ts";
+import type { Db } from "../../db/database.ts";
 import type { TeamRules } from "./team-rules.ts";
 
 /** Keeps what a review read, replacing what an earlier one read. */
 export async function recordTeamRules(
-  db: DbExecutor,
+  db: Db,
   projectId: string,
   read: { folder: string; baseSha: string; readAt: Date; team: TeamRules },
 ): Promise<void> {
@@ -37,7 +37,7 @@ export async function recordTeamRules(
 }
 
 /** The repository's team rules as last read; null when no review has read them yet. */
-export async function teamRulesOf(db: DbExecutor, projectId: string): Promise<TeamRulesAnswer | null> {
+export async function teamRulesOf(db: Db, projectId: string): Promise<TeamRulesAnswer | null> {
   const row = await db
     .selectFrom("repository_rules")
     .selectAll()

@@ -4,19 +4,18 @@
  * ReviewHost and its router both read and write through here.
  */
 import { createHash, randomUUID } from "node:crypto";
-import { type Kysely, sql } from "kysely";
+import { sql } from "kysely";
 import type { SandboxReaction, SandboxReactions } from "../../../shared/sandbox-review-contract.ts";
-import type { Database } from "../../db/schema.ts";
+import type { Db } from "../../db/database.ts";
 import type { PullRequestFile } from "../diff.ts";
 import { CommitNotFoundError } from "../review-host.ts";
 import { filePatch } from "./line-diff.ts";
 import { BASE_TREE } from "./samples.ts";
 
-type DbExecutor = Kysely<Database>;
 export type Tree = Readonly<Record<string, string>>;
 
 /** A sandbox repository of the organisation; undefined for another organisation's or a real one. */
-export function sandboxProject(db: DbExecutor, orgId: string, projectId: string) {
+export function sandboxProject(db: Db, orgId: string, projectId: string) {
   return db
     .selectFrom("projects")
     .select(["id", "org_id", "name", "integration_key", "external_id", "properties"])
@@ -34,12 +33,7 @@ export const repositoryOf = (project: Pick<SandboxProject, "name" | "properties"
 });
 
 /** Stores a commit with a git-like sha (a hash of its parent, its tree and a nonce, as a timestamp makes git's unique). */
-async function commit(
-  db: DbExecutor,
-  projectId: string,
-  parentSha: string | null,
-  tree: Tree,
-): Promise<string> {
+async function commit(db: Db, projectId: string, parentSha: string | null, tree: Tree): Promise<string> {
   const sha = createHash("sha1")
     .update(JSON.stringify({ parentSha, tree, nonce: randomUUID() }))
     .digest("hex");
@@ -51,7 +45,7 @@ async function commit(
 }
 
 /** The default branch's commit: the sample tree, stored the first time a pull request needs it. */
-export async function baseCommit(db: DbExecutor, projectId: string): Promise<string> {
+export async function baseCommit(db: Db, projectId: string): Promise<string> {
   const root = await db
     .selectFrom("sandbox_commits")
     .select("sha")
@@ -63,7 +57,7 @@ export async function baseCommit(db: DbExecutor, projectId: string): Promise<str
   return root?.sha ?? commit(db, projectId, null, BASE_TREE);
 }
 
-export async function treeAt(db: DbExecutor, projectId: string, sha: string): Promise<Tree | null> {
+export async function treeAt(db: Db, projectId: string, sha: string): Promise<Tree | null> {
   const row = await db
     .selectFrom("sandbox_commits")
     .select("tree")
@@ -75,7 +69,7 @@ export async function treeAt(db: DbExecutor, projectId: string, sha: string): Pr
 
 /** GitHub's "list pull request files" answer from one commit to another, paths in order. */
 export async function changedFiles(
-  db: DbExecutor,
+  db: Db,
   projectId: string,
   fromSha: string,
   toSha: string,
@@ -102,7 +96,7 @@ const withChange = (tree: Tree, change: FileChange): Tree => ({ ...tree, [change
 
 /** Opens a pull request with one commit on top of the default branch; numbered after the last one. */
 export async function openPullRequest(
-  trx: DbExecutor,
+  trx: Db,
   project: Pick<SandboxProject, "id" | "org_id">,
   pull: { title: string; author: string; change: FileChange },
 ) {
@@ -135,7 +129,7 @@ export async function openPullRequest(
 }
 
 /** A pull request of the organisation's; undefined for another organisation's. */
-export function pullRequestOf(db: DbExecutor, orgId: string, pullId: string) {
+export function pullRequestOf(db: Db, orgId: string, pullId: string) {
   return db
     .selectFrom("sandbox_pull_requests")
     .selectAll()
@@ -146,11 +140,7 @@ export function pullRequestOf(db: DbExecutor, orgId: string, pullId: string) {
 export type SandboxPullRequest = NonNullable<Awaited<ReturnType<typeof pullRequestOf>>>;
 
 /** Pushes a commit with one file changed onto the pull request's branch; answers the new head. */
-export async function pushCommit(
-  trx: DbExecutor,
-  pull: SandboxPullRequest,
-  change: FileChange,
-): Promise<string> {
+export async function pushCommit(trx: Db, pull: SandboxPullRequest, change: FileChange): Promise<string> {
   const head = (await treeAt(trx, pull.project_id, pull.head_sha)) ?? {};
   const headSha = await commit(trx, pull.project_id, pull.head_sha, withChange(head, change));
   await trx
@@ -163,7 +153,7 @@ export async function pushCommit(
 
 /** A person's comment on the pull request, as GitHub holds an issue comment; answers its id. */
 export async function postComment(
-  trx: DbExecutor,
+  trx: Db,
   pull: Pick<SandboxPullRequest, "id">,
   comment: { author: string; body: string },
 ): Promise<number> {
@@ -175,7 +165,7 @@ export async function postComment(
   return id;
 }
 
-export function pullRequestsOf(db: DbExecutor, projectId: string) {
+export function pullRequestsOf(db: Db, projectId: string) {
   return db
     .selectFrom("sandbox_pull_requests")
     .selectAll()
@@ -185,7 +175,7 @@ export function pullRequestsOf(db: DbExecutor, projectId: string) {
 }
 
 /** Reviews and plain comments of a pull request, oldest first, each review with its line comments. */
-export async function postedOn(db: DbExecutor, pullId: string) {
+export async function postedOn(db: Db, pullId: string) {
   const reviews = await db
     .selectFrom("sandbox_reviews")
     .selectAll()
@@ -212,7 +202,7 @@ export async function postedOn(db: DbExecutor, pullId: string) {
 
 /** Each comment's 👍 and 👎 counts, and which of them `userId` pressed (none for the review host). */
 export async function reactionsOn(
-  db: DbExecutor,
+  db: Db,
   commentIds: readonly number[],
   userId: string | null,
 ): Promise<Map<number, SandboxReactions>> {
@@ -236,7 +226,7 @@ export async function reactionsOn(
 }
 
 /** A line comment on one of the organisation's pull requests, with its project; undefined otherwise. */
-export function commentOf(db: DbExecutor, orgId: string, commentId: number) {
+export function commentOf(db: Db, orgId: string, commentId: number) {
   return db
     .selectFrom("sandbox_review_comments as comment")
     .innerJoin("sandbox_reviews as review", "review.id", "comment.review_id")
@@ -249,7 +239,7 @@ export function commentOf(db: DbExecutor, orgId: string, commentId: number) {
 
 /** Presses (or releases) one person's reaction on a comment; pressing twice is one reaction, as on GitHub. */
 export async function react(
-  db: DbExecutor,
+  db: Db,
   reaction: { commentId: number; userId: string; content: SandboxReaction; pressed: boolean },
 ): Promise<void> {
   if (reaction.pressed) {
