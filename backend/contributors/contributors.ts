@@ -5,12 +5,12 @@
  */
 import { type Selectable, sql } from "kysely";
 import type { Contributor, ContributorsPage, ContributorsQuery } from "../../shared/billing-contract.ts";
+import { GITHUB_INTEGRATION } from "../code-hosts/catalogue.ts";
+import type { CodeHostPerson } from "../code-hosts/code-host.ts";
 import type { Db } from "../db/database.ts";
 import { containsPattern, offsetOf, pageInfoOf } from "../db/paging.ts";
 import { cachedRead, type ReadCacheKind } from "../db/read-cache.ts";
 import type { ContributorsTable } from "../db/schema.ts";
-import { GITHUB_INTEGRATION } from "../integrations/catalogue.ts";
-import type { CodeHostPerson } from "../integrations/code-host.ts";
 
 /** The code host contributors come from: GitHub (or the sandbox standing in for it). */
 export const CONTRIBUTOR_PLATFORM = "github";

@@ -6,9 +6,9 @@
  */
 import { sql } from "kysely";
 import type { Finding, FindingFeedback } from "../../shared/review-contract.ts";
+import type { PostedFindings } from "../code-hosts/review-host.ts";
 import type { Db } from "../db/database.ts";
 import type { FindingDelivery } from "./model.ts";
-import type { PostedFindings } from "./review-host.ts";
 import type { DecisionLog } from "./worker.ts";
 
 export const NO_FEEDBACK: FindingFeedback = { thumbsUp: 0, thumbsDown: 0 };

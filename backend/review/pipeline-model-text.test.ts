@@ -17,10 +17,10 @@ import {
   queueAndWork,
 } from "../../tests/support/review-pipeline-runs.ts";
 import { answer, scriptedModel } from "../../tests/support/scripted-model.ts";
+import { githubReviewHosts } from "../code-hosts/github/review-adapter.ts";
 import type { Db } from "../db/database.ts";
 import { effectiveSettings } from "../settings/effective.ts";
 import { fingerprint } from "./findings.ts";
-import { githubReviewHosts } from "./hosts/github.ts";
 import { createReviewPipeline } from "./pipeline.ts";
 
 const REPO = "acme/web";

@@ -17,13 +17,13 @@ import {
   runRow,
   setPlan as setOrgPlan,
 } from "../../tests/support/review-pipeline-runs.ts";
+import { githubReviewHosts } from "../code-hosts/github/review-adapter.ts";
+import type { ReviewHost } from "../code-hosts/review-host.ts";
 import type { Db } from "../db/database.ts";
 import { effectiveSettings } from "../settings/effective.ts";
 import { fingerprint } from "./findings.ts";
-import { githubReviewHosts } from "./hosts/github.ts";
 import type { BotCommand, ReviewTrigger } from "./model.ts";
 import { createReviewPipeline } from "./pipeline.ts";
-import type { ReviewHost } from "./review-host.ts";
 import type { ReviewSettings } from "./review-settings.ts";
 
 const BASE = "a".repeat(40);

@@ -7,10 +7,10 @@
 import { cweUrl } from "../../shared/cwe.ts";
 import { inertMarkdown, inlineCode } from "../../shared/inert-markdown.ts";
 import { FINDING_SEVERITY_ORDER, type Finding, type FindingSeverity } from "../../shared/review-contract.ts";
+import type { LineComment } from "../code-hosts/review-host.ts";
 import type { RightSideIndex } from "./diff.ts";
 import type { PullRequestMarkers } from "./markers.ts";
 import type { FindingDelivery } from "./model.ts";
-import type { LineComment } from "./review-host.ts";
 import type { ReviewSettings } from "./review-settings.ts";
 
 const SEVERITY_LABEL: Record<FindingSeverity, string> = {

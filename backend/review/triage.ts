@@ -7,10 +7,10 @@
 import { sql } from "kysely";
 import { PLAN_VALUES } from "../../shared/constants.ts";
 import type { SubscriptionRow } from "../billing/subscription-view.ts";
+import type { PullRequestInfo } from "../code-hosts/review-host.ts";
 import type { Db } from "../db/database.ts";
 import { matchingBranchPattern } from "./glob.ts";
 import type { PullRequestState } from "./pull-requests.ts";
-import type { PullRequestInfo } from "./review-host.ts";
 import type { ReviewSettings } from "./review-settings.ts";
 import type { ReviewJob } from "./runs.ts";
 import type { DecisionLog } from "./worker.ts";

@@ -19,12 +19,12 @@ import {
 } from "../../shared/settings-contract.ts";
 import { SETTINGS } from "../../shared/settings-messages.ts";
 import { sessionOf } from "../auth/require-session.ts";
+import { catalogueEntry } from "../code-hosts/catalogue.ts";
 import type { Db } from "../db/database.ts";
 import { cachedRead, type ReadCacheKind } from "../db/read-cache.ts";
 import { HttpError } from "../http/errors.ts";
 import { strictRouter } from "../http/router.ts";
 import { parseRequest } from "../http/validate.ts";
-import { catalogueEntry } from "../integrations/catalogue.ts";
 import { teamRulesOf } from "../review/rules/team-rules-store.ts";
 import {
   checkCategoryValues,

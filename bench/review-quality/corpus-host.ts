@@ -13,7 +13,7 @@ import {
   type PullRequestInfo,
   type ReviewHost,
   type ReviewToPost,
-} from "../../backend/review/review-host.ts";
+} from "../../backend/code-hosts/review-host.ts";
 import type { CorpusCase } from "./corpus.ts";
 
 const shaOf = (text: string) => createHash("sha1").update(text).digest("hex");

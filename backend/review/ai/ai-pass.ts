@@ -8,9 +8,9 @@
  */
 import type { Finding } from "../../../shared/review-contract.ts";
 import { takeModelCall } from "../../ai-models/call-limits.ts";
+import type { ReviewHost } from "../../code-hosts/review-host.ts";
 import type { Db } from "../../db/database.ts";
 import { type DiffFile, RightSideIndex } from "../diff.ts";
-import type { ReviewHost } from "../review-host.ts";
 import { recordDecision } from "../runs.ts";
 import type { DecisionLog } from "../worker.ts";
 import { type AnchorResult, anchorFinding, pathsToConfirm } from "./anchor.ts";

@@ -5,8 +5,9 @@
  * catch it. Each file is loaded by the same loader as the built-in families; a file or rule that
  * does not load is named with its error and left out, and the review goes on.
  */
+
+import type { ReviewHost } from "../../code-hosts/review-host.ts";
 import { botHandle } from "../commands.ts";
-import type { ReviewHost } from "../review-host.ts";
 import { type InvalidRule, type LoadedRule, loadRuleFile } from "./rule-config.ts";
 
 /** Rule files read per review, at most; the others are named as left out. */
