@@ -37,19 +37,19 @@ import { createFirebaseIdentity, type Identity } from "./identity/firebase.ts";
 import { accountMailSender } from "./mail/account-mail.ts";
 import { createMailer } from "./mail/mailer.ts";
 import type { HostLookup } from "./net/outbound-address.ts";
-import { aiSdkModelProviders, type ModelAddressPolicy } from "./review/ai/ai-sdk-provider.ts";
-import type { CreateModelProvider } from "./review/ai/model-provider.ts";
-import { loadBiome } from "./review/builtin/biome.ts";
-import { deploymentMarkers } from "./review/markers.ts";
-import { createReviewPipeline } from "./review/pipeline.ts";
+import { deploymentMarkers } from "./review/pipeline/markers.ts";
+import { createReviewPipeline } from "./review/pipeline/pipeline.ts";
 import {
   DEFAULT_QUEUE_OPTIONS,
   openReviewQueue,
   type QueueOptions,
   type ReviewQueue,
-} from "./review/queue.ts";
+} from "./review/queue/queue.ts";
+import { type ReviewPipeline, reviewWorker } from "./review/queue/worker.ts";
 import type { ReviewSettingsReader } from "./review/review-settings.ts";
-import { type ReviewPipeline, reviewWorker } from "./review/worker.ts";
+import { aiSdkModelProviders, type ModelAddressPolicy } from "./review/reviewers/ai/ai-sdk-provider.ts";
+import type { CreateModelProvider } from "./review/reviewers/ai/model-provider.ts";
+import { loadBiome } from "./review/reviewers/builtin/biome.ts";
 import { accountRouter } from "./routes/account.ts";
 import { aiModelRouter } from "./routes/ai-model.ts";
 import { type AuthDeps, authRouter } from "./routes/auth.ts";

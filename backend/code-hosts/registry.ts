@@ -6,7 +6,7 @@
 
 import type { Logger } from "../../shared/logging.ts";
 import type { Db } from "../db/database.ts";
-import type { ProjectRow, ReviewHostFor } from "../review/pipeline.ts";
+import type { ProjectRow, ReviewHostFor } from "../review/pipeline/pipeline.ts";
 import type { SecretBox } from "../secrets/secret-box.ts";
 import { azureDevOpsReviewHost } from "./azure-devops/review-adapter.ts";
 import { AZURE_DEVOPS_INTEGRATION, GITHUB_INTEGRATION } from "./catalogue.ts";

@@ -4,8 +4,8 @@
  * this port, so a review reads and posts the same way everywhere.
  */
 import type { FindingFeedback } from "../../shared/review-contract.ts";
-import type { PullRequestFile } from "../review/diff.ts";
-import type { FingerprintReader } from "../review/markers.ts";
+import type { PullRequestFile } from "../review/pipeline/diff.ts";
+import type { FingerprintReader } from "../review/pipeline/markers.ts";
 
 /**
  * A commit the host does not know: after a force-push the last reviewed head is gone from the

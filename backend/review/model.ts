@@ -4,7 +4,7 @@
  */
 import type { z } from "zod";
 import type { RunFinding, reviewRunStatusSchema, reviewTriggerSchema } from "../../shared/review-contract.ts";
-import type { BotCommand } from "./commands.ts";
+import type { BotCommand } from "./ingest/commands.ts";
 
 /**
  * What queued a run. Azure DevOps' "created" is `opened`, and its "updated" (source branch

@@ -24,11 +24,11 @@ import { HttpError } from "../http/errors.ts";
 import type { EventStreamGate } from "../http/event-streams.ts";
 import { strictRouter } from "../http/router.ts";
 import { parseRequest } from "../http/validate.ts";
-import { feedbackOf, NO_FEEDBACK } from "../review/feedback.ts";
 import type { ReviewRunStatus } from "../review/model.ts";
-import type { ReviewQueue } from "../review/queue.ts";
-import { announceRunChange, onRunChange } from "../review/run-events.ts";
-import { queueRun } from "../review/runs.ts";
+import { feedbackOf, NO_FEEDBACK } from "../review/pipeline/feedback.ts";
+import type { ReviewQueue } from "../review/queue/queue.ts";
+import { announceRunChange, onRunChange } from "../review/queue/run-events.ts";
+import { queueRun } from "../review/queue/runs.ts";
 
 /**
  * A comment line on the event stream this often keeps it open through the gateway, whose upstream

@@ -19,7 +19,7 @@ import { bearerCalls, TEST_BACKEND_ENV, testBackends } from "../../tests/support
 import { type Backend, createBackend } from "../app.ts";
 import { catalogueEntry } from "../code-hosts/catalogue.ts";
 import { loadConfig } from "../config.ts";
-import { recordTeamRules } from "../review/rules/team-rules-store.ts";
+import { recordTeamRules } from "../review/reviewers/builtin/rules/team-rules-store.ts";
 import {
   effectiveSettings,
   organizationEffectiveSettings,

@@ -25,7 +25,7 @@ import { cachedRead, type ReadCacheKind } from "../db/read-cache.ts";
 import { HttpError } from "../http/errors.ts";
 import { strictRouter } from "../http/router.ts";
 import { parseRequest } from "../http/validate.ts";
-import { teamRulesOf } from "../review/rules/team-rules-store.ts";
+import { teamRulesOf } from "../review/reviewers/builtin/rules/team-rules-store.ts";
 import {
   checkCategoryValues,
   resolveAll,

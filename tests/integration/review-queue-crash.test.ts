@@ -5,7 +5,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { afterEach, describe, expect, it } from "vitest";
-import { reviewWorker } from "../../backend/review/worker.ts";
+import { reviewWorker } from "../../backend/review/queue/worker.ts";
 import { createLogger } from "../../shared/logging.ts";
 import { type FreshDatabase, freshDatabase, TEST_DATABASE_KINDS } from "../support/databases.ts";
 import { gatedPipeline, type OpenQueue, openQueue } from "../support/review-queue.ts";

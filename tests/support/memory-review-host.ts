@@ -9,9 +9,9 @@ import type {
   ReviewHost,
   ReviewToPost,
 } from "../../backend/code-hosts/review-host.ts";
-import type { PullRequestFile } from "../../backend/review/diff.ts";
-import { addReactions, NO_FEEDBACK } from "../../backend/review/feedback.ts";
-import { summaryWithMoved } from "../../backend/review/posting.ts";
+import type { PullRequestFile } from "../../backend/review/pipeline/diff.ts";
+import { addReactions, NO_FEEDBACK } from "../../backend/review/pipeline/feedback.ts";
+import { summaryWithMoved } from "../../backend/review/pipeline/posting.ts";
 import type { FindingFeedback } from "../../shared/review-contract.ts";
 
 export interface MemoryReviewHost extends ReviewHost {

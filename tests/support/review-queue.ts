@@ -12,9 +12,9 @@ import {
   openReviewQueue,
   type QueueOptions,
   type ReviewQueue,
-} from "../../backend/review/queue.ts";
-import { type PullRequestEvent, queueRun, type ReviewJob } from "../../backend/review/runs.ts";
-import type { ReviewPipeline } from "../../backend/review/worker.ts";
+} from "../../backend/review/queue/queue.ts";
+import { type PullRequestEvent, queueRun, type ReviewJob } from "../../backend/review/queue/runs.ts";
+import type { ReviewPipeline } from "../../backend/review/queue/worker.ts";
 import { PLAN_VALUES } from "../../shared/constants.ts";
 
 /** Short enough for a test to see a dead worker's job come back (pg-boss's heartbeat floor is 10 s). */

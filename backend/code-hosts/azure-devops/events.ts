@@ -11,8 +11,8 @@
  * organisation URL, and the repository's project id is the stored project's.
  */
 import { z } from "zod";
-import { parseBotCommand } from "../../review/commands.ts";
-import type { ReviewEvent } from "../../review/ingest.ts";
+import { parseBotCommand } from "../../review/ingest/commands.ts";
+import type { ReviewEvent } from "../../review/ingest/ingest.ts";
 import { AZURE_DEVOPS_INTEGRATION } from "../catalogue.ts";
 
 const commitSchema = z.object({ commitId: z.string() }).optional();

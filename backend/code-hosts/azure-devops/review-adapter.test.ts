@@ -5,10 +5,10 @@ import { type FakeAzureDevOps, startFakeAzureDevOps } from "../../../tests/suppo
 import { testMarkersOf } from "../../../tests/support/review-markers.ts";
 import { type Db, openDatabase } from "../../db/database.ts";
 import { migrateToLatest } from "../../db/migrations.ts";
-import { fromPullRequestFiles, RightSideIndex } from "../../review/diff.ts";
-import { NO_FEEDBACK } from "../../review/feedback.ts";
-import type { PullRequestMarkers } from "../../review/markers.ts";
-import type { ProjectRow } from "../../review/pipeline.ts";
+import { fromPullRequestFiles, RightSideIndex } from "../../review/pipeline/diff.ts";
+import { NO_FEEDBACK } from "../../review/pipeline/feedback.ts";
+import type { PullRequestMarkers } from "../../review/pipeline/markers.ts";
+import type { ProjectRow } from "../../review/pipeline/pipeline.ts";
 import { createSecretBox } from "../../secrets/secret-box.ts";
 import { CommitNotFoundError, type ReviewHost } from "../review-host.ts";
 import { sealPersonalAccessToken } from "./connection.ts";

@@ -8,9 +8,9 @@
  */
 
 import type { FindingFeedback } from "../../../shared/review-contract.ts";
-import type { PullRequestFile } from "../../review/diff.ts";
-import { addReactions } from "../../review/feedback.ts";
-import type { ProjectRow } from "../../review/pipeline.ts";
+import type { PullRequestFile } from "../../review/pipeline/diff.ts";
+import { addReactions } from "../../review/pipeline/feedback.ts";
+import type { ProjectRow } from "../../review/pipeline/pipeline.ts";
 import { isObject } from "../github/api-client.ts";
 import { CommitNotFoundError, type PullRequestInfo, type ReviewHost } from "../review-host.ts";
 import { AzureDevOpsError, azureDevOpsCall, endpoint } from "./connect.ts";

@@ -5,8 +5,8 @@
  * and ignored, with the reason.
  */
 import { z } from "zod";
-import { parseBotCommand } from "../../review/commands.ts";
-import type { ReviewEvent } from "../../review/ingest.ts";
+import { parseBotCommand } from "../../review/ingest/commands.ts";
+import type { ReviewEvent } from "../../review/ingest/ingest.ts";
 import type { ReviewTrigger } from "../../review/model.ts";
 import { GITHUB_INTEGRATION } from "../catalogue.ts";
 import type { CommandAccess } from "./command-access.ts";

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FakeGitHub, fakeRepository, startFakeGitHub } from "../../../tests/support/fake-github.ts";
 import { testMarkersOf } from "../../../tests/support/review-markers.ts";
-import { NO_FEEDBACK } from "../../review/feedback.ts";
-import type { PullRequestMarkers } from "../../review/markers.ts";
+import { NO_FEEDBACK } from "../../review/pipeline/feedback.ts";
+import type { PullRequestMarkers } from "../../review/pipeline/markers.ts";
 import { CommitNotFoundError, type ReviewHost } from "../review-host.ts";
 import { githubReviewHosts } from "./review-adapter.ts";
 

@@ -11,9 +11,9 @@ import { retry } from "@octokit/plugin-retry";
 import { throttling } from "@octokit/plugin-throttling";
 import type { Octokit } from "@octokit/rest";
 import type { FindingFeedback } from "../../../shared/review-contract.ts";
-import type { PullRequestFile } from "../../review/diff.ts";
-import { addReactions } from "../../review/feedback.ts";
-import { summaryWithMoved } from "../../review/posting.ts";
+import type { PullRequestFile } from "../../review/pipeline/diff.ts";
+import { addReactions } from "../../review/pipeline/feedback.ts";
+import { summaryWithMoved } from "../../review/pipeline/posting.ts";
 import { CommitNotFoundError, type PullRequestInfo, type ReviewHost } from "../review-host.ts";
 import { octokitAt } from "./api-client.ts";
 

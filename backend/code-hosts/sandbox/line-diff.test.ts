@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fromPullRequestFiles } from "../../review/diff.ts";
+import { fromPullRequestFiles } from "../../review/pipeline/diff.ts";
 import { filePatch, linesOf } from "./line-diff.ts";
 
 const numbered = (count: number, prefix = "line") =>

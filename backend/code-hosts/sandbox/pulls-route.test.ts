@@ -17,7 +17,7 @@ import { testMarkersOf } from "../../../tests/support/review-markers.ts";
 import { sandboxConnectedAccount } from "../../../tests/support/sandbox-accounts.ts";
 import { bearerCalls, testBackends } from "../../../tests/support/test-backend.ts";
 import type { Backend } from "../../app.ts";
-import { NO_FEEDBACK } from "../../review/feedback.ts";
+import { NO_FEEDBACK } from "../../review/pipeline/feedback.ts";
 import { createSandboxReviewHost } from "./review-adapter.ts";
 import { BASE_TREE, templateOf } from "./samples.ts";
 import { sandboxProject } from "./store.ts";

@@ -25,14 +25,14 @@ import type { Db } from "../../db/database.ts";
 import { HttpError } from "../../http/errors.ts";
 import { strictRouter } from "../../http/router.ts";
 import { parseRequest } from "../../http/validate.ts";
-import { parseBotCommand } from "../../review/commands.ts";
-import { fromPullRequestFiles } from "../../review/diff.ts";
-import { storeFeedback } from "../../review/feedback.ts";
-import { type IngestOutcome, ingestDelivery } from "../../review/ingest.ts";
-import { type MarkersFor, withoutMarkers } from "../../review/markers.ts";
+import { parseBotCommand } from "../../review/ingest/commands.ts";
+import { type IngestOutcome, ingestDelivery } from "../../review/ingest/ingest.ts";
 import type { BotCommand, ReviewTrigger } from "../../review/model.ts";
-import type { ReviewQueue } from "../../review/queue.ts";
-import { announceRunChange } from "../../review/run-events.ts";
+import { fromPullRequestFiles } from "../../review/pipeline/diff.ts";
+import { storeFeedback } from "../../review/pipeline/feedback.ts";
+import { type MarkersFor, withoutMarkers } from "../../review/pipeline/markers.ts";
+import type { ReviewQueue } from "../../review/queue/queue.ts";
+import { announceRunChange } from "../../review/queue/run-events.ts";
 import { BASE_TREE, TEMPLATES, templateOf } from "./samples.ts";
 import {
   changedFiles,

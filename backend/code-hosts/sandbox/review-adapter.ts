@@ -8,9 +8,9 @@
 import type { FindingFeedback } from "../../../shared/review-contract.ts";
 import { sandboxPullHref } from "../../../shared/review-paths.ts";
 import type { Db } from "../../db/database.ts";
-import { fromPullRequestFiles, RightSideIndex } from "../../review/diff.ts";
-import { addReactions, NO_FEEDBACK } from "../../review/feedback.ts";
-import { summaryWithMoved } from "../../review/posting.ts";
+import { fromPullRequestFiles, RightSideIndex } from "../../review/pipeline/diff.ts";
+import { addReactions, NO_FEEDBACK } from "../../review/pipeline/feedback.ts";
+import { summaryWithMoved } from "../../review/pipeline/posting.ts";
 import type { ReviewHost } from "../review-host.ts";
 import { changedFiles, postedOn, reactionsOn, repositoryOf, type SandboxProject, treeAt } from "./store.ts";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { sandboxTemplateIdSchema } from "../../../shared/sandbox-review-contract.ts";
-import { reviewBuiltIn } from "../../review/builtin/index.ts";
-import { fromPullRequestFiles } from "../../review/diff.ts";
+import { fromPullRequestFiles } from "../../review/pipeline/diff.ts";
+import { reviewBuiltIn } from "../../review/reviewers/builtin/index.ts";
 import { filePatch } from "./line-diff.ts";
 import { BASE_TREE, TEMPLATES, templateOf } from "./samples.ts";
 

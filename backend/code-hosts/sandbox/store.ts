@@ -7,7 +7,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import type { SandboxReaction, SandboxReactions } from "../../../shared/sandbox-review-contract.ts";
 import type { Db } from "../../db/database.ts";
-import type { PullRequestFile } from "../../review/diff.ts";
+import type { PullRequestFile } from "../../review/pipeline/diff.ts";
 import { CommitNotFoundError } from "../review-host.ts";
 import { filePatch } from "./line-diff.ts";
 import { BASE_TREE } from "./samples.ts";
