@@ -14,10 +14,19 @@ import { CommitNotFoundError, type PullRequestInfo, type ReviewHost } from "../.
 import type { Db } from "../../db/database.ts";
 import type { ProjectsTable } from "../../db/schema.ts";
 import { BOT_COMMANDS, botHandle } from "../ingest/commands.ts";
-import type { FindingDelivery, PostedDelivery, ReviewRunOutcome } from "../model.ts";
+import type { FindingDelivery, ReviewRunOutcome } from "../model.ts";
 import { type PullRequestRef, pullRequestState, updatePullRequest } from "../queue/pull-requests.ts";
 import { announceRunChange } from "../queue/run-events.ts";
-import { type ReviewJob, recordDecision, recordRunCommits } from "../queue/runs.ts";
+import {
+  isLogged,
+  lastReviewInShadow,
+  type RecordedFinding,
+  type ReviewJob,
+  recordPost,
+  recordRunCommits,
+  runFindingCounts,
+  runProject,
+} from "../queue/runs.ts";
 import type { DecisionLog, ReviewPipeline } from "../queue/worker.ts";
 import type { ReviewSettings, ReviewSettingsReader } from "../review-settings.ts";
 import { type AiPassResult, type ModelDeps, runAiPass } from "../reviewers/ai/ai-pass.ts";
@@ -32,7 +41,7 @@ import { recordTeamRules } from "../reviewers/builtin/rules/team-rules-store.ts"
 import { type DiffFile, fromPullRequestFiles, type PullRequestFile, RightSideIndex } from "./diff.ts";
 import { syncFeedback, withoutSuppressed } from "./feedback.ts";
 import { pathPatterns } from "./glob.ts";
-import type { MarkersFor } from "./markers.ts";
+import type { MarkersFor, PullRequestMarkers } from "./markers.ts";
 import { asksForChanges, type PlannedReview, planReview, summaryBody } from "./posting.ts";
 import { hasSeat, triage } from "./triage.ts";
 
@@ -89,18 +98,6 @@ function helpText(productName: string): string {
   ].join("\n");
 }
 
-/** Whether the run's log already has this step and outcome (a run started again after a crash). */
-async function logged(db: Db, runId: string, step: string, outcome: string): Promise<boolean> {
-  const row = await db
-    .selectFrom("review_decisions")
-    .select("id")
-    .where("run_id", "=", runId)
-    .where("step", "=", step)
-    .where("outcome", "=", outcome)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
 /**
  * The files changed from `since` to the head, and where the range starts: at the base instead when
  * the host no longer knows `since` (a force-push dropped the last reviewed head from the branch).
@@ -124,47 +121,118 @@ async function changedSince(
   }
 }
 
-async function countsOf(db: Db, runId: string) {
-  const rows = await db
-    .selectFrom("review_findings")
-    .select("delivery")
-    .where("run_id", "=", runId)
-    .execute();
-  return {
-    findingsTotal: rows.length,
-    findingsPosted: rows.filter((row) => row.delivery === "inline" || row.delivery === "summary").length,
-  };
+/** What every stage of one review reads: the run, its pull request and where to log. */
+interface ReviewContext {
+  job: ReviewJob;
+  host: ReviewHost;
+  pullRequest: PullRequestInfo;
+  settings: ReviewSettings;
+  ref: PullRequestRef;
+  log: DecisionLog;
 }
 
-/** Whether the pull request's latest review was made in shadow mode (and posted nothing). */
-async function lastReviewInShadow(db: Db, ref: PullRequestRef): Promise<boolean> {
-  const last = await db
-    .selectFrom("review_decisions as decision")
-    .innerJoin("review_runs as run", "run.id", "decision.run_id")
-    .select("decision.outcome")
-    .where("run.project_id", "=", ref.projectId)
-    .where("run.pull_request", "=", ref.pullRequest)
-    .where("decision.step", "=", "post")
-    .where("decision.outcome", "in", ["posted", "shadow"])
-    .orderBy("decision.id", "desc")
-    .executeTakeFirst();
-  return last?.outcome === "shadow";
+/** The changed files a review reads, from where its range starts. */
+interface Scope {
+  from: string;
+  /** The changed files, test files left out unless the settings review them. */
+  files: DiffFile[];
+  /** `files` without those ignored_paths names. */
+  considered: DiffFile[];
+  testFilesLeftOut: number;
 }
+
+/** What the reviewers found. */
+interface Reviewed {
+  builtin: Awaited<ReturnType<typeof reviewBuiltIn>>;
+  ai: AiPassResult | undefined;
+  findings: Finding[];
+}
+
+/** Where each finding went, and what the code host took. */
+interface Posting {
+  outcome: "posted" | "shadow";
+  findings: RecordedFinding[];
+  detail: Record<string, number>;
+}
+
+const skipped = (reason: string): { skipped: ReviewRunOutcome } => ({
+  skipped: { status: "skipped", reason },
+});
 
 export function createReviewPipeline(deps: PipelineDeps): ReviewPipeline {
   const { db, productName } = deps;
+
+  /**
+   * Scope: the files changed since `since`, then the review_scope settings (test files, ignored
+   * paths, documentation only). A change made only of what the settings leave out is not reviewed;
+   * its head counts as reviewed.
+   */
+  async function scope(ctx: ReviewContext, since: string): Promise<Scope | { skipped: ReviewRunOutcome }> {
+    const { pullRequest, settings, ref, log } = ctx;
+    const head = pullRequest.headSha;
+    // Nothing pushed since the last review (a `review` command or a retry): an empty range.
+    const { from, changed } =
+      since === head ? { from: since, changed: [] } : await changedSince(ctx.host, pullRequest, since, log);
+    const all = fromPullRequestFiles(changed);
+    const reviewScope = settings.review_scope;
+    const files = reviewScope.review_test_files ? all : all.filter((file) => !TEST_FILE.test(file.path));
+    // Ignored files stay in `files`, so the filter reports them as skipped; nothing else reads them.
+    const ignoredBy = pathPatterns(reviewScope.ignored_paths);
+    const matched = files.map((file) => ignoredBy(file.path));
+    const considered = files.filter((_, index) => matched[index] === undefined);
+    const ignoredPatterns = [...new Set(matched.filter((pattern) => pattern !== undefined))];
+    if (files.length > 0 && considered.length === 0) {
+      const listed = ignoredPatterns.map((pattern) => `"${pattern}"`).join(", ");
+      const reason = `Every changed file is ignored (ignored_paths: ${listed})`;
+      await log("triage.ignored_paths", "skip", { reason, files: files.length, patterns: ignoredPatterns });
+      await updatePullRequest(db, ref, { last_reviewed_sha: head });
+      return skipped(reason);
+    }
+    await log("triage.ignored_paths", "pass", {
+      ignored: files.length - considered.length,
+      ...(ignoredPatterns.length ? { patterns: ignoredPatterns } : {}),
+    });
+    if (
+      reviewScope.skip_documentation_only &&
+      considered.length > 0 &&
+      considered.every((file) => DOCUMENTATION_FILE.test(file.path))
+    ) {
+      await log("triage.documentation_only", "skip", { files: considered.length });
+      await updatePullRequest(db, ref, { last_reviewed_sha: head });
+      return skipped("Only documentation changed (skip_documentation_only)");
+    }
+    return { from, files, considered, testFilesLeftOut: all.length - files.length };
+  }
+
+  /** Contents: the whole text at head of the files the analyzers read whole, at most CONTENT_FILES_MAX. */
+  async function contents({ host, pullRequest, log }: ReviewContext, scoped: Scope): Promise<void> {
+    const { from, files } = scoped;
+    const head = pullRequest.headSha;
+    const wanted = scoped.considered.filter(wantsContent).slice(0, CONTENT_FILES_MAX);
+    await Promise.all(
+      wanted.map(async (file) => {
+        const content = await host.fileContent(file.path, head);
+        if (content !== null) file.content = content;
+      }),
+    );
+    await log("diff", from === pullRequest.baseSha ? "from base" : "incremental", {
+      from,
+      to: head,
+      files: files.length,
+      additions: files.reduce((sum, file) => sum + file.additions, 0),
+      deletions: files.reduce((sum, file) => sum + file.deletions, 0),
+      contents_fetched: wanted.length,
+      ...(scoped.testFilesLeftOut ? { test_files_left_out: scoped.testFilesLeftOut } : {}),
+    });
+  }
 
   /**
    * The repository's team rules, from the pull request's base commit (never its head: a change
    * must not switch off the rules that would catch it). Logged with the rules that did not load,
    * and kept for the settings page. A host that fails to answer costs the team rules only.
    */
-  async function teamRules(
-    job: ReviewJob,
-    host: ReviewHost,
-    baseSha: string,
-    log: DecisionLog,
-  ): Promise<TeamRules | null> {
+  async function teamRules({ job, host, pullRequest, log }: ReviewContext): Promise<TeamRules | null> {
+    const baseSha = pullRequest.baseSha;
     const folder = teamRulesFolder(productName);
     let team: TeamRules | null;
     try {
@@ -189,13 +257,224 @@ export function createReviewPipeline(deps: PipelineDeps): ReviewPipeline {
     return team;
   }
 
-  /** pause, resume and help: answered with a comment, once per run. */
-  async function command(
-    job: ReviewJob,
-    host: ReviewHost,
-    ref: PullRequestRef,
-    log: DecisionLog,
+  /** Reviewers: the built-in reviewer with the rule engine, then the AI pass, their findings merged. */
+  async function reviewers(ctx: ReviewContext, files: DiffFile[]): Promise<Reviewed> {
+    const { job, log, settings } = ctx;
+    const reviewScope = settings.review_scope;
+    const team = await teamRules(ctx);
+    const off = familiesOff(settings.built_in_rules);
+    const builtin = await reviewBuiltIn(files, {
+      reviewGenerated: !reviewScope.skip_generated_files,
+      ignoredPaths: reviewScope.ignored_paths,
+      rules: [...builtInRules(off), ...(team?.rules ?? [])],
+    });
+    await log("review", "built-in", {
+      findings: builtin.findings.length,
+      skipped: builtin.skipped.slice(0, LISTED_MAX),
+      failures: builtin.failures,
+      notes: builtin.notes.slice(0, LISTED_MAX),
+    });
+    await log("rules", "ran", {
+      families: [...builtInFamilies().keys()].filter((family) => !off.has(family)),
+      families_off: [...off],
+      team_rules: (team?.rules ?? []).map((rule) => rule.ruleId),
+      rules: builtInRules(off).length + (team?.rules.length ?? 0),
+      ...(builtin.rules.failures.length ? { failures: builtin.rules.failures.slice(0, LISTED_MAX) } : {}),
+      ...(builtin.rules.fromHunks.length
+        ? { parsed_from_hunks: builtin.rules.fromHunks.slice(0, LISTED_MAX) }
+        : {}),
+    });
+
+    // The AI reads what the built-in reviewer read: skipped files (generated, lock, ignored) stay out.
+    const skippedPaths = new Set(builtin.skipped.map((file) => file.path));
+    let ai: AiPassResult | undefined;
+    if (deps.models) {
+      ai = await runAiPass(deps.models, {
+        db,
+        runId: job.runId,
+        orgId: job.orgId,
+        host: ctx.host,
+        headSha: ctx.pullRequest.headSha,
+        files: files.filter((file) => !skippedPaths.has(file.path)),
+        builtin: builtin.findings,
+        instructions: reviewScope.review_instructions,
+        productName,
+        now: deps.clock(),
+        log,
+      });
+    } else {
+      await log("ai.model", "off", { reason: "no AI models in this deployment" });
+    }
+    const merged = mergeFindings(builtin.findings, ai?.findings ?? []);
+    if (ai?.findings.length) {
+      await log("ai.merge", "merged", {
+        ai: ai.findings.length,
+        same_line_as_builtin: merged.sameLineAsBuiltIn,
+        findings: merged.findings.length,
+      });
+    }
+    return { builtin, ai, findings: merged.findings };
+  }
+
+  /** Plan: what a 👎 suppressed in the repository is left out; the rest is placed (posting.ts). */
+  async function plan(
+    { job, settings, log }: ReviewContext,
+    files: DiffFile[],
+    findings: Finding[],
+    onPullRequest: ReadonlySet<string>,
+    markers: PullRequestMarkers,
+  ): Promise<PlannedReview> {
+    const suppression = await withoutSuppressed(db, job.projectId, findings, log);
+    const planned = planReview(
+      suppression.kept,
+      new RightSideIndex(files),
+      onPullRequest,
+      settings.comment_style,
+      markers,
+    );
+    planned.deliveries.push(...suppression.suppressed);
+    return planned;
+  }
+
+  /**
+   * Shadow mode: nothing goes to the code host. A finding that would have been posted is recorded
+   * as "shadow" with where it would have gone; the pull request counts as reviewed up to its head.
+   */
+  function shadow(planned: PlannedReview): Posting {
+    const count = (kind: FindingDelivery) =>
+      planned.deliveries.filter(({ delivery }) => delivery === kind).length;
+    return {
+      outcome: "shadow",
+      findings: planned.deliveries.map(({ finding, delivery }) =>
+        delivery === "inline" || delivery === "summary"
+          ? { finding, delivery: "shadow" as const, shadowDelivery: delivery }
+          : { finding, delivery, shadowDelivery: null },
+      ),
+      detail: {
+        inline: count("inline"),
+        summary: count("summary"),
+        duplicates: count("duplicate"),
+        not_posted: count("not_posted"),
+        suppressed: count("suppressed"),
+      },
+    };
+  }
+
+  /** Post: one review with its summary and line comments; a retried run posts only what is new. */
+  async function post(
+    ctx: ReviewContext,
+    scoped: Scope,
+    reviewed: Reviewed,
+    planned: PlannedReview,
+    markers: PullRequestMarkers,
+  ): Promise<Posting> {
+    const { job, host, pullRequest, log } = ctx;
+    const style = ctx.settings.comment_style;
+    const { from, files } = scoped;
+    const duplicates = planned.deliveries.filter(({ delivery }) => delivery === "duplicate").length;
+    const summary = summaryBody(
+      planned,
+      {
+        productName,
+        since: from === pullRequest.baseSha ? null : from,
+        headSha: pullRequest.headSha,
+        filesReviewed: files.length - reviewed.builtin.skipped.length,
+        skipped: reviewed.builtin.skipped.length,
+        duplicates,
+        maxFindings: style.max_findings,
+        sections: reviewed.ai ? [aiSummarySection(reviewed.ai)] : [],
+      },
+      style.summary_comment,
+      markers,
+    );
+    const fresh = planned.comments.length + planned.summaryFindings.length;
+    // A run started again after a crash in the middle of posting: what reached the host carries its
+    // markers and is a duplicate now; post again only what is new.
+    const retriedPost = await isLogged(db, job.runId, "post", "started");
+    let moved = new Set<string>();
+    let movedToSummary = 0;
+    if ((retriedPost && fresh === 0) || (!summary && planned.comments.length === 0)) {
+      await log("post", "nothing to post", { retried: retriedPost, duplicates });
+    } else {
+      await log("post", "started", {
+        inline: planned.comments.length,
+        summary: planned.summaryFindings.length,
+      });
+      const answer = await host.postReview(job.pullRequest, {
+        commitSha: pullRequest.headSha,
+        summary,
+        comments: planned.comments,
+        requestChanges: asksForChanges(planned, style),
+      });
+      moved = new Set(answer.movedFingerprints ?? []);
+      movedToSummary = answer.movedToSummary;
+    }
+
+    const findings = planned.deliveries.map(({ finding, delivery }) => ({
+      finding,
+      delivery: delivery === "inline" && moved.has(finding.fingerprint) ? ("summary" as const) : delivery,
+      shadowDelivery: null,
+    }));
+    const count = (kind: FindingDelivery) => findings.filter(({ delivery }) => delivery === kind).length;
+    return {
+      outcome: "posted",
+      findings,
+      detail: {
+        inline: count("inline"),
+        summary: count("summary"),
+        duplicates: count("duplicate"),
+        not_posted: count("not_posted"),
+        over_limit: planned.overLimit,
+        suppressed: count("suppressed"),
+        moved_to_summary: movedToSummary,
+      },
+    };
+  }
+
+  /** Record: the run's findings, the reviewed head and the `post` step at once; the run's outcome. */
+  async function record(
+    { job, ref, pullRequest }: ReviewContext,
+    posting: Posting,
   ): Promise<ReviewRunOutcome> {
+    const { findings, outcome, detail } = posting;
+    await recordPost(db, job.runId, { ref, head: pullRequest.headSha, findings }, outcome, detail);
+    const posted = findings.filter(({ delivery }) => delivery === "inline" || delivery === "summary").length;
+    return { status: "succeeded", findingsTotal: findings.length, findingsPosted: posted };
+  }
+
+  /** scope → contents → reviewers → plan → post or shadow → record (docs/review-engine.md, "Pipeline"). */
+  async function review(ctx: ReviewContext, since: string): Promise<ReviewRunOutcome> {
+    const { job, host, ref, log } = ctx;
+    if (
+      (await isLogged(db, job.runId, "post", "posted")) ||
+      (await isLogged(db, job.runId, "post", "shadow"))
+    ) {
+      // Posted and recorded before a crash: only the run's end is missing.
+      await log("post", "already posted", {});
+      return { status: "succeeded", ...(await runFindingCounts(db, job.runId)) };
+    }
+    const markers = await deps.markers(ref);
+    const onPullRequest = await host.postedFindings(job.pullRequest, markers.findings);
+    await syncFeedback(db, ref, onPullRequest, log);
+
+    const scoped = await scope(ctx, since);
+    if ("skipped" in scoped) return scoped.skipped;
+    await contents(ctx, scoped);
+    const reviewed = await reviewers(ctx, scoped.files);
+    const planned = await plan(ctx, scoped.files, reviewed.findings, new Set(onPullRequest.keys()), markers);
+    const posting = ctx.settings.comment_style.shadow_mode
+      ? shadow(planned)
+      : await post(ctx, scoped, reviewed, planned, markers);
+    return record(ctx, posting);
+  }
+
+  /** pause, resume and help: answered with a comment, once per run. */
+  async function command({
+    job,
+    host,
+    ref,
+    log,
+  }: Omit<ReviewContext, "pullRequest" | "settings">): Promise<ReviewRunOutcome> {
     const handle = `@${botHandle(productName)}`;
     const answers = {
       pause: `Reviews of this pull request are paused. Comment \`${handle} resume\` to review new pushes again, or \`${handle} review\` for one review now.`,
@@ -204,268 +483,15 @@ export function createReviewPipeline(deps: PipelineDeps): ReviewPipeline {
     } as const;
     const name = job.command as keyof typeof answers;
     if (name === "pause" || name === "resume") await updatePullRequest(db, ref, { paused: name === "pause" });
-    if (!(await logged(db, job.runId, "triage.command", "answered"))) {
+    if (!(await isLogged(db, job.runId, "triage.command", "answered"))) {
       await host.comment(job.pullRequest, answers[name]);
       await log("triage.command", "answered", { command: name });
     }
     return { status: "skipped", reason: `Answered ${name}: nothing to review` };
   }
 
-  async function review(
-    job: ReviewJob,
-    host: ReviewHost,
-    pullRequest: PullRequestInfo,
-    settings: ReviewSettings,
-    since: string,
-    log: DecisionLog,
-  ): Promise<ReviewRunOutcome> {
-    const ref = { projectId: job.projectId, pullRequest: job.pullRequest };
-    const head = pullRequest.headSha;
-    if ((await logged(db, job.runId, "post", "posted")) || (await logged(db, job.runId, "post", "shadow"))) {
-      // Posted and recorded before a crash: only the run's end is missing.
-      await log("post", "already posted", {});
-      return { status: "succeeded", ...(await countsOf(db, job.runId)) };
-    }
-    const markers = await deps.markers(ref);
-    const onPullRequest = await host.postedFindings(job.pullRequest, markers.findings);
-    await syncFeedback(db, ref, onPullRequest, log);
-
-    // Nothing pushed since the last review (a `review` command or a retry): an empty range.
-    const { from, changed } =
-      since === head ? { from: since, changed: [] } : await changedSince(host, pullRequest, since, log);
-    let files = fromPullRequestFiles(changed);
-    const scope = settings.review_scope;
-    const withoutTests = scope.review_test_files ? files : files.filter((file) => !TEST_FILE.test(file.path));
-    const leftOut = files.length - withoutTests.length;
-    files = withoutTests;
-    // Ignored files stay in `files`, so the filter reports them as skipped; nothing else reads them.
-    const ignoredBy = pathPatterns(scope.ignored_paths);
-    const matched = files.map((file) => ignoredBy(file.path));
-    const considered = files.filter((_, index) => matched[index] === undefined);
-    const ignoredPatterns = [...new Set(matched.filter((pattern) => pattern !== undefined))];
-    if (files.length > 0 && considered.length === 0) {
-      const listed = ignoredPatterns.map((pattern) => `"${pattern}"`).join(", ");
-      const reason = `Every changed file is ignored (ignored_paths: ${listed})`;
-      await log("triage.ignored_paths", "skip", { reason, files: files.length, patterns: ignoredPatterns });
-      await updatePullRequest(db, ref, { last_reviewed_sha: head });
-      return { status: "skipped", reason };
-    }
-    await log("triage.ignored_paths", "pass", {
-      ignored: files.length - considered.length,
-      ...(ignoredPatterns.length ? { patterns: ignoredPatterns } : {}),
-    });
-    if (
-      scope.skip_documentation_only &&
-      considered.length > 0 &&
-      considered.every((file) => DOCUMENTATION_FILE.test(file.path))
-    ) {
-      await log("triage.documentation_only", "skip", { files: considered.length });
-      await updatePullRequest(db, ref, { last_reviewed_sha: head });
-      return { status: "skipped", reason: "Only documentation changed (skip_documentation_only)" };
-    }
-    const wanted = considered.filter(wantsContent).slice(0, CONTENT_FILES_MAX);
-    await Promise.all(
-      wanted.map(async (file) => {
-        const content = await host.fileContent(file.path, head);
-        if (content !== null) file.content = content;
-      }),
-    );
-    await log("diff", from === pullRequest.baseSha ? "from base" : "incremental", {
-      from,
-      to: head,
-      files: files.length,
-      additions: files.reduce((sum, file) => sum + file.additions, 0),
-      deletions: files.reduce((sum, file) => sum + file.deletions, 0),
-      contents_fetched: wanted.length,
-      ...(leftOut ? { test_files_left_out: leftOut } : {}),
-    });
-
-    const team = await teamRules(job, host, pullRequest.baseSha, log);
-    const off = familiesOff(settings.built_in_rules);
-    const result = await reviewBuiltIn(files, {
-      reviewGenerated: !scope.skip_generated_files,
-      ignoredPaths: scope.ignored_paths,
-      rules: [...builtInRules(off), ...(team?.rules ?? [])],
-    });
-    await log("review", "built-in", {
-      findings: result.findings.length,
-      skipped: result.skipped.slice(0, LISTED_MAX),
-      failures: result.failures,
-      notes: result.notes.slice(0, LISTED_MAX),
-    });
-    await log("rules", "ran", {
-      families: [...builtInFamilies().keys()].filter((family) => !off.has(family)),
-      families_off: [...off],
-      team_rules: (team?.rules ?? []).map((rule) => rule.ruleId),
-      rules: builtInRules(off).length + (team?.rules.length ?? 0),
-      ...(result.rules.failures.length ? { failures: result.rules.failures.slice(0, LISTED_MAX) } : {}),
-      ...(result.rules.fromHunks.length
-        ? { parsed_from_hunks: result.rules.fromHunks.slice(0, LISTED_MAX) }
-        : {}),
-    });
-
-    // The AI reads what the built-in reviewer read: skipped files (generated, lock, ignored) stay out.
-    const skippedPaths = new Set(result.skipped.map((file) => file.path));
-    let ai: AiPassResult | undefined;
-    if (deps.models) {
-      ai = await runAiPass(deps.models, {
-        db,
-        runId: job.runId,
-        orgId: job.orgId,
-        host,
-        headSha: head,
-        files: files.filter((file) => !skippedPaths.has(file.path)),
-        builtin: result.findings,
-        instructions: scope.review_instructions,
-        productName,
-        now: deps.clock(),
-        log,
-      });
-    } else {
-      await log("ai.model", "off", { reason: "no AI models in this deployment" });
-    }
-    const merged = mergeFindings(result.findings, ai?.findings ?? []);
-    if (ai?.findings.length) {
-      await log("ai.merge", "merged", {
-        ai: ai.findings.length,
-        same_line_as_builtin: merged.sameLineAsBuiltIn,
-        findings: merged.findings.length,
-      });
-    }
-
-    const style = settings.comment_style;
-    const suppression = await withoutSuppressed(db, job.projectId, merged.findings, log);
-    const plan = planReview(
-      suppression.kept,
-      new RightSideIndex(files),
-      new Set(onPullRequest.keys()),
-      style,
-      markers,
-    );
-    plan.deliveries.push(...suppression.suppressed);
-    if (style.shadow_mode) return recordShadow(job, ref, head, plan);
-    const duplicates = plan.deliveries.filter(({ delivery }) => delivery === "duplicate").length;
-    const summary = summaryBody(
-      plan,
-      {
-        productName,
-        since: from === pullRequest.baseSha ? null : from,
-        headSha: head,
-        filesReviewed: files.length - result.skipped.length,
-        skipped: result.skipped.length,
-        duplicates,
-        maxFindings: style.max_findings,
-        sections: ai ? [aiSummarySection(ai)] : [],
-      },
-      style.summary_comment,
-      markers,
-    );
-    const fresh = plan.comments.length + plan.summaryFindings.length;
-    // A run started again after a crash in the middle of posting: what reached the host carries its
-    // markers and is a duplicate now; post again only what is new.
-    const retriedPost = await logged(db, job.runId, "post", "started");
-    let moved = new Set<string>();
-    let posted = { inline: plan.comments.length, moved: 0 };
-    if ((retriedPost && fresh === 0) || (!summary && plan.comments.length === 0)) {
-      await log("post", "nothing to post", { retried: retriedPost, duplicates });
-      posted = { inline: 0, moved: 0 };
-    } else {
-      await log("post", "started", { inline: plan.comments.length, summary: plan.summaryFindings.length });
-      const answer = await host.postReview(job.pullRequest, {
-        commitSha: head,
-        summary,
-        comments: plan.comments,
-        requestChanges: asksForChanges(plan, style),
-      });
-      moved = new Set(answer.movedFingerprints ?? []);
-      posted = { inline: answer.posted, moved: answer.movedToSummary };
-    }
-
-    const deliveries = plan.deliveries.map(({ finding, delivery }) => ({
-      finding,
-      delivery: delivery === "inline" && moved.has(finding.fingerprint) ? ("summary" as const) : delivery,
-      shadowDelivery: null,
-    }));
-    const count = (kind: FindingDelivery) => deliveries.filter(({ delivery }) => delivery === kind).length;
-    await recordPost(job.runId, ref, head, deliveries, "posted", {
-      inline: count("inline"),
-      summary: count("summary"),
-      duplicates: count("duplicate"),
-      not_posted: count("not_posted"),
-      over_limit: plan.overLimit,
-      suppressed: count("suppressed"),
-      moved_to_summary: posted.moved,
-    });
-    return {
-      status: "succeeded",
-      findingsTotal: deliveries.length,
-      findingsPosted: count("inline") + count("summary"),
-    };
-  }
-
-  /**
-   * Shadow mode: nothing goes to the code host. A finding that would have been posted is recorded
-   * as "shadow" with where it would have gone; the pull request counts as reviewed up to its head.
-   */
-  async function recordShadow(
-    job: ReviewJob,
-    ref: PullRequestRef,
-    head: string,
-    plan: PlannedReview,
-  ): Promise<ReviewRunOutcome> {
-    const deliveries = plan.deliveries.map(({ finding, delivery }) =>
-      delivery === "inline" || delivery === "summary"
-        ? { finding, delivery: "shadow" as const, shadowDelivery: delivery }
-        : { finding, delivery, shadowDelivery: null },
-    );
-    const count = (kind: FindingDelivery) =>
-      plan.deliveries.filter(({ delivery }) => delivery === kind).length;
-    await recordPost(job.runId, ref, head, deliveries, "shadow", {
-      inline: count("inline"),
-      summary: count("summary"),
-      duplicates: count("duplicate"),
-      not_posted: count("not_posted"),
-      suppressed: count("suppressed"),
-    });
-    return { status: "succeeded", findingsTotal: deliveries.length, findingsPosted: 0 };
-  }
-
-  /** The run's findings, the pull request's last reviewed head and the `post` step, in one transaction. */
-  async function recordPost(
-    runId: string,
-    ref: PullRequestRef,
-    head: string,
-    deliveries: Array<{ finding: Finding; delivery: FindingDelivery; shadowDelivery: PostedDelivery | null }>,
-    outcome: "posted" | "shadow",
-    detail: Record<string, number>,
-  ): Promise<void> {
-    await db.transaction().execute(async (trx) => {
-      if (deliveries.length) {
-        await trx
-          .insertInto("review_findings")
-          .values(
-            deliveries.map(({ finding, delivery, shadowDelivery }) => ({
-              run_id: runId,
-              fingerprint: finding.fingerprint,
-              delivery,
-              shadow_delivery: shadowDelivery,
-              finding: JSON.stringify(finding),
-            })),
-          )
-          .onConflict((conflict) => conflict.columns(["run_id", "fingerprint"]).doNothing())
-          .execute();
-      }
-      await updatePullRequest(trx, ref, { last_reviewed_sha: head });
-      await recordDecision(trx, runId, "post", outcome, detail);
-    });
-  }
-
   return async (job, log) => {
-    const project = await db
-      .selectFrom("projects")
-      .selectAll()
-      .where("id", "=", job.projectId)
-      .executeTakeFirst();
+    const project = await runProject(db, job.projectId);
     if (!project?.active) {
       await log("triage.project", "skip", { reason: "The repository is no longer active" });
       return { status: "skipped", reason: "The repository is no longer active in this organisation" };
@@ -484,9 +510,10 @@ export function createReviewPipeline(deps: PipelineDeps): ReviewPipeline {
     });
 
     if (job.command === "pause" || job.command === "resume" || job.command === "help") {
-      return command(job, host, ref, log);
+      return command({ job, host, ref, log });
     }
     const settings = await deps.settings(db, job.orgId, job.projectId);
+    const ctx: ReviewContext = { job, host, pullRequest, settings, ref, log };
     const state = await pullRequestState(db, ref);
     const now = deps.clock();
     const decision = await triage(
@@ -513,6 +540,6 @@ export function createReviewPipeline(deps: PipelineDeps): ReviewPipeline {
       decision.from === "last-review" && state.lastReviewedSha && !afterShadow
         ? state.lastReviewedSha
         : pullRequest.baseSha;
-    return review(job, host, pullRequest, settings, from, log);
+    return review(ctx, from);
   };
 }

@@ -3,8 +3,16 @@
  * ingest, started and finished by the worker; every step of it appends to its decision log.
  */
 import { sql } from "kysely";
+import type { Finding } from "../../../shared/review-contract.ts";
 import type { Db } from "../../db/database.ts";
-import type { BotCommand, ReviewRunOutcome, ReviewTrigger } from "../model.ts";
+import type {
+  BotCommand,
+  FindingDelivery,
+  PostedDelivery,
+  ReviewRunOutcome,
+  ReviewTrigger,
+} from "../model.ts";
+import { type PullRequestRef, updatePullRequest } from "./pull-requests.ts";
 import { announceRunChange } from "./run-events.ts";
 
 /** A pull-request event of a known project, as ingest hands it to a run. */
@@ -183,4 +191,86 @@ export async function finishRun(db: Db, runId: string, outcome: ReviewRunOutcome
     return finished;
   });
   if (finished) announceRunChange({ orgId: finished.org_id, runId });
+}
+
+/** The project a run reviews; undefined when it was deleted since. */
+export function runProject(db: Db, projectId: string) {
+  return db.selectFrom("projects").selectAll().where("id", "=", projectId).executeTakeFirst();
+}
+
+/** Whether the run's log already has this step and outcome (a run started again after a crash). */
+export async function isLogged(db: Db, runId: string, step: string, outcome: string): Promise<boolean> {
+  const row = await db
+    .selectFrom("review_decisions")
+    .select("id")
+    .where("run_id", "=", runId)
+    .where("step", "=", step)
+    .where("outcome", "=", outcome)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** How many findings the run recorded, and how many of them it posted. */
+export async function runFindingCounts(db: Db, runId: string) {
+  const rows = await db
+    .selectFrom("review_findings")
+    .select("delivery")
+    .where("run_id", "=", runId)
+    .execute();
+  return {
+    findingsTotal: rows.length,
+    findingsPosted: rows.filter((row) => row.delivery === "inline" || row.delivery === "summary").length,
+  };
+}
+
+/** Whether the pull request's latest review was made in shadow mode (and posted nothing). */
+export async function lastReviewInShadow(db: Db, ref: PullRequestRef): Promise<boolean> {
+  const last = await db
+    .selectFrom("review_decisions as decision")
+    .innerJoin("review_runs as run", "run.id", "decision.run_id")
+    .select("decision.outcome")
+    .where("run.project_id", "=", ref.projectId)
+    .where("run.pull_request", "=", ref.pullRequest)
+    .where("decision.step", "=", "post")
+    .where("decision.outcome", "in", ["posted", "shadow"])
+    .orderBy("decision.id", "desc")
+    .executeTakeFirst();
+  return last?.outcome === "shadow";
+}
+
+/** A finding of a run and where it went. */
+export interface RecordedFinding {
+  finding: Finding;
+  delivery: FindingDelivery;
+  /** Where a shadow finding would have gone; null otherwise. */
+  shadowDelivery: PostedDelivery | null;
+}
+
+/** The run's findings, the pull request's last reviewed head and the `post` step, in one transaction. */
+export async function recordPost(
+  db: Db,
+  runId: string,
+  post: { ref: PullRequestRef; head: string; findings: RecordedFinding[] },
+  outcome: "posted" | "shadow",
+  detail: Record<string, number>,
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    if (post.findings.length) {
+      await trx
+        .insertInto("review_findings")
+        .values(
+          post.findings.map(({ finding, delivery, shadowDelivery }) => ({
+            run_id: runId,
+            fingerprint: finding.fingerprint,
+            delivery,
+            shadow_delivery: shadowDelivery,
+            finding: JSON.stringify(finding),
+          })),
+        )
+        .onConflict((conflict) => conflict.columns(["run_id", "fingerprint"]).doNothing())
+        .execute();
+    }
+    await updatePullRequest(trx, post.ref, { last_reviewed_sha: post.head });
+    await recordDecision(trx, runId, "post", outcome, detail);
+  });
 }
