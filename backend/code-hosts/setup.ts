@@ -14,6 +14,7 @@ import { HttpError } from "../http/errors.ts";
 import { parseRequest } from "../http/validate.ts";
 import { type CatalogueEntry, GIT_INTEGRATION_TYPE, GITHUB_INTEGRATION, isSecret } from "./catalogue.ts";
 import type { Repository } from "./code-host.ts";
+import { activeGitHubIntegrations } from "./github/installations.ts";
 
 async function storeIntegration(
   db: Db,
@@ -187,13 +188,10 @@ export async function connectInstallation(
   sandbox: boolean,
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    const claimed = await trx
-      .selectFrom("integrations")
+    const claimed = await activeGitHubIntegrations(trx)
       .select("org_id")
-      .where("name", "=", GITHUB_INTEGRATION)
       .where("integration_key", "=", installationId)
       .where("org_id", "!=", orgId)
-      .where("is_active", "=", true)
       .executeTakeFirst();
     if (claimed) {
       throw new HttpError(409, { error: "This installation is connected to another organization." });

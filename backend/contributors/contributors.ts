@@ -88,18 +88,6 @@ async function readContributors(db: Db, orgId: string, query: ContributorsQuery)
   return { contributors: rows.map(contributorOf), page: pageInfoOf(query, Number(counted.total)) };
 }
 
-/** The installation of the organisation's active GitHub connection; null while it has none. */
-export async function githubInstallationOf(db: Db, orgId: string): Promise<string | null> {
-  const row = await db
-    .selectFrom("integrations")
-    .select("integration_key")
-    .where("org_id", "=", orgId)
-    .where("name", "=", GITHUB_INTEGRATION)
-    .where("is_active", "=", true)
-    .executeTakeFirst();
-  return row?.integration_key ?? null;
-}
-
 /** The repositories of the organisation's GitHub projects, as the setup stored them. */
 export async function githubRepositoriesOf(db: Db, orgId: string): Promise<{ full_name: string }[]> {
   const rows = await db

@@ -6,8 +6,9 @@
  */
 
 import type { CodeHost } from "../code-hosts/code-host.ts";
+import { githubInstallationOf } from "../code-hosts/github/installations.ts";
 import type { Db } from "../db/database.ts";
-import { githubInstallationOf, githubRepositoriesOf, importContributors } from "./contributors.ts";
+import { githubRepositoriesOf, importContributors } from "./contributors.ts";
 
 export const CONTRIBUTOR_IMPORT_TTL_MS = 10 * 60_000;
 
