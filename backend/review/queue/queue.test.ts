@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { createLogger } from "../../../shared/logging.ts";
 import { type FreshDatabase, freshDatabase, TEST_DATABASE_KINDS } from "../../../tests/support/databases.ts";
 import {
@@ -33,20 +33,19 @@ async function open(database: FreshDatabase): Promise<OpenQueue> {
   return handle;
 }
 
-async function until(condition: () => Promise<boolean> | boolean, timeoutMs = 30_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > end) throw new Error("timed out");
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+/** How long a queue may take to pick a job up (pg-boss polls), and how often to look. */
+const WAIT = { timeout: 30_000, interval: 100 };
 
-const runs = (db: Db) =>
+const runs = (db: Db, pullRequest?: number) =>
   db
     .selectFrom("review_runs")
     .select(["id", "status", "head_sha", "trigger", "reason", "findings_total", "findings_posted"])
+    .$if(pullRequest !== undefined, (query) => query.where("pull_request", "=", pullRequest ?? 0))
     .orderBy("queued_at")
     .execute();
+
+const allSucceeded = async (db: Db) =>
+  expect((await runs(db)).filter((run) => run.status !== "succeeded")).toEqual([]);
 
 const decisions = (db: Db, runId: string) =>
   db
@@ -56,11 +55,13 @@ const decisions = (db: Db, runId: string) =>
     .orderBy("id")
     .execute();
 
-const jobStates = async (db: Db) =>
+const jobStates = async (db: Db, pullRequest?: number) =>
   (
     await sql<{
       state: string;
-    }>`select state from pgboss.job where name = 'review' order by created_on`.execute(db)
+    }>`select state from pgboss.job where name = 'review'
+        and (${pullRequest ?? null}::int is null or (data->>'pullRequest')::int = ${pullRequest ?? null}::int)
+        order by created_on`.execute(db)
   ).rows.map((row) => row.state);
 
 describe.each(TEST_DATABASE_KINDS)("review queue on %s", (kind) => {
@@ -81,32 +82,38 @@ describe.each(TEST_DATABASE_KINDS)("review queue on %s", (kind) => {
     });
 
     const first = await push(db, queue, event(0));
-    await until(() => gated.seen.length === 1);
+    await vi.waitFor(() => expect(gated.seen).toHaveLength(1), WAIT);
     const results: Array<{ runId: string; created: boolean }> = [];
     for (let n = 1; n <= 10; n++) results.push(await push(db, queue, event(n)));
-    // Idle workers (on Postgres) must not take the queued run while the running one holds the pull request.
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Idle workers (on Postgres) must not take the queued run while the running one holds the pull
+    // request: one of them takes a later pull request's job, so it has passed the queued run over.
+    // Embedded PGlite runs one worker, busy with the running run.
+    const later: PullRequestEvent = { ...event(0), pullRequest: 8, headSha: "head-8", deliveryId: "later" };
+    if (kind === "postgres") {
+      await push(db, queue, later);
+      await vi.waitFor(() => expect(gated.seen.map((job) => job.pullRequest)).toEqual([7, 8]), WAIT);
+    }
 
     expect(first.created).toBe(true);
     expect(results.filter((run) => run.created)).toHaveLength(1);
     expect(new Set(results.map((run) => run.runId)).size).toBe(1);
-    expect(gated.seen).toHaveLength(1);
-    expect((await runs(db)).map((run) => [run.status, run.head_sha])).toEqual([
+    expect(gated.seen.filter((job) => job.pullRequest === 7)).toHaveLength(1);
+    expect((await runs(db, 7)).map((run) => [run.status, run.head_sha])).toEqual([
       ["running", "head-0"],
       ["queued", "head-10"],
     ]);
-    expect(await jobStates(db)).toEqual(["active", "created"]);
+    expect(await jobStates(db, 7)).toEqual(["active", "created"]);
 
     gated.releaseNext();
-    await until(() => gated.seen.length === 2);
-    expect(gated.seen[1]).toMatchObject({
+    await vi.waitFor(() => expect(gated.seen.filter((job) => job.pullRequest === 7)).toHaveLength(2), WAIT);
+    expect(gated.seen.filter((job) => job.pullRequest === 7)[1]).toMatchObject({
       runId: results[0]?.runId,
       headSha: "head-10",
       trigger: "synchronize",
     });
-    gated.releaseNext();
-    await until(async () => (await runs(db)).every((run) => run.status === "succeeded"));
-    expect((await runs(db)).map((run) => [run.findings_total, run.findings_posted])).toEqual([
+    gated.releaseAll();
+    await vi.waitFor(() => allSucceeded(db), WAIT);
+    expect((await runs(db, 7)).map((run) => [run.findings_total, run.findings_posted])).toEqual([
       [2, 1],
       [2, 1],
     ]);
@@ -138,10 +145,10 @@ describe.each(TEST_DATABASE_KINDS)("review queue on %s", (kind) => {
           deliveryId: `d${pullRequest}`,
         });
       }
-      await until(() => gated.seen.length === 3);
+      await vi.waitFor(() => expect(gated.seen).toHaveLength(3), WAIT);
       expect(gated.seen.map((job) => job.pullRequest).sort()).toEqual([1, 2, 3]);
       for (let n = 0; n < 3; n++) gated.releaseNext();
-      await until(async () => (await runs(db)).every((run) => run.status === "succeeded"));
+      await vi.waitFor(() => allSucceeded(db), WAIT);
     },
     60_000,
   );
@@ -150,12 +157,12 @@ describe.each(TEST_DATABASE_KINDS)("review queue on %s", (kind) => {
     fresh = await freshDatabase(kind);
     const { db, queue } = await open(fresh);
     const { orgId, projectId } = await seedProject(db);
-    let calls = 0;
+    const calls: number[] = [];
     await queue.start(
       reviewWorker(
         db,
-        async () => {
-          calls++;
+        async (job) => {
+          calls.push(job.pullRequest);
           throw new Error("The model answered 500");
         },
         silent,
@@ -170,11 +177,13 @@ describe.each(TEST_DATABASE_KINDS)("review queue on %s", (kind) => {
       command: "full review",
       deliveryId: "d1",
     });
-    await until(async () => (await jobStates(db)).includes("completed"));
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await vi.waitFor(async () => expect(await jobStates(db)).toEqual(["completed"]), WAIT);
+    // A later job, taken and ended after it, shows the worker moved on without taking the failed one again.
+    await push(db, queue, { orgId, projectId, pullRequest: 2, trigger: "opened", deliveryId: "d2" });
+    await vi.waitFor(async () => expect(await jobStates(db, 2)).toEqual(["completed"]), WAIT);
 
-    expect(calls).toBe(1);
-    expect(await runs(db)).toEqual([
+    expect(calls).toEqual([1, 2]);
+    expect(await runs(db, 1)).toEqual([
       expect.objectContaining({
         id: runId,
         status: "failed",
@@ -203,7 +212,7 @@ describe.each(TEST_DATABASE_KINDS)("review queue on %s", (kind) => {
       headSha: "abc",
       deliveryId: "d1",
     });
-    await until(() => stuck.seen.length === 1);
+    await vi.waitFor(() => expect(stuck.seen).toHaveLength(1), WAIT);
     // The run never finishes here: the backend stops (its stop timeout passes) and its database closes.
     opened = [];
     await before.queue.stop();
@@ -212,9 +221,9 @@ describe.each(TEST_DATABASE_KINDS)("review queue on %s", (kind) => {
     const after = await open(fresh);
     const resumed = gatedPipeline();
     await after.queue.start(reviewWorker(after.db, resumed.pipeline, silent), { workers: 1 });
-    await until(() => resumed.seen.length === 1, 60_000);
+    await vi.waitFor(() => expect(resumed.seen).toHaveLength(1), { ...WAIT, timeout: 60_000 });
     resumed.releaseNext();
-    await until(async () => (await runs(after.db))[0]?.status === "succeeded");
+    await vi.waitFor(async () => expect((await runs(after.db))[0]?.status).toBe("succeeded"), WAIT);
 
     expect(resumed.seen[0]).toMatchObject({ runId, headSha: "abc" });
     expect(await runs(after.db)).toHaveLength(1);
