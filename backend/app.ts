@@ -103,7 +103,7 @@ export interface BackendOptions {
   /** The billing clock (trials, periods, cancellations); the real time by default. Tests set it. */
   clock?: Clock;
   /**
-   * What a review run does once started. Default: the review pipeline (review/pipeline.ts: triage,
+   * What a review run does once started. Default: the review pipeline (review/pipeline/pipeline.ts: triage,
    * diff, the built-in reviewer, posting); tests may hold runs with a pipeline of their own.
    */
   pipeline?: ReviewPipeline;

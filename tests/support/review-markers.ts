@@ -1,5 +1,5 @@
 /**
- * The review engine's signed markers (backend/review/markers.ts) as tests sign them: one fixed
+ * The review engine's signed markers (backend/review/pipeline/markers.ts) as tests sign them: one fixed
  * secrets key, so a test and the processes it starts (a crash and its retry) agree on what the
  * engine wrote.
  */

@@ -1,6 +1,6 @@
 /**
  * The review queue for tests: short timings, a database with one project, ingest's two steps in
- * one call, and a pipeline held until released. Used in process (backend/review/queue.test.ts) and
+ * one call, and a pipeline held until released. Used in process (backend/review/queue/queue.test.ts) and
  * by the process a crash test kills (review-crash-child.ts).
  */
 import type { DatabaseTarget } from "../../backend/config.ts";

@@ -1,6 +1,6 @@
 /**
  * Azure DevOps as a review host, in its REST shapes (api-version 7.1; plain fetch as in
- * integrations/azure-devops.ts): the pull request, the commit diff (`diffs/commits` for the changed
+ * code-hosts/azure-devops/connect.ts): the pull request, the commit diff (`diffs/commits` for the changed
  * paths, `filediffs` for their changed line blocks, `items` for the text), and threads for comments.
  * Azure DevOps has no patch text, so each file's patch is written here from its line blocks. A
  * review is a summary thread and one thread per line comment; Azure DevOps anchors any line, so

@@ -40,7 +40,7 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
     backend = await backends.start({
       ...gitHubAppEnv(github),
       GITHUB_WEBHOOK_SECRET: SECRET,
-      // No workers: what ingest queued stays queued for the tests to see (backend/review/queue.test.ts runs jobs).
+      // No workers: what ingest queued stays queued for the tests to see (backend/review/queue/queue.test.ts runs jobs).
       REVIEW_WORKERS: "0",
     });
   });
