@@ -1,6 +1,6 @@
 /**
- * The code host behind the GitHub integration: the GitHub App (github-app.ts) when one is
- * configured, else the sandbox (sandbox.ts), so a local install connects and shows repositories
+ * The code host behind the GitHub integration: the GitHub App (github/connect.ts) when one is
+ * configured, else the sandbox (sandbox/connect.ts), so a local install connects and shows repositories
  * without GitHub (docs/decisions/009-code-hosts.md). app.ts chooses.
  */
 /** A repository as the code host describes it, in GitHub's field names. */

@@ -19,7 +19,7 @@ export interface ReviewHostDeps {
   /** Opens the Azure DevOps personal access token. */
   secrets: SecretBox;
   logger: Logger;
-  /** The GitHub App's hosts (hosts/github.ts); unset when no App is configured (the sandbox stands in). */
+  /** The GitHub App's hosts (github/review-adapter.ts); unset when no App is configured (the sandbox stands in). */
   github: GitHubReviewHostFor | undefined;
 }
 

@@ -97,7 +97,7 @@ function queueReview(
 
 /**
  * What GitHub's `issue_comment` delivery would tell ingest about a comment: its bot command, the
- * same command path as github-events.ts (parseBotCommand, a `command` run). The sandbox's people
+ * same command path as code-hosts/github/events.ts (parseBotCommand, a `command` run). The sandbox's people
  * are the organisation's members, who own its repositories: each may command, as a collaborator
  * with write access may on GitHub. A comment without a command is recorded as ignored.
  */

@@ -47,7 +47,7 @@ import { hasSeat, triage } from "./triage.ts";
 
 export type ProjectRow = Selectable<ProjectsTable>;
 
-/** Builds the code-host adapter of a project (hosts/index.ts). */
+/** Builds the code-host adapter of a project (code-hosts/registry.ts). */
 export type ReviewHostFor = (project: ProjectRow) => Promise<ReviewHost>;
 
 export interface PipelineDeps {

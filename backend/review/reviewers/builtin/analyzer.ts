@@ -7,7 +7,7 @@ import type { Finding } from "../../../../shared/review-contract.ts";
 import type { DiffFile } from "../../pipeline/diff.ts";
 
 export interface AnalyzerInput {
-  /** The files the filter kept (file-filter.ts). */
+  /** The files the filter kept (review/pipeline/file-filter.ts). */
   files: readonly DiffFile[];
   /** Above this many changed lines (additions + deletions of reviewed files) a pull request is oversized. */
   maxPullRequestLines: number;
