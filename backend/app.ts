@@ -14,42 +14,44 @@ import { type Clock, systemClock } from "./billing/clock.ts";
 import { createSandboxBilling } from "./billing/sandbox.ts";
 import { createStripeBilling, createStripeClient } from "./billing/stripe.ts";
 import type { TrialTerms } from "./billing/subscriptions.ts";
+import { sealStoredPersonalAccessTokens } from "./code-hosts/azure-devops/connection.ts";
+import { azureDevOpsWebhooksRouter } from "./code-hosts/azure-devops/webhook-route.ts";
+import { createGitHubClient } from "./code-hosts/github/api-client.ts";
+import { githubCommandAccess } from "./code-hosts/github/command-access.ts";
+import { createGitHubApp } from "./code-hosts/github/connect.ts";
+import { githubReviewHosts } from "./code-hosts/github/review-adapter.ts";
+import { webhooksRouter } from "./code-hosts/github/webhook-route.ts";
+import { reviewHostFor } from "./code-hosts/registry.ts";
+import { createSandboxCodeHost } from "./code-hosts/sandbox/connect.ts";
+import { sandboxPullsRouter } from "./code-hosts/sandbox/pulls-route.ts";
 import type { BackendConfig } from "./config.ts";
 import { createContributorImport } from "./contributors/import.ts";
 import { type Db, openDatabase } from "./db/database.ts";
 import { migrateToLatest } from "./db/migrations.ts";
 import { privateFolder } from "./db/private-files.ts";
-import { createGitHubClient } from "./github/client.ts";
 import { createBackgroundTasks } from "./http/background.ts";
 import { errorHandler, notFoundHandler } from "./http/errors.ts";
 import { eventStreamGate } from "./http/event-streams.ts";
 import { strictRouting } from "./http/router.ts";
 import { createFirebaseIdentity, type Identity } from "./identity/firebase.ts";
-import { sealStoredPersonalAccessTokens } from "./integrations/azure-devops-connection.ts";
-import { createGitHubApp } from "./integrations/github-app.ts";
-import { createSandboxCodeHost } from "./integrations/sandbox.ts";
 import { accountMailSender } from "./mail/account-mail.ts";
 import { createMailer } from "./mail/mailer.ts";
 import type { HostLookup } from "./net/outbound-address.ts";
-import { aiSdkModelProviders, type ModelAddressPolicy } from "./review/ai/ai-sdk-provider.ts";
-import type { CreateModelProvider } from "./review/ai/model-provider.ts";
-import { githubReviewHosts } from "./review/hosts/github.ts";
-import { githubCommandAccess } from "./review/hosts/github-command-access.ts";
-import { reviewHostFor } from "./review/hosts/index.ts";
-import { deploymentMarkers } from "./review/markers.ts";
-import { createReviewPipeline } from "./review/pipeline.ts";
+import { deploymentMarkers } from "./review/pipeline/markers.ts";
+import { createReviewPipeline } from "./review/pipeline/pipeline.ts";
 import {
   DEFAULT_QUEUE_OPTIONS,
   openReviewQueue,
   type QueueOptions,
   type ReviewQueue,
-} from "./review/queue.ts";
+} from "./review/queue/queue.ts";
+import { type ReviewPipeline, reviewWorker } from "./review/queue/worker.ts";
 import type { ReviewSettingsReader } from "./review/review-settings.ts";
-import { type ReviewPipeline, reviewWorker } from "./review/worker.ts";
+import { aiSdkModelProviders, type ModelAddressPolicy } from "./review/reviewers/ai/ai-sdk-provider.ts";
+import type { CreateModelProvider } from "./review/reviewers/ai/model-provider.ts";
 import { accountRouter } from "./routes/account.ts";
 import { aiModelRouter } from "./routes/ai-model.ts";
 import { type AuthDeps, authRouter } from "./routes/auth.ts";
-import { azureDevOpsWebhooksRouter } from "./routes/azure-devops-webhooks.ts";
 import { contributorsRouter } from "./routes/contributors.ts";
 import { healthRouter } from "./routes/health.ts";
 import { integrationsRouter } from "./routes/integrations.ts";
@@ -59,13 +61,11 @@ import { passwordRouter } from "./routes/password.ts";
 import { sandboxBillingRouter, validateSessionRouter } from "./routes/payment-sessions.ts";
 import { projectsRouter } from "./routes/projects.ts";
 import { reviewsRouter } from "./routes/reviews.ts";
-import { sandboxPullsRouter } from "./routes/sandbox-pulls.ts";
 import { seatsRouter } from "./routes/seats.ts";
 import { settingsRouter } from "./routes/settings.ts";
 import { signupRouter } from "./routes/signup.ts";
 import { stripeWebhooksRouter } from "./routes/stripe-webhooks.ts";
 import { subscriptionRouter } from "./routes/subscription.ts";
-import { webhooksRouter } from "./routes/webhooks.ts";
 import { authRateLimitRouter } from "./scale/auth-rate-limit.ts";
 import { currentSecretsKey } from "./secrets/keys.ts";
 import { createSecretBox } from "./secrets/secret-box.ts";
@@ -103,7 +103,7 @@ export interface BackendOptions {
   /** The billing clock (trials, periods, cancellations); the real time by default. Tests set it. */
   clock?: Clock;
   /**
-   * What a review run does once started. Default: the review pipeline (review/pipeline.ts: triage,
+   * What a review run does once started. Default: the review pipeline (review/pipeline/pipeline.ts: triage,
    * diff, the built-in reviewer, posting); tests may hold runs with a pipeline of their own.
    */
   pipeline?: ReviewPipeline;

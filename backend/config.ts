@@ -34,7 +34,7 @@ import {
 import { httpUrl } from "../shared/node/http-server.ts";
 import type { StripeSettings } from "./billing/stripe.ts";
 import type { EventStreamLimits } from "./http/event-streams.ts";
-import { type PriceTable, priceTableSchema } from "./review/ai/pricing.ts";
+import { type PriceTable, priceTableSchema } from "./review/reviewers/ai/pricing.ts";
 import { SECRETS_KEY_FILE, type SecretsConfig, secretsKeySchema } from "./secrets/keys.ts";
 
 /** What Pro costs per seat and month unless PRO_SEAT_PRICE_CENTS says otherwise: 15.00 USD. */

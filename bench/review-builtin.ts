@@ -6,8 +6,8 @@
  *   node bench/review-builtin.ts   (BENCH_RUNS, default 30)
  */
 import { performance } from "node:perf_hooks";
-import { reviewBuiltIn } from "../backend/review/builtin/index.ts";
-import { type DiffFile, fromPullRequestFiles } from "../backend/review/diff.ts";
+import { type DiffFile, fromPullRequestFiles } from "../backend/review/pipeline/diff.ts";
+import { reviewBuiltIn } from "../backend/review/reviewers/builtin/index.ts";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 const FILES = 10;

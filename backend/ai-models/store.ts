@@ -7,7 +7,7 @@ import { sql } from "kysely";
 import type { AiModelRequest } from "../../shared/contract/ai-model-schemas.ts";
 import type { Logger } from "../../shared/node/logging.ts";
 import type { Db } from "../db/database.ts";
-import type { ModelSettings } from "../review/ai/model-provider.ts";
+import type { ModelSettings } from "../review/reviewers/ai/model-provider.ts";
 import type { SecretBox } from "../secrets/secret-box.ts";
 
 /** What the key is authenticated with: a sealed key copied to another organisation's row does not open. */

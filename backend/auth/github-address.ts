@@ -5,7 +5,7 @@
  * identity, and the address must be one GitHub lists as verified. Without a token only Firebase's
  * word is left (the emulator's fake GitHub provider says verified).
  */
-import { type GitHubClient, GitHubError } from "../github/client.ts";
+import { type GitHubClient, GitHubError } from "../code-hosts/github/api-client.ts";
 import { HttpError } from "../http/errors.ts";
 import type { VerifiedIdentity } from "../identity/firebase.ts";
 import { notAuthorized } from "./sign-in.ts";

@@ -6,12 +6,12 @@
 import { type Selectable, sql } from "kysely";
 import type { ContributorsPage } from "../../shared/contract/contributors.ts";
 import type { Contributor, ContributorsQuery } from "../../shared/contract/contributors-schemas.ts";
+import { GITHUB_INTEGRATION } from "../code-hosts/catalogue.ts";
+import type { CodeHostPerson } from "../code-hosts/code-host.ts";
 import type { Db } from "../db/database.ts";
 import { containsPattern, offsetOf, pageInfoOf } from "../db/paging.ts";
 import { cachedRead, type ReadCacheKind } from "../db/read-cache.ts";
 import type { ContributorsTable } from "../db/schema.ts";
-import { GITHUB_INTEGRATION } from "../integrations/catalogue.ts";
-import type { CodeHostPerson } from "../integrations/code-host.ts";
 
 /** The code host contributors come from: GitHub (or the sandbox standing in for it). */
 export const CONTRIBUTOR_PLATFORM = "github";
@@ -87,18 +87,6 @@ async function readContributors(db: Db, orgId: string, query: ContributorsQuery)
       .executeTakeFirstOrThrow(),
   ]);
   return { contributors: rows.map(contributorOf), page: pageInfoOf(query, Number(counted.total)) };
-}
-
-/** The installation of the organisation's active GitHub connection; null while it has none. */
-export async function githubInstallationOf(db: Db, orgId: string): Promise<string | null> {
-  const row = await db
-    .selectFrom("integrations")
-    .select("integration_key")
-    .where("org_id", "=", orgId)
-    .where("name", "=", GITHUB_INTEGRATION)
-    .where("is_active", "=", true)
-    .executeTakeFirst();
-  return row?.integration_key ?? null;
 }
 
 /** The repositories of the organisation's GitHub projects, as the setup stored them. */

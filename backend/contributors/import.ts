@@ -4,9 +4,11 @@
  * CONTRIBUTOR_IMPORT_TTL_MS (so a restart or a new day's commits show up without a button). An
  * import only adds and updates rows, so two running at once do no harm.
  */
+
+import type { CodeHost } from "../code-hosts/code-host.ts";
+import { githubInstallationOf } from "../code-hosts/github/installations.ts";
 import type { Db } from "../db/database.ts";
-import type { CodeHost } from "../integrations/code-host.ts";
-import { githubInstallationOf, githubRepositoriesOf, importContributors } from "./contributors.ts";
+import { githubRepositoriesOf, importContributors } from "./contributors.ts";
 
 export const CONTRIBUTOR_IMPORT_TTL_MS = 10 * 60_000;
 

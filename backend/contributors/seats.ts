@@ -11,12 +11,12 @@
  * (`seats_allocated < seats_total`, or `> 0`) as a guard, and the table's CHECK (0..seats_total) is
  * the last one. PGlite runs one transaction at a time anyway.
  */
-import { type Selectable, sql, type Transaction } from "kysely";
+import { type Selectable, sql } from "kysely";
 import { SEAT_MESSAGES, seatManagementBlock } from "../../shared/contract/contributors.ts";
 import type { SeatStatus } from "../../shared/contract/contributors-schemas.ts";
 import { isExpiredAt } from "../billing/subscription-view.ts";
 import type { Db } from "../db/database.ts";
-import type { Database, SubscriptionsTable } from "../db/schema.ts";
+import type { SubscriptionsTable } from "../db/schema.ts";
 import { HttpError } from "../http/errors.ts";
 
 type SubscriptionRow = Pick<
@@ -55,7 +55,7 @@ const SUBSCRIPTION_COLUMNS = [
 ] as const;
 
 /** The contributor, locked for this transaction; 404 unless they belong to the organisation. */
-async function lockedContributor(trx: Transaction<Database>, orgId: string, contributorId: string) {
+async function lockedContributor(trx: Db, orgId: string, contributorId: string) {
   // An id that is not a uuid names nobody (and would be a cast error in the query).
   const row = UUID.test(contributorId)
     ? await trx
@@ -71,7 +71,7 @@ async function lockedContributor(trx: Transaction<Database>, orgId: string, cont
 }
 
 /** The subscription, locked for this transaction; undefined when the organisation has none. */
-function lockedSubscription(trx: Transaction<Database>, orgId: string) {
+function lockedSubscription(trx: Db, orgId: string) {
   return trx
     .selectFrom("subscriptions")
     .select(SUBSCRIPTION_COLUMNS)
@@ -81,7 +81,7 @@ function lockedSubscription(trx: Transaction<Database>, orgId: string) {
 }
 
 /** Both rows, locked in that order; 404 for someone else's contributor, 403 when seats cannot be managed. */
-async function lockedRows(trx: Transaction<Database>, orgId: string, contributorId: string, now: Date) {
+async function lockedRows(trx: Db, orgId: string, contributorId: string, now: Date) {
   const row = await lockedSubscription(trx, orgId);
   const contributor = await lockedContributor(trx, orgId, contributorId);
   const block = seatManagementBlock(

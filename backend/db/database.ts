@@ -13,6 +13,10 @@ import { makeContentPrivate, privateFolder } from "./private-files.ts";
 import type { Database } from "./schema.ts";
 import { TableWritesPlugin } from "./table-writes.ts";
 
+/**
+ * The database or a transaction on it (a Kysely transaction is a Kysely): a query that takes a `Db`
+ * runs inside the caller's transaction when given one. The one spelling of either across the backend.
+ */
 export type Db = Kysely<Database>;
 
 /** The PGlite instance under each embedded database, for what must speak to it directly. */

@@ -283,7 +283,7 @@ export type StoredSettingValues = Record<string, unknown>;
 
 /**
  * An organisation's values of one setting category for one code host (`integration_name`, a name
- * of backend/integrations/catalogue.ts): docs/decisions/010-review-settings.md.
+ * of backend/code-hosts/catalogue.ts): docs/decisions/010-review-settings.md.
  */
 export interface OrganizationSettingsTable {
   org_id: string;

@@ -2,7 +2,7 @@
  * Caps on open event streams (docs/decisions/032-event-stream-limits.md). A stream holds a socket
  * through the gateway and a listener here for as long as its page stays open, so one session, and
  * one organisation, may hold only so many at once: the next answers 429 with Retry-After until one
- * of them closes. Counted in this process, like the run changes the streams carry (review/run-events.ts).
+ * of them closes. Counted in this process, like the run changes the streams carry (review/queue/run-events.ts).
  */
 import type { Response } from "express";
 import { EVENT_STREAM_RETRY_AFTER_SECONDS } from "../../shared/constants.ts";

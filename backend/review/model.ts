@@ -8,7 +8,7 @@ import type {
   reviewRunStatusSchema,
   reviewTriggerSchema,
 } from "../../shared/contract/reviews-schemas.ts";
-import type { BotCommand } from "./commands.ts";
+import type { BotCommand } from "./ingest/commands.ts";
 
 /**
  * What queued a run. Azure DevOps' "created" is `opened`, and its "updated" (source branch

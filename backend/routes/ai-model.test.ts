@@ -11,7 +11,11 @@ import { bearerCalls, testBackends } from "../../tests/support/test-backend.ts";
 import { modelSettingsReader } from "../ai-models/reader.ts";
 import { apiKeyContext } from "../ai-models/store.ts";
 import type { Backend } from "../app.ts";
-import { type CreateModelProvider, ModelError, type ModelSettings } from "../review/ai/model-provider.ts";
+import {
+  type CreateModelProvider,
+  ModelError,
+  type ModelSettings,
+} from "../review/reviewers/ai/model-provider.ts";
 import { createSecretBox } from "../secrets/secret-box.ts";
 import { AI_MODEL_TESTS_PER_MINUTE } from "./ai-model.ts";
 

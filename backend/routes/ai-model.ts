@@ -27,9 +27,13 @@ import { HttpError } from "../http/errors.ts";
 import { strictRouter } from "../http/router.ts";
 import { parseRequest } from "../http/validate.ts";
 import { OutboundAddressError, resolveOutbound } from "../net/outbound-address.ts";
-import type { ModelAddressPolicy } from "../review/ai/ai-sdk-provider.ts";
-import { refusedAddressMessage } from "../review/ai/model-errors.ts";
-import { type CreateModelProvider, ModelError, type ModelSettings } from "../review/ai/model-provider.ts";
+import type { ModelAddressPolicy } from "../review/reviewers/ai/ai-sdk-provider.ts";
+import { refusedAddressMessage } from "../review/reviewers/ai/model-errors.ts";
+import {
+  type CreateModelProvider,
+  ModelError,
+  type ModelSettings,
+} from "../review/reviewers/ai/model-provider.ts";
 
 /** Connection tests call out to a model server: a few a minute per organisation. */
 export const AI_MODEL_TESTS_PER_MINUTE = 10;

@@ -32,8 +32,8 @@ import {
   verifyIdentity,
 } from "../auth/sign-in.ts";
 import type { TrialTerms } from "../billing/subscriptions.ts";
+import type { GitHubClient } from "../code-hosts/github/api-client.ts";
 import type { Db } from "../db/database.ts";
-import type { GitHubClient } from "../github/client.ts";
 import type { BackgroundTasks } from "../http/background.ts";
 import { bearerToken } from "../http/bearer.ts";
 import { HttpError } from "../http/errors.ts";

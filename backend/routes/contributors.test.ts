@@ -21,9 +21,9 @@ import {
 } from "../../tests/support/fake-github.ts";
 import { bearerCalls, TEST_BACKEND_ENV, testBackends } from "../../tests/support/test-backend.ts";
 import type { Backend } from "../app.ts";
+import { createGitHubApp } from "../code-hosts/github/connect.ts";
+import { createSandboxCodeHost } from "../code-hosts/sandbox/connect.ts";
 import { CONTRIBUTOR_IMPORT_TTL_MS, createContributorImport } from "../contributors/import.ts";
-import { createGitHubApp } from "../integrations/github-app.ts";
-import { createSandboxCodeHost } from "../integrations/sandbox.ts";
 
 const DAY_MS = 86_400_000;
 

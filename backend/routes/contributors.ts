@@ -11,14 +11,15 @@ import {
   type contributorsResponseSchema,
 } from "../../shared/contract/contributors-schemas.ts";
 import { sessionOf } from "../auth/require-session.ts";
-import { addContributor, githubInstallationOf, listContributors } from "../contributors/contributors.ts";
+import type { CodeHost } from "../code-hosts/code-host.ts";
+import { codeHostFailure } from "../code-hosts/failures.ts";
+import { githubInstallationOf } from "../code-hosts/github/installations.ts";
+import { addContributor, listContributors } from "../contributors/contributors.ts";
 import type { ContributorImport } from "../contributors/import.ts";
 import type { Db } from "../db/database.ts";
 import { HttpError } from "../http/errors.ts";
 import { strictRouter } from "../http/router.ts";
 import { parseRequest } from "../http/validate.ts";
-import type { CodeHost } from "../integrations/code-host.ts";
-import { codeHostFailure } from "../integrations/failures.ts";
 
 export function contributorsRouter(db: Db, codeHost: CodeHost, imports: ContributorImport): Router {
   const router = strictRouter();

@@ -18,28 +18,28 @@ import { API_PATHS, ERROR_CODES } from "../../shared/contract/common.ts";
 import type { ErrorBody } from "../../shared/contract/common-schemas.ts";
 import type { Logger } from "../../shared/node/logging.ts";
 import { sessionOf } from "../auth/require-session.ts";
-import type { ContributorImport } from "../contributors/import.ts";
-import type { Db } from "../db/database.ts";
-import { HttpError } from "../http/errors.ts";
-import { strictRouter } from "../http/router.ts";
-import { parseRequest } from "../http/validate.ts";
-import { type AzureDevOpsProject, azureDevOpsRepositories } from "../integrations/azure-devops.ts";
+import { type AzureDevOpsProject, azureDevOpsRepositories } from "../code-hosts/azure-devops/connect.ts";
 import {
   AZURE_DEVOPS_PROJECT_ID,
   AzureDevOpsTokenError,
   readAzureDevOpsConnection,
   sealPersonalAccessToken,
-} from "../integrations/azure-devops-connection.ts";
-import { issueHookSecret, issueHookSecretIfMissing } from "../integrations/azure-devops-hooks.ts";
+} from "../code-hosts/azure-devops/connection.ts";
+import { issueHookSecret, issueHookSecretIfMissing } from "../code-hosts/azure-devops/service-hooks.ts";
 import {
   AZURE_DEVOPS_FIELDS,
   AZURE_DEVOPS_INTEGRATION,
   catalogueEntry,
   integrationsOf,
-} from "../integrations/catalogue.ts";
-import type { CodeHost, Installer } from "../integrations/code-host.ts";
-import { codeHostFailure } from "../integrations/failures.ts";
-import { connectFormSetup, connectInstallation, parseFormSetup } from "../integrations/setup.ts";
+} from "../code-hosts/catalogue.ts";
+import type { CodeHost, Installer } from "../code-hosts/code-host.ts";
+import { codeHostFailure } from "../code-hosts/failures.ts";
+import { connectFormSetup, connectInstallation, parseFormSetup } from "../code-hosts/setup.ts";
+import type { ContributorImport } from "../contributors/import.ts";
+import type { Db } from "../db/database.ts";
+import { HttpError } from "../http/errors.ts";
+import { strictRouter } from "../http/router.ts";
+import { parseRequest } from "../http/validate.ts";
 import { type HostLookup, OutboundAddressError, resolveOutbound } from "../net/outbound-address.ts";
 import type { SecretBox } from "../secrets/secret-box.ts";
 

@@ -24,11 +24,11 @@ import { HttpError } from "../http/errors.ts";
 import type { EventStreamGate } from "../http/event-streams.ts";
 import { strictRouter } from "../http/router.ts";
 import { parseRequest } from "../http/validate.ts";
-import { feedbackOf, NO_FEEDBACK } from "../review/feedback.ts";
 import type { ReviewRunStatus } from "../review/model.ts";
-import type { ReviewQueue } from "../review/queue.ts";
-import { announceRunChange, onRunChange } from "../review/run-events.ts";
-import { type DbExecutor, queueRun } from "../review/runs.ts";
+import { feedbackOf, NO_FEEDBACK } from "../review/pipeline/feedback.ts";
+import type { ReviewQueue } from "../review/queue/queue.ts";
+import { announceRunChange, onRunChange } from "../review/queue/run-events.ts";
+import { queueRun } from "../review/queue/runs.ts";
 
 /**
  * A comment line on the event stream this often keeps it open through the gateway, whose upstream
@@ -62,7 +62,7 @@ const runParamsSchema = z.object({ runId: z.string() });
 
 const notFound = () => new HttpError(404, { error: "Review run not found" });
 
-function summaries(db: DbExecutor, orgId: string) {
+function summaries(db: Db, orgId: string) {
   return db
     .selectFrom("review_runs as run")
     .innerJoin("projects as project", "project.id", "run.project_id")
@@ -131,7 +131,7 @@ function summaryOf(row: SummaryRow): ReviewRunSummary {
 }
 
 /** The run's summary if it is the organisation's; a run id that is not a uuid is no run. */
-async function runSummary(db: DbExecutor, orgId: string, runId: string) {
+async function runSummary(db: Db, orgId: string, runId: string) {
   if (!z.uuid().safeParse(runId).success) return undefined;
   const row = await summaries(db, orgId).where("run.id", "=", runId).executeTakeFirst();
   return row && summaryOf(row);

@@ -17,9 +17,9 @@ import { signedInAccount } from "../../tests/support/backend-sessions.ts";
 import { type FreshDatabase, freshDatabase, TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
 import { bearerCalls, TEST_BACKEND_ENV, testBackends } from "../../tests/support/test-backend.ts";
 import { type Backend, createBackend } from "../app.ts";
+import { catalogueEntry } from "../code-hosts/catalogue.ts";
 import { loadConfig } from "../config.ts";
-import { catalogueEntry } from "../integrations/catalogue.ts";
-import { recordTeamRules } from "../review/rules/team-rules-store.ts";
+import { recordTeamRules } from "../review/reviewers/builtin/rules/team-rules-store.ts";
 import {
   effectiveSettings,
   organizationEffectiveSettings,

@@ -18,13 +18,13 @@ import {
 } from "../../shared/contract/settings-schemas.ts";
 import { DEFAULT_SETTINGS_PROVIDER, settingCategory } from "../../shared/settings-catalogue.ts";
 import { sessionOf } from "../auth/require-session.ts";
+import { catalogueEntry } from "../code-hosts/catalogue.ts";
 import type { Db } from "../db/database.ts";
 import { cachedRead, type ReadCacheKind } from "../db/read-cache.ts";
 import { HttpError } from "../http/errors.ts";
 import { strictRouter } from "../http/router.ts";
 import { parseRequest } from "../http/validate.ts";
-import { catalogueEntry } from "../integrations/catalogue.ts";
-import { teamRulesOf } from "../review/rules/team-rules-store.ts";
+import { teamRulesOf } from "../review/reviewers/builtin/rules/team-rules-store.ts";
 import {
   checkCategoryValues,
   resolveAll,

@@ -55,6 +55,18 @@ export function subscriptionRouter(deps: BillingDeps): Router {
     return row;
   }
 
+  /** Writes `changes` to the organisation's subscription, stamped with the time. */
+  async function updateSubscription(
+    orgId: string,
+    changes: { cancel_at?: Date | null; stripe_customer_id?: string },
+  ): Promise<void> {
+    await db
+      .updateTable("subscriptions")
+      .set({ ...changes, updated_at: clock() })
+      .where("org_id", "=", orgId)
+      .execute();
+  }
+
   function atLeastAllocated(row: SubscriptionRow, quantity: number): void {
     if (quantity < row.seats_allocated) throw new HttpError(400, { error: SEAT_MESSAGES.belowAllocated });
   }
@@ -174,11 +186,7 @@ export function subscriptionRouter(deps: BillingDeps): Router {
       () => provider.cancelAtPeriodEnd(row),
       SUBSCRIPTION_MESSAGES.cancelFailed,
     );
-    await db
-      .updateTable("subscriptions")
-      .set({ cancel_at: cancelAt ?? row.current_period_end, updated_at: clock() })
-      .where("org_id", "=", row.org_id)
-      .execute();
+    await updateSubscription(row.org_id, { cancel_at: cancelAt ?? row.current_period_end });
     res.json({ success: true, message: SUBSCRIPTION_MESSAGES.cancellationScheduled } satisfies BillingAction);
   });
 
@@ -197,11 +205,7 @@ export function subscriptionRouter(deps: BillingDeps): Router {
       () => provider.resume(row),
       SUBSCRIPTION_MESSAGES.resumeFailed,
     );
-    await db
-      .updateTable("subscriptions")
-      .set({ cancel_at: cancelAt, updated_at: clock() })
-      .where("org_id", "=", row.org_id)
-      .execute();
+    await updateSubscription(row.org_id, { cancel_at: cancelAt });
     res.json({ success: true, message: SUBSCRIPTION_MESSAGES.resumed } satisfies BillingAction);
   });
 
@@ -216,11 +220,7 @@ export function subscriptionRouter(deps: BillingDeps): Router {
       SUBSCRIPTION_MESSAGES.portalCreateError,
     );
     if (portal.customerId && portal.customerId !== row.stripe_customer_id) {
-      await db
-        .updateTable("subscriptions")
-        .set({ stripe_customer_id: portal.customerId, updated_at: clock() })
-        .where("org_id", "=", row.org_id)
-        .execute();
+      await updateSubscription(row.org_id, { stripe_customer_id: portal.customerId });
     }
     res.json({ url: portal.url } satisfies RedirectResponse);
   });

@@ -7,9 +7,6 @@ import type { Db } from "../db/database.ts";
 import type { StoredSettingValues } from "../db/schema.ts";
 import type { StoredCategories, Value } from "./resolve.ts";
 
-type Reader = Pick<Db, "selectFrom">;
-type Writer = Pick<Db, "insertInto">;
-
 /** Our project ids are UUIDs; anything else names no repository (and would be an SQL error). */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -22,7 +19,7 @@ export interface SettingsRepository {
 
 /** The repository `repositoryId` of organisation `orgId`; undefined for any other id. */
 export async function findRepository(
-  db: Reader,
+  db: Db,
   orgId: string,
   repositoryId: string,
 ): Promise<SettingsRepository | undefined> {
@@ -47,7 +44,7 @@ function byCategory(rows: { category: string; value: StoredSettingValues }[]): S
 }
 
 export async function organizationValues(
-  db: Reader,
+  db: Db,
   orgId: string,
   integrationName: string,
 ): Promise<StoredCategories> {
@@ -61,7 +58,7 @@ export async function organizationValues(
 }
 
 /** A repository's own values; `projectId` must already be known to be the caller's. */
-export async function repositoryValues(db: Reader, projectId: string): Promise<StoredCategories> {
+export async function repositoryValues(db: Db, projectId: string): Promise<StoredCategories> {
   const rows = await db
     .selectFrom("repository_settings")
     .select(["category", "value"])
@@ -75,7 +72,7 @@ export async function repositoryValues(db: Reader, projectId: string): Promise<S
  * all or nothing, and saving the same values again changes nothing.
  */
 export async function saveOrganizationCategory(
-  db: Writer,
+  db: Db,
   orgId: string,
   integrationName: string,
   category: string,
@@ -95,7 +92,7 @@ export async function saveOrganizationCategory(
 
 /** Replaces what a repository holds for one category, like saveOrganizationCategory. */
 export async function saveRepositoryCategory(
-  db: Writer,
+  db: Db,
   projectId: string,
   category: string,
   values: Record<string, Value>,

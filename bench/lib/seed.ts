@@ -6,7 +6,7 @@
  * and the `auth_token` cookie for the gateway.
  */
 import { randomBytes } from "node:crypto";
-import { AZURE_DEVOPS_FIELDS, AZURE_DEVOPS_INTEGRATION } from "../../backend/integrations/catalogue.ts";
+import { AZURE_DEVOPS_FIELDS, AZURE_DEVOPS_INTEGRATION } from "../../backend/code-hosts/catalogue.ts";
 import type { RunningStack } from "../../scripts/lib/stack.ts";
 import { SESSION_COOKIE_NAME } from "../../shared/constants.ts";
 import type { SignInResponse } from "../../shared/contract/accounts-schemas.ts";

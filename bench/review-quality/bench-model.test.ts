@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ModelFinding } from "../../backend/review/ai/model-provider.ts";
+import type { ModelFinding } from "../../backend/review/reviewers/ai/model-provider.ts";
 import { type FakeModelServer, startFakeOpenAiServer } from "../../tests/support/fake-model-servers.ts";
 import { runQualityBench } from "./bench.ts";
 import { type CorpusCase, headLine, loadCorpus } from "./corpus.ts";

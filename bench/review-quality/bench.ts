@@ -7,15 +7,15 @@
  */
 import { type Db, openDatabase } from "../../backend/db/database.ts";
 import { migrateToLatest } from "../../backend/db/migrations.ts";
-import type { ModelDeps } from "../../backend/review/ai/ai-pass.ts";
-import { aiSdkModelProviders } from "../../backend/review/ai/ai-sdk-provider.ts";
-import { type CreateModelProvider, ModelError } from "../../backend/review/ai/model-provider.ts";
-import { loadBiome } from "../../backend/review/builtin/biome.ts";
-import { deploymentMarkers } from "../../backend/review/markers.ts";
 import type { BotCommand, ReviewTrigger } from "../../backend/review/model.ts";
-import { createReviewPipeline, type PipelineDeps } from "../../backend/review/pipeline.ts";
-import { queueRun } from "../../backend/review/runs.ts";
-import { reviewWorker } from "../../backend/review/worker.ts";
+import { deploymentMarkers } from "../../backend/review/pipeline/markers.ts";
+import { createReviewPipeline, type PipelineDeps } from "../../backend/review/pipeline/pipeline.ts";
+import { queueRun } from "../../backend/review/queue/runs.ts";
+import { reviewWorker } from "../../backend/review/queue/worker.ts";
+import type { ModelDeps } from "../../backend/review/reviewers/ai/ai-pass.ts";
+import { aiSdkModelProviders } from "../../backend/review/reviewers/ai/ai-sdk-provider.ts";
+import { type CreateModelProvider, ModelError } from "../../backend/review/reviewers/ai/model-provider.ts";
+import { loadBiome } from "../../backend/review/reviewers/builtin/biome.ts";
 import { effectiveSettings } from "../../backend/settings/effective.ts";
 import { DEFAULT_PRODUCT_NAME } from "../../shared/constants.ts";
 import type { Finding } from "../../shared/contract/reviews-schemas.ts";

@@ -5,15 +5,15 @@
  * in order, so the benchmark can tell the first run's comments from the second's.
  */
 import { createHash } from "node:crypto";
-import { fromPullRequestFiles, RightSideIndex } from "../../backend/review/diff.ts";
-import { summaryWithMoved } from "../../backend/review/posting.ts";
 import {
   CommitNotFoundError,
   type PostedReview,
   type PullRequestInfo,
   type ReviewHost,
   type ReviewToPost,
-} from "../../backend/review/review-host.ts";
+} from "../../backend/code-hosts/review-host.ts";
+import { fromPullRequestFiles, RightSideIndex } from "../../backend/review/pipeline/diff.ts";
+import { summaryWithMoved } from "../../backend/review/pipeline/posting.ts";
 import type { CorpusCase } from "./corpus.ts";
 
 const shaOf = (text: string) => createHash("sha1").update(text).digest("hex");

@@ -16,8 +16,8 @@ import path from "node:path";
 import parseDiff from "parse-diff";
 import YAML from "yaml";
 import { z } from "zod";
-import type { PullRequestFile } from "../../backend/review/diff.ts";
-import { addedLines, fromPullRequestFiles, RightSideIndex } from "../../backend/review/diff.ts";
+import type { PullRequestFile } from "../../backend/review/pipeline/diff.ts";
+import { addedLines, fromPullRequestFiles, RightSideIndex } from "../../backend/review/pipeline/diff.ts";
 import type { FindingCategory } from "../../shared/contract/reviews-schemas.ts";
 import {
   materialise,

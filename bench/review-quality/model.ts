@@ -10,8 +10,8 @@
  *                                   the cost (none known otherwise)
  */
 import { z } from "zod";
-import type { ModelSettings } from "../../backend/review/ai/model-provider.ts";
-import type { PriceTable } from "../../backend/review/ai/pricing.ts";
+import type { ModelSettings } from "../../backend/review/reviewers/ai/model-provider.ts";
+import type { PriceTable } from "../../backend/review/reviewers/ai/pricing.ts";
 import { MODEL_KINDS } from "../../shared/contract/ai-model.ts";
 
 const DEFAULT_INPUT_TOKENS = 32_000;

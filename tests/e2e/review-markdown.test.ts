@@ -7,7 +7,7 @@
  */
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { TEMPLATES } from "../../backend/review/sandbox/samples.ts";
+import { TEMPLATES } from "../../backend/code-hosts/sandbox/samples.ts";
 import { API_PATHS } from "../../shared/contract/common.ts";
 import { type FakeModelServer, startFakeOpenAiServer } from "../support/fake-model-servers.ts";
 import {

@@ -35,8 +35,8 @@ describe("the backend's start", () => {
 
   it("loads each on its first use", () => {
     const loaded = modulesLoadedBy(`
-      const { loadBiome } = await import("./backend/review/builtin/biome.ts");
-      const { tokensOf } = await import("./backend/review/ai/pack.ts");
+      const { loadBiome } = await import("./backend/review/reviewers/builtin/biome.ts");
+      const { tokensOf } = await import("./backend/review/reviewers/ai/pack.ts");
       loadBiome();
       if (!(tokensOf("two words") > 0)) throw new Error("no tokens counted");`);
     expect(loaded.some((url) => url.includes("@biomejs/wasm-nodejs"))).toBe(true);

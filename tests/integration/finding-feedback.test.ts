@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Backend } from "../../backend/app.ts";
-import { fingerprint } from "../../backend/review/findings.ts";
+import { fingerprint } from "../../backend/review/pipeline/findings.ts";
 import { TEST_DATABASE_KINDS } from "../support/databases.ts";
 import { type FakeGitHub, gitHubAppEnv, startFakeGitHub } from "../support/fake-github.ts";
 import {

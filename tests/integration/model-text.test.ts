@@ -11,7 +11,7 @@ import type { AddressInfo } from "node:net";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Backend } from "../../backend/app.ts";
-import { fingerprint } from "../../backend/review/findings.ts";
+import { fingerprint } from "../../backend/review/pipeline/findings.ts";
 import { API_PATHS } from "../../shared/contract/common.ts";
 import { reviewRunResponseSchema, reviewRunsResponseSchema } from "../../shared/contract/reviews-schemas.ts";
 import { signedInAccount } from "../support/backend-sessions.ts";

@@ -5,8 +5,8 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import { afterEach, describe, expect, it } from "vitest";
-import { reviewWorker } from "../../backend/review/worker.ts";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { reviewWorker } from "../../backend/review/queue/worker.ts";
 import { createLogger } from "../../shared/node/logging.ts";
 import { type FreshDatabase, freshDatabase, TEST_DATABASE_KINDS } from "../support/databases.ts";
 import { type FakeGitHub, fakeRepository, startFakeGitHub } from "../support/fake-github.ts";
@@ -31,14 +31,6 @@ afterEach(async () => {
   fresh = undefined;
   github = undefined;
 });
-
-async function until(condition: () => Promise<boolean> | boolean, timeoutMs: number): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > end) throw new Error("timed out");
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 describe.each(TEST_DATABASE_KINDS)("the review pipeline on %s", (kind) => {
   it("posts nothing twice when its backend is killed mid-post and the run is taken again", async () => {
@@ -67,7 +59,7 @@ describe.each(TEST_DATABASE_KINDS)("the review pipeline on %s", (kind) => {
       },
       stdio: ["ignore", "ignore", "inherit"],
     });
-    await until(() => fake.pulls.reviews.length === 1, 60_000);
+    await vi.waitFor(() => expect(fake.pulls.reviews).toHaveLength(1), { timeout: 60_000, interval: 200 });
     const killed = child;
     killed.kill("SIGKILL");
     if (killed.exitCode === null && killed.signalCode === null) await once(killed, "exit");
@@ -81,10 +73,13 @@ describe.each(TEST_DATABASE_KINDS)("the review pipeline on %s", (kind) => {
         workers: 1,
       },
     );
-    await until(async () => {
-      const run = await db.selectFrom("review_runs").select("status").executeTakeFirst();
-      return run?.status === "succeeded";
-    }, 60_000);
+    await vi.waitFor(
+      async () => {
+        const run = await db.selectFrom("review_runs").select("status").executeTakeFirst();
+        expect(run?.status).toBe("succeeded");
+      },
+      { timeout: 60_000, interval: 200 },
+    );
 
     expect(fake.pulls.reviews).toHaveLength(1);
     const [run] = await db.selectFrom("review_runs").select("id").execute();

@@ -36,7 +36,7 @@ const file = (i: number) => ({
   patch: `@@ -0,0 +1,2 @@\n+export const value${i} = ${i};\n+debugger;`,
 });
 const PUSHES = 10;
-/** The fingerprint of a marker the engine wrote (backend/review/markers.ts), whatever its signature. */
+/** The fingerprint of a marker the engine wrote (backend/review/pipeline/markers.ts), whatever its signature. */
 const FINGERPRINT_MARKER = /<!-- argus:fp:([0-9a-f]{64}):[0-9a-f]{32} -->/g;
 
 describe.each(TEST_DATABASE_KINDS)("the review engine on %s", (kind) => {

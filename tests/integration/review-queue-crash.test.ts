@@ -4,8 +4,8 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import { afterEach, describe, expect, it } from "vitest";
-import { reviewWorker } from "../../backend/review/worker.ts";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { reviewWorker } from "../../backend/review/queue/worker.ts";
 import { createLogger } from "../../shared/node/logging.ts";
 import { type FreshDatabase, freshDatabase, TEST_DATABASE_KINDS } from "../support/databases.ts";
 import { gatedPipeline, type OpenQueue, openQueue } from "../support/review-queue.ts";
@@ -38,14 +38,6 @@ async function startedRun(database: FreshDatabase): Promise<string> {
   throw new Error(`the child ended before its run started: ${output}`);
 }
 
-async function until(condition: () => Promise<boolean> | boolean, timeoutMs: number): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > end) throw new Error("timed out");
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
 describe.each(TEST_DATABASE_KINDS)("review queue on %s", (kind) => {
   it("runs a killed backend's job again on the next start, once", async () => {
     fresh = await freshDatabase(kind, { survivesRestart: true });
@@ -60,12 +52,15 @@ describe.each(TEST_DATABASE_KINDS)("review queue on %s", (kind) => {
     await queue.start(reviewWorker(db, resumed.pipeline, createLogger({ name: "test", level: "silent" })), {
       workers: 1,
     });
-    await until(() => resumed.seen.length === 1, 60_000);
+    await vi.waitFor(() => expect(resumed.seen).toHaveLength(1), { timeout: 60_000, interval: 200 });
     resumed.releaseNext();
-    await until(async () => {
-      const run = await db.selectFrom("review_runs").select("status").executeTakeFirst();
-      return run?.status === "succeeded";
-    }, 30_000);
+    await vi.waitFor(
+      async () => {
+        const run = await db.selectFrom("review_runs").select("status").executeTakeFirst();
+        expect(run?.status).toBe("succeeded");
+      },
+      { timeout: 30_000, interval: 200 },
+    );
 
     expect(resumed.seen[0]).toMatchObject({ runId, headSha: "c0ffee", pullRequest: 9 });
     const runs = await db.selectFrom("review_runs").select("id").execute();

@@ -2,15 +2,16 @@
  * A review host in memory for the pipeline's tests: one pull request, its diffs by range, file
  * texts, and what was posted, with the hidden markers read back as a code host would.
  */
-import type { PullRequestFile } from "../../backend/review/diff.ts";
-import { addReactions, NO_FEEDBACK } from "../../backend/review/feedback.ts";
-import { summaryWithMoved } from "../../backend/review/posting.ts";
+
 import type {
   PostedReview,
   PullRequestInfo,
   ReviewHost,
   ReviewToPost,
-} from "../../backend/review/review-host.ts";
+} from "../../backend/code-hosts/review-host.ts";
+import type { PullRequestFile } from "../../backend/review/pipeline/diff.ts";
+import { addReactions, NO_FEEDBACK } from "../../backend/review/pipeline/feedback.ts";
+import { summaryWithMoved } from "../../backend/review/pipeline/posting.ts";
 import type { FindingFeedback } from "../../shared/contract/reviews-schemas.ts";
 
 export interface MemoryReviewHost extends ReviewHost {

@@ -4,7 +4,7 @@
  * whose pipeline never finishes, and prints `started <runId>` once the run is under way.
  */
 import type { DatabaseTarget } from "../../backend/config.ts";
-import { reviewWorker } from "../../backend/review/worker.ts";
+import { reviewWorker } from "../../backend/review/queue/worker.ts";
 import { createLogger } from "../../shared/node/logging.ts";
 import { gatedPipeline, openQueue, push, seedProject } from "./review-queue.ts";
 

@@ -2,8 +2,9 @@
  * Changed files for the review engine's unit tests, written as patch lines (" context", "+added",
  * "-removed") and read through the same parser as GitHub's answer.
  */
-import type { Analyzer } from "../../backend/review/builtin/analyzer.ts";
-import { type DiffFile, type FileStatus, fromPullRequestFiles } from "../../backend/review/diff.ts";
+
+import { type DiffFile, type FileStatus, fromPullRequestFiles } from "../../backend/review/pipeline/diff.ts";
+import type { Analyzer } from "../../backend/review/reviewers/builtin/analyzer.ts";
 import type { Finding } from "../../shared/contract/reviews-schemas.ts";
 
 /** One hunk whose first line is right-side line `newStart` (left side `oldStart`). */

@@ -1,10 +1,10 @@
 /**
- * The review engine's signed markers (backend/review/markers.ts) as tests sign them: one fixed
+ * The review engine's signed markers (backend/review/pipeline/markers.ts) as tests sign them: one fixed
  * secrets key, so a test and the processes it starts (a crash and its retry) agree on what the
  * engine wrote.
  */
-import { deploymentMarkers, type PullRequestMarkers } from "../../backend/review/markers.ts";
-import type { PullRequestRef } from "../../backend/review/pull-requests.ts";
+import { deploymentMarkers, type PullRequestMarkers } from "../../backend/review/pipeline/markers.ts";
+import type { PullRequestRef } from "../../backend/review/queue/pull-requests.ts";
 import type { SecretsConfig } from "../../backend/secrets/keys.ts";
 
 export const TEST_SECRETS: SecretsConfig = { key: Buffer.alloc(32, 9), previousKeys: [], keyFile: undefined };

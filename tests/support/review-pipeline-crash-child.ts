@@ -5,7 +5,7 @@
  * one review of pull request 9 at `c0ffee…`.
  */
 import type { DatabaseTarget } from "../../backend/config.ts";
-import { reviewWorker } from "../../backend/review/worker.ts";
+import { reviewWorker } from "../../backend/review/queue/worker.ts";
 import { createLogger } from "../../shared/node/logging.ts";
 import { type FakeGitHubApp, githubPipeline } from "./review-pipeline-crash.ts";
 import { openQueue, push, seedProject, startProTrial } from "./review-queue.ts";

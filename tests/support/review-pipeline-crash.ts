@@ -3,10 +3,10 @@
  * credentials: shared by the crash test and the process it kills (review-pipeline-crash-child.ts).
  */
 import { systemClock } from "../../backend/billing/clock.ts";
+import { githubReviewHosts } from "../../backend/code-hosts/github/review-adapter.ts";
+import { reviewHostFor } from "../../backend/code-hosts/registry.ts";
 import type { Db } from "../../backend/db/database.ts";
-import { githubReviewHosts } from "../../backend/review/hosts/github.ts";
-import { reviewHostFor } from "../../backend/review/hosts/index.ts";
-import { createReviewPipeline } from "../../backend/review/pipeline.ts";
+import { createReviewPipeline } from "../../backend/review/pipeline/pipeline.ts";
 import { createSecretBox } from "../../backend/secrets/secret-box.ts";
 import { effectiveSettings } from "../../backend/settings/effective.ts";
 import { createLogger } from "../../shared/node/logging.ts";

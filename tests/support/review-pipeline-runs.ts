@@ -4,12 +4,12 @@
  * would, and readers for what a run recorded. Used by backend/review/pipeline*.test.ts.
  */
 import { expect } from "vitest";
+import type { PullRequestInfo } from "../../backend/code-hosts/review-host.ts";
 import { type Db, openDatabase } from "../../backend/db/database.ts";
 import { migrateToLatest } from "../../backend/db/migrations.ts";
 import type { BotCommand, ReviewTrigger } from "../../backend/review/model.ts";
-import type { PullRequestInfo } from "../../backend/review/review-host.ts";
-import { queueRun } from "../../backend/review/runs.ts";
-import { type ReviewPipeline, reviewWorker } from "../../backend/review/worker.ts";
+import { queueRun } from "../../backend/review/queue/runs.ts";
+import { type ReviewPipeline, reviewWorker } from "../../backend/review/queue/worker.ts";
 import { PLAN_VALUES } from "../../shared/constants.ts";
 import { createLogger } from "../../shared/node/logging.ts";
 import { freshDatabase, type TestDatabaseKind } from "./databases.ts";

@@ -1,6 +1,6 @@
 /**
  * The review queue for tests: short timings, a database with one project, ingest's two steps in
- * one call, and a pipeline held until released. Used in process (backend/review/queue.test.ts) and
+ * one call, and a pipeline held until released. Used in process (backend/review/queue/queue.test.ts) and
  * by the process a crash test kills (review-crash-child.ts).
  */
 import type { DatabaseTarget } from "../../backend/config.ts";
@@ -12,9 +12,9 @@ import {
   openReviewQueue,
   type QueueOptions,
   type ReviewQueue,
-} from "../../backend/review/queue.ts";
-import { type PullRequestEvent, queueRun, type ReviewJob } from "../../backend/review/runs.ts";
-import type { ReviewPipeline } from "../../backend/review/worker.ts";
+} from "../../backend/review/queue/queue.ts";
+import { type PullRequestEvent, queueRun, type ReviewJob } from "../../backend/review/queue/runs.ts";
+import type { ReviewPipeline } from "../../backend/review/queue/worker.ts";
 import { PLAN_VALUES } from "../../shared/constants.ts";
 
 /** Short enough for a test to see a dead worker's job come back (pg-boss's heartbeat floor is 10 s). */
@@ -97,11 +97,21 @@ export async function push(db: Db, queue: ReviewQueue, event: PullRequestEvent) 
 export function gatedPipeline() {
   const seen: ReviewJob[] = [];
   const waiting: Array<() => void> = [];
+  let release = false;
   const pipeline: ReviewPipeline = async (job, log) => {
     seen.push(job);
-    await new Promise<void>((resolve) => waiting.push(resolve));
+    if (!release) await new Promise<void>((resolve) => waiting.push(resolve));
     await log("pipeline", "test stage");
     return { status: "succeeded", findingsTotal: 2, findingsPosted: 1 } satisfies ReviewRunOutcome;
   };
-  return { seen, pipeline, releaseNext: () => waiting.shift()?.() };
+  return {
+    seen,
+    pipeline,
+    releaseNext: () => waiting.shift()?.(),
+    /** Lets every waiting run through, and those that come later. */
+    releaseAll: () => {
+      release = true;
+      for (const resolve of waiting.splice(0)) resolve();
+    },
+  };
 }

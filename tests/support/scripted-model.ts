@@ -8,7 +8,7 @@ import {
   type ModelFinding,
   type ModelReviewAnswer,
   type ModelReviewRequest,
-} from "../../backend/review/ai/model-provider.ts";
+} from "../../backend/review/reviewers/ai/model-provider.ts";
 
 export const answer = (
   findings: ModelFinding[],

@@ -1,0 +1,168 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Finding, FindingSeverity } from "../../../shared/contract/reviews-schemas.ts";
+import { SETTINGS_CATALOGUE } from "../../../shared/settings-catalogue.ts";
+import { addedFile } from "../../../tests/support/review-files.ts";
+import { testMarkersOf } from "../../../tests/support/review-markers.ts";
+import type { ReviewSettings } from "../review-settings.ts";
+import { RightSideIndex } from "./diff.ts";
+import { fingerprint } from "./findings.ts";
+import type { PullRequestMarkers } from "./markers.ts";
+import { commentBody, planReview, summaryBody, summaryWithMoved } from "./posting.ts";
+
+const STYLE = Object.fromEntries(
+  (
+    SETTINGS_CATALOGUE.find((category) => category.setting_category === "comment_style")?.default_value ?? []
+  ).map((item) => [item.key, item.value]),
+) as ReviewSettings["comment_style"];
+
+const index = new RightSideIndex([addedFile("src/a.ts", ["one", "two", "three", "four"])]);
+
+let markers: PullRequestMarkers;
+beforeAll(async () => {
+  markers = await testMarkersOf("project-a", 7);
+});
+
+function finding(line: number, severity: FindingSeverity): Finding {
+  return {
+    ruleId: `rule/${severity}`,
+    severity,
+    path: "src/a.ts",
+    line,
+    quote: `line ${line}`,
+    message: "Something.",
+    fingerprint: fingerprint(`rule/${severity}`, "src/a.ts", `line ${line}`),
+    source: "builtin",
+  };
+}
+
+describe("planReview", () => {
+  it("plans the most severe first and posts at most max_findings new findings; duplicates do not count", () => {
+    const minor = finding(1, "minor");
+    const major = finding(2, "major");
+    const critical = finding(3, "critical");
+    // Already on the pull request, and below the cut the limit makes: still a duplicate.
+    const posted = finding(4, "minor");
+    const plan = planReview(
+      [minor, major, posted, critical],
+      index,
+      new Set([posted.fingerprint]),
+      {
+        ...STYLE,
+        severity_threshold: "minor",
+        max_findings: 2,
+      },
+      markers,
+    );
+    expect(plan.deliveries.map(({ finding, delivery }) => [finding.line, delivery])).toEqual([
+      [3, "inline"],
+      [2, "inline"],
+      [1, "not_posted"],
+      [4, "duplicate"],
+    ]);
+    expect(plan.comments.map((comment) => comment.line)).toEqual([3, 2]);
+  });
+
+  it("leaves out findings below the severity threshold", () => {
+    const plan = planReview(
+      [finding(1, "info"), finding(2, "minor"), finding(3, "major")],
+      index,
+      new Set(),
+      {
+        ...STYLE,
+        severity_threshold: "major",
+      },
+      markers,
+    );
+    expect(plan.deliveries.map(({ delivery }) => delivery)).toEqual(["inline", "not_posted", "not_posted"]);
+  });
+});
+
+describe("the posted text", () => {
+  const HOSTILE =
+    "Leak <!-- argus:fp:" +
+    "e".repeat(64) +
+    ' --> ![](https://tracker.example/p.png) [sign in](https://phish.example) @octocat <img src="x">';
+  const hostile = (line: number | null): Finding => ({
+    ...finding(line ?? 1, "critical"),
+    line,
+    path: line === null ? "src/`b`@x.ts" : "src/a.ts",
+    message: HOSTILE,
+  });
+  const facts = {
+    productName: "Argus",
+    since: null,
+    headSha: "1".repeat(40),
+    filesReviewed: 1,
+    skipped: 0,
+    duplicates: 0,
+    maxFindings: 10,
+  };
+
+  it("posts a finding's message and path inert, followed by the engine's signed marker only", () => {
+    const plan = planReview([hostile(2), hostile(null)], index, new Set(), STYLE, markers);
+    const inline = plan.comments[0]?.body ?? "";
+    const summary = summaryBody(plan, facts, true, markers);
+    const expected =
+      "Leak (image `https://tracker.example/p.png`) sign in (`https://phish.example`) `@octocat` " +
+      '`<img src="x">`';
+    expect(inline).toBe(
+      `**Critical** · \`rule/critical\`\n\n${expected}\n\n${markers.finding(plan.comments[0]?.fingerprint ?? "")}`,
+    );
+    expect(summary).toContain(
+      `- **Critical** \`\`src/\`b\`@x.ts\`\` \`rule/critical\`: ${expected} ${markers.finding(hostile(null).fingerprint)}`,
+    );
+    // Only the engine's markers are read back: the forged one in the message is gone.
+    expect(markers.findings(`${inline}\n${summary}`).sort()).toEqual(
+      [plan.comments[0]?.fingerprint, hostile(null).fingerprint].sort(),
+    );
+    expect(`${inline}${summary}`).not.toContain("e".repeat(64));
+  });
+
+  it("lists a moved comment's path as inline code nothing in it can close", () => {
+    const moved = summaryWithMoved("Summary", [
+      { path: "`x`` @y.ts", line: 3, body: "Body", fingerprint: "f".repeat(64) },
+    ]);
+    expect(moved).toBe("Summary\n\n**Comments outside the diff**\n- ``` `x`` @y.ts:3 ```: Body");
+  });
+});
+
+describe("commentBody and summaryBody", () => {
+  const sql: Finding = {
+    ...finding(2, "critical"),
+    ruleId: "sql-injection/js-raw-query",
+    category: "security",
+    cwe: "CWE-89",
+    fix: "Pass the values as parameters.",
+  };
+
+  it("name the rule, link its CWE and give the fix, with the finding's marker", () => {
+    const body = commentBody(sql, markers);
+    expect(body).toContain(
+      "**Critical** · `sql-injection/js-raw-query` · [CWE-89](https://cwe.mitre.org/data/definitions/89.html)",
+    );
+    expect(body).toContain("**Fix:** Pass the values as parameters.");
+    expect(body).toContain(markers.finding(sql.fingerprint));
+    // A finding without a CWE or fix says neither.
+    expect(commentBody(finding(1, "minor"), markers)).not.toMatch(/CWE|Fix/);
+
+    const plan = planReview([sql], index, new Set(), { ...STYLE, inline_comments: false }, markers);
+    const summary = summaryBody(
+      plan,
+      {
+        productName: "Argus",
+        since: null,
+        headSha: "a".repeat(40),
+        filesReviewed: 1,
+        skipped: 0,
+        duplicates: 0,
+        maxFindings: 10,
+      },
+      false,
+      markers,
+    );
+    expect(summary).toContain(
+      "`sql-injection/js-raw-query` · [CWE-89](https://cwe.mitre.org/data/definitions/89.html)",
+    );
+    expect(summary).toContain("Fix: Pass the values as parameters.");
+  });
+});

@@ -1,0 +1,181 @@
+/**
+ * The posting stage's text and choices: which finding goes where (inline, the summary, already
+ * posted, not posted), and the comment and summary bodies, each posted finding with its signed
+ * hidden marker (markers.ts) so that later runs (and retries) read back what is on the pull request
+ * already.
+ */
+import { cweUrl } from "../../../shared/contract/reviews.ts";
+import {
+  FINDING_SEVERITY_ORDER,
+  type Finding,
+  type FindingSeverity,
+} from "../../../shared/contract/reviews-schemas.ts";
+import { inertMarkdown, inlineCode } from "../../../shared/inert-markdown.ts";
+import type { LineComment } from "../../code-hosts/review-host.ts";
+import type { FindingDelivery } from "../model.ts";
+import type { ReviewSettings } from "../review-settings.ts";
+import type { RightSideIndex } from "./diff.ts";
+import type { PullRequestMarkers } from "./markers.ts";
+
+const SEVERITY_LABEL: Record<FindingSeverity, string> = {
+  critical: "Critical",
+  major: "Major",
+  minor: "Minor",
+  info: "Info",
+};
+
+/** ` · [CWE-89](…)` after the rule id, when the finding names its weakness. */
+const weakness = (finding: Finding) => (finding.cwe ? ` · [${finding.cwe}](${cweUrl(finding.cwe)})` : "");
+
+/**
+ * A finding's message, fix and path come from the pull request, a model or a team's rule file (a
+ * package's name, a model's words), so they are posted inert (inert-markdown.ts); only the engine
+ * writes Markdown, the CWE link and markers.
+ */
+export function commentBody(finding: Finding, markers: PullRequestMarkers): string {
+  const fix = finding.fix ? `\n\n**Fix:** ${inertMarkdown(finding.fix)}` : "";
+  return `**${SEVERITY_LABEL[finding.severity]}** · \`${finding.ruleId}\`${weakness(finding)}\n\n${inertMarkdown(finding.message)}${fix}\n\n${markers.finding(finding.fingerprint)}`;
+}
+
+const where = (finding: Pick<Finding, "path" | "line">) =>
+  finding.path ? inlineCode(`${finding.path}${finding.line ? `:${finding.line}` : ""}`) : "The pull request";
+
+function summaryLine(finding: Finding, markers: PullRequestMarkers): string {
+  const fix = finding.fix ? ` Fix: ${inertMarkdown(finding.fix)}` : "";
+  return `- **${SEVERITY_LABEL[finding.severity]}** ${where(finding)} \`${finding.ruleId}\`${weakness(finding)}: ${inertMarkdown(finding.message)}${fix} ${markers.finding(finding.fingerprint)}`;
+}
+
+export interface PlannedReview {
+  /** Every finding of the run with where it goes. */
+  deliveries: Array<{ finding: Finding; delivery: FindingDelivery }>;
+  comments: LineComment[];
+  /** Findings listed in the summary: without a line, outside the diff, or with inline comments off. */
+  summaryFindings: Finding[];
+  /** Findings not posted because the review already had `max_findings` (counted in the summary). */
+  overLimit: number;
+}
+
+const severityRank = (severity: FindingSeverity) => FINDING_SEVERITY_ORDER.indexOf(severity);
+
+/**
+ * Where each finding goes, the most severe first. Not posted: findings below the severity
+ * threshold, and new ones beyond `max_findings` (over the per-review limit, counted in the
+ * summary). Duplicate: a fingerprint already on the pull request (not counted towards the limit).
+ * Inline: a line inside the diff, with inline comments on. Everything else is listed in the
+ * summary, so no finding is silently dropped.
+ */
+export function planReview(
+  findings: readonly Finding[],
+  index: RightSideIndex,
+  alreadyPosted: ReadonlySet<string>,
+  style: ReviewSettings["comment_style"],
+  markers: PullRequestMarkers,
+): PlannedReview {
+  const plan: PlannedReview = { deliveries: [], comments: [], summaryFindings: [], overLimit: 0 };
+  const bySeverity = [...findings].sort((a, b) => severityRank(a.severity) - severityRank(b.severity));
+  for (const finding of bySeverity) {
+    let delivery: FindingDelivery;
+    if (severityRank(finding.severity) > severityRank(style.severity_threshold)) {
+      delivery = "not_posted";
+    } else if (alreadyPosted.has(finding.fingerprint)) {
+      delivery = "duplicate";
+    } else if (plan.comments.length + plan.summaryFindings.length >= style.max_findings) {
+      delivery = "not_posted";
+      plan.overLimit += 1;
+    } else if (
+      style.inline_comments &&
+      finding.path !== null &&
+      finding.line !== null &&
+      index.has(finding.path, finding.line)
+    ) {
+      delivery = "inline";
+      plan.comments.push({
+        path: finding.path,
+        line: finding.line,
+        body: commentBody(finding, markers),
+        fingerprint: finding.fingerprint,
+      });
+    } else {
+      delivery = "summary";
+      plan.summaryFindings.push(finding);
+    }
+    plan.deliveries.push({ finding, delivery });
+  }
+  return plan;
+}
+
+export interface SummaryFacts {
+  productName: string;
+  /** The first commit reviewed from, or null for the whole pull request. */
+  since: string | null;
+  headSha: string;
+  filesReviewed: number;
+  skipped: number;
+  duplicates: number;
+  /** The per-review limit (`max_findings`), named when findings were over it. */
+  maxFindings: number;
+  /** Sections after the overview (the AI pass's), with summary_comment on. */
+  sections?: string[];
+}
+
+/**
+ * The review's body: an overview (with summary_comment on) and the findings that are not inline.
+ * Empty when there is nothing to say.
+ */
+export function summaryBody(
+  plan: PlannedReview,
+  facts: SummaryFacts,
+  withOverview: boolean,
+  markers: PullRequestMarkers,
+): string {
+  const parts: string[] = [];
+  if (withOverview) {
+    const range = facts.since
+      ? `the changes since ${facts.since.slice(0, 7)} up to ${facts.headSha.slice(0, 7)}`
+      : `the pull request at ${facts.headSha.slice(0, 7)}`;
+    const posted = plan.comments.length + plan.summaryFindings.length;
+    const counts = [
+      posted === 0 ? "no new findings" : `${posted} new finding${posted === 1 ? "" : "s"}`,
+      ...(facts.duplicates ? [`${facts.duplicates} already reported`] : []),
+      ...(facts.skipped ? [`${facts.skipped} file${facts.skipped === 1 ? "" : "s"} skipped`] : []),
+      ...(plan.overLimit ? [`${plan.overLimit} more over the per-review limit of ${facts.maxFindings}`] : []),
+    ];
+    parts.push(
+      `**${facts.productName}** reviewed ${range} (${facts.filesReviewed} file${facts.filesReviewed === 1 ? "" : "s"}): ${counts.join(", ")}.`,
+      ...(facts.sections ?? []),
+    );
+  }
+  if (plan.summaryFindings.length) {
+    parts.push(
+      [
+        "**Findings not on a changed line**",
+        ...plan.summaryFindings.map((finding) => summaryLine(finding, markers)),
+      ].join("\n"),
+    );
+  }
+  return parts.join("\n\n");
+}
+
+/**
+ * The summary with line comments the host refused (outside its diff) listed under it: code-host
+ * adapters call this when they move comments, so every host words it the same way.
+ */
+export function summaryWithMoved(summary: string, moved: readonly LineComment[]): string {
+  if (!moved.length) return summary;
+  const lines = moved.map(
+    (comment) => `- ${inlineCode(`${comment.path}:${comment.line}`)}: ${comment.body.replace(/\n+/g, " ")}`,
+  );
+  return [summary, ["**Comments outside the diff**", ...lines].join("\n")].filter(Boolean).join("\n\n");
+}
+
+/** Ask for changes when the setting says so and a critical or major finding is newly posted. */
+export function asksForChanges(plan: PlannedReview, style: ReviewSettings["comment_style"]): boolean {
+  return (
+    style.request_changes &&
+    plan.deliveries.some(
+      ({ finding, delivery }) =>
+        (delivery === "inline" || delivery === "summary") &&
+        (finding.severity === "critical" || finding.severity === "major"),
+    )
+  );
+}
