@@ -420,7 +420,7 @@ export function settingCategory(name: string): SettingCategoryDefinition | undef
 
 /**
  * The code hosts of the organisation view's provider dropdown (docs/product.md#settings), by the
- * integration names of the backend's catalogue (backend/integrations/catalogue.ts). Organisation
+ * integration names of the backend's catalogue (backend/code-hosts/catalogue.ts). Organisation
  * settings are kept per code host; a repository inherits those of its own code host.
  */
 export const SETTINGS_PROVIDERS = [

@@ -31,7 +31,7 @@ beforeEach(() => {
     const url = String(input);
     const billing = subscriptionPageAnswer(url, current);
     if (billing) return billing;
-    // The contributors table has tests of its own (client/components/contributors).
+    // The contributors table has tests of its own (client/features/contributors).
     if (url.startsWith("http://backend.test/api/contributors?")) {
       return jsonResponse({ success: true, data: [], page: { total: 0, page: 1, pageSize: 10 } });
     }

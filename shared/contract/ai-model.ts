@@ -57,7 +57,7 @@ export const MODEL_KIND_HINTS: Record<ModelKind, { baseUrl: string; model: strin
   "openai-compatible": { baseUrl: "http://localhost:11434/v1", model: "qwen2.5-coder:14b" },
 };
 
-/** Why a test failed, as the page names each ModelFailure (backend/review/ai/model-provider.ts). */
+/** Why a test failed, as the page names each ModelFailure (backend/review/reviewers/ai/model-provider.ts). */
 export const MODEL_FAILURE_LABELS = {
   timeout: "The model did not answer in time",
   rate_limited: "The model server is rate-limiting",

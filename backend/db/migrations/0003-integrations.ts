@@ -2,7 +2,7 @@ import { type Kysely, type Migration, sql } from "kysely";
 
 export const integrations: Migration = {
   async up(db: Kysely<unknown>) {
-    // One row per organisation and integration of the catalogue (backend/integrations/catalogue.ts).
+    // One row per organisation and integration of the catalogue (backend/code-hosts/catalogue.ts).
     // `secrets` holds the setup values of secret fields; answers only say whether they are set.
     await db.schema
       .createTable("integrations")

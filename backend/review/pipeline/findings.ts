@@ -1,5 +1,5 @@
 /**
- * Making findings (shared/review-contract.ts) the same way for every reviewer: the bounded quote,
+ * Making findings (shared/contract/reviews-schemas.ts) the same way for every reviewer: the bounded quote,
  * the fingerprint, and the final order with duplicates removed.
  */
 import { createHash } from "node:crypto";
