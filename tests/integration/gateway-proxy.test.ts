@@ -102,6 +102,22 @@ describe("calls without a session", () => {
   });
 });
 
+describe("the backend's internal calls", () => {
+  it("are never forwarded, signed in or not: a browser cannot count hits on another address's /auth limit", async () => {
+    const { app } = createTestGateway(backend.url);
+    const internalCalls = () => backend.calls.filter((call) => call.path.startsWith("/internal/")).length;
+    const before = internalCalls();
+    for (const cookie of [undefined, cookieHeader(token)]) {
+      const call = request(app)
+        .post(API_PATHS.authRateLimitHit)
+        .send({ key: "auth:203.0.113.7", windowMs: 60_000 });
+      const response = await (cookie ? call.set("Cookie", cookie) : call);
+      expect(response.status).toBeGreaterThanOrEqual(400);
+    }
+    expect(internalCalls()).toBe(before);
+  });
+});
+
 describe("backend failures", () => {
   it("answers 502 in the documented shape when the backend refuses connections, and keeps serving", async () => {
     const { app } = createTestGateway("http://127.0.0.1:9", {
