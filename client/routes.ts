@@ -31,7 +31,7 @@ export default [
     route("integrations/:integrationName", "routes/integration.tsx"),
     // Organisation settings per code host, or one repository's with ?repositoryId.
     route("settings", "routes/settings.tsx"),
-    // The organisation's AI model (docs/product.md#ai-model).
+    // The organisation's AI model (docs/product.md#settingsai-model).
     route("settings/ai-model", "routes/ai-model.tsx"),
     route("installation", "routes/installation.tsx"),
     // Only while the backend's code host is the sandbox (404 otherwise): its stand-in for GitHub's

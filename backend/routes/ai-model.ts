@@ -1,5 +1,5 @@
 /**
- * The organisation's AI model (docs/product.md#ai-model, docs/decisions/018-ai-model-settings.md):
+ * The organisation's AI model (docs/product.md#settingsai-model, docs/decisions/018-ai-model-settings.md):
  * read, save, remove, and test a model's settings before saving them. Every member reads it; only
  * the organisation's owner changes, removes or tests it, and the stored key only ever goes to the
  * kind and base URL it was saved with (docs/decisions/030-model-outbound-calls.md). The API key goes

@@ -25,7 +25,7 @@ export function loader({ context, request }: Route.LoaderArgs) {
   return { model: loadAiModel(api) };
 }
 
-/** docs/product.md#ai-model */
+/** docs/product.md#settingsai-model */
 export default function AiModelRoute({ loaderData }: Route.ComponentProps) {
   return (
     <section aria-labelledby="ai-model-title" className="mx-auto max-w-2xl space-y-6">

@@ -35,7 +35,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
 /** How often the page reloads while the pull request's review is queued or running. */
 export const REVIEW_POLL_MS = 1500;
 
-/** docs/product.md#sandboxpullsid: the sandbox's pull request page, with the review as posted. */
+/** docs/product.md#sandboxpullspullid: the sandbox's pull request page, with the review as posted. */
 export default function SandboxPull({ loaderData }: Route.ComponentProps) {
   return (
     <div className="space-y-6">

@@ -17,7 +17,7 @@ import {
 } from "./ai-model.ts";
 
 /**
- * The AI model calls of the HTTP contract (docs/product.md#ai-model, #api), as zod schemas. Kept
+ * The AI model calls of the HTTP contract (docs/product.md#settingsai-model, #api), as zod schemas. Kept
  * beside shared/contract/ so that pages load them only on demand. The form checks its values with
  * `aiModelFormSchema`, built from the same field schemas the backend checks requests with, so both
  * give the messages of shared/contract/ai-model.ts.

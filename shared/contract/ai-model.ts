@@ -35,7 +35,7 @@ export const storedKeyServes = (saved: ModelAddress, request: ModelAddress): boo
   saved.kind === request.kind && saved.baseUrl === request.baseUrl;
 
 /**
- * The AI model screen's limits and exact text (docs/product.md#ai-model). Plain data, no schemas, so
+ * The AI model screen's limits and exact text (docs/product.md#settingsai-model). Plain data, no schemas, so
  * the page shows them without loading zod; shared/contract/ai-model.ts builds its checks from them,
  * so the backend refuses with the very messages the form shows.
  */

@@ -1,5 +1,5 @@
 /**
- * Contributors and seats (docs/product.md#contributors): the contributors table, Add Contributor, seat
+ * Contributors and seats (docs/product.md#contributors-and-seats): the contributors table, Add Contributor, seat
  * assignment, the rules that refuse a seat change, and their messages.
  */
 import { PLAN_VALUES } from "../constants.ts";

@@ -1,5 +1,5 @@
 /**
- * The AI model screen in a real browser against the whole product (docs/product.md#ai-model): from
+ * The AI model screen in a real browser against the whole product (docs/product.md#settingsai-model): from
  * the organisation's settings to the AI model form, an OpenAI-compatible server (a fake one on
  * loopback) tested and saved, after a reload the key shown as set, never in the page; then removed.
  * And what the settings cannot be made to do through the gateway (docs/decisions/030): send the

@@ -1,5 +1,5 @@
 /**
- * The AI model form's checks and calls, from the browser (docs/product.md#ai-model): the form's
+ * The AI model form's checks and calls, from the browser (docs/product.md#settingsai-model): the form's
  * values checked with the contract's own schema (the backend's messages), save, remove and test.
  *
  * Brings zod and the contract's schemas, so it is only ever imported on demand (`aiModelApi`),

@@ -1,5 +1,5 @@
 /**
- * The AI model form (docs/product.md#ai-model): kind, base URL, model, API key, input-token limit
+ * The AI model form (docs/product.md#settingsai-model): kind, base URL, model, API key, input-token limit
  * and monthly budget; Save, Test connection (its outcome in a live region) and Remove. The values
  * are checked with the contract's schema, fetched with the calls on first use (`aiModelApi`), so the
  * page shows the backend's own messages without loading zod up front.

@@ -1,5 +1,5 @@
 /**
- * The AI model as a member who is not the owner sees it (docs/product.md#ai-model): what it is set
+ * The AI model as a member who is not the owner sees it (docs/product.md#settingsai-model): what it is set
  * to, read-only, and why it cannot be changed here. Only the owner changes where the organisation's
  * code is sent (docs/decisions/030-model-outbound-calls.md).
  */

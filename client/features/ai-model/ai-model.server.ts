@@ -1,4 +1,4 @@
-/** /settings/ai-model loaded on the server, for the first HTML (docs/product.md#ai-model). */
+/** /settings/ai-model loaded on the server, for the first HTML (docs/product.md#settingsai-model). */
 
 import { AI_MODEL } from "../../../shared/contract/ai-model.ts";
 import { type AiModelResponse, aiModelResponseSchema } from "../../../shared/contract/ai-model-schemas.ts";
