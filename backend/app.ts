@@ -2,7 +2,6 @@
  * The backend as an Express app without a listening socket (index.ts listens; tests use
  * supertest). Opening it connects the database, applies migrations and loads the signing key.
  */
-import { hkdfSync } from "node:crypto";
 import express, { type Express } from "express";
 import { createLogger, type Logger, requestLogger } from "../shared/node/logging.ts";
 import { modelSettingsReader } from "./ai-models/reader.ts";
@@ -18,11 +17,9 @@ import { sealStoredPersonalAccessTokens } from "./code-hosts/azure-devops/connec
 import { azureDevOpsWebhooksRouter } from "./code-hosts/azure-devops/webhook-route.ts";
 import { createGitHubClient } from "./code-hosts/github/api-client.ts";
 import { githubCommandAccess } from "./code-hosts/github/command-access.ts";
-import { createGitHubApp } from "./code-hosts/github/connect.ts";
 import { githubReviewHosts } from "./code-hosts/github/review-adapter.ts";
 import { webhooksRouter } from "./code-hosts/github/webhook-route.ts";
-import { reviewHostFor } from "./code-hosts/registry.ts";
-import { createSandboxCodeHost } from "./code-hosts/sandbox/connect.ts";
+import { installationFlow, reviewHostFor } from "./code-hosts/registry.ts";
 import { sandboxPullsRouter } from "./code-hosts/sandbox/pulls-route.ts";
 import type { BackendConfig } from "./config.ts";
 import { createContributorImport } from "./contributors/import.ts";
@@ -67,7 +64,6 @@ import { signupRouter } from "./routes/signup.ts";
 import { stripeWebhooksRouter } from "./routes/stripe-webhooks.ts";
 import { subscriptionRouter } from "./routes/subscription.ts";
 import { authRateLimitRouter } from "./scale/auth-rate-limit.ts";
-import { currentSecretsKey } from "./secrets/keys.ts";
 import { createSecretBox } from "./secrets/secret-box.ts";
 import { effectiveSettings } from "./settings/effective.ts";
 
@@ -190,27 +186,8 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
   const mailer = createMailer(config.mail, db, logger);
   const background = createBackgroundTasks();
   // Without a GitHub App the sandbox stands in, so connecting works on one machine (decision 009).
-  const codeHost = config.github.app
-    ? createGitHubApp({
-        ...config.github.app,
-        apiUrl: config.github.apiUrl,
-        oauthUrl: config.github.oauthUrl,
-      })
-    : createSandboxCodeHost({
-        publicOrigin: config.publicOrigin,
-        // Its Connect links' codes (decision 027): derived from the secrets key, so every instance
-        // on that key accepts them and they survive a restart.
-        codeKey: Buffer.from(
-          hkdfSync(
-            "sha256",
-            await currentSecretsKey(config.secrets),
-            "",
-            "argus sandbox installation codes",
-            32,
-          ),
-        ),
-      });
-  const contributorImport = createContributorImport(db, codeHost);
+  const installations = await installationFlow(config);
+  const contributorImport = createContributorImport(db, installations);
   const trial: TrialTerms = { clock, days: config.billing.trialDays };
   // Without Stripe keys the sandbox stands in, so billing works on one machine (decision 011).
   const stripeSettings = config.billing.stripe;
@@ -285,7 +262,7 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
   app.use("/api", requireSession(db, tokens));
   app.use(projectsRouter(db));
   app.use(
-    integrationsRouter(db, codeHost, {
+    integrationsRouter(db, installations, {
       azureDevOpsAllowHttp: config.azureDevOps.allowHttp,
       azureDevOpsAllowPrivateAddresses: config.azureDevOps.allowPrivateAddresses,
       lookupHost: options.lookupHost,
@@ -295,7 +272,7 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
       publicOrigin: config.publicOrigin,
     }),
   );
-  app.use(contributorsRouter(db, codeHost, contributorImport));
+  app.use(contributorsRouter(db, installations, contributorImport));
   app.use(seatsRouter(db, clock));
   // Sandbox pull requests answer for sandbox repositories only, whatever the code host is now.
   app.use(sandboxPullsRouter(db, queue, markers, config.productName));

@@ -5,7 +5,7 @@
 import type { Integration, IntegrationField } from "../../shared/contract/code-hosts-schemas.ts";
 import type { Db } from "../db/database.ts";
 import { serviceHookUrl } from "./azure-devops/service-hooks.ts";
-import type { CodeHost, Installer } from "./code-host.ts";
+import type { InstallationFlow, Installer } from "./code-host.ts";
 import { GitHubError } from "./github/api-client.ts";
 
 export const GITHUB_INTEGRATION = "github";
@@ -123,9 +123,12 @@ function present(
 }
 
 /** Connect's address; none while GitHub cannot say it, so a GitHub outage does not hide the list. */
-async function installationUrl(codeHost: CodeHost, installer: Installer): Promise<string | undefined> {
+async function installationUrl(
+  installations: InstallationFlow,
+  installer: Installer,
+): Promise<string | undefined> {
   try {
-    return await codeHost.installationUrl(installer);
+    return await installations.installationUrl(installer);
   } catch (error) {
     if (error instanceof GitHubError) return undefined;
     throw error;
@@ -135,7 +138,7 @@ async function installationUrl(codeHost: CodeHost, installer: Installer): Promis
 /** The catalogue as the installer's organisation has it; `only` narrows it to one entry. */
 export async function integrationsOf(
   db: Db,
-  codeHost: CodeHost,
+  installations: InstallationFlow,
   { installer, publicOrigin }: { installer: Installer; publicOrigin: string },
   only?: CatalogueEntry,
 ): Promise<Integration[]> {
@@ -160,7 +163,7 @@ export async function integrationsOf(
     )
     .execute();
   const needsInstallationUrl = entries.some((entry) => entry.name === GITHUB_INTEGRATION);
-  const oauthUrl = needsInstallationUrl ? await installationUrl(codeHost, installer) : undefined;
+  const oauthUrl = needsInstallationUrl ? await installationUrl(installations, installer) : undefined;
   return entries.map((entry) =>
     present(
       entry,

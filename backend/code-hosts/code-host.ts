@@ -1,8 +1,72 @@
 /**
- * The code host behind the GitHub integration: the GitHub App (github/connect.ts) when one is
- * configured, else the sandbox (sandbox/connect.ts), so a local install connects and shows repositories
- * without GitHub (docs/decisions/009-code-hosts.md). app.ts chooses.
+ * A code host, as every host folder implements it once (`githubCodeHost`, `azureDevOpsCodeHost`,
+ * `sandboxCodeHost`; registry.ts lists them): its name, how an organisation connects it, which
+ * projects it reviews and the review engine's port (review-host.ts) to one of them
+ * (docs/decisions/040-backend-layout.md).
  */
+
+import type { Logger } from "../../shared/node/logging.ts";
+import type { BackendConfig } from "../config.ts";
+import type { Db } from "../db/database.ts";
+import type { ProjectRow } from "../review/pipeline/pipeline.ts";
+import type { SecretBox } from "../secrets/secret-box.ts";
+import type { AzureDevOpsProject } from "./azure-devops/connect.ts";
+import type { GitHubReviewHostFor } from "./github/review-adapter.ts";
+import type { ReviewHost } from "./review-host.ts";
+
+export interface CodeHost {
+  /** Which host: also its folder's name. */
+  readonly name: "github" | "azure-devops" | "sandbox";
+  /**
+   * The integration its connections and projects are stored under (`integrations.name`,
+   * `projects.integration_name`); the sandbox's is GitHub's, which it stands in for.
+   */
+  readonly integration: string;
+  /** How an organisation connects it: an app's installation, or a form with a token. */
+  readonly connect: InstallationConnect | TokenConnect;
+  /** Whether this host reviews the project's pull requests. */
+  claims(project: ProjectRow): boolean;
+  /** The review engine's port to the project's repository, for one run. */
+  reviewHost(project: ProjectRow, deps: ReviewHostDeps): Promise<ReviewHost>;
+}
+
+/**
+ * Connected by installing an app: Connect sends the browser to the host, which sends it back to
+ * /installation with an installation id (GitHub's App, and the sandbox standing in for it).
+ */
+export interface InstallationConnect {
+  readonly kind: "installation";
+  /** Its installation flow with this deployment's settings; undefined when they do not set it up. */
+  installations(config: ConnectConfig): Promise<InstallationFlow | undefined>;
+}
+
+/**
+ * Connected with a setup form and a personal access token (Azure DevOps): the route seals the
+ * token and stores the setup once the host accepted it.
+ */
+export interface TokenConnect {
+  readonly kind: "token";
+  /**
+   * Checks the token against the project the form names and lists its repositories, with the
+   * project's id; nothing is stored. Throws the host's error for a refused token or an unknown
+   * project (failures.ts turns it into an answer).
+   */
+  repositories(target: AzureDevOpsProject): Promise<{ projectId: string; repositories: Repository[] }>;
+}
+
+/** The settings an installation flow is made with. */
+export type ConnectConfig = Pick<BackendConfig, "github" | "publicOrigin" | "secrets">;
+
+/** What a host's review adapter may use. */
+export interface ReviewHostDeps {
+  db: Db;
+  /** Opens the Azure DevOps personal access token. */
+  secrets: SecretBox;
+  logger: Logger;
+  /** The GitHub App's hosts (github/review-adapter.ts); unset when no App is configured (the sandbox stands in). */
+  github: GitHubReviewHostFor | undefined;
+}
+
 /** A repository as the code host describes it, in GitHub's field names. */
 export interface Repository {
   /** The code host's id of the repository. */
@@ -35,7 +99,12 @@ export interface Installer {
   userId: string;
 }
 
-export interface CodeHost {
+/**
+ * An installation flow: the GitHub App's (github/connect.ts) when one is configured, else the
+ * sandbox's (sandbox/connect.ts), so a local install connects and shows repositories without
+ * GitHub (docs/decisions/009-code-hosts.md); registry.ts chooses.
+ */
+export interface InstallationFlow {
   readonly kind: "sandbox" | "github-app";
   /** Where Connect sends `installer`'s browser; the code host sends it back to /installation. */
   installationUrl(installer: Installer): Promise<string>;

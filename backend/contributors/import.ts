@@ -5,7 +5,7 @@
  * import only adds and updates rows, so two running at once do no harm.
  */
 
-import type { CodeHost } from "../code-hosts/code-host.ts";
+import type { InstallationFlow } from "../code-hosts/code-host.ts";
 import { githubInstallationOf } from "../code-hosts/github/installations.ts";
 import type { Db } from "../db/database.ts";
 import { githubRepositoriesOf, importContributors } from "./contributors.ts";
@@ -21,14 +21,14 @@ export interface ContributorImport {
 
 export function createContributorImport(
   db: Db,
-  codeHost: CodeHost,
+  installations: InstallationFlow,
   now: () => number = Date.now,
 ): ContributorImport {
   /** Organisation id → when its last import succeeded. Per process: a restart imports again. */
   const importedAt = new Map<string, number>();
 
   async function run(orgId: string, installationId: string, repositories: readonly { full_name: string }[]) {
-    await importContributors(db, orgId, await codeHost.contributors(installationId, repositories));
+    await importContributors(db, orgId, await installations.contributors(installationId, repositories));
     importedAt.set(orgId, now());
   }
 

@@ -22,7 +22,7 @@ import {
 import { bearerCalls, TEST_BACKEND_ENV, testBackends } from "../../tests/support/test-backend.ts";
 import type { Backend } from "../app.ts";
 import { createGitHubApp } from "../code-hosts/github/connect.ts";
-import { createSandboxCodeHost } from "../code-hosts/sandbox/connect.ts";
+import { createSandboxInstallations } from "../code-hosts/sandbox/connect.ts";
 import { CONTRIBUTOR_IMPORT_TTL_MS, createContributorImport } from "../contributors/import.ts";
 
 const DAY_MS = 86_400_000;
@@ -127,7 +127,7 @@ describe.each(TEST_DATABASE_KINDS)("contributors on %s", (kind) => {
       const connected = await signedInAccount(backend, "sandbox-stale");
       const unconnected = await signedInAccount(backend, "sandbox-stale-none");
       await connectSandbox(connected);
-      const sandbox = createSandboxCodeHost({
+      const sandbox = createSandboxInstallations({
         publicOrigin: TEST_BACKEND_ENV.PUBLIC_ORIGIN,
         codeKey: randomBytes(32),
       });

@@ -11,7 +11,7 @@ import {
   type contributorsResponseSchema,
 } from "../../shared/contract/contributors-schemas.ts";
 import { sessionOf } from "../auth/require-session.ts";
-import type { CodeHost } from "../code-hosts/code-host.ts";
+import type { InstallationFlow } from "../code-hosts/code-host.ts";
 import { codeHostFailure } from "../code-hosts/failures.ts";
 import { githubInstallationOf } from "../code-hosts/github/installations.ts";
 import { addContributor, listContributors } from "../contributors/contributors.ts";
@@ -21,7 +21,11 @@ import { HttpError } from "../http/errors.ts";
 import { strictRouter } from "../http/router.ts";
 import { parseRequest } from "../http/validate.ts";
 
-export function contributorsRouter(db: Db, codeHost: CodeHost, imports: ContributorImport): Router {
+export function contributorsRouter(
+  db: Db,
+  installations: InstallationFlow,
+  imports: ContributorImport,
+): Router {
   const router = strictRouter();
 
   router.get(API_PATHS.contributors, async (req, res) => {
@@ -42,7 +46,7 @@ export function contributorsRouter(db: Db, codeHost: CodeHost, imports: Contribu
   router.get(API_PATHS.contributorSuggestions, async (_req, res) => {
     const installationId = await githubInstallationOf(db, sessionOf(res).org.id);
     const people = installationId
-      ? await codeHost.knownPeople(installationId).catch((error: unknown) => {
+      ? await installations.knownPeople(installationId).catch((error: unknown) => {
           throw codeHostFailure(error);
         })
       : null;
@@ -61,13 +65,13 @@ export function contributorsRouter(db: Db, codeHost: CodeHost, imports: Contribu
     if (!installationId) {
       throw new HttpError(409, { error: "Connect GitHub before adding contributors." });
     }
-    const person = await codeHost.lookupUser(installationId, username).catch((error: unknown) => {
+    const person = await installations.lookupUser(installationId, username).catch((error: unknown) => {
       throw codeHostFailure(error);
     });
     if (!person) {
       throw new HttpError(404, {
         error:
-          codeHost.kind === "sandbox"
+          installations.kind === "sandbox"
             ? `The sandbox code host has no user named "${username}". Pick one of its people from the list.`
             : `GitHub has no user named "${username}".`,
       });

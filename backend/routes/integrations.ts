@@ -18,7 +18,8 @@ import { API_PATHS, ERROR_CODES } from "../../shared/contract/common.ts";
 import type { ErrorBody } from "../../shared/contract/common-schemas.ts";
 import type { Logger } from "../../shared/node/logging.ts";
 import { sessionOf } from "../auth/require-session.ts";
-import { type AzureDevOpsProject, azureDevOpsRepositories } from "../code-hosts/azure-devops/connect.ts";
+import { azureDevOpsCodeHost } from "../code-hosts/azure-devops/code-host.ts";
+import type { AzureDevOpsProject } from "../code-hosts/azure-devops/connect.ts";
 import {
   AZURE_DEVOPS_PROJECT_ID,
   AzureDevOpsTokenError,
@@ -32,7 +33,7 @@ import {
   catalogueEntry,
   integrationsOf,
 } from "../code-hosts/catalogue.ts";
-import type { CodeHost, Installer } from "../code-hosts/code-host.ts";
+import type { InstallationFlow, Installer } from "../code-hosts/code-host.ts";
 import { codeHostFailure } from "../code-hosts/failures.ts";
 import { connectFormSetup, connectInstallation, parseFormSetup } from "../code-hosts/setup.ts";
 import type { ContributorImport } from "../contributors/import.ts";
@@ -79,11 +80,15 @@ export interface IntegrationsOptions {
   publicOrigin: string;
 }
 
-export function integrationsRouter(db: Db, codeHost: CodeHost, options: IntegrationsOptions): Router {
+export function integrationsRouter(
+  db: Db,
+  installations: InstallationFlow,
+  options: IntegrationsOptions,
+): Router {
   const router = strictRouter();
 
   router.get(API_PATHS.integrations, async (_req, res) => {
-    const data = await integrationsOf(db, codeHost, {
+    const data = await integrationsOf(db, installations, {
       installer: installerOf(res),
       publicOrigin: options.publicOrigin,
     });
@@ -94,7 +99,7 @@ export function integrationsRouter(db: Db, codeHost: CodeHost, options: Integrat
     const entry = knownEntry(req.params.name);
     const [data] = await integrationsOf(
       db,
-      codeHost,
+      installations,
       { installer: installerOf(res), publicOrigin: options.publicOrigin },
       entry,
     );
@@ -112,13 +117,13 @@ export function integrationsRouter(db: Db, codeHost: CodeHost, options: Integrat
     }
     // The proof comes first: nothing about an installation is asked or answered (400 unknown,
     // 409 taken) to someone who cannot show it is theirs (docs/decisions/027-installation-ownership.md).
-    await codeHost.proveInstallation(installationId, code, installer).catch((error: unknown) => {
+    await installations.proveInstallation(installationId, code, installer).catch((error: unknown) => {
       throw codeHostFailure(error);
     });
-    const repositories = await codeHost.repositories(installationId).catch((error: unknown) => {
+    const repositories = await installations.repositories(installationId).catch((error: unknown) => {
       throw codeHostFailure(error);
     });
-    await connectInstallation(db, org.id, installationId, repositories, codeHost.kind === "sandbox");
+    await connectInstallation(db, org.id, installationId, repositories, installations.kind === "sandbox");
     // The connection stands without them: the contributors list imports again when asked for.
     await options.contributorImport.run(org.id, installationId, repositories).catch((error: unknown) => {
       req.log.warn({ err: error }, "contributors: import after connecting failed");
@@ -172,7 +177,9 @@ export function integrationsRouter(db: Db, codeHost: CodeHost, options: Integrat
     if (!connection) throw new HttpError(404, { error: "Azure DevOps is not set up for your organization." });
     // Set up before the project's id was kept: events name the project by id, so it is read now.
     if (!connection.projectId) {
-      const { projectId } = await azureDevOpsCalls(connection, () => azureDevOpsRepositories(connection));
+      const { projectId } = await azureDevOpsCalls(connection, () =>
+        azureDevOpsCodeHost.connect.repositories(connection),
+      );
       await db
         .updateTable("integrations")
         .set((eb) => ({
@@ -203,7 +210,9 @@ export function integrationsRouter(db: Db, codeHost: CodeHost, options: Integrat
       personalAccessToken: values[AZURE_DEVOPS_FIELDS.personalAccessToken] ?? "",
     };
     // Checked with the code host before anything is stored: a refused setup leaves no trace.
-    const { projectId, repositories } = await azureDevOpsCalls(target, () => azureDevOpsRepositories(target));
+    const { projectId, repositories } = await azureDevOpsCalls(target, () =>
+      azureDevOpsCodeHost.connect.repositories(target),
+    );
     const sealed = {
       ...values,
       [AZURE_DEVOPS_FIELDS.personalAccessToken]: await sealPersonalAccessToken(

@@ -9,8 +9,8 @@
 import { createPrivateKey } from "node:crypto";
 import { App } from "@octokit/app";
 import {
-  type CodeHost,
   type CodeHostPerson,
+  type InstallationFlow,
   InstallationNotProvenError,
   type Repository,
   UnknownInstallationError,
@@ -165,7 +165,7 @@ async function recentCommitters(
   return [...people.values()];
 }
 
-export function createGitHubApp(settings: GitHubAppSettings): CodeHost {
+export function createGitHubApp(settings: GitHubAppSettings): InstallationFlow {
   // Octokit signs the app's JWT with WebCrypto, which reads PKCS#8 only, and GitHub hands out
   // PKCS#1 keys: Node reads both. Converting here also refuses a broken key when the backend starts.
   const privateKey = createPrivateKey(settings.privateKey)

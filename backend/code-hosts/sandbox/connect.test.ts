@@ -2,12 +2,12 @@ import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { sandboxConnectOf } from "../../../shared/contract/sandbox.ts";
 import { InstallationNotProvenError } from "../code-host.ts";
-import { createSandboxCodeHost, SANDBOX_CODE_TTL_MS } from "./connect.ts";
+import { createSandboxInstallations, SANDBOX_CODE_TTL_MS } from "./connect.ts";
 
 const installer = { orgId: "org-1", userId: "user-1" };
 
 function sandboxAt(clock: { now: number }, codeKey = randomBytes(32)) {
-  return createSandboxCodeHost({ publicOrigin: "http://127.0.0.1:3000", codeKey, now: () => clock.now });
+  return createSandboxInstallations({ publicOrigin: "http://127.0.0.1:3000", codeKey, now: () => clock.now });
 }
 
 async function connectLink(host: ReturnType<typeof sandboxAt>) {

@@ -23,8 +23,8 @@ import {
   type SandboxPerson,
 } from "../../../shared/sandbox-samples.ts";
 import {
-  type CodeHost,
   type CodeHostPerson,
+  type InstallationFlow,
   InstallationNotProvenError,
   type Installer,
   UnknownInstallationError,
@@ -51,18 +51,18 @@ function personOf(person: SandboxPerson, now: number, withActivity: boolean): Co
   };
 }
 
-export interface SandboxCodeHostOptions {
+export interface SandboxInstallationsOptions {
   publicOrigin: string;
   /** The key Connect links' codes are signed with: stable across restarts and instances. */
   codeKey: Buffer;
   now?: () => number;
 }
 
-export function createSandboxCodeHost({
+export function createSandboxInstallations({
   publicOrigin,
   codeKey,
   now = Date.now,
-}: SandboxCodeHostOptions): CodeHost {
+}: SandboxInstallationsOptions): InstallationFlow {
   const signature = (installationId: string, installer: Installer, expires: number) =>
     createHmac("sha256", codeKey)
       .update(
