@@ -1,8 +1,8 @@
 /**
- * A Stripe event and a checkout's validation are applied once, whichever of two backends on one
- * Postgres database takes them, even when both take them at the same moment (each backend has its
- * own pool, as replicas do; docs/decisions/042-scale-out.md). GitHub deliveries across processes:
- * scale-storm.test.ts.
+ * A Stripe event, a checkout's validation and the sandbox's checkout are applied once, whichever of
+ * two backends on one Postgres database takes them, even when both take them at the same moment
+ * (each backend has its own pool, as replicas do; docs/decisions/042-scale-out.md). GitHub
+ * deliveries across processes: scale-storm.test.ts.
  */
 import Stripe from "stripe";
 import request from "supertest";
@@ -141,3 +141,56 @@ describe.skipIf(!TEST_DATABASE_KINDS.includes("postgres"))("billing on two backe
     expect(answers.map((answer) => answer.alreadyProcessed).sort()).toEqual([false, true]);
   });
 });
+
+describe.skipIf(!TEST_DATABASE_KINDS.includes("postgres"))(
+  "the sandbox's checkout on two backends at once",
+  () => {
+    let database: FreshDatabase;
+    let both: [Backend, Backend];
+
+    beforeAll(async () => {
+      database = await freshDatabase("postgres");
+      const env = { ...TEST_BACKEND_ENV, ...database.env, REVIEW_WORKERS: "0", BILLING_SANDBOX: "true" };
+      const [a, b] = await Promise.all([createBackend(loadConfig(env)), createBackend(loadConfig(env))]);
+      both = [a, b];
+    }, 60_000);
+    afterAll(async () => {
+      for (const backend of both ?? []) await backend.close();
+      await database?.drop();
+    });
+
+    it("is paid and applied once when both backends take its payment and its validation at once", async () => {
+      const [a] = both;
+      const account = await signedInAccount(a, "scale-sandbox-checkout");
+      const started = await request(a.app)
+        .post(API_PATHS.checkoutSession)
+        .set("Authorization", `Bearer ${account.token}`)
+        .send({ orgId: account.orgId, quantity: 4, email: "billing@example.com" });
+      const sessionId =
+        new URL(redirectResponseSchema.parse(started.body).url).searchParams.get("session_id") ?? "";
+      const paid = await Promise.all(
+        both.map((backend) =>
+          request(backend.app)
+            .post(API_PATHS.sandboxCheckoutComplete(sessionId))
+            .set("Authorization", `Bearer ${account.token}`),
+        ),
+      );
+      expect(paid.map((answer) => answer.status)).toEqual([200, 200]);
+      const answers = await Promise.all(
+        both.map(async (backend) =>
+          validateSessionResponseSchema.parse(
+            (await request(backend.app).get(API_PATHS.validateSession(sessionId))).body,
+          ),
+        ),
+      );
+      expect(answers.every((answer) => answer.isValid)).toBe(true);
+      expect(answers.map((answer) => answer.alreadyProcessed).sort()).toEqual([false, true]);
+      const subscription = await both[1].db
+        .selectFrom("subscriptions")
+        .select(["status", "seats_total"])
+        .where("org_id", "=", account.orgId)
+        .executeTakeFirstOrThrow();
+      expect(subscription).toMatchObject({ status: "active", seats_total: 4 });
+    });
+  },
+);
