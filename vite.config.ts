@@ -13,8 +13,8 @@ export default defineConfig({
   // as the page handler (Vite resolves that copy with the "development" condition, Node would not).
   // The icon and UI-primitive libraries are bundled too, so the gateway holds only the icons and
   // primitives the pages use: left to Node, all of lucide-react and radix-ui cost it about 45 MB
-  // of memory (docs/performance.md).
-  ssr: { noExternal: ["@react-router/express", "lucide-react", "radix-ui", /^@radix-ui\//] },
+  // of memory, and all of simple-icons (for one mark) 34 MB (docs/performance.md).
+  ssr: { noExternal: ["@react-router/express", "lucide-react", "radix-ui", /^@radix-ui\//, "simple-icons"] },
   // React, React DOM and React Router in one chunk: every page loads all of them, and one file
   // compresses better than the pieces rolldown would split them into (docs/decisions/006-page-weight.md).
   // The server build keeps them external, so this shapes the client build only.
