@@ -19,6 +19,16 @@ import { type FreshDatabase, freshDatabase, TEST_DATABASE_KINDS } from "../suppo
 import { type FakeStripe, startFakeStripe } from "../support/fake-stripe.ts";
 import { TEST_BACKEND_ENV } from "../support/test-backend.ts";
 
+/** The payment check of `sessionId`, asked of every backend at the same moment. */
+const validatedOnEach = (backends: Backend[], sessionId: string) =>
+  Promise.all(
+    backends.map(async (backend) =>
+      validateSessionResponseSchema.parse(
+        (await request(backend.app).get(API_PATHS.validateSession(sessionId))).body,
+      ),
+    ),
+  );
+
 const WEBHOOK_SECRET = "whsec_test_secret_for_scale_out";
 const signer = new Stripe("sk_test_signer");
 
@@ -130,13 +140,7 @@ describe.skipIf(!TEST_DATABASE_KINDS.includes("postgres"))("billing on two backe
 
   it("applies one checkout validated on both backends at once exactly once", async () => {
     const { sessionId } = await paidCheckout("scale-checkout-validation");
-    const answers = await Promise.all(
-      both.map(async (backend) =>
-        validateSessionResponseSchema.parse(
-          (await request(backend.app).get(API_PATHS.validateSession(sessionId))).body,
-        ),
-      ),
-    );
+    const answers = await validatedOnEach(both, sessionId);
     expect(answers.every((answer) => answer.isValid)).toBe(true);
     expect(answers.map((answer) => answer.alreadyProcessed).sort()).toEqual([false, true]);
   });
@@ -176,13 +180,7 @@ describe.skipIf(!TEST_DATABASE_KINDS.includes("postgres"))(
         ),
       );
       expect(paid.map((answer) => answer.status)).toEqual([200, 200]);
-      const answers = await Promise.all(
-        both.map(async (backend) =>
-          validateSessionResponseSchema.parse(
-            (await request(backend.app).get(API_PATHS.validateSession(sessionId))).body,
-          ),
-        ),
-      );
+      const answers = await validatedOnEach(both, sessionId);
       expect(answers.every((answer) => answer.isValid)).toBe(true);
       expect(answers.map((answer) => answer.alreadyProcessed).sort()).toEqual([false, true]);
       const subscription = await both[1].db
