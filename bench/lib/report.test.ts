@@ -20,7 +20,7 @@ const report: BenchReport = {
       intro: "The same call three ways.",
       tables: [{ headers: ["scenario", "req/s"], rows: [["direct", "1000"]] }],
       checks: [
-        { figure: "gateway / direct", value: 0.62, unit: "×", target: TARGETS.proxyVsDirect },
+        { figure: "gateway / direct", value: 0.64, unit: "×", target: TARGETS.proxyVsDirect },
         { figure: "gateway / nginx", value: Number.NaN, unit: "×", target: TARGETS.proxyVsNginx },
         { figure: "added p50", value: 2.5, unit: "ms", target: TARGETS.addedP50LowLoadMs },
       ],
@@ -37,8 +37,8 @@ describe("renderReport", () => {
     expect(text).toContain("Taken 2026-11-23 at commit `abc1234` on Test CPU, 2 cores, 8.0 GB of memory");
   });
   it("writes each figure with its target and verdict", () => {
-    expect(text).toContain("| gateway / direct | 0.62× | ≥ 0.50× direct | pass |");
-    expect(text).toContain("| added p50 | 2.50 ms | < 2 ms | fail |");
+    expect(text).toContain("| gateway / direct | 0.64× | ≥ 0.60× direct | pass |");
+    expect(text).toContain("| added p50 | 2.50 ms | < 1 ms | fail |");
     expect(text).toContain("| gateway / nginx | n/a | ≥ 0.70× nginx | n/a |");
   });
   it("counts the targets met, missed and not measured", () => {

@@ -42,7 +42,7 @@ export async function backendSection(
       figure: `${name} / GET /healthz (${database})`,
       value: ratio(medians[name as keyof typeof calls].rps, health.rps),
       unit: "×" as const,
-      target: TARGETS.apiVsHealth,
+      target: stack.database === "postgres" ? TARGETS.apiVsHealthPostgres : TARGETS.apiVsHealthPglite,
     })),
   };
 }

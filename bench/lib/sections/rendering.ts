@@ -15,9 +15,11 @@ import type { BenchStack } from "../stack.ts";
 import { ratio } from "../stats.ts";
 import { TARGETS } from "../targets.ts";
 
-export const RENDERED_PAGES = ["/login", "/home", "/settings", "/subscriptions"] as const;
+/** Pages every visitor without a session gets the same bytes of. */
+const GUEST_PAGES = ["/login", "/signup", "/forgot-password", "/reset-password", "/email-verified"] as const;
+export const RENDERED_PAGES = [...GUEST_PAGES, "/home", "/settings", "/subscriptions"] as const;
 export type RenderedPage = (typeof RENDERED_PAGES)[number];
-const GUEST_PAGES = new Set<RenderedPage>(["/login"]);
+const isGuestPage = (page: RenderedPage) => (GUEST_PAGES as readonly string[]).includes(page);
 const ASSETS_DIR = path.join(CLIENT_DIR, "assets");
 /** The captured pages' file names in the assets folder: `bench-<tag>-<page>.html`. */
 const STATIC_FILE = /^bench-[0-9a-f]{8}-[\w-]+\.html$/;
@@ -49,7 +51,7 @@ export async function renderingSection(
   const scenarios: Record<string, LoadRequest> = {};
   try {
     for (const page of RENDERED_PAGES) {
-      const headers = GUEST_PAGES.has(page) ? {} : account.cookie;
+      const headers = isGuestPage(page) ? {} : account.cookie;
       html[page] = await capture(`${stack.gatewayUrl}${page}`, headers);
       const file = `bench-${tag}${page.replaceAll("/", "-")}.html`;
       await writeFile(path.join(ASSETS_DIR, file), html[page]);
@@ -69,7 +71,7 @@ export async function renderingSection(
       html,
       section: {
         title: "Server rendering",
-        intro: `Each page rendered by the gateway (signed in with the cookie, but /login) against the same HTML served as a static file by the same gateway, ${options.connections} connections, gzip.`,
+        intro: `Each page rendered by the gateway (signed in with the cookie, but the guest pages: /login, /signup, /forgot-password, /reset-password, /email-verified) against the same HTML served as a static file by the same gateway, ${options.connections} connections, gzip.`,
         tables: [
           {
             headers: FIGURES_HEADERS,
@@ -80,7 +82,7 @@ export async function renderingSection(
           figure: `${page} / static`,
           value: ratio(figuresOf(page).rps, figuresOf(`${page} as a static file`).rps),
           unit: "×" as const,
-          target: GUEST_PAGES.has(page) ? TARGETS.loginVsStatic : TARGETS.signedInVsStatic,
+          target: isGuestPage(page) ? TARGETS.guestVsStatic : TARGETS.signedInVsStatic,
         })),
       },
     };
