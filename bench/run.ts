@@ -72,9 +72,11 @@ async function measure(settings: BenchOptions): Promise<ReportSection[]> {
     const rendering = await renderingSection(stack, account, settings);
     log(`memory, with a ${settings.soakSeconds} s soak`);
     const memory = await memorySection(stack, account, settings, readClientBuild().assets.entry.module);
+    log("first-load JavaScript in Chromium");
+    const weight = await weightSection(rendering.html, stack, account);
     log("Lighthouse");
     const lighthouse = await lighthouseSection(stack, account);
-    return [backend, proxy, rendering.section, weightSection(rendering.html), memory, lighthouse];
+    return [backend, proxy, rendering.section, weight, memory, lighthouse];
   });
   if (POSTGRES_SERVER_URL) {
     const postgres = await onStack("postgres", async (stack, account) => {

@@ -24,7 +24,7 @@ export interface Check {
   figure: string;
   value: number;
   /** How the value is written: "×" (ratio), "ms", "MB", "MB/min", "" (a score). */
-  unit: "×" | "ms" | "MB" | "MB/min" | "";
+  unit: "×" | "ms" | "MB" | "MB/min" | "kB" | "";
   target: Target;
 }
 
@@ -46,7 +46,7 @@ export interface BenchReport {
   notes: string[];
 }
 
-const DECIMALS: Record<Check["unit"], number> = { "×": 2, ms: 2, MB: 0, "MB/min": 2, "": 0 };
+const DECIMALS: Record<Check["unit"], number> = { "×": 2, ms: 2, MB: 0, "MB/min": 2, kB: 1, "": 0 };
 
 export function formatValue(value: number, unit: Check["unit"]): string {
   if (!Number.isFinite(value)) return "n/a";
