@@ -10,7 +10,7 @@
  * routes' guards as for every page.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { Writable } from "node:stream";
+import { ServerResponse } from "node:http";
 import { brotliCompressSync, gzipSync, constants as zlib } from "node:zlib";
 import type { Request, RequestHandler, Response } from "express";
 import { ACCOUNT_EMAIL_PAGES } from "../shared/constants.ts";
@@ -51,48 +51,56 @@ interface CachedPage {
   policy: RequestHandler;
 }
 
-/** What the page handler writes, kept in memory. It sees an Express response. */
-class CapturedResponse extends Writable {
-  statusCode = 200;
-  statusMessage = "";
-  readonly locals: Record<string, unknown>;
-  readonly headers = new Map<string, string[]>();
-  readonly #chunks: Buffer[] = [];
+interface Rendered {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
 
-  constructor(locals: Record<string, unknown>) {
-    super();
-    this.locals = locals;
-  }
+/**
+ * A request for `page` as a visitor without a session would make it, and an Express response that
+ * keeps what is written to it. Both are built on the visitor's request (its app, settings and
+ * logger), as Express builds its own; only the method, the path and the headers are made up, so
+ * nothing a visitor sends reaches the shared copy.
+ */
+function madeUpRequest(visitor: Request, page: string, host: string, nonce: string) {
+  const req: Request = Object.create(visitor, {
+    method: { value: "GET" },
+    url: { value: page },
+    originalUrl: { value: page },
+    headers: { value: { host, accept: "text/html", "user-agent": RENDER_AGENT } },
+  });
+  const res = new ServerResponse(req) as unknown as Response;
+  // What Express does to each response: its app's response methods on Node's ServerResponse.
+  Object.setPrototypeOf(res, (visitor.app as unknown as { response: object }).response);
+  Object.defineProperty(req, "res", { value: res });
+  res.req = req;
+  res.locals = { cspNonce: nonce, session: null };
 
-  override _write(chunk: Buffer, _encoding: BufferEncoding, callback: () => void) {
-    this.#chunks.push(chunk);
-    callback();
-  }
-
-  status(code: number) {
-    this.statusCode = code;
-    return this;
-  }
-  append(name: string, value: string | string[]) {
-    const key = name.toLowerCase();
-    this.headers.set(key, [...(this.headers.get(key) ?? []), ...[value].flat()]);
-    return this;
-  }
-  set(name: string, value: string) {
-    this.headers.set(name.toLowerCase(), [value]);
-    return this;
-  }
-  setHeader(name: string, value: string) {
-    return this.set(name, value);
-  }
-  getHeader(name: string) {
-    return this.headers.get(name.toLowerCase())?.join(", ");
-  }
-  flushHeaders() {}
-
-  body(): string {
-    return Buffer.concat(this.#chunks).toString("utf8");
-  }
+  const chunks: Buffer[] = [];
+  const keep = (chunk: unknown, encoding: unknown) => {
+    if (typeof chunk === "string" || chunk instanceof Uint8Array)
+      chunks.push(
+        Buffer.from(chunk as string, typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8"),
+      );
+  };
+  const rendered = new Promise<Rendered>((resolve) => {
+    res.write = ((chunk: unknown, encoding?: unknown) => {
+      keep(chunk, encoding);
+      return true;
+    }) as Response["write"];
+    res.end = ((chunk?: unknown, encoding?: unknown) => {
+      keep(chunk, encoding);
+      res.finished = true;
+      const headers: Record<string, string> = {};
+      for (const [name, value] of Object.entries(res.getHeaders())) headers[name] = [value].flat().join(", ");
+      resolve({ status: res.statusCode, headers, body: Buffer.concat(chunks).toString("utf8") });
+      res.emit("finish");
+      res.emit("close");
+      return res;
+    }) as Response["end"];
+  });
+  return { req, res, rendered };
 }
 
 /** Inline scripts (those without src): what a hash in the CSP must match. */
@@ -130,35 +138,29 @@ export function guestPageCache(config: GatewayConfig) {
   const pages = new Map<string, Promise<CachedPage | null>>();
 
   /** Renders `page` through the page handler as for a visitor without a session. */
-  async function render(handler: RequestHandler, req: Request, page: string): Promise<CachedPage | null> {
+  async function render(handler: RequestHandler, visitor: Request, page: string): Promise<CachedPage | null> {
     // The nonce the render writes into every script tag; removed, so no nonce is ever sent twice.
     const marker = randomBytes(16).toString("hex");
-    // Only the path and these headers are made up; the rest (app settings, logger) is the visitor's
-    // request's, so the page handler reads it as it reads any request.
-    const synthetic: Request = Object.create(req, {
-      method: { value: "GET" },
-      url: { value: page },
-      originalUrl: { value: page },
-      headers: { value: { host: origin.host, accept: "text/html", "user-agent": RENDER_AGENT } },
-    });
-    const captured = new CapturedResponse({ cspNonce: marker, session: null });
-    const finished = new Promise<void>((resolve, reject) => {
-      captured.on("finish", resolve);
-      captured.on("error", reject);
-    });
-    await new Promise<void>((resolve, reject) => {
-      handler(synthetic, captured as unknown as Response, (error?: unknown) =>
-        error ? reject(error) : reject(new Error(`no page answered ${page}`)),
-      );
-      finished.then(resolve, reject);
+    const made = madeUpRequest(visitor, page, origin.host, marker);
+    const {
+      status,
+      headers: renderedHeaders,
+      body,
+    } = await new Promise<Rendered>((resolve, reject) => {
+      made.rendered.then(resolve);
+      Promise.resolve(
+        handler(made.req, made.res, (error?: unknown) =>
+          reject(error ?? new Error(`no page answered ${page}`)),
+        ),
+      ).catch(reject);
     });
 
-    const html = captured.body().replaceAll(` nonce="${marker}"`, "");
-    const contentType = captured.getHeader("content-type") ?? "";
+    const html = body.replaceAll(` nonce="${marker}"`, "");
+    const contentType = renderedHeaders["content-type"] ?? "";
     const problem =
-      captured.statusCode !== 200
-        ? `status ${captured.statusCode}`
-        : captured.headers.has("set-cookie")
+      status !== 200
+        ? `status ${status}`
+        : "set-cookie" in renderedHeaders
           ? "it sets a cookie"
           : !contentType.startsWith("text/html")
             ? `content type ${contentType}`
@@ -166,13 +168,13 @@ export function guestPageCache(config: GatewayConfig) {
               ? "the nonce appears outside script tags"
               : undefined;
     if (problem) {
-      req.log.warn({ page, problem }, "guest page not cacheable; rendered per request");
+      visitor.log.warn({ page, problem }, "guest page not cacheable; rendered per request");
       return null;
     }
 
     const headers: Record<string, string> = {};
-    for (const [name, values] of captured.headers) {
-      if (!PER_RESPONSE_HEADERS.has(name)) headers[name] = values.join(", ");
+    for (const [name, value] of Object.entries(renderedHeaders)) {
+      if (!PER_RESPONSE_HEADERS.has(name)) headers[name] = value;
     }
     const identity = Buffer.from(html, "utf8");
     return {

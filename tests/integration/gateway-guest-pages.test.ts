@@ -48,7 +48,10 @@ function get(gateway: Gateway, path: string, headers: Record<string, string> = {
 type WireResponse = { headers: http.IncomingHttpHeaders; body: Buffer };
 
 /** Responses to /login as sent over a socket, undecoded (supertest would decompress them). */
-async function overTheWire(gateway: Gateway, requests: Record<string, string>[]): Promise<WireResponse[]> {
+async function overTheWire<K extends string>(
+  gateway: Gateway,
+  requests: Record<K, Record<string, string>>,
+): Promise<Record<K, WireResponse>> {
   const running = await listenForTest(gateway);
   const fetchRaw = (headers: Record<string, string>) =>
     new Promise<WireResponse>((resolve, reject) => {
@@ -61,8 +64,8 @@ async function overTheWire(gateway: Gateway, requests: Record<string, string>[])
         .on("error", reject);
     });
   try {
-    const responses: WireResponse[] = [];
-    for (const headers of requests) responses.push(await fetchRaw(headers));
+    const responses = {} as Record<K, WireResponse>;
+    for (const name of Object.keys(requests) as K[]) responses[name] = await fetchRaw(requests[name]);
     return responses;
   } finally {
     await running.shutdown();
@@ -178,11 +181,11 @@ describe("guest pages rendered once", () => {
     expect(refused.headers["content-encoding"]).toBeUndefined();
     expect(refused.body.equals(plain.body)).toBe(true);
 
-    const [gzip, br, none] = await overTheWire(gateway, [
-      { "Accept-Encoding": "gzip" },
-      { "Accept-Encoding": "gzip, deflate, br, zstd" },
-      {},
-    ]);
+    const { gzip, br, none } = await overTheWire(gateway, {
+      gzip: { "Accept-Encoding": "gzip" },
+      br: { "Accept-Encoding": "gzip, deflate, br, zstd" },
+      none: {},
+    });
     expect(gzip.headers["content-encoding"]).toBe("gzip");
     expect(gzip.headers.vary).toContain("Accept-Encoding");
     expect(gunzipSync(gzip.body).equals(plain.body)).toBe(true);
