@@ -2,7 +2,8 @@
  * Static files and the streamed pages. The page handler comes from the app's server build
  * (client/page-handler.ts, loaded at run time, never imported from client/), so the gateway and the
  * routes do not hold two copies of one module. The gateway supplies each request's context: the
- * verified session, the CSP nonce, the request's logger and public configuration.
+ * verified session, the CSP nonce, the request's logger and public configuration. Guest pages are
+ * rendered once and served from memory to visitors without a session (server/guest-pages.ts).
  */
 import path from "node:path";
 import express, {
@@ -14,6 +15,7 @@ import express, {
 } from "express";
 import type { GatewayContext, PageHandlerModule } from "../shared/gateway-context.ts";
 import type { GatewayConfig } from "./config.ts";
+import { guestPageCache } from "./guest-pages.ts";
 import { nonceOf } from "./security.ts";
 import { sessionOf, sessionUndecided } from "./session.ts";
 
@@ -58,7 +60,12 @@ export function pageHandler(config: GatewayConfig, source: PageModuleSource): Re
     };
   };
   const mode = config.env === "production" ? "production" : "development";
-  let current: { module: PageHandlerModule; handler: RequestHandler } | undefined;
+  // Guest pages are rendered once per loaded build (server/guest-pages.ts); in development, where
+  // Vite hands out changed modules and client files, every request renders.
+  const cacheGuestPages = config.env !== "development";
+  let current:
+    | { module: PageHandlerModule; handler: RequestHandler; guestPages?: ReturnType<typeof guestPageCache> }
+    | undefined;
 
   return async (req: Request, res: Response, next: NextFunction) => {
     if (sessionUndecided(res)) {
@@ -73,7 +80,12 @@ export function pageHandler(config: GatewayConfig, source: PageModuleSource): Re
       const module = await source();
       // Vite's dev server hands out a new module after an edit; production loads it once.
       if (current?.module !== module)
-        current = { module, handler: module.createPageHandler({ mode, contextFor }) };
+        current = {
+          module,
+          handler: module.createPageHandler({ mode, contextFor }),
+          guestPages: cacheGuestPages ? guestPageCache(config) : undefined,
+        };
+      if (await current.guestPages?.serve(req, res, current.handler)) return;
       await current.handler(req, res, next);
     } catch (error) {
       next(error);

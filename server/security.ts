@@ -1,13 +1,14 @@
 /**
- * Security headers (a per-request CSP nonce for pages, a fixed policy for proxied answers), and the
- * cross-site request check.
+ * Security headers (a per-request CSP nonce for pages, hashes for a page rendered once, a fixed
+ * policy for proxied answers), and the cross-site request check.
  *
  * The nonce is made here, in Express, and handed to React Router through the load context: a nonce
  * made in entry.server.tsx would produce a second CSP header and block hydration.
  */
 import { randomBytes } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { RequestHandler, Response } from "express";
-import helmet from "helmet";
+import helmet, { contentSecurityPolicy } from "helmet";
 import type { GatewayConfig } from "./config.ts";
 import { GATEWAY_ERRORS, sendError } from "./errors.ts";
 import { isProxiedPath } from "./proxy.ts";
@@ -16,12 +17,13 @@ export function nonceOf(res: Response): string {
   return res.locals.cspNonce as string;
 }
 
+type ScriptSource = string | ((req: IncomingMessage, res: ServerResponse) => string);
+
 /**
- * Pages get a CSP with a fresh nonce for their inline scripts. What the gateway passes on from the
- * backend (JSON and redirects) gets a fixed, stricter policy under which nothing may load, run or
- * frame it; it has no inline script, so it needs no nonce.
+ * A page's CSP: scripts from this origin, and the inline ones that `inlineScripts` name (a
+ * per-request nonce, or the hashes of a page rendered once, server/guest-pages.ts).
  */
-export function securityHeaders(config: GatewayConfig): RequestHandler {
+function pageDirectives(config: GatewayConfig, inlineScripts: ScriptSource[]) {
   const production = config.env === "production";
   const firebase = config.firebase;
   // Where the Firebase client SDK talks to: the emulator locally, Google's identity hosts otherwise.
@@ -31,7 +33,31 @@ export function securityHeaders(config: GatewayConfig): RequestHandler {
   const popupOrigins = firebase.emulatorUrl ? [firebase.emulatorUrl] : [`https://${firebase.authDomain}`];
   // Vite's dev server pushes updates over a websocket.
   const devOrigins = config.env === "development" ? ["ws:", "wss:"] : [];
+  return {
+    defaultSrc: ["'self'"],
+    scriptSrc: ["'self'", ...inlineScripts, ...(firebase.emulatorUrl ? [] : ["https://apis.google.com"])],
+    scriptSrcAttr: ["'none'"],
+    // Inline style attributes (React's style prop) are allowed; scripts never are.
+    styleSrc: ["'self'", "'unsafe-inline'"],
+    imgSrc: ["'self'", "data:", "https:"],
+    fontSrc: ["'self'"],
+    connectSrc: ["'self'", ...identityOrigins, ...devOrigins],
+    frameSrc: popupOrigins,
+    objectSrc: ["'none'"],
+    baseUri: ["'self'"],
+    formAction: ["'self'"],
+    frameAncestors: ["'none'"],
+    upgradeInsecureRequests: production ? [] : null,
+  };
+}
 
+/**
+ * Pages get a CSP with a fresh nonce for their inline scripts. What the gateway passes on from the
+ * backend (JSON and redirects) gets a fixed, stricter policy under which nothing may load, run or
+ * frame it; it has no inline script, so it needs no nonce.
+ */
+export function securityHeaders(config: GatewayConfig): RequestHandler {
+  const production = config.env === "production";
   const sharedHeaders = {
     // Firebase's sign-in popup must be able to report back to this window.
     crossOriginOpenerPolicy: { policy: "same-origin-allow-popups" },
@@ -43,26 +69,7 @@ export function securityHeaders(config: GatewayConfig): RequestHandler {
   const pageHeaders = helmet({
     contentSecurityPolicy: {
       useDefaults: false,
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: [
-          "'self'",
-          (_req, res) => `'nonce-${nonceOf(res as Response)}'`,
-          ...(firebase.emulatorUrl ? [] : ["https://apis.google.com"]),
-        ],
-        scriptSrcAttr: ["'none'"],
-        // Inline style attributes (React's style prop) are allowed; scripts never are.
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", "data:", "https:"],
-        fontSrc: ["'self'"],
-        connectSrc: ["'self'", ...identityOrigins, ...devOrigins],
-        frameSrc: popupOrigins,
-        objectSrc: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-        frameAncestors: ["'none'"],
-        upgradeInsecureRequests: production ? [] : null,
-      },
+      directives: pageDirectives(config, [(_req, res) => `'nonce-${nonceOf(res as Response)}'`]),
     },
     ...sharedHeaders,
   });
@@ -85,6 +92,21 @@ export function securityHeaders(config: GatewayConfig): RequestHandler {
     res.locals.cspNonce = randomBytes(16).toString("base64");
     pageHeaders(req, res, next);
   };
+}
+
+/**
+ * The CSP of a page whose inline scripts are known in advance: the page policy with their SHA-256
+ * hashes (base64) in place of the nonce. It replaces the nonce policy securityHeaders set; the
+ * header is the same for every response.
+ */
+export function hashedScriptsPolicy(config: GatewayConfig, scriptHashes: string[]): RequestHandler {
+  return contentSecurityPolicy({
+    useDefaults: false,
+    directives: pageDirectives(
+      config,
+      scriptHashes.map((hash) => `'sha256-${hash}'`),
+    ),
+  });
 }
 
 const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);

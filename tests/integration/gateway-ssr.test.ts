@@ -18,9 +18,12 @@ beforeAll(async () => {
 const now = () => Math.floor(Date.now() / 1000);
 
 describe("the document", () => {
-  it("carries the CSP nonce of its header on every script", async () => {
+  // Guest pages are rendered once and name their scripts' hashes instead (gateway-guest-pages.test.ts).
+  it("carries the CSP nonce of its header on every script of a page rendered per request", async () => {
     const { app } = createTestGateway(backend.url);
-    const response = await request(app).get("/login");
+    const response = await request(app)
+      .get("/home")
+      .set("Cookie", cookieHeader(await backend.mint()));
     expect(response.status).toBe(200);
     expect(response.headers["content-type"]).toContain("text/html");
     const nonce = /'nonce-([^']+)'/.exec(String(response.headers["content-security-policy"]))?.[1];
