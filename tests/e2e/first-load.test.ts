@@ -5,9 +5,9 @@
  * the static measure does (scripts/lib/page-weight.ts), which cannot see code fetched at idle.
  * docs/decisions/046-first-load-in-chromium.md.
  */
-import { gzipSync } from "node:zlib";
 import type { Browser, BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { type FirstLoad, firstLoadInChromium } from "../../scripts/lib/first-load.ts";
 import { launchBrowser, signedInPage } from "./browser.ts";
 
 /**
@@ -25,28 +25,14 @@ beforeAll(async () => {
 afterAll(() => browser?.close());
 
 /** The scripts a fresh load of `path` fetched until the network was idle: path and gzip -9 bytes. */
-async function scriptsUntilIdle(context: BrowserContext, path: string): Promise<Map<string, number>> {
-  const page = await context.newPage();
-  const reads: Promise<void>[] = [];
-  const scripts = new Map<string, number>();
-  page.on("response", (response) => {
-    if (!/javascript/.test(response.headers()["content-type"] ?? "")) return;
-    reads.push(
-      response.body().then((body) => {
-        scripts.set(new URL(response.url()).pathname, gzipSync(body, { level: 9 }).length);
-      }),
-    );
-  });
-  const answer = await page.goto(`${baseUrl}${path}`, { waitUntil: "networkidle" });
-  expect(answer?.status()).toBe(200);
-  expect(new URL(page.url()).pathname).toBe(path);
-  await Promise.all(reads);
-  await page.close();
-  return scripts;
+async function scriptsUntilIdle(context: BrowserContext, path: string): Promise<FirstLoad> {
+  const load = await firstLoadInChromium(context, `${baseUrl}${path}`);
+  expect(load.status).toBe(200);
+  expect(load.finalPath).toBe(path);
+  return load;
 }
 
-function expectWithinBudget(path: keyof typeof CHROMIUM_BUDGETS_KB, scripts: Map<string, number>) {
-  const kB = [...scripts.values()].reduce((sum, bytes) => sum + bytes, 0) / 1000;
+function expectWithinBudget(path: keyof typeof CHROMIUM_BUDGETS_KB, { kilobytes: kB, scripts }: FirstLoad) {
   const budget = CHROMIUM_BUDGETS_KB[path];
   console.log(`${path} in Chromium: ${kB.toFixed(1)} kB of ${budget} kB (gzip -9, ${scripts.size} files)`);
   expect(kB, `${path} fetched ${[...scripts.keys()].join(", ")}`).toBeLessThanOrEqual(budget);

@@ -3,14 +3,16 @@
  * scripts/lib/page-weight.ts), and measured in Chromium until the network is idle for the pages
  * the targets name (./first-load.ts).
  */
+
+import { firstLoadInChromium } from "../../../scripts/lib/first-load.ts";
 import {
   firstLoadScripts,
   firstLoadStylesheets,
   gzipKilobytes,
   readClientBuild,
 } from "../../../scripts/lib/page-weight.ts";
+import { SESSION_COOKIE_NAME } from "../../../shared/constants.ts";
 import { launchBrowser } from "../../../tests/e2e/browser.ts";
-import { firstLoadInChromium } from "../first-load.ts";
 import type { ReportSection } from "../report.ts";
 import type { BenchAccount } from "../seed.ts";
 import type { BenchStack } from "../stack.ts";
@@ -32,11 +34,16 @@ export async function weightSection(
   const loads = [];
   try {
     for (const page of MEASURED_IN_CHROMIUM) {
-      const url = `${stack.gatewayUrl}${page.path}`;
-      loads.push({
-        ...page,
-        ...(await firstLoadInChromium(browser, url, page.signedIn ? account.token : undefined)),
-      });
+      const context = await browser.newContext();
+      if (page.signedIn) {
+        const domain = new URL(stack.gatewayUrl).hostname;
+        await context.addCookies([{ name: SESSION_COOKIE_NAME, value: account.token, domain, path: "/" }]);
+      }
+      const load = await firstLoadInChromium(context, `${stack.gatewayUrl}${page.path}`);
+      await context.close();
+      if (load.status !== 200 || load.finalPath !== page.path)
+        throw new Error(`${page.path} answered ${load.status} at ${load.finalPath}`);
+      loads.push({ ...page, kilobytes: load.kilobytes, files: load.scripts.size });
     }
   } finally {
     await browser.close();
