@@ -6,7 +6,14 @@ import { Router } from "express";
 import { API_PATHS } from "../shared/contract/common.ts";
 import type { GatewayConfig } from "./config.ts";
 import { GATEWAY_ERRORS, sendError } from "./errors.ts";
-import { type RenewDeps, renewSession, sessionOf, sessionTokenOf, sessionUndecided } from "./session.ts";
+import {
+  callFactsOf,
+  type RenewDeps,
+  renewSession,
+  sessionOf,
+  sessionTokenOf,
+  sessionUndecided,
+} from "./session.ts";
 
 const REVOKE_TIMEOUT_MS = 3000;
 
@@ -24,9 +31,9 @@ export function gatewayAuthRoutes(config: GatewayConfig, deps: RenewDeps) {
     if (sessionUndecided(res)) return sendError(res, 503, GATEWAY_ERRORS.sessionCheckUnavailable);
     const session = sessionOf(res);
     if (!session) return sendError(res, 401, GATEWAY_ERRORS.noAuthToken);
-    const renewed = await renewSession(req, res, session, deps);
+    const renewed = await renewSession(callFactsOf(req), res, session, deps);
     if (renewed === "refused") {
-      deps.cookie.clear(req, res);
+      deps.cookie.clear(res, req.secure);
       return sendError(res, 401, GATEWAY_ERRORS.noAuthToken);
     }
     if (renewed === "unavailable") return sendError(res, 502, GATEWAY_ERRORS.upstreamUnavailable);
@@ -42,7 +49,7 @@ export function gatewayAuthRoutes(config: GatewayConfig, deps: RenewDeps) {
     const session = sessionOf(res);
     const token = sessionTokenOf(req);
     if (session) deps.status.ended(session.claims);
-    deps.cookie.clear(req, res);
+    deps.cookie.clear(res, req.secure);
     if (token) {
       try {
         await fetch(`${config.backendUrl}${API_PATHS.logout}`, {
