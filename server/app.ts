@@ -1,11 +1,10 @@
 /**
  * createApp builds the gateway without listening, so tests drive it with supertest. `app` is the
- * node:http request listener: /api and /webhooks calls go straight to the proxy's own lean path
+ * node:http request listener: /api, /auth and /webhooks go straight to the proxy's own lean path
  * (docs/decisions/044-lean-proxied-path.md); everything else goes through Express, whose middleware
  * order follows React Router's node-custom-server template: compression, security headers, logging,
- * health, static files (before any session work), the session, the CSRF check, the /auth rate
- * limit and routes, the /auth proxy (before any body parser), then the streamed pages.
- * docs/architecture.md walks through it.
+ * health, static files (before any session work), the session, the CSRF check, then the streamed
+ * pages. docs/architecture.md walks through both.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { constants as zlib } from "node:zlib";
@@ -18,7 +17,7 @@ import type { GatewayConfig } from "./config.ts";
 import { GATEWAY_ERRORS, sendError } from "./errors.ts";
 import { healthRoutes, type Readiness } from "./health.ts";
 import { type PageModuleSource, pageHandler, productionPages, staticAssets } from "./pages.ts";
-import { backendProxy, isProxiedPath, plainProxiedPath, proxiedCompression } from "./proxy.ts";
+import { backendProxy, isProxiedPath, plainProxiedPath } from "./proxy.ts";
 import { authRateLimit } from "./rate-limit.ts";
 import { rejectCrossSiteWrites, securityHeaders } from "./security.ts";
 import { createRefresher, sessionCookie, sessionMiddleware, sessionResolver } from "./session.ts";
@@ -56,6 +55,8 @@ export function createApp(config: GatewayConfig, deps: AppDependencies = {}) {
     resolveSession,
     headers: security.proxied,
     logger,
+    authRateLimit: authRateLimit(config),
+    authRoutes: gatewayAuthRoutes(config, session),
   });
 
   const app = express();
@@ -64,11 +65,8 @@ export function createApp(config: GatewayConfig, deps: AppDependencies = {}) {
   app.set("trust proxy", config.trustProxyHops);
 
   // Sync flush so that streamed HTML reaches the browser chunk by chunk, not when a buffer fills.
-  // What the gateway produces is compressed (pages, loader data, assets); /auth answers only as
-  // proxied answers are (proxy.ts).
-  const compress = compression({ flush: zlib.Z_SYNC_FLUSH });
-  const compressProxied = proxiedCompression();
-  app.use((req, res, next) => (isProxiedPath(req.path) ? compressProxied : compress)(req, res, next));
+  // What the gateway produces is compressed: pages, loader data, assets.
+  app.use(compression({ flush: zlib.Z_SYNC_FLUSH }));
   app.use(security.middleware);
   app.use(requestLogger(logger, { trustIncomingId: config.trustProxyHops > 0 }));
   app.use(healthRoutes(readiness));
@@ -76,9 +74,11 @@ export function createApp(config: GatewayConfig, deps: AppDependencies = {}) {
 
   app.use(sessionMiddleware(resolveSession));
   app.use(rejectCrossSiteWrites(config));
-  app.use("/auth", authRateLimit(config));
-  app.use(gatewayAuthRoutes(config, session));
-  app.use(proxy.forwardAuth);
+  // Only an absolute-form request target (`GET http://host/api/x`) brings a proxied path here.
+  app.use((req, res, next) => {
+    if (isProxiedPath(req.path)) return sendError(res, 400, GATEWAY_ERRORS.invalidPath);
+    next();
+  });
 
   app.use(pageHandler(config, deps.pages ?? productionPages(config)));
 
@@ -91,10 +91,10 @@ export function createApp(config: GatewayConfig, deps: AppDependencies = {}) {
     sendError(res, 500, GATEWAY_ERRORS.internal);
   });
 
-  /** /api and /webhooks skip Express altogether; the rest goes through it. */
+  /** /api, /auth and /webhooks skip Express altogether; the rest goes through it. */
   const listener = (req: IncomingMessage, res: ServerResponse) => {
     const proxiedPath = plainProxiedPath(req.url);
-    if (proxiedPath) proxy.proxiedCalls(req, res, proxiedPath);
+    if (proxiedPath) proxy(req, res, proxiedPath);
     else app(req, res);
   };
 

@@ -50,6 +50,11 @@ export function sendError(res: ServerResponse, status: number, body: ErrorBody):
     res.destroy();
     return;
   }
+  sendJson(res, status, body);
+}
+
+/** A JSON answer that no cache keeps, on the plain response. */
+export function sendJson(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
   res.statusCode = status;
   res.setHeader("Cache-Control", "no-store");

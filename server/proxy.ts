@@ -1,14 +1,14 @@
 /**
  * The proxy of /api, /auth and /webhooks to the backend (docs/security.md lists what it guarantees).
  *
- * /api and /webhooks take a path of their own on the node:http server, before Express
+ * These paths take a path of their own on the node:http server, before Express
  * (docs/decisions/044-lean-proxied-path.md): `proxiedCalls` does for them only what a proxied call
  * needs, on the plain request and response: request id and log line, the fixed security headers,
- * compression of large JSON answers, the path and cross-site checks, the session (verified and
- * refreshed here; whether it is still live, the backend decides: it refuses an ended session with
- * 401, and then this gateway ends it too), the body within its limit, then the backend. /auth goes
- * through Express as pages do (rate limit, the gateway's own /auth routes, the session asked of the
- * backend), then `forwardAuth`. Both send upstream the same way.
+ * compression of large JSON answers, the path and cross-site checks, the session, then for /auth
+ * the rate limit and the gateway's own routes (auth-routes.ts), the body within its limit, and the
+ * backend. An /api call's session is verified and refreshed here, but whether it is still live the
+ * backend decides: it refuses an ended session with 401, and then this gateway ends it too. /auth
+ * asks the backend as pages do (session-status.ts).
  *
  * Toward the backend only an allow-list of request headers passes; the bearer comes from the
  * verified cookie, the forwarded host and protocol from the configured public origin. The body is
@@ -27,7 +27,7 @@ import {
 } from "node:http";
 import { request as httpsRequest } from "node:https";
 import compression from "compression";
-import express, { type NextFunction, type Request, type RequestHandler, type Response } from "express";
+import express, { type Request, type Response } from "express";
 import { EVENT_STREAM_RETRY_AFTER_SECONDS } from "../shared/constants.ts";
 import {
   EVENT_STREAM_PATHS,
@@ -37,9 +37,11 @@ import {
 import type { Logger } from "../shared/node/logging.ts";
 import { pathOf, plainRequestLogger } from "../shared/node/logging.ts";
 import { slotLimit } from "../shared/node/slot-limit.ts";
+import type { AuthRoutes } from "./auth-routes.ts";
 import type { GatewayConfig } from "./config.ts";
-import { GATEWAY_ERRORS, sendError } from "./errors.ts";
+import { GATEWAY_ERRORS, sendError, sendJson } from "./errors.ts";
 import { clientAddress, requestProtocol } from "./forwarded.ts";
+import type { AuthRateLimit } from "./rate-limit.ts";
 import { type FixedHeaders, isCrossSiteWrite, setFixedHeaders } from "./security.ts";
 import { type Session, type SessionCookie, type SessionResolver, sessionTokenOf } from "./session.ts";
 import type { SessionStatusChecker } from "./session-status.ts";
@@ -47,19 +49,19 @@ import { KeysUnavailableError, type TokenVerifier } from "./session-token.ts";
 import { type UpstreamPool, upstreamPool } from "./upstream-pool.ts";
 
 const isApi = (path: string) => path === "/api" || path.startsWith("/api/");
-export const isAuth = (path: string) => path === "/auth" || path.startsWith("/auth/");
+const isAuth = (path: string) => path === "/auth" || path.startsWith("/auth/");
 /** Code hosts' webhooks: public, authenticated by their signature, which the backend checks. */
 const isWebhook = (path: string) => path.startsWith("/webhooks/");
 
 /** The paths this proxy answers: their bodies come from the backend. */
 export const isProxiedPath = (path: string) => isApi(path) || isAuth(path) || isWebhook(path);
 
-/** The paths `proxiedCalls` answers on its own, before Express: the path of a request's URL. */
+/** The path of a request `proxiedCalls` answers, before Express; undefined for any other. */
 export function plainProxiedPath(url: string | undefined): string | undefined {
   // An absolute-form request target (`GET http://host/api/x`) is left to Express, which refuses it.
   if (!url?.startsWith("/")) return undefined;
   const path = pathOf(url);
-  return isApi(path) || isWebhook(path) ? path : undefined;
+  return isProxiedPath(path) ? path : undefined;
 }
 
 /**
@@ -77,8 +79,8 @@ function canonicalPath(path: string): string {
 }
 /** Spelt any way, an event stream's path is one (its own pool, the per-session cap). */
 const isEventStream = (path: string) => EVENT_STREAM_PATHS.includes(canonicalPath(path));
-const carriesToken = (req: Request) =>
-  req.method === "POST" && TOKEN_BEARING_AUTH_PATHS.some((pattern) => pattern.test(canonicalPath(req.path)));
+const carriesToken = (method: string | undefined, path: string) =>
+  method === "POST" && TOKEN_BEARING_AUTH_PATHS.some((pattern) => pattern.test(canonicalPath(path)));
 
 /**
  * Dot segments, encoded dots, encoded slashes and backslashes: a backend that normalises paths
@@ -178,6 +180,8 @@ export interface ProxyDeps {
   /** The security headers every proxied answer gets (security.ts). */
   headers: FixedHeaders;
   logger: Logger;
+  authRateLimit: AuthRateLimit;
+  authRoutes: AuthRoutes;
 }
 
 export function backendProxy(config: GatewayConfig, deps: ProxyDeps) {
@@ -296,22 +300,31 @@ export function backendProxy(config: GatewayConfig, deps: ProxyDeps) {
     if (isCrossSiteWrite(config, req.method, req.headers, protocol))
       return sendError(res, 403, GATEWAY_ERRORS.crossSite);
 
-    // Webhooks are public: a cookie that comes with one is not looked at.
+    // Webhooks are public: a cookie that comes with one is not looked at. /auth asks the backend
+    // whether the session is live, as pages do; /api leaves that to the backend's own check.
     const secure = protocol === "https";
-    const token = isApi(path) ? sessionTokenOf(req) : undefined;
+    const facts = { id, secure };
+    const token = isWebhook(path) ? undefined : sessionTokenOf(req);
     let session: Session | null = null;
+    let undecided = false;
     if (token) {
       try {
-        session = await deps.resolveSession({ id, secure }, res, token, { askBackend: false });
+        session = await deps.resolveSession(facts, res, token, { askBackend: isAuth(path) });
       } catch (error) {
         if (!(error instanceof KeysUnavailableError)) throw error;
         log.warn({ err: { message: error.message } }, "session keys unavailable; session kept");
-        if (!PUBLIC_API_PATTERN.test(path))
-          return sendError(res, 503, GATEWAY_ERRORS.sessionCheckUnavailable);
+        undecided = true;
       }
     }
-    if (isApi(path) && !session && !PUBLIC_API_PATTERN.test(path))
+    const ip = clientAddress(req, hops);
+    if (isAuth(path)) {
+      if (!(await deps.authRateLimit(req, res, ip))) return;
+      const route = deps.authRoutes(req.method, path);
+      if (route) return route(req, res, { facts, session, undecided, log });
+    } else if (isApi(path) && !session && !PUBLIC_API_PATTERN.test(path)) {
+      if (undecided) return sendError(res, 503, GATEWAY_ERRORS.sessionCheckUnavailable);
       return sendError(res, 401, GATEWAY_ERRORS.noAuthToken);
+    }
 
     let body: Buffer | undefined;
     try {
@@ -319,7 +332,10 @@ export function backendProxy(config: GatewayConfig, deps: ProxyDeps) {
     } catch (error) {
       return answerBodyError(res, log, path, error);
     }
-    const call: UpstreamCall = { id, ip: clientAddress(req, hops), log, session, body };
+    // Only /api calls carry the session upstream.
+    const call: UpstreamCall = { id, ip, log, session: isApi(path) ? session : null, body };
+    if (isAuth(path))
+      return forward(calls, "calls", req, res, call, authAnswer(req, res, call, secure, path));
     if (!isEventStream(path)) return forward(calls, "calls", req, res, call, passThrough(res, call, secure));
 
     // An event stream holds one of its session's slots until it closes; none left: 429. Every
@@ -345,7 +361,13 @@ export function backendProxy(config: GatewayConfig, deps: ProxyDeps) {
    * Every /auth answer passes here. A `token` never reaches the browser: on a successful sign-in it
    * becomes the cookie (after it verifies), anywhere else it is simply removed.
    */
-  function authAnswer(req: Request, res: Response) {
+  function authAnswer(
+    req: IncomingMessage,
+    res: ServerResponse,
+    call: UpstreamCall,
+    secure: boolean,
+    path: string,
+  ) {
     return async (upstream: IncomingMessage) => {
       try {
         const chunks: Buffer[] = [];
@@ -354,52 +376,37 @@ export function backendProxy(config: GatewayConfig, deps: ProxyDeps) {
         const status = upstream.statusCode ?? 502;
         const body = parseJsonObject(raw);
         if (!body || !("token" in body)) {
-          res
-            .status(status)
-            .type(upstream.headers["content-type"] ?? "application/json")
-            .set("Cache-Control", "no-store")
-            .send(raw);
+          res.statusCode = status;
+          res.setHeader("Content-Type", upstream.headers["content-type"] ?? "application/json");
+          res.setHeader("Cache-Control", "no-store");
+          res.setHeader("Content-Length", raw.length);
+          res.end(raw);
           return;
         }
         const { token, ...rest } = body;
-        const signsIn = status >= 200 && status < 300 && carriesToken(req);
+        const signsIn = status >= 200 && status < 300 && carriesToken(req.method, path);
         if (signsIn) {
           const claims = typeof token === "string" ? await deps.verify(token) : null;
           if (!claims || typeof token !== "string") {
-            req.log.error("backend returned a session token that does not verify");
+            call.log.error("backend returned a session token that does not verify");
             sendError(res, 502, GATEWAY_ERRORS.upstreamInvalidSession);
             return;
           }
-          deps.cookie.set(res, token, req.secure);
+          deps.cookie.set(res, token, secure);
         }
-        res.status(status).set("Cache-Control", "no-store").json(rest);
+        sendJson(res, status, rest);
       } catch (error) {
         if (error instanceof KeysUnavailableError) {
           sendError(res, 503, GATEWAY_ERRORS.sessionCheckUnavailable);
           return;
         }
-        req.log.error({ err: { message: (error as Error).message } }, "auth answer failed");
+        call.log.error({ err: { message: (error as Error).message } }, "auth answer failed");
         sendError(res, 502, GATEWAY_ERRORS.upstreamUnavailable);
       }
     };
   }
 
-  /** The /auth calls the gateway does not answer itself, at the end of Express's stack. */
-  const forwardAuth: RequestHandler = async (req: Request, res: Response, next: NextFunction) => {
-    if (!isProxiedPath(req.path)) return next();
-    if (!isAuth(req.path) || UNSAFE_PATH.test(pathOf(req.originalUrl)))
-      return sendError(res, 400, GATEWAY_ERRORS.invalidPath);
-    let body: Buffer | undefined;
-    try {
-      body = await readBody(req, res);
-    } catch (error) {
-      return answerBodyError(res, req.log, pathOf(req.originalUrl), error);
-    }
-    const call: UpstreamCall = { id: String(req.id), ip: req.ip ?? "", log: req.log, session: null, body };
-    forward(calls, "calls", req, res, call, authAnswer(req, res));
-  };
-
-  return { proxiedCalls, forwardAuth };
+  return proxiedCalls;
 }
 
 function parseJsonObject(raw: Buffer): Record<string, unknown> | undefined {
