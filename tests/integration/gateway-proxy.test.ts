@@ -587,6 +587,8 @@ describe("paths with dot segments or encoded separators", () => {
     "/api/a%5cb",
     "/api/a\\b",
     "/auth/..%2flogin",
+    // An absolute-form request target: no proxied call is sent with a URL for a path.
+    "http://127.0.0.1/api/projects",
   ])("refuses %s with 400 before proxying", async (path) => {
     const running = await listenForTest(createTestGateway(backend.url));
     const { port } = running.server.address() as AddressInfo;
