@@ -1,26 +1,26 @@
 /**
- * createApp builds the gateway without listening, so tests drive it with supertest. The middleware
- * order follows React Router's node-custom-server template: compression (of all but proxied
- * answers), security headers, logging, health, static files (before any session work), the
- * session, the proxy (before any body parser), then the streamed pages. docs/architecture.md walks
- * through it.
+ * createApp builds the gateway without listening, so tests drive it with supertest. `app` is the
+ * node:http request listener: /api, /auth and /webhooks go straight to the proxy's own lean path
+ * (docs/decisions/044-lean-proxied-path.md); everything else goes through Express, whose middleware
+ * order follows React Router's node-custom-server template: compression, security headers, logging,
+ * health, static files (before any session work), the session, the CSRF check, then the streamed
+ * pages. docs/architecture.md walks through both.
  */
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { constants as zlib } from "node:zlib";
 import compression from "compression";
-import cookieParser from "cookie-parser";
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from "express";
 import type { Logger } from "pino";
-import { EVENT_STREAM_PATHS } from "../shared/contract/common.ts";
 import { createLogger, requestLogger } from "../shared/node/logging.ts";
 import { gatewayAuthRoutes } from "./auth-routes.ts";
 import type { GatewayConfig } from "./config.ts";
 import { GATEWAY_ERRORS, sendError } from "./errors.ts";
 import { healthRoutes, type Readiness } from "./health.ts";
 import { type PageModuleSource, pageHandler, productionPages, staticAssets } from "./pages.ts";
-import { backendProxy, isProxiedPath } from "./proxy.ts";
+import { backendProxy, isProxiedPath, plainProxiedPath } from "./proxy.ts";
 import { authRateLimit } from "./rate-limit.ts";
 import { rejectCrossSiteWrites, securityHeaders } from "./security.ts";
-import { createRefresher, sessionCookie, sessionMiddleware } from "./session.ts";
+import { createRefresher, sessionCookie, sessionMiddleware, sessionResolver } from "./session.ts";
 import { createSessionStatusChecker } from "./session-status.ts";
 import { createTokenVerifier, type TokenVerifier } from "./session-token.ts";
 
@@ -39,17 +39,6 @@ function isClientAbort(req: Request, error: Error & { code?: string }): boolean 
   return req.destroyed || error.code === "ERR_STREAM_PREMATURE_CLOSE" || error.code === "ECONNRESET";
 }
 
-/** Proxied answers at least this large are compressed, for a client that accepts it. */
-const PROXIED_COMPRESSION_THRESHOLD = 1024;
-
-function acceptsEncoding(req: Request): boolean {
-  return /\b(?:gzip|br|deflate)\b/.test(req.headers["accept-encoding"] ?? "");
-}
-
-function isJsonAnswer(_req: Request, res: Response): boolean {
-  return /^application\/json\b/.test(String(res.getHeader("content-type") ?? ""));
-}
-
 export function createApp(config: GatewayConfig, deps: AppDependencies = {}) {
   const logger = deps.logger ?? createLogger({ name: "gateway", level: config.logLevel });
   const readiness = deps.readiness ?? { shuttingDown: false };
@@ -57,6 +46,18 @@ export function createApp(config: GatewayConfig, deps: AppDependencies = {}) {
   const status = createSessionStatusChecker(config);
   const cookie = sessionCookie(config);
   const session = { verify, status, cookie, refresh: createRefresher(config) };
+  const resolveSession = sessionResolver(session);
+  const security = securityHeaders(config);
+  const proxy = backendProxy(config, {
+    verify,
+    cookie,
+    status,
+    resolveSession,
+    headers: security.proxied,
+    logger,
+    authRateLimit: authRateLimit(config),
+    authRoutes: gatewayAuthRoutes(config, session),
+  });
 
   const app = express();
   app.disable("x-powered-by");
@@ -64,29 +65,20 @@ export function createApp(config: GatewayConfig, deps: AppDependencies = {}) {
   app.set("trust proxy", config.trustProxyHops);
 
   // Sync flush so that streamed HTML reaches the browser chunk by chunk, not when a buffer fills.
-  // What the gateway produces is compressed (pages, loader data, assets). Proxied answers only when
-  // they are JSON over 1 kB (a page of a list) and the client accepts an encoding: the wrapper costs
-  // CPU per answer, so a request that accepts none never meets it, and event streams pass as sent
-  // (docs/decisions/026-compress-what-the-gateway-renders.md, 038-server-side-paging.md).
-  const compress = compression({ flush: zlib.Z_SYNC_FLUSH });
-  const compressProxied = compression({ threshold: PROXIED_COMPRESSION_THRESHOLD, filter: isJsonAnswer });
-  app.use((req, res, next) => {
-    if (!isProxiedPath(req.path)) return compress(req, res, next);
-    if (acceptsEncoding(req) && !EVENT_STREAM_PATHS.includes(req.path))
-      return compressProxied(req, res, next);
-    next();
-  });
-  app.use(securityHeaders(config));
+  // What the gateway produces is compressed: pages, loader data, assets.
+  app.use(compression({ flush: zlib.Z_SYNC_FLUSH }));
+  app.use(security.middleware);
   app.use(requestLogger(logger, { trustIncomingId: config.trustProxyHops > 0 }));
   app.use(healthRoutes(readiness));
   app.use(deps.assets ?? staticAssets(config));
 
-  app.use(cookieParser());
-  app.use(sessionMiddleware(session));
+  app.use(sessionMiddleware(resolveSession));
   app.use(rejectCrossSiteWrites(config));
-  app.use("/auth", authRateLimit(config));
-  app.use(gatewayAuthRoutes(config, session));
-  app.use(backendProxy(config, { verify, cookie }));
+  // Only an absolute-form request target (`GET http://host/api/x`) brings a proxied path here.
+  app.use((req, res, next) => {
+    if (isProxiedPath(req.path)) return sendError(res, 400, GATEWAY_ERRORS.invalidPath);
+    next();
+  });
 
   app.use(pageHandler(config, deps.pages ?? productionPages(config)));
 
@@ -99,5 +91,12 @@ export function createApp(config: GatewayConfig, deps: AppDependencies = {}) {
     sendError(res, 500, GATEWAY_ERRORS.internal);
   });
 
-  return { app, logger, readiness };
+  /** /api, /auth and /webhooks skip Express altogether; the rest goes through it. */
+  const listener = (req: IncomingMessage, res: ServerResponse) => {
+    const proxiedPath = plainProxiedPath(req.url);
+    if (proxiedPath) proxy(req, res, proxiedPath);
+    else app(req, res);
+  };
+
+  return { app: listener, logger, readiness };
 }

@@ -105,8 +105,9 @@ export interface GatewayConfig {
   bodyLimitBytes: number;
   authRateLimitPerMinute: number;
   /**
-   * How long the backend's word that a session is live is kept. 0 (the default): asked on every
-   * request, so a session ended through any gateway or backend is refused at once by this one
+   * How long the backend's word that a session is live is kept. 0 (the default): asked for every
+   * page and gateway /auth request (the backend checks /api calls itself, docs/decisions/044), so a
+   * session ended through any gateway or backend is refused at once by this one
    * (docs/decisions/042-scale-out.md); up to 30 trades that for fewer calls.
    */
   sessionStatusCacheSeconds: number;

@@ -1,5 +1,5 @@
 /** The gateway's own error answers, in the contract's error shape {error, code?, message?}. */
-import type { Response } from "express";
+import type { ServerResponse } from "node:http";
 import { ERRORS } from "../shared/contract/accounts.ts";
 import { ERROR_CODES } from "../shared/contract/common.ts";
 import type { ErrorBody } from "../shared/contract/common-schemas.ts";
@@ -44,10 +44,21 @@ export const GATEWAY_ERRORS = {
   internal: { error: "Internal server error" },
 } as const satisfies Record<string, ErrorBody>;
 
-export function sendError(res: Response, status: number, body: ErrorBody): void {
+/** Written on the plain response, so that Express routes and the proxied path answer alike. */
+export function sendError(res: ServerResponse, status: number, body: ErrorBody): void {
   if (res.headersSent) {
     res.destroy();
     return;
   }
-  res.status(status).set("Cache-Control", "no-store").json(body);
+  sendJson(res, status, body);
+}
+
+/** A JSON answer that no cache keeps, on the plain response. */
+export function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.statusCode = status;
+  res.setHeader("Cache-Control", "no-store");
+  res.setHeader("Content-Type", "application/json; charset=utf-8");
+  res.setHeader("Content-Length", Buffer.byteLength(text));
+  res.end(text);
 }

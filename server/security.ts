@@ -1,13 +1,14 @@
 /**
  * Security headers (a per-request CSP nonce for pages, hashes for a page rendered once, a fixed
- * policy for proxied answers), and the cross-site request check.
+ * set for proxied answers), and the cross-site request check, for Express and for the plain
+ * node:http path of proxied calls.
  *
  * The nonce is made here, in Express, and handed to React Router through the load context: a nonce
  * made in entry.server.tsx would produce a second CSP header and block hydration.
  */
 import { randomBytes } from "node:crypto";
-import type { IncomingMessage, ServerResponse } from "node:http";
-import type { RequestHandler, Response } from "express";
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
+import type { Request, RequestHandler, Response } from "express";
 import helmet, { contentSecurityPolicy } from "helmet";
 import type { GatewayConfig } from "./config.ts";
 import { GATEWAY_ERRORS, sendError } from "./errors.ts";
@@ -51,12 +52,35 @@ function pageDirectives(config: GatewayConfig, inlineScripts: ScriptSource[]) {
   };
 }
 
+/** The headers a middleware that sets the same ones on every answer sets, read once. */
+function fixedHeadersOf(middleware: RequestHandler): ReadonlyArray<readonly [string, string]> {
+  const headers: Array<[string, string]> = [];
+  const recorder = {
+    setHeader: (name: string, value: unknown) => headers.push([name, String(value)]),
+    removeHeader: () => {},
+    getHeader: () => undefined,
+  };
+  middleware({} as Request, recorder as unknown as Response, () => {});
+  return headers;
+}
+
+export type FixedHeaders = ReadonlyArray<readonly [string, string]>;
+
+export function setFixedHeaders(res: ServerResponse, headers: FixedHeaders): void {
+  for (const [name, value] of headers) res.setHeader(name, value);
+}
+
 /**
  * Pages get a CSP with a fresh nonce for their inline scripts. What the gateway passes on from the
  * backend (JSON and redirects) gets a fixed, stricter policy under which nothing may load, run or
  * frame it; it has no inline script, so it needs no nonce.
  */
-export function securityHeaders(config: GatewayConfig): RequestHandler {
+export function securityHeaders(config: GatewayConfig): {
+  /** For pages and the gateway's own answers (Express). */
+  middleware: RequestHandler;
+  /** What every answer on a proxied path gets, set as is on the plain response. */
+  proxied: FixedHeaders;
+} {
   const production = config.env === "production";
   const sharedHeaders = {
     // Firebase's sign-in popup must be able to report back to this window.
@@ -74,24 +98,31 @@ export function securityHeaders(config: GatewayConfig): RequestHandler {
     ...sharedHeaders,
   });
 
-  const proxiedHeaders = helmet({
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        defaultSrc: ["'none'"],
-        baseUri: ["'none'"],
-        formAction: ["'none'"],
-        frameAncestors: ["'none'"],
+  // The same on every answer: worked out once here, not by helmet per request.
+  const proxied = fixedHeadersOf(
+    helmet({
+      contentSecurityPolicy: {
+        useDefaults: false,
+        directives: {
+          defaultSrc: ["'none'"],
+          baseUri: ["'none'"],
+          formAction: ["'none'"],
+          frameAncestors: ["'none'"],
+        },
       },
-    },
-    ...sharedHeaders,
-  });
+      ...sharedHeaders,
+    }),
+  );
 
-  return (req, res, next) => {
-    if (isProxiedPath(req.path)) return proxiedHeaders(req, res, next);
+  const middleware: RequestHandler = (req, res, next) => {
+    if (isProxiedPath(req.path)) {
+      setFixedHeaders(res, proxied);
+      return next();
+    }
     res.locals.cspNonce = randomBytes(16).toString("base64");
     pageHeaders(req, res, next);
   };
+  return { middleware, proxied };
 }
 
 /**
@@ -116,13 +147,21 @@ const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
  * from another site is refused before it reaches anything else. The configured public origin counts
  * as our own, so a deployment behind a TLS proxy that is not trusted for X-Forwarded-Proto works.
  */
+export function isCrossSiteWrite(
+  config: GatewayConfig,
+  method: string | undefined,
+  headers: IncomingHttpHeaders,
+  protocol: string,
+): boolean {
+  if (!STATE_CHANGING.has(method ?? "")) return false;
+  const origin = headers.origin;
+  if (headers["sec-fetch-site"] === "cross-site") return true;
+  return origin !== undefined && origin !== config.publicOrigin && origin !== `${protocol}://${headers.host}`;
+}
+
 export function rejectCrossSiteWrites(config: GatewayConfig): RequestHandler {
   return (req, res, next) => {
-    if (!STATE_CHANGING.has(req.method)) return next();
-    const fetchSite = req.get("sec-fetch-site");
-    const origin = req.get("origin");
-    const ownOrigins = [config.publicOrigin, `${req.protocol}://${req.get("host")}`];
-    if (fetchSite === "cross-site" || (origin !== undefined && !ownOrigins.includes(origin))) {
+    if (isCrossSiteWrite(config, req.method, req.headers, req.protocol)) {
       return sendError(res, 403, GATEWAY_ERRORS.crossSite);
     }
     next();

@@ -1,9 +1,11 @@
 /**
  * Whether a verified session is still live. A signature proves a token was issued, not that its
  * session was not ended since: logout and revocation live in the backend. So the gateway
- *  - remembers the sessions it logged out itself, and refuses them at once, and
- *  - asks the backend (`GET /auth/session-status`, one indexed query there) on every request by
- *    default, so a session ended elsewhere (another gateway instance, a revocation on re-link, a
+ *  - remembers the sessions it logged out itself, or that the backend refused on an /api call, and
+ *    refuses them at once, and
+ *  - for pages and its own /auth routes (not proxied /api calls, which the backend checks itself:
+ *    docs/decisions/044-lean-proxied-path.md) asks the backend (`GET /auth/session-status`, one
+ *    indexed query there) on every request by default, so a session ended elsewhere (another gateway instance, a revocation on re-link, a
  *    password reset) is refused at once; SESSION_STATUS_CACHE_SECONDS (at most 30) keeps a live
  *    answer that long instead, and a session ended elsewhere then stops within that time
  *    (docs/decisions/042-scale-out.md). Concurrent requests of one session share one call.
@@ -47,8 +49,10 @@ function boundedSet<V>(map: Map<string, V>, key: string, value: V): void {
 export interface SessionStatusChecker {
   /** The session's status, from memory when checked recently. */
   check(token: string, claims: SessionClaims, requestId: string): Promise<SessionCheck>;
-  /** Records that a session ended (logout on this instance): refused from now on. */
+  /** Records that a session ended (logout on this instance, or the backend refused it): refused from now on. */
   ended(claims: SessionClaims): void;
+  /** Whether this instance knows the session ended, without asking anyone. */
+  endedHere(claims: SessionClaims): boolean;
   /** Records that the backend just vouched for the session (a refresh it granted). */
   live(claims: SessionClaims): void;
   /** Forgets what the backend said of the organisation's sessions: a name changed. */
@@ -93,11 +97,16 @@ export function createSessionStatusChecker(config: GatewayConfig): SessionStatus
         (check.status === "unknown" ? FAILED_CHECK_RETRY_SECONDS : config.sessionStatusCacheSeconds),
     });
 
+  const endedHere = (claims: SessionClaims, now = nowSeconds()) => {
+    const endedUntil = endedSessions.get(claims.sid);
+    return endedUntil !== undefined && endedUntil >= now;
+  };
+
   return {
+    endedHere,
     async check(token, claims, requestId) {
       const now = nowSeconds();
-      const endedUntil = endedSessions.get(claims.sid);
-      if (endedUntil !== undefined && endedUntil >= now) return { status: "ended" };
+      if (endedHere(claims, now)) return { status: "ended" };
       const known = answers.get(claims.sid);
       if (known && known.until > now) return known;
       let pending = inFlight.get(claims.sid);

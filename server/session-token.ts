@@ -58,7 +58,8 @@ export function createTokenVerifier(config: GatewayConfig): TokenVerifier {
   // A signature, once checked, is remembered for a minute (shared/node/verified-tokens.ts): verifying
   // ES256 on every request was the largest cost of a proxied call. jose itself keeps the fetched
   // key set for 10 minutes, so a key rotated out of the JWKS keeps verifying here for up to 11
-  // minutes; a revoked session ends sooner, through the session-status check (session-status.ts).
+  // minutes; a revoked session ends sooner, through the backend's check of each /api call and the
+  // session-status check of pages (session-status.ts).
   const verified = verifiedTokens();
 
   return async (token) => {

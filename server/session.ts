@@ -1,10 +1,13 @@
 /**
  * The session: the backend-issued JWT kept in the HttpOnly `auth_token` cookie. This module puts
  * the verified session on each request, refreshes the token when it is older than 55 minutes, ends
- * it when the backend says it has ended, and sets or clears the cookie. See docs/architecture.md
- * (sessions) and docs/security.md.
+ * it when the backend says it has ended, and sets or clears the cookie. Pages and the gateway's own
+ * /auth routes ask the backend whether the session is still live (session-status.ts); proxied /api
+ * calls do not, as the backend checks their session itself (`callSession`, docs/decisions/044).
+ * See docs/architecture.md (sessions) and docs/security.md.
  */
-import type { CookieOptions, NextFunction, Request, Response } from "express";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { NextFunction, Request, Response } from "express";
 import {
   SESSION_COOKIE_MAX_AGE_SECONDS,
   SESSION_COOKIE_NAME,
@@ -42,36 +45,42 @@ function sessionUserOf(claims: SessionClaims, names?: SessionNames): SessionUser
   };
 }
 
-/**
- * Secure whenever the public origin is https, so a deployment behind a TLS proxy gets a Secure
- * cookie even when the proxy is not trusted for X-Forwarded-Proto; also on any https request.
- */
-function cookieOptions(config: GatewayConfig, req: Request): CookieOptions {
-  return {
-    httpOnly: true,
-    sameSite: "strict",
-    secure: config.publicOrigin.startsWith("https:") || req.secure,
-    path: "/",
-  };
+/** What the session code needs to know of a request, with Express or without. */
+export interface CallFacts {
+  id: string;
+  /** Came over https (directly, or said so by a trusted proxy). */
+  secure: boolean;
 }
+
+export const callFactsOf = (req: Request): CallFacts => ({ id: String(req.id), secure: req.secure });
 
 export interface SessionCookie {
-  set(req: Request, res: Response, token: string): void;
-  clear(req: Request, res: Response): void;
+  set(res: ServerResponse, token: string, secure: boolean): void;
+  clear(res: ServerResponse, secure: boolean): void;
 }
 
+/**
+ * HttpOnly, SameSite=Strict, Path=/; Secure whenever the public origin is https, so a deployment
+ * behind a TLS proxy gets a Secure cookie even when the proxy is not trusted for X-Forwarded-Proto;
+ * also on any https request. Written as Express's `res.cookie` writes it, on any response.
+ */
 export function sessionCookie(config: GatewayConfig): SessionCookie {
+  const flags = (secure: boolean) =>
+    `HttpOnly${config.publicOrigin.startsWith("https:") || secure ? "; Secure" : ""}; SameSite=Strict`;
+  const write = (res: ServerResponse, line: string) => {
+    res.appendHeader("Set-Cookie", line);
+    res.setHeader("Cache-Control", "no-store");
+  };
   return {
-    set(req, res, token) {
-      res.cookie(SESSION_COOKIE_NAME, token, {
-        ...cookieOptions(config, req),
-        maxAge: SESSION_COOKIE_MAX_AGE_SECONDS * 1000,
-      });
-      res.set("Cache-Control", "no-store");
+    set(res, token, secure) {
+      const expires = new Date(Date.now() + SESSION_COOKIE_MAX_AGE_SECONDS * 1000).toUTCString();
+      write(
+        res,
+        `${SESSION_COOKIE_NAME}=${encodeURIComponent(token)}; Max-Age=${SESSION_COOKIE_MAX_AGE_SECONDS}; Path=/; Expires=${expires}; ${flags(secure)}`,
+      );
     },
-    clear(req, res) {
-      res.clearCookie(SESSION_COOKIE_NAME, cookieOptions(config, req));
-      res.set("Cache-Control", "no-store");
+    clear(res, secure) {
+      write(res, `${SESSION_COOKIE_NAME}=; Path=/; Expires=${new Date(0).toUTCString()}; ${flags(secure)}`);
     },
   };
 }
@@ -80,10 +89,26 @@ export function sessionOf(res: Response): Session | null {
   return (res.locals.session as Session | undefined) ?? null;
 }
 
-/** The cookie's token as sent, verified or not (sign-out revokes it even when keys are down). */
-export function sessionTokenOf(req: Request): string | undefined {
-  const token: unknown = req.cookies?.[SESSION_COOKIE_NAME];
-  return typeof token === "string" && token !== "" ? token : undefined;
+/**
+ * The cookie's token as sent, verified or not (sign-out revokes it even when keys are down): the
+ * first `auth_token` of the Cookie header, percent-decoded and unquoted as cookie-parser reads it.
+ */
+export function sessionTokenOf(req: IncomingMessage): string | undefined {
+  const header = req.headers.cookie;
+  if (!header) return undefined;
+  for (const pair of header.split(";")) {
+    const equals = pair.indexOf("=");
+    if (equals < 0 || pair.slice(0, equals).trim() !== SESSION_COOKIE_NAME) continue;
+    let value = pair.slice(equals + 1).trim();
+    if (value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1);
+    try {
+      value = value.includes("%") ? decodeURIComponent(value) : value;
+    } catch {
+      // undecodable: kept as sent, and it will not verify
+    }
+    return value === "" ? undefined : value;
+  }
+  return undefined;
 }
 
 /**
@@ -146,49 +171,77 @@ export interface RenewDeps {
  * over) or could not give a usable token (the old one is still valid).
  */
 export async function renewSession(
-  req: Request,
-  res: Response,
+  call: CallFacts,
+  res: ServerResponse,
   current: { token: string; claims: SessionClaims },
   deps: RenewDeps,
 ): Promise<Session | "refused" | "unavailable"> {
-  const outcome = await deps.refresh(current.token, String(req.id));
+  const outcome = await deps.refresh(current.token, call.id);
   if (outcome.kind !== "refreshed") return outcome.kind;
   const fresh = await deps.verify(outcome.token).catch(() => null);
   if (!fresh || fresh.sid !== current.claims.sid || fresh.sub !== current.claims.sub) return "unavailable";
   deps.status.live(fresh);
-  deps.cookie.set(req, res, outcome.token);
+  deps.cookie.set(res, outcome.token, call.secure);
   return { token: outcome.token, claims: fresh, user: sessionUserOf(fresh) };
 }
 
 /**
- * Puts the verified session (or null) on res.locals for everything after it. A cookie that does not
- * verify, a refused refresh and a session the backend says has ended all log out; a backend or key
- * set that cannot answer right now leaves the cookie alone.
+ * The verified session of a cookie's token, or null (and the cookie cleared): a token that does not
+ * verify, a refused refresh and a session known to have ended all log out; a backend that cannot
+ * answer right now leaves the cookie alone. Throws KeysUnavailableError when the keys cannot be had.
+ *
+ * `askBackend`: whether to ask the backend if the session is still live (session-status.ts). Pages
+ * and the gateway's own /auth routes do; a proxied /api call does not, because the backend refuses
+ * an ended session itself (401), and the proxy then ends it here too (proxy.ts). Either way a
+ * session this instance logged out is refused at once.
  */
-export function sessionMiddleware(deps: RenewDeps) {
+export function sessionResolver(deps: RenewDeps) {
   const { verify, status, cookie } = deps;
 
-  async function resolve(req: Request, res: Response, token: string): Promise<Session | null> {
+  async function resolve(
+    call: CallFacts,
+    res: ServerResponse,
+    token: string,
+    askBackend: boolean,
+  ): Promise<Session | null> {
     const claims = await verify(token);
     if (!claims) return null;
     if (nowSeconds() - claims.iat >= SESSION_REFRESH_AFTER_SECONDS) {
-      const renewed = await renewSession(req, res, { token, claims }, deps);
+      const renewed = await renewSession(call, res, { token, claims }, deps);
       if (renewed === "refused") return null;
       if (renewed !== "unavailable") return renewed;
     }
-    const check = await status.check(token, claims, String(req.id));
+    if (!askBackend) return status.endedHere(claims) ? null : { token, claims, user: sessionUserOf(claims) };
+    const check = await status.check(token, claims, call.id);
     if (check.status === "ended") return null;
     return { token, claims, user: sessionUserOf(claims, check.names) };
   }
 
+  return async (
+    call: CallFacts,
+    res: ServerResponse,
+    token: string,
+    options: { askBackend: boolean },
+  ): Promise<Session | null> => {
+    const session = await resolve(call, res, token, options.askBackend);
+    if (!session) cookie.clear(res, call.secure);
+    return session;
+  };
+}
+
+export type SessionResolver = ReturnType<typeof sessionResolver>;
+
+/**
+ * Puts the verified session (or null) on res.locals for everything after it, asking the backend
+ * whether it is still live. Keys that cannot be had leave the cookie alone and the session undecided.
+ */
+export function sessionMiddleware(resolveSession: SessionResolver) {
   return async (req: Request, res: Response, next: NextFunction) => {
     res.locals.session = null;
     const token = sessionTokenOf(req);
     if (!token) return next();
     try {
-      const session = await resolve(req, res, token);
-      if (!session) cookie.clear(req, res);
-      res.locals.session = session;
+      res.locals.session = await resolveSession(callFactsOf(req), res, token, { askBackend: true });
       next();
     } catch (error) {
       if (!(error instanceof KeysUnavailableError)) return next(error);

@@ -5,9 +5,10 @@
  * most as many as it has sockets, the rest in order of arrival as sockets come free, and it gives up
  * on one that waited `waitMs` (docs/decisions/032-event-stream-limits.md).
  */
+
+import type { ServerResponse } from "node:http";
 import { Agent as HttpAgent } from "node:http";
 import { Agent as HttpsAgent } from "node:https";
-import type { Response } from "express";
 
 export interface UpstreamPool {
   /** What the proxy sends the pool's requests with. */
@@ -17,7 +18,7 @@ export interface UpstreamPool {
    * closes; or `giveUp` if none came free within the wait. A browser that leaves while its request
    * waits leaves the queue too.
    */
-  admit(res: Response, send: () => void, giveUp: () => void): void;
+  admit(res: ServerResponse, send: () => void, giveUp: () => void): void;
 }
 
 export function upstreamPool(backendUrl: string, sockets: number, waitMs: number): UpstreamPool {
@@ -28,7 +29,7 @@ export function upstreamPool(backendUrl: string, sockets: number, waitMs: number
   /** Admits a waiting request; a Set keeps the order they came in. */
   const waiting = new Set<() => void>();
 
-  function use(res: Response, send: () => void): void {
+  function use(res: ServerResponse, send: () => void): void {
     inUse++;
     res.once("close", () => {
       inUse--;

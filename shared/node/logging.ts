@@ -4,7 +4,7 @@
  * never reach a request line; the redact list guards objects logged by hand.
  */
 import { randomUUID } from "node:crypto";
-import type { IncomingMessage } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { type DestinationStream, type Logger, pino } from "pino";
 import { pinoHttp } from "pino-http";
 
@@ -52,7 +52,7 @@ export function pathOf(url: string | undefined): string {
 /** A caller's request id is kept only when it is short and plain, so it cannot forge log lines. */
 const SAFE_REQUEST_ID = /^[\w.:-]{8,128}$/;
 
-function requestIdFor(req: IncomingMessage, trustIncomingId: boolean): string {
+export function requestIdFor(req: IncomingMessage, trustIncomingId: boolean): string {
   const incoming = req.headers["x-request-id"];
   if (trustIncomingId && typeof incoming === "string" && SAFE_REQUEST_ID.test(incoming)) return incoming;
   return randomUUID();
@@ -60,6 +60,51 @@ function requestIdFor(req: IncomingMessage, trustIncomingId: boolean): string {
 
 const originalPath = (req: IncomingMessage) =>
   pathOf((req as { originalUrl?: string }).originalUrl ?? req.url);
+
+const levelOf = (status: number, failed: boolean) =>
+  failed || status >= 500 ? "error" : status >= 400 ? "warn" : "info";
+
+/** One request's id, and a logger that names it (made only when something is logged). */
+export interface RequestLog {
+  readonly id: string;
+  readonly log: Logger;
+}
+
+/**
+ * The request line of `requestLogger` without Express or pino-http, for the gateway's proxied
+ * calls: the same id handling and the same fields (req id, method and path, res statusCode,
+ * responseTime, the same message), at a fraction of the cost per request.
+ */
+export function plainRequestLogger(logger: Logger, options: { trustIncomingId: boolean }) {
+  return (req: IncomingMessage, res: ServerResponse): RequestLog => {
+    const id = requestIdFor(req, options.trustIncomingId);
+    res.setHeader("X-Request-Id", id);
+    const started = Date.now();
+    const fields = { id, method: req.method, path: pathOf(req.url) };
+    let child: Logger | undefined;
+    const done = () => {
+      res.off("finish", done);
+      res.off("close", done);
+      const responseTime = Date.now() - started;
+      const status = res.statusCode;
+      const level = levelOf(status, false);
+      const line = { req: fields, res: { statusCode: status }, responseTime };
+      if (level === "error") {
+        const err = { type: "Error", message: `failed with status code ${status}` };
+        logger.error({ ...line, err }, `${fields.method} ${fields.path} ${status} failed`);
+      } else logger[level](line, `${fields.method} ${fields.path} ${status} ${responseTime}ms`);
+    };
+    res.on("finish", done);
+    res.on("close", done);
+    return {
+      id,
+      get log() {
+        child ??= logger.child({ req: fields });
+        return child;
+      },
+    };
+  };
+}
 
 /**
  * The per-request logger. `trustIncomingId`: keep the X-Request-Id of whoever calls us (the backend
@@ -82,10 +127,7 @@ export function requestLogger(logger: Logger, options: { trustIncomingId: boolea
       }),
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
     },
-    customLogLevel(_req, res, error) {
-      if (error || res.statusCode >= 500) return "error";
-      return res.statusCode >= 400 ? "warn" : "info";
-    },
+    customLogLevel: (_req, res, error) => levelOf(res.statusCode, error !== undefined),
     customSuccessMessage: (req, res, responseTime) =>
       `${req.method} ${originalPath(req)} ${res.statusCode} ${Math.round(responseTime)}ms`,
     customErrorMessage: (req, res) => `${req.method} ${originalPath(req)} ${res.statusCode} failed`,

@@ -42,6 +42,27 @@ describe("forwarding to the backend", () => {
     expect(call?.headers["x-request-id"]).toMatch(/^[\w-]{8,}$/);
   });
 
+  it("keeps a caller's X-Request-Id only behind a trusted proxy, and logs the call under its id", async () => {
+    const incoming = "lb-request-0123456789";
+    for (const [trustProxy, kept] of [
+      ["1", true],
+      ["0", false],
+    ] as const) {
+      const { app, logs } = createTestGateway(backend.url, { TRUST_PROXY: trustProxy });
+      const response = await request(app)
+        .get("/api/projects")
+        .set("Cookie", cookieHeader(token))
+        .set("X-Request-Id", incoming);
+      const id = response.headers["x-request-id"];
+      expect(id === incoming).toBe(kept);
+      const forwarded = backend.calls.filter((call) => call.path === "/api/projects").at(-1);
+      expect(forwarded?.headers["x-request-id"]).toBe(id);
+      const line = logs.lines.map((raw) => JSON.parse(raw)).find((entry) => entry.req?.id === id);
+      expect(line).toMatchObject({ req: { method: "GET", path: "/api/projects" }, res: { statusCode: 200 } });
+      expect(logs.text()).not.toContain(token);
+    }
+  });
+
   it.each(["post", "put", "patch", "delete"] as const)(
     "passes a JSON %s body through intact",
     async (method) => {
@@ -566,6 +587,8 @@ describe("paths with dot segments or encoded separators", () => {
     "/api/a%5cb",
     "/api/a\\b",
     "/auth/..%2flogin",
+    // An absolute-form request target: no proxied call is sent with a URL for a path.
+    "http://127.0.0.1/api/projects",
   ])("refuses %s with 400 before proxying", async (path) => {
     const running = await listenForTest(createTestGateway(backend.url));
     const { port } = running.server.address() as AddressInfo;

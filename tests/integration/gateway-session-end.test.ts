@@ -83,6 +83,60 @@ describe("after logout, a copy of the old cookie", () => {
   });
 });
 
+describe("proxied /api calls", () => {
+  it("do not ask the backend for the session's status: the backend checks their session itself", async () => {
+    const { app } = createTestGateway(backend.url);
+    const token = await backend.mint({ sid: "api-without-status-calls" });
+    const before = statusChecks().length;
+    for (let i = 0; i < 3; i++) {
+      const response = await request(app).get(API_PATHS.projects).set("Cookie", cookieHeader(token));
+      expect(response.status).toBe(200);
+    }
+    expect(statusChecks()).toHaveLength(before);
+    const forwarded = backend.calls.filter((call) => call.path === API_PATHS.projects);
+    expect(forwarded.at(-1)?.headers.authorization).toBe(`Bearer ${token}`);
+  });
+
+  it("of a session ended elsewhere are refused with 401, the cookie cleared, and this instance refuses the session from then on", async () => {
+    // Kept live for 30 s after one check: only the backend's refusal of the /api call can end it sooner.
+    const other = createTestGateway(backend.url, { SESSION_STATUS_CACHE_SECONDS: "30" });
+    const token = await backend.mint({ sid: "revoked-during-api-calls" });
+    const before = await request(other.app).get("/auth/session").set("Cookie", cookieHeader(token));
+    expect(before.body.user).not.toBeNull();
+
+    backend.revokedSessions.add("revoked-during-api-calls");
+    const api = await request(other.app).get(API_PATHS.projects).set("Cookie", cookieHeader(token));
+    expect(api.status).toBe(401);
+    expect(sessionCookieOf(api.headers)).toMatch(/^auth_token=;.*Expires=Thu, 01 Jan 1970/);
+    expect(api.headers["cache-control"]).toBe("no-store");
+
+    const session = await request(other.app).get("/auth/session").set("Cookie", cookieHeader(token));
+    expect(session.body).toEqual({ user: null });
+    const page = await request(other.app).get("/home").set("Cookie", cookieHeader(token));
+    expect(page.status).toBe(302);
+    const calls = backend.calls.length;
+    const again = await request(other.app).get(API_PATHS.projects).set("Cookie", cookieHeader(token));
+    expect(again.status).toBe(401);
+    expect(backend.calls).toHaveLength(calls);
+  });
+
+  it("with a token older than 55 minutes renew it, and go upstream with the renewed one", async () => {
+    const { app } = createTestGateway(backend.url);
+    const old = await backend.mint({
+      sid: "api-sliding-refresh",
+      iat: Math.floor(Date.now() / 1000) - 56 * 60,
+    });
+    const response = await request(app).get(API_PATHS.projects).set("Cookie", cookieHeader(old));
+    expect(response.status).toBe(200);
+    const cookie = sessionCookieOf(response.headers);
+    expect(cookie).toMatch(/^auth_token=ey.*HttpOnly/);
+    const renewed = cookie?.split(";")[0]?.slice("auth_token=".length);
+    expect(renewed).not.toBe(old);
+    const forwarded = backend.calls.filter((call) => call.path === API_PATHS.projects).at(-1);
+    expect(forwarded?.headers.authorization).toBe(`Bearer ${renewed}`);
+  });
+});
+
 describe("when the session keys cannot be fetched", () => {
   it("signs nobody out, answers 503 where a decision is needed, and recovers", async () => {
     backend.jwksDown = true;

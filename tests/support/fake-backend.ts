@@ -6,6 +6,7 @@ import { once } from "node:events";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { exportJWK, generateKeyPair, type JWTPayload, SignJWT } from "jose";
+import { INVALID_SESSION_MESSAGE } from "../../backend/auth/require-session.ts";
 import { EVENT_STREAM_HEADERS } from "../../backend/routes/reviews.ts";
 import { SESSION_AUDIENCE_DEFAULT, SESSION_ISSUER_DEFAULT } from "../../shared/contract/accounts.ts";
 import type {
@@ -177,6 +178,9 @@ export async function startFakeBackend(): Promise<FakeBackend> {
       res.writeHead(204).end();
       return;
     }
+    // Like the real backend (backend/auth/require-session.ts), an /api call of an ended session is refused.
+    if (url.pathname.startsWith("/api/") && bearer && fake.revokedSessions.has(sidOf(bearer)))
+      return json(401, { error: INVALID_SESSION_MESSAGE } satisfies ErrorBody);
     // An answer that should never carry a token, but does.
     if (url.pathname === "/auth/leaky") return json(200, { ok: true, token: await mint() });
     if (url.pathname.startsWith("/api/slow")) {

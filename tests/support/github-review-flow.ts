@@ -62,7 +62,10 @@ export interface PullRequestDelivery {
  * Delivers a signed `pull_request` webhook, as GitHub would, to the backend or through a gateway
  * in front of it; expects it accepted (202).
  */
-export async function deliverPullRequest(to: Pick<Backend, "app">, event: PullRequestDelivery) {
+export async function deliverPullRequest(
+  to: { app: Parameters<typeof request>[0] },
+  event: PullRequestDelivery,
+) {
   const payload = webhookExample("pull_request", event.action);
   payload.installation = { id: event.installation, node_id: `I_${event.installation}` };
   payload.repository = { ...payload.repository, id: event.repositoryId };
