@@ -3,10 +3,12 @@
  * row (logout) ends every token of the session, and each check re-reads the user and the
  * organisation so that changes (a new name, a deleted user) take effect at once.
  */
+
+import { sql } from "kysely";
 import { NAME_MAX, ORG_NAME_MAX, SESSION_ABSOLUTE_LIFETIME_SECONDS } from "../../shared/constants.ts";
 import type { Provider } from "../../shared/contract/accounts-schemas.ts";
 import type { Db } from "../db/database.ts";
-import { cachedRead, type ReadCacheKind } from "../db/read-cache.ts";
+import { cachedRead, type ReadCacheKind, type ReadVersion } from "../db/read-cache.ts";
 import { ACCOUNT_COLUMNS, type Account, accountFromRow } from "./account-rows.ts";
 import { capLength } from "./names.ts";
 import {
@@ -23,6 +25,12 @@ export interface SessionContext extends Account {
   authTime: number;
   /** The Firebase identity the user is linked to now. */
   firebaseUid: string;
+  /**
+   * The organisation's read version, read in the same statement as the session: what the call's
+   * cached reads on a Postgres server are checked against (db/read-cache.ts). Unused on embedded
+   * PGlite, whose caches hear every write, so it may be older there.
+   */
+  readVersion: ReadVersion;
 }
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -113,12 +121,15 @@ async function readActiveSession(db: Db, sid: string, userId: string): Promise<S
     .selectFrom("sessions")
     .innerJoin("users", "users.id", "sessions.user_id")
     .innerJoin("organizations", "organizations.id", "users.org_id")
+    .leftJoin("read_versions", "read_versions.org_id", "organizations.id")
     .select([
       "sessions.id as sid",
       "sessions.provider",
       "sessions.auth_time",
       "users.firebase_uid",
       ...ACCOUNT_COLUMNS,
+      // No row yet: nothing cached of the organisation was ever written.
+      sql<string>`coalesce(read_versions.version, 0)::text`.as("read_version"),
     ])
     .where("sessions.id", "=", sid)
     .where("sessions.user_id", "=", userId)
@@ -131,13 +142,15 @@ async function readActiveSession(db: Db, sid: string, userId: string): Promise<S
     provider: row.provider,
     authTime: epochSeconds(row.auth_time),
     firebaseUid: row.firebase_uid,
+    readVersion: { orgId: row.orgId, version: row.read_version },
   };
 }
 
 /**
  * The live session behind a token, or undefined when the token is invalid or expired, the session
- * is revoked or past its absolute lifetime, or its user is gone. One query, by primary keys (none
- * on embedded PGlite while the session's rows are unchanged: db/read-cache.ts).
+ * is revoked or past its absolute lifetime, or its user is gone. One query, by primary keys, which
+ * also reads the organisation's read version (none on embedded PGlite while the session's rows are
+ * unchanged: db/read-cache.ts).
  */
 export async function authenticateSession(
   db: Db,
@@ -162,7 +175,9 @@ export async function authenticateSession(
  * contract's bounds (rows written before there were bounds may be longer), so that every token
  * minted parses with `sessionClaimsSchema`.
  */
-export function sessionIdentity(session: Omit<SessionContext, "firebaseUid">): SessionIdentity {
+export function sessionIdentity(
+  session: Omit<SessionContext, "firebaseUid" | "readVersion">,
+): SessionIdentity {
   return {
     sub: session.user.id,
     sid: session.sid,

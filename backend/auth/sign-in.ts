@@ -101,7 +101,7 @@ interface SignInDeps {
 export async function startSignedInSession(
   deps: SignInDeps,
   req: Request,
-  account: Omit<SessionContext, "sid" | "provider" | "authTime" | "firebaseUid">,
+  account: Omit<SessionContext, "sid" | "provider" | "authTime" | "firebaseUid" | "readVersion">,
   session: { provider: Provider; firebaseUid: string },
 ): Promise<SignInResponse> {
   const authTime = epochSeconds();

@@ -8,7 +8,7 @@
 import { type Selectable, sql } from "kysely";
 import { PLAN_VALUES, TRIAL_SEATS } from "../../shared/constants.ts";
 import type { Db } from "../db/database.ts";
-import { cachedRead, type ReadCacheKind } from "../db/read-cache.ts";
+import { cachedRead, type ReadCacheKind, type ReadVersion } from "../db/read-cache.ts";
 import type { PaymentSessionsTable } from "../db/schema.ts";
 import { addDays, type Clock, startOfUtcDay } from "./clock.ts";
 import type { SubscriptionRow } from "./subscription-view.ts";
@@ -101,27 +101,38 @@ function moveDue(row: SubscriptionRow, now: Date): boolean {
   return trialLapsed || cancellationPassed;
 }
 
-/** Read by every subscription and seat call; on embedded PGlite answered from memory until the next write. */
+/**
+ * Read by every subscription and seat call; answered from memory until the next write (on a
+ * Postgres server, for the calls that pass the read version of their session check).
+ */
 const SUBSCRIPTION_ROWS: ReadCacheKind = { tables: ["subscriptions"] };
 
-const subscriptionRow = (db: Db, orgId: string) =>
-  cachedRead(db, SUBSCRIPTION_ROWS, orgId, () =>
-    db.selectFrom("subscriptions").selectAll().where("org_id", "=", orgId).executeTakeFirst(),
+const subscriptionRow = (db: Db, orgId: string, asOf?: ReadVersion) =>
+  cachedRead(
+    db,
+    SUBSCRIPTION_ROWS,
+    orgId,
+    () => db.selectFrom("subscriptions").selectAll().where("org_id", "=", orgId).executeTakeFirst(),
+    asOf,
   );
 
 /**
  * The organisation's row as of `now`, after the moves time has made; undefined when it has none.
  * Read first: most reads find no move due and cost one query, not two transactions and a query.
+ * `asOf`: the read version the caller's session check read, which lets a Postgres server answer
+ * from memory (db/read-cache.ts).
  */
 export async function currentSubscription(
   db: Db,
   orgId: string,
   now: Date,
+  asOf?: ReadVersion,
 ): Promise<SubscriptionRow | undefined> {
-  const row = await subscriptionRow(db, orgId);
+  const row = await subscriptionRow(db, orgId, asOf);
   if (!row || !moveDue(row, now)) return row;
   await endLapsedTrial(db, orgId, now);
   await endCancelledSubscription(db, orgId, now);
+  // Not under `asOf`: the moves just written are newer than it.
   return subscriptionRow(db, orgId);
 }
 

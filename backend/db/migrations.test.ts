@@ -57,6 +57,7 @@ describe.each(TEST_DATABASE_KINDS)("migrations on %s", (kind) => {
         "model_call_windows",
         "repository_rules",
         "auth_rate_limit_windows",
+        "read_versions",
       ]),
     );
     const applied = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
@@ -82,6 +83,7 @@ describe.each(TEST_DATABASE_KINDS)("migrations on %s", (kind) => {
       "0019_sandbox_pull_comments",
       "0020_large_organisations",
       "0021_scale_out",
+      "0022_read_versions",
     ]);
     const orgs = await db.selectFrom("organizations").select(["id", "name"]).execute();
     expect(orgs).toEqual([{ id: org.id, name: "Acme" }]);

@@ -1,6 +1,6 @@
 /** The bookkeeping of the embedded read cache, with the writes reported by hand. */
 import { describe, expect, it } from "vitest";
-import { createReadCache } from "./read-cache.ts";
+import { createReadCache, createVersionedReadCache } from "./read-cache.ts";
 import type { WrittenTables } from "./table-writes.ts";
 
 describe("the embedded read cache's bookkeeping", () => {
@@ -35,5 +35,34 @@ describe("the embedded read cache's bookkeeping", () => {
     expect(cache.recall("a")).toBeUndefined();
     await cache.load("b", async () => undefined);
     expect(cache.recall("b")).toBeUndefined();
+  });
+});
+
+describe("the read cache kept by read version (Postgres)", () => {
+  const at = (version: number, orgId = "org-a") => ({ orgId, version: String(version) });
+
+  it("answers from memory under the version it was read after, and reads again under another", async () => {
+    const cache = createVersionedReadCache<string>();
+    let reads = 0;
+    const read = async () => `read ${++reads}`;
+    expect(await cache.read(at(1), "k", read)).toBe("read 1");
+    expect(await cache.read(at(1), "k", read)).toBe("read 1");
+    expect(await cache.read(at(2), "k", read)).toBe("read 2");
+    expect(await cache.read(at(2), "k", read)).toBe("read 2");
+    // Another organisation's counter says nothing about this one's rows.
+    expect(await cache.read(at(2, "org-b"), "k", read)).toBe("read 3");
+    expect(reads).toBe(3);
+  });
+
+  it("does not let a read under an older version replace one under a newer, nor keep what was not found", async () => {
+    const cache = createVersionedReadCache<string | undefined>();
+    let finishOld: (row: string) => void = () => {};
+    const old = cache.read(at(1), "k", () => new Promise<string>((resolve) => (finishOld = resolve)));
+    expect(await cache.read(at(2), "k", async () => "newer")).toBe("newer");
+    finishOld("older");
+    expect(await old).toBe("older");
+    expect(await cache.read(at(2), "k", async () => "read again")).toBe("newer");
+    expect(await cache.read(at(3), "gone", async () => undefined)).toBeUndefined();
+    expect(await cache.read(at(3), "gone", async () => "found")).toBe("found");
   });
 });

@@ -425,6 +425,17 @@ export interface AuthRateLimitWindowsTable {
 }
 
 /**
+ * A counter per organisation that every committed write to its cached rows (projects,
+ * subscriptions, settings, repository rules) moves, by deferred triggers (migration
+ * 0022_read_versions, docs/decisions/045-read-versions.md). Only triggers write it.
+ */
+export interface ReadVersionsTable {
+  org_id: string;
+  /** bigint; read as text. */
+  version: ColumnType<string, never, never>;
+}
+
+/**
  * The team rules a repository's latest review read from its base commit (migration
  * 0017_rule_settings): those loaded and those refused; `rules` and `invalid` are jsonb, written as
  * JSON text.
@@ -468,4 +479,5 @@ export interface Database {
   sandbox_comment_reactions: SandboxCommentReactionsTable;
   repository_rules: RepositoryRulesTable;
   auth_rate_limit_windows: AuthRateLimitWindowsTable;
+  read_versions: ReadVersionsTable;
 }

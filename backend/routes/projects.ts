@@ -19,8 +19,9 @@ import { strictRouter } from "../http/router.ts";
 import { parseRequest } from "../http/validate.ts";
 
 /**
- * Pages are read on every dashboard load; on embedded PGlite each is answered from memory until the
- * next write to projects (db/read-cache.ts).
+ * Pages are read on every dashboard load; each is answered from memory until the next write to
+ * projects (on embedded PGlite) or to the organisation's projects through any backend (on a
+ * Postgres server): db/read-cache.ts.
  */
 const PROJECT_PAGES: ReadCacheKind = { tables: ["projects"] };
 
@@ -29,7 +30,7 @@ export function projectsRouter(db: Db): Router {
 
   router.get(API_PATHS.projects, async (req, res) => {
     const query = parseRequest(projectsQuerySchema, req.query, "query");
-    const { org } = sessionOf(res);
+    const { org, readVersion } = sessionOf(res);
     const key = JSON.stringify([
       org.id,
       query.integrationType,
@@ -39,7 +40,13 @@ export function projectsRouter(db: Db): Router {
       query.page,
       query.pageSize,
     ]);
-    const { projects, page } = await cachedRead(db, PROJECT_PAGES, key, () => projectPage(db, org.id, query));
+    const { projects, page } = await cachedRead(
+      db,
+      PROJECT_PAGES,
+      key,
+      () => projectPage(db, org.id, query),
+      readVersion,
+    );
     res.json({ success: true, data: { projects }, page } satisfies ProjectsResponse);
   });
 

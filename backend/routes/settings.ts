@@ -94,8 +94,9 @@ async function storedFor(db: Db, orgId: string, scope: Scope) {
 }
 
 /**
- * The settings screen reads these on every visit; on embedded PGlite an answer is kept until the
- * next write to the values or to the repositories they belong to (db/read-cache.ts).
+ * The settings screen reads these on every visit; an answer is kept until the next write to the
+ * values or to the repositories they belong to (on a Postgres server, of the organisation, through
+ * any backend): db/read-cache.ts.
  */
 const SETTINGS_ANSWERS: ReadCacheKind = {
   tables: ["organization_settings", "repository_settings", "projects", "repository_rules"],
@@ -143,9 +144,15 @@ export function settingsRouter(db: Db): Router {
 
   router.get(API_PATHS.settings, async (req, res) => {
     const query = parseRequest(settingsQuerySchema, req.query, "query");
-    const { org } = sessionOf(res);
+    const { org, readVersion } = sessionOf(res);
     const key = [org.id, query.repositoryId ?? "", query.integrationName ?? ""].join("\n");
-    const data = await cachedRead(db, SETTINGS_ANSWERS, key, () => settingsAt(db, org.id, query));
+    const data = await cachedRead(
+      db,
+      SETTINGS_ANSWERS,
+      key,
+      () => settingsAt(db, org.id, query),
+      readVersion,
+    );
     res.json({ success: true, data } satisfies SettingsResponse);
   });
 

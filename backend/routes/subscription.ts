@@ -117,7 +117,8 @@ export function subscriptionRouter(deps: BillingDeps): Router {
   }
 
   router.get(API_PATHS.subscription, async (_req, res) => {
-    const row = await currentSubscription(db, sessionOf(res).org.id, clock());
+    const { org, readVersion } = sessionOf(res);
+    const row = await currentSubscription(db, org.id, clock(), readVersion);
     res.json({
       success: true,
       subscription: row ? subscriptionView(row, clock(), prices) : null,
@@ -135,7 +136,8 @@ export function subscriptionRouter(deps: BillingDeps): Router {
   });
 
   router.get(API_PATHS.seatStatus, async (_req, res) => {
-    const row = await currentSubscription(db, sessionOf(res).org.id, clock());
+    const { org, readVersion } = sessionOf(res);
+    const row = await currentSubscription(db, org.id, clock(), readVersion);
     res.json({
       success: true,
       data: seatStatusOf(row),
