@@ -5,7 +5,7 @@ import {
   type SettingTemplate,
 } from "../../../shared/contract/settings-schemas.ts";
 import { type ApiClient, ApiError } from "../../lib/api-client.ts";
-import { loadSettingsPage, TEMPLATES_KEPT_MS } from "./settings.server";
+import { forgetKeptTemplates, loadSettingsPage, TEMPLATES_KEPT_MS } from "./settings.server";
 
 const TEMPLATE: SettingTemplate = {
   setting_category: "review",
@@ -33,12 +33,9 @@ function backendOf(user: string, templates: () => Promise<SettingTemplate[]>) {
 const query = { repositoryId: "repository-1", integrationName: null, integrationKey: null };
 
 describe("/settings loaded on the server", () => {
-  // Each test starts long after whatever the one before it kept.
-  let clock = Date.now();
   beforeEach(() => {
     vi.useFakeTimers();
-    clock += 10 * TEMPLATES_KEPT_MS;
-    vi.setSystemTime(clock);
+    forgetKeptTemplates();
   });
   afterEach(() => {
     vi.useRealTimers();

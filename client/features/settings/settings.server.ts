@@ -14,6 +14,11 @@ export const TEMPLATES_KEPT_MS = 5 * 60_000;
 
 let kept: { templates: SettingTemplate[]; until: number } | undefined;
 
+/** Drops the kept templates: tests that answer each render's templates call their own way. */
+export function forgetKeptTemplates(): void {
+  kept = undefined;
+}
+
 export function loadSettingsPage(
   api: Pick<ApiClient, "request" | "getIntegration">,
   query: SettingsPageQuery,
