@@ -8,10 +8,13 @@ import * as build from "virtual:react-router/server-build";
 import { createRequestHandler } from "@react-router/express";
 import { RouterContextProvider } from "react-router";
 import type { PageHandlerModule } from "../shared/gateway-context.ts";
+import { nodeHttpFetch, setBackendTransport } from "./lib/backend-transport.server";
 import { gatewayContext } from "./lib/gateway-context";
 
-export const createPageHandler: PageHandlerModule["createPageHandler"] = ({ mode, contextFor }) =>
-  createRequestHandler({
+export const createPageHandler: PageHandlerModule["createPageHandler"] = ({ mode, contextFor }) => {
+  // The loaders' calls to the backend: kept-alive node:http rather than the global fetch.
+  setBackendTransport(nodeHttpFetch());
+  return createRequestHandler({
     build,
     mode,
     getLoadContext(req, res) {
@@ -20,3 +23,4 @@ export const createPageHandler: PageHandlerModule["createPageHandler"] = ({ mode
       return context;
     },
   });
+};

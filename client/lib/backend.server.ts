@@ -1,9 +1,11 @@
 /**
  * The typed API client a loader calls the backend with (docs/architecture.md#rendering): the
  * backend's URL, the bearer from the verified session and the request id; aborted with the request.
+ * In the gateway its calls go through the page handler's transport (backend-transport.server.ts).
  */
 import type { RouterContextProvider } from "react-router";
 import { createApiClient } from "./api-client.ts";
+import { backendTransport } from "./backend-transport.server";
 import { gatewayContext } from "./gateway-context";
 import { requireSession } from "./guards.server";
 
@@ -15,6 +17,7 @@ export function backendFor(context: Readonly<RouterContextProvider>, request: Re
     token: session.token,
     requestId,
     signal: request.signal,
+    fetch: backendTransport(),
   });
   return { session, api };
 }

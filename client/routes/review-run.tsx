@@ -39,7 +39,7 @@ export function meta({ matches }: Route.MetaArgs) {
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   const { api } = backendFor(context, request);
-  return { run: renderedRun(await loadReviewRun(api, params.runId)) };
+  return { run: await renderedRun(await loadReviewRun(api, params.runId)) };
 }
 
 /** docs/product.md#reviewsrunid: one run's decision log and findings. */

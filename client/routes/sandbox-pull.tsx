@@ -29,7 +29,7 @@ export function meta({ matches }: Route.MetaArgs) {
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   const { api } = backendFor(context, request);
-  return { pull: renderedPull(await loadSandboxPull(api, params.pullId)) };
+  return { pull: await renderedPull(await loadSandboxPull(api, params.pullId)) };
 }
 
 /** How often the page reloads while the pull request's review is queued or running. */

@@ -7,6 +7,7 @@ import { SETTINGS_CATALOGUE, settingCategory } from "../../shared/settings-catal
 import { GITHUB_INTEGRATION, integration, jsonResponse } from "../../tests/support/client/fixtures";
 import { renderPage } from "../../tests/support/client/render-page";
 import { fakeResolvedCategory, fakeResolvedSettings } from "../../tests/support/client/settings-fixtures.ts";
+import { forgetKeptTemplates } from "../features/settings/settings.server";
 import { forgetTemplates } from "../features/settings/settings-templates-cache";
 import SettingsRoute, { clientLoader, loader } from "./settings";
 
@@ -90,6 +91,7 @@ function saveAnswer(url: URL, category: string, body: SaveBody) {
 beforeEach(() => {
   vi.stubGlobal("fetch", fetchMock);
   forgetTemplates();
+  forgetKeptTemplates();
   organization = {};
   repository = new Map();
   integrations = { github: { ...GITHUB_INTEGRATION, isActive: true }, "azure-devops": integration() };

@@ -11,6 +11,34 @@ import { ensureBuild } from "../../scripts/lib/build.ts";
 
 const SERVER_BUILD = path.resolve(import.meta.dirname, "../../build/server");
 const BUNDLED = ["lucide-react", "radix-ui", "@radix-ui", "simple-icons"];
+/** Loaded with the first review page, never with the gateway (client/features/reviews/rendered-reviews.server.ts). */
+const ON_FIRST_REVIEW_PAGE = [
+  "unified",
+  "remark-parse",
+  "remark-gfm",
+  "remark-rehype",
+  "rehype-sanitize",
+  "rehype-stringify",
+];
+
+/** What loading the server build loads: its entry and the chunks it imports statically, transitively. */
+function packagesLoadedAtStart(): Set<string> {
+  const packages = new Set<string>();
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const match of readFileSync(file, "utf8").matchAll(
+      /(?:^|[;\n}])\s*import\s*(?:[^"';]*?\s*from\s*)?"([^"]+)"/g,
+    )) {
+      const specifier = match[1] ?? "";
+      if (specifier.startsWith(".")) visit(path.resolve(path.dirname(file), specifier));
+      else packages.add(specifier);
+    }
+  };
+  visit(path.join(SERVER_BUILD, "index.js"));
+  return packages;
+}
 
 /** The bare specifiers the server build leaves to Node: static imports and dynamic ones. */
 function packagesImported(): Set<string> {
@@ -36,5 +64,13 @@ describe("the server build", () => {
     const imported = [...packagesImported()];
     expect(imported).toContain("react-dom/server");
     expect(imported.filter((specifier) => BUNDLED.some((name) => specifier.startsWith(name)))).toEqual([]);
+  });
+
+  it("loads the Markdown renderer's libraries with the first review page, not at start", () => {
+    const atStart = packagesLoadedAtStart();
+    expect(atStart).toContain("react-dom/server");
+    expect([...atStart].filter((specifier) => ON_FIRST_REVIEW_PAGE.includes(specifier))).toEqual([]);
+    // Still in the build: a review page imports them when first rendered.
+    expect([...packagesImported()]).toEqual(expect.arrayContaining(ON_FIRST_REVIEW_PAGE));
   });
 });

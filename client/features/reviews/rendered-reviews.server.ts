@@ -3,6 +3,10 @@
  * 036): the browser gets sanitised HTML and no Markdown code. A sandbox pull request's posted
  * bodies are rendered as GitHub renders them; a run's finding messages and fixes are first made
  * inert as the engine posts them. A run's decision log goes as its timeline.
+ *
+ * The renderer and its Markdown libraries load with the first review page, not with the gateway:
+ * about 10 MB of memory that a gateway whose users never open one does not hold
+ * (docs/performance.md, seventh round).
  */
 import type { ReviewRunDetail, RunFinding } from "../../../shared/contract/reviews-schemas.ts";
 import type {
@@ -12,7 +16,6 @@ import type {
 } from "../../../shared/contract/sandbox-schemas.ts";
 import type { LoadResult } from "../../lib/load-result.server";
 import { type TimelineStep, timelineOf } from "./decision-timeline.server";
-import { markdownHtml, untrustedMarkdownHtml } from "./markdown.server";
 
 export type RenderedComment = Omit<SandboxReviewComment, "body"> & { bodyHtml: string };
 export type RenderedReview = Omit<SandboxReview, "body" | "comments"> & {
@@ -33,8 +36,9 @@ function mapLoaded<T, U>(result: LoadResult<T | null>, change: (data: T) => U): 
   return { status: "ok", data: result.data === null ? null : change(result.data) };
 }
 
-export const renderedPull = (result: LoadResult<SandboxPullDetail | null>) =>
-  mapLoaded(
+export async function renderedPull(result: LoadResult<SandboxPullDetail | null>) {
+  const { markdownHtml } = await import("./markdown.server");
+  return mapLoaded(
     result,
     ({ reviews, ...pull }): RenderedPull => ({
       ...pull,
@@ -48,9 +52,11 @@ export const renderedPull = (result: LoadResult<SandboxPullDetail | null>) =>
       })),
     }),
   );
+}
 
-export const renderedRun = (result: LoadResult<ReviewRunDetail | null>) =>
-  mapLoaded(
+export async function renderedRun(result: LoadResult<ReviewRunDetail | null>) {
+  const { untrustedMarkdownHtml } = await import("./markdown.server");
+  return mapLoaded(
     result,
     ({ decisions, ...run }): RenderedRun => ({
       ...run,
@@ -62,3 +68,4 @@ export const renderedRun = (result: LoadResult<ReviewRunDetail | null>) =>
       })),
     }),
   );
+}
