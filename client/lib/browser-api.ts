@@ -4,13 +4,8 @@
  * back to this page afterwards, instead of leaving the page with an error it cannot get past.
  */
 
-import { config } from "zod";
 import { loginPathFor } from "../features/accounts/use-sign-out";
 import { type ApiClientOptions, createApiClient } from "./api-client.ts";
-
-// zod would try `new Function()` once to compile its parsers; the pages' CSP has no 'unsafe-eval',
-// so the browser would refuse it and report a violation. Parse without compiling from the start.
-config({ jitless: true });
 
 function toSignIn(): void {
   window.location.assign(loginPathFor(`${window.location.pathname}${window.location.search}`));
