@@ -7,6 +7,7 @@
  * See docs/architecture.md (sessions) and docs/security.md.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { parseCookie } from "cookie";
 import type { NextFunction, Request, Response } from "express";
 import {
   SESSION_COOKIE_MAX_AGE_SECONDS,
@@ -91,24 +92,12 @@ export function sessionOf(res: Response): Session | null {
 
 /**
  * The cookie's token as sent, verified or not (sign-out revokes it even when keys are down): the
- * first `auth_token` of the Cookie header, percent-decoded and unquoted as cookie-parser reads it.
+ * first `auth_token` of the Cookie header, percent-decoded.
  */
 export function sessionTokenOf(req: IncomingMessage): string | undefined {
   const header = req.headers.cookie;
-  if (!header) return undefined;
-  for (const pair of header.split(";")) {
-    const equals = pair.indexOf("=");
-    if (equals < 0 || pair.slice(0, equals).trim() !== SESSION_COOKIE_NAME) continue;
-    let value = pair.slice(equals + 1).trim();
-    if (value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1);
-    try {
-      value = value.includes("%") ? decodeURIComponent(value) : value;
-    } catch {
-      // undecodable: kept as sent, and it will not verify
-    }
-    return value === "" ? undefined : value;
-  }
-  return undefined;
+  const token = header ? parseCookie(header)[SESSION_COOKIE_NAME] : undefined;
+  return token === "" ? undefined : token;
 }
 
 /**
