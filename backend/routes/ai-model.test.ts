@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { AI_MODEL, INPUT_TOKEN_LIMIT } from "../../shared/contract/ai-model.ts";
 import type { AiModelRequest } from "../../shared/contract/ai-model-schemas.ts";
 import { aiModelResponseSchema, aiModelTestResponseSchema } from "../../shared/contract/ai-model-schemas.ts";
@@ -279,13 +279,22 @@ describe.each(TEST_DATABASE_KINDS)("the AI model API (%s)", (kind) => {
   it("limits connection tests per organisation", async () => {
     const limited = await signedInAccount(backend, "limited");
     const other = await signedInAccount(backend, "not-limited");
-    for (let test = 0; test < AI_MODEL_TESTS_PER_MINUTE; test++) {
-      await post(limited.token, API_PATHS.aiModelTest, OLLAMA).expect(200);
+    // The window is the clock's minute: start the calls at the next one, so they all fall in one.
+    vi.useFakeTimers({ toFake: ["Date"], now: Math.ceil((Date.now() + 1) / 60_000) * 60_000 });
+    try {
+      for (let test = 0; test < AI_MODEL_TESTS_PER_MINUTE; test++) {
+        await post(limited.token, API_PATHS.aiModelTest, OLLAMA).expect(200);
+      }
+      const refused = await post(limited.token, API_PATHS.aiModelTest, OLLAMA);
+      expect(refused.status).toBe(429);
+      expect(refused.body).toMatchObject({
+        code: ERROR_CODES.rateLimited,
+        message: AI_MODEL.testRateLimited,
+      });
+      await post(other.token, API_PATHS.aiModelTest, OLLAMA).expect(200);
+    } finally {
+      vi.useRealTimers();
     }
-    const refused = await post(limited.token, API_PATHS.aiModelTest, OLLAMA);
-    expect(refused.status).toBe(429);
-    expect(refused.body).toMatchObject({ code: ERROR_CODES.rateLimited, message: AI_MODEL.testRateLimited });
-    await post(other.token, API_PATHS.aiModelTest, OLLAMA).expect(200);
   });
 
   it("reads a key sealed with a key no longer configured as not set, and logs it without secret material", async () => {
