@@ -146,6 +146,8 @@ describe("account screens", () => {
     await page.goto(`${baseUrl}/login`);
     await page.getByRole("link", { name: "Forgot Password" }).click();
     await page.waitForURL(`${baseUrl}/forgot-password`);
+    // A link clicked before /login hydrates is a full page load: the form acts once hydrated.
+    await waitForHydration(page);
     await page.getByLabel("Email").fill(email);
     await page.getByRole("button", { name: "Send Reset Link" }).click();
     await page.getByRole("link", { name: "Back to Login" }).first().waitFor();
@@ -154,6 +156,7 @@ describe("account screens", () => {
     const newPassword = "Fresh-Secret-2!";
     const resetLink = `${baseUrl}/reset-password?mode=resetPassword&oobCode=${await oobCode(email, "PASSWORD_RESET")}`;
     await page.goto(resetLink);
+    await waitForHydration(page);
     await page.getByLabel("New password", { exact: true }).fill(newPassword);
     await page.getByLabel("Confirm new password", { exact: true }).fill(newPassword);
     await page.getByRole("button", { name: "Reset Password" }).click();
