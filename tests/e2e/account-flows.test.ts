@@ -58,6 +58,7 @@ describe("account screens", () => {
   it("says so when no account has the e-mail address", async () => {
     const page = await browser.newPage();
     await page.goto(`${baseUrl}/login`);
+    await waitForHydration(page);
     await signIn(page, `nobody-${Date.now()}@example.com`, "Any-Password-1!");
     await page
       .getByRole("alert")
@@ -98,6 +99,7 @@ describe("account screens", () => {
     const password = "Sign-Up-Pass-1!";
     const page = await browser.newPage();
     await page.goto(`${baseUrl}/signup`);
+    await waitForHydration(page);
     await page.getByLabel("Name").fill("Katherine Johnson");
     await page.getByLabel("Password", { exact: true }).fill(password);
     await page.getByLabel("Business Email Address").fill(email);

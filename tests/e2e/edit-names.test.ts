@@ -3,7 +3,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { EDITABLE_NAME_MAX } from "../../shared/constants.ts";
 import { createEmulatorUser } from "../support/firebase-emulator-users.ts";
-import { launchBrowser, seriousViolations } from "./browser.ts";
+import { launchBrowser, seriousViolations, waitForHydration } from "./browser.ts";
 
 const baseUrl = inject("gatewayUrl");
 let browser: Browser;
@@ -34,6 +34,7 @@ describe("editing names from the user menu", () => {
     const context = await browser.newContext();
     const page = await context.newPage();
     await page.goto(`${baseUrl}/login`);
+    await waitForHydration(page);
     await page.getByLabel("Email").fill(email);
     await page.getByLabel("Password").fill(password);
     await page.getByRole("button", { name: "Sign in with Email" }).click();
@@ -84,6 +85,7 @@ describe("editing names from the user menu", () => {
     const signIn = async () => {
       const page = await (await browser.newContext()).newPage();
       await page.goto(`${baseUrl}/login`);
+      await waitForHydration(page);
       await page.getByLabel("Email").fill(email);
       await page.getByLabel("Password").fill(password);
       await page.getByRole("button", { name: "Sign in with Email" }).click();

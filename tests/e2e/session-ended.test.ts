@@ -29,6 +29,7 @@ async function twoTabs(name: string) {
   const context = await browser.newContext();
   const tabA = await context.newPage();
   await tabA.goto(`${baseUrl}/login`);
+  await waitForHydration(tabA);
   await signIn(tabA, email);
   await tabA.waitForURL(`${baseUrl}/home`, { timeout: 20_000 });
   const tabB = await context.newPage();

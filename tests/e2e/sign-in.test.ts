@@ -2,7 +2,7 @@ import type { Browser, Response } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { FIREBASE_SDK_MARK, ZOD_MARK } from "../support/bundle-marks.ts";
 import { createEmulatorUser } from "../support/firebase-emulator-users.ts";
-import { launchBrowser, seriousViolations } from "./browser.ts";
+import { launchBrowser, seriousViolations, waitForHydration } from "./browser.ts";
 
 const baseUrl = inject("gatewayUrl");
 let browser: Browser;
@@ -77,6 +77,7 @@ describe("signing in with email and password", () => {
     });
     const page = await browser.newPage();
     await page.goto(`${baseUrl}/login`);
+    await waitForHydration(page);
     await page.getByLabel("Email").fill(email);
     await page.getByLabel("Password").fill("Wrong-Password-1!");
     await page.getByRole("button", { name: "Sign in with Email" }).click();
