@@ -20,6 +20,7 @@
  * time for its socket (docs/decisions/032-event-stream-limits.md).
  */
 import {
+  type ClientRequest,
   request as httpRequest,
   type IncomingMessage,
   type OutgoingHttpHeaders,
@@ -37,6 +38,7 @@ import {
 import type { Logger } from "../shared/node/logging.ts";
 import { pathOf, plainRequestLogger } from "../shared/node/logging.ts";
 import { slotLimit } from "../shared/node/slot-limit.ts";
+import { lostToStaleSocket } from "../shared/node/stale-socket.ts";
 import type { AuthRoutes } from "./auth-routes.ts";
 import type { GatewayConfig } from "./config.ts";
 import { GATEWAY_ERRORS, sendError, sendJson } from "./errors.ts";
@@ -233,33 +235,38 @@ export function backendProxy(config: GatewayConfig, deps: ProxyDeps) {
       res,
       () => {
         let timedOut = false;
-        const upstream = send({
-          agent: pool.agent,
-          protocol: target.protocol,
-          hostname: target.hostname.replace(/^\[|\]$/g, ""),
-          port: target.port,
-          method: req.method,
-          path: req.url,
-          headers: upstreamHeaders(req, call, isWebhook(pathOf(req.url))),
-        });
-        upstream.setTimeout(config.proxyTimeoutMs, () => {
-          timedOut = true;
-          upstream.destroy(new Error("upstream timeout"));
-        });
-        upstream.on("response", (answered) => {
-          answered.on("error", () => res.destroy());
-          answer(answered);
-        });
-        upstream.on("error", (error: NodeJS.ErrnoException) => {
-          if (res.destroyed) return;
-          call.log.warn({ err: { message: error.message, code: error.code } }, "upstream failed");
-          if (timedOut) sendError(res, 504, GATEWAY_ERRORS.upstreamTimeout);
-          else sendError(res, 502, GATEWAY_ERRORS.upstreamUnavailable);
-        });
+        let upstream: ClientRequest;
+        const sendUpstream = (retried: boolean) => {
+          upstream = send({
+            agent: pool.agent,
+            protocol: target.protocol,
+            hostname: target.hostname.replace(/^\[|\]$/g, ""),
+            port: target.port,
+            method: req.method,
+            path: req.url,
+            headers: upstreamHeaders(req, call, isWebhook(pathOf(req.url))),
+          });
+          upstream.setTimeout(config.proxyTimeoutMs, () => {
+            timedOut = true;
+            upstream.destroy(new Error("upstream timeout"));
+          });
+          upstream.on("response", (answered) => {
+            answered.on("error", () => res.destroy());
+            answer(answered);
+          });
+          upstream.on("error", (error: NodeJS.ErrnoException) => {
+            if (res.destroyed) return;
+            if (!retried && lostToStaleSocket(upstream, error)) return sendUpstream(true);
+            call.log.warn({ err: { message: error.message, code: error.code } }, "upstream failed");
+            if (timedOut) sendError(res, 504, GATEWAY_ERRORS.upstreamTimeout);
+            else sendError(res, 502, GATEWAY_ERRORS.upstreamUnavailable);
+          });
+          upstream.end(call.body);
+        };
         res.on("close", () => {
           if (!res.writableFinished) upstream.destroy();
         });
-        upstream.end(call.body);
+        sendUpstream(false);
       },
       () => {
         call.log.warn({ pool: poolName }, "no socket to the backend in time");

@@ -2,6 +2,7 @@ import { once } from "node:events";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { staleSocketUpstream } from "../../tests/support/stale-socket-upstream.ts";
 import { nodeHttpFetch } from "./backend-transport.server";
 
 interface Seen {
@@ -94,5 +95,25 @@ describe("the loaders' transport to the backend", () => {
     setTimeout(() => controller.abort(), 20);
     await expect(call).rejects.toMatchObject({ name: "AbortError" });
     await expect(send("http://127.0.0.1:1/nothing-listens")).rejects.toThrow();
+  });
+
+  it("sends a read again on a new socket when the kept-alive one closed under it, and a write never", async () => {
+    const upstream = await staleSocketUpstream();
+    try {
+      const send = nodeHttpFetch();
+      await (await send(`${upstream.url}/first`)).json();
+      expect((await send(`${upstream.url}/second`)).status).toBe(200);
+      expect(upstream.requests.map(({ path, connection }) => `${path}@${connection}`)).toEqual([
+        "/first@1",
+        "/second@1",
+        "/second@2",
+      ]);
+      // The new socket is kept alive in turn; a write on it is not sent twice.
+      const write = send(`${upstream.url}/write`, { method: "POST", body: "{}" });
+      await expect(write).rejects.toMatchObject({ code: "ECONNRESET" });
+      expect(upstream.requests.filter(({ path }) => path === "/write")).toHaveLength(1);
+    } finally {
+      await upstream.close();
+    }
   });
 });

@@ -6,6 +6,7 @@
  */
 import http from "node:http";
 import https from "node:https";
+import { lostToStaleSocket } from "../../shared/node/stale-socket.ts";
 
 let transport: typeof fetch | undefined;
 
@@ -22,7 +23,7 @@ const NO_BODY = new Set([101, 204, 205, 304]);
 
 /**
  * A Fetch over node:http for the loaders' calls: string bodies, headers as a record, an abort
- * signal; the answer read whole (the backend answers JSON) and handed over as a Response.
+ * signal. A safe call lost to a kept-alive socket the backend had just closed goes again once.
  */
 export function nodeHttpFetch(): typeof fetch {
   const agents = {
@@ -37,36 +38,40 @@ export function nodeHttpFetch(): typeof fetch {
       }
       const url = new URL(input instanceof Request ? input.url : String(input));
       const secure = url.protocol === "https:";
-      const call = (secure ? https : http).request(
-        url,
-        {
-          method: init.method ?? "GET",
-          headers: init.headers as Record<string, string> | undefined,
-          agent: secure ? agents["https:"] : agents["http:"],
-          signal: init.signal ?? undefined,
-        },
-        (answer) => {
-          const chunks: Buffer[] = [];
-          answer.on("data", (chunk: Buffer) => chunks.push(chunk));
-          answer.on("error", reject);
-          answer.on("end", () => {
-            const status = answer.statusCode ?? 502;
-            const headers = new Headers();
-            for (const [name, value] of Object.entries(answer.headers)) {
-              if (typeof value === "string") headers.set(name, value);
-              else if (value) for (const item of value) headers.append(name, item);
-            }
-            resolve(
-              new Response(NO_BODY.has(status) ? null : Buffer.concat(chunks), {
-                status,
-                statusText: answer.statusMessage,
-                headers,
-              }),
-            );
-          });
-        },
-      );
-      call.on("error", reject);
-      call.end(init.body ?? undefined);
+      const attempt = (retried: boolean) => {
+        const call = (secure ? https : http).request(
+          url,
+          {
+            method: init.method ?? "GET",
+            headers: init.headers as Record<string, string> | undefined,
+            agent: secure ? agents["https:"] : agents["http:"],
+            signal: init.signal ?? undefined,
+          },
+          (answer) => readAnswer(answer).then(resolve, reject),
+        );
+        call.on("error", (error: NodeJS.ErrnoException) => {
+          if (!retried && lostToStaleSocket(call, error)) attempt(true);
+          else reject(error);
+        });
+        call.end(init.body ?? undefined);
+      };
+      attempt(false);
     });
+}
+
+/** The answer read whole (the backend answers JSON), as a Response. */
+async function readAnswer(answer: http.IncomingMessage): Promise<Response> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of answer) chunks.push(chunk as Buffer);
+  const status = answer.statusCode ?? 502;
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(answer.headers)) {
+    if (typeof value === "string") headers.set(name, value);
+    else if (value) for (const item of value) headers.append(name, item);
+  }
+  return new Response(NO_BODY.has(status) ? null : Buffer.concat(chunks), {
+    status,
+    statusText: answer.statusMessage,
+    headers,
+  });
 }

@@ -60,7 +60,15 @@ async function load(page: Page, path: string): Promise<void> {
   await waitForHydration(page).catch((error: unknown) => {
     throw new Error(`${path} did not hydrate`, { cause: error });
   });
-  if (path === "/subscriptions") await page.getByRole("table", { name: "Contributors" }).waitFor();
+  if (path === "/subscriptions")
+    await page
+      .getByRole("table", { name: "Contributors" })
+      .waitFor()
+      .catch(async (error: unknown) => {
+        // Says which state the page stayed in: a skeleton, a failed load, or something else.
+        const shown = await page.locator("main").textContent();
+        throw new Error(`/subscriptions showed no contributors table, but: ${shown}`, { cause: error });
+      });
   if (path === "/home") await page.getByRole("article").first().waitFor();
 }
 

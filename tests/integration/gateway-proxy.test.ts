@@ -8,6 +8,7 @@ import { API_PATHS, ERROR_CODES } from "../../shared/contract/common.ts";
 import type { FakeBackend } from "../support/fake-backend.ts";
 import { apiCallsOf, fakeBackendForFile } from "../support/fake-backend-for-file.ts";
 import { cookieHeader, createTestGateway, listenForTest } from "../support/gateway.ts";
+import { staleSocketUpstream } from "../support/stale-socket-upstream.ts";
 
 const fakeBackend = fakeBackendForFile();
 let backend: FakeBackend;
@@ -153,6 +154,26 @@ describe("backend failures", () => {
     });
     expect(response.text).not.toMatch(/ECONNREFUSED|at .*\.ts/);
     expect((await request(app).get("/healthz")).status).toBe(200);
+  });
+
+  it("sends a read again on a new socket when the kept-alive one closed under it, and a write never", async () => {
+    const upstream = await staleSocketUpstream();
+    try {
+      const { app } = createTestGateway(upstream.url, {
+        SESSION_JWKS_URL: `${backend.url}${API_PATHS.jwks}`,
+      });
+      for (let i = 0; i < 2; i++)
+        expect((await request(app).get("/api/projects").set("Cookie", cookieHeader(token))).status).toBe(200);
+      expect(upstream.requests.map(({ connection }) => connection)).toEqual([1, 1, 2]);
+      const write = await request(app)
+        .post("/api/contributors/add")
+        .set("Cookie", cookieHeader(token))
+        .send({ platform_id: "octocat", platform_type: "github" });
+      expect(write.status).toBe(502);
+      expect(upstream.requests.filter(({ method }) => method === "POST")).toHaveLength(1);
+    } finally {
+      await upstream.close();
+    }
   });
 
   it("answers 504 when the backend is slower than the timeout", async () => {

@@ -1,0 +1,20 @@
+/**
+ * A call lost to a kept-alive socket that the server closed as idle at the moment the call went out
+ * on it. The server never read the call, so a safe method may go again, once, on a new socket: the
+ * remedy Node's http documentation gives. The agent drops an idle socket a second before the
+ * server's keep-alive hint would, but only if its timer runs in time, and a busy machine delays it.
+ */
+import type { ClientRequest } from "node:http";
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+const CLOSED_UNDER_IT = new Set(["ECONNRESET", "EPIPE"]);
+
+/** Whether `request`, unanswered, failed with `error` only because its reused socket had closed. */
+export function lostToStaleSocket(request: ClientRequest, error: NodeJS.ErrnoException): boolean {
+  return (
+    request.reusedSocket &&
+    SAFE_METHODS.has(request.method) &&
+    error.code !== undefined &&
+    CLOSED_UNDER_IT.has(error.code)
+  );
+}
