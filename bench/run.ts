@@ -3,14 +3,14 @@
  * production mode with the production build. Every throughput figure is a ratio to a reference
  * measured side by side in the same run, each the median of 3 runs by autocannon in a process of
  * its own (docs/decisions/023-benchmarks.md). Prints the report and writes it into
- * bench/README.md. Options: bench/lib/options.ts (--quick, --duration, --runs, --soak).
+ * bench/README.md. Options: bench/lib/options.ts (--quick, --duration, --runs, --soak, --only).
  */
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { ensureBuild } from "../scripts/lib/build.ts";
 import { readClientBuild } from "../scripts/lib/page-weight.ts";
 import { commit, machine } from "./lib/machine.ts";
-import { type BenchOptions, parseOptions } from "./lib/options.ts";
+import { type BenchOptions, parseOptions, type SectionName } from "./lib/options.ts";
 import { type ReportSection, renderReport, replaceGenerated } from "./lib/report.ts";
 import { backendSection } from "./lib/sections/backend.ts";
 import { lighthouseSection } from "./lib/sections/lighthouse.ts";
@@ -63,27 +63,48 @@ async function onStack<T>(
 }
 
 async function measure(settings: BenchOptions): Promise<ReportSection[]> {
-  const sections = await onStack("pglite", async (stack, account) => {
-    log("backend on PGlite");
-    const backend = await backendSection(stack, account, settings);
-    log("proxy");
-    const proxy = await proxySection(stack, account, settings);
-    log("server rendering");
-    const rendering = await renderingSection(stack, account, settings);
-    log(`memory, with a ${settings.soakSeconds} s soak`);
-    const memory = await memorySection(stack, account, settings, readClientBuild().assets.entry.module);
-    log("first-load JavaScript in Chromium");
-    const weight = await weightSection(rendering.html, stack, account);
-    log("Lighthouse");
-    const lighthouse = await lighthouseSection(stack, account);
-    return [backend, proxy, rendering.section, weight, memory, lighthouse];
-  });
-  if (POSTGRES_SERVER_URL) {
+  const wanted = (name: SectionName) => settings.only?.has(name) ?? true;
+  const onPglite = (["backend", "proxy", "rendering", "weight", "memory", "lighthouse"] as const).some(
+    wanted,
+  );
+  const sections: ReportSection[] = !onPglite
+    ? []
+    : await onStack("pglite", async (stack, account) => {
+        const measured: ReportSection[] = [];
+        if (wanted("backend")) {
+          log("backend on PGlite");
+          measured.push(await backendSection(stack, account, settings));
+        }
+        if (wanted("proxy")) {
+          log("proxy");
+          measured.push(await proxySection(stack, account, settings));
+        }
+        // The first-load weights are read from the pages the rendering section captured.
+        if (wanted("rendering") || wanted("weight")) {
+          log("server rendering");
+          const rendering = await renderingSection(stack, account, settings);
+          if (wanted("rendering")) measured.push(rendering.section);
+          if (wanted("weight")) {
+            log("first-load JavaScript in Chromium");
+            measured.push(await weightSection(rendering.html, stack, account));
+          }
+        }
+        if (wanted("memory")) {
+          log(`memory, with a ${settings.soakSeconds} s soak`);
+          measured.push(await memorySection(stack, account, settings, readClientBuild().assets.entry.module));
+        }
+        if (wanted("lighthouse")) {
+          log("Lighthouse");
+          measured.push(await lighthouseSection(stack, account));
+        }
+        return measured;
+      });
+  if (POSTGRES_SERVER_URL && wanted("postgres")) {
     const postgres = await onStack("postgres", async (stack, account) => {
       log("backend on Postgres");
       return backendSection(stack, account, settings);
     });
-    sections.splice(1, 0, postgres);
+    sections.splice(wanted("backend") ? 1 : 0, 0, postgres);
   }
   return sections;
 }

@@ -27,4 +27,11 @@ describe("parseOptions", () => {
     expect(() => parseOptions(["--duration", "0"])).toThrow(/--duration/);
     expect(() => parseOptions(["--runs", "many"])).toThrow(/--runs/);
   });
+  it("runs only the sections --only names, and then leaves the README alone", () => {
+    const options = parseOptions(["--only", "proxy, lighthouse"]);
+    expect([...(options.only ?? [])]).toEqual(["proxy", "lighthouse"]);
+    expect(options.writeReadme).toBe(false);
+    expect(parseOptions([]).only).toBeUndefined();
+    expect(() => parseOptions(["--only", "proxy,speed"])).toThrow(/not speed/);
+  });
 });

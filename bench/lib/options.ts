@@ -5,8 +5,21 @@
  *   --runs <n>      runs per figure, the median reported (default 3)
  *   --soak <s>      seconds of the memory soak (default 300)
  *   --quick         1 run of 1 s per figure, a 30 s soak, README left alone
+ *   --only <names>  only these sections, comma-separated (backend, postgres, proxy, rendering,
+ *                   weight, memory, lighthouse), README left alone: to measure one lever
  */
 import { parseArgs } from "node:util";
+
+export const SECTION_NAMES = [
+  "backend",
+  "postgres",
+  "proxy",
+  "rendering",
+  "weight",
+  "memory",
+  "lighthouse",
+] as const;
+export type SectionName = (typeof SECTION_NAMES)[number];
 
 export interface BenchOptions {
   /** Seconds per measured run. */
@@ -17,7 +30,9 @@ export interface BenchOptions {
   connections: number;
   soakSeconds: number;
   sampleSeconds: number;
-  /** Quick runs are for working on the bench: their figures do not go into the README. */
+  /** The sections to run; every one when undefined. */
+  only: ReadonlySet<SectionName> | undefined;
+  /** Quick and partial runs are for working on the bench: their figures do not go into the README. */
   writeReadme: boolean;
 }
 
@@ -29,6 +44,7 @@ export function parseOptions(args: string[]): BenchOptions {
       runs: { type: "string" },
       soak: { type: "string" },
       quick: { type: "boolean", default: false },
+      only: { type: "string" },
     },
   });
   const quick = values.quick;
@@ -45,6 +61,15 @@ export function parseOptions(args: string[]): BenchOptions {
     connections: 50,
     soakSeconds: positive("soak", values.soak, quick ? 30 : 300),
     sampleSeconds: quick ? 5 : 10,
-    writeReadme: !quick,
+    only: values.only === undefined ? undefined : sectionsOf(values.only),
+    writeReadme: !quick && values.only === undefined,
   };
+}
+
+function sectionsOf(list: string): ReadonlySet<SectionName> {
+  const names = list.split(",").map((name) => name.trim());
+  const unknown = names.filter((name) => !(SECTION_NAMES as readonly string[]).includes(name));
+  if (unknown.length > 0 || names.length === 0)
+    throw new Error(`--only takes sections among ${SECTION_NAMES.join(", ")}, not ${unknown.join(", ")}`);
+  return new Set(names as SectionName[]);
 }
