@@ -116,25 +116,13 @@ export function createVersionedReadCache<T>(): VersionedReadCache<T> {
 
 const versionedCaches = new WeakMap<Db, Map<ReadCacheKind, VersionedReadCache<unknown>>>();
 
-function versionedReadCache<T>(db: Db, kind: ReadCacheKind): VersionedReadCache<T> | undefined {
-  if (!kind.tables.every((table) => VERSIONED_TABLES.has(table))) return undefined;
-  let ofDb = versionedCaches.get(db);
-  if (!ofDb) {
-    ofDb = new Map();
-    versionedCaches.set(db, ofDb);
-  }
-  let cache = ofDb.get(kind);
-  if (!cache) {
-    cache = createVersionedReadCache<unknown>();
-    ofDb.set(kind, cache);
-  }
-  return cache as VersionedReadCache<T>;
-}
-
-/** The cache of this kind on an embedded database, made on first use; undefined on Postgres. */
-export function embeddedReadCache<T>(db: Db, kind: ReadCacheKind): ReadCache<T> | undefined {
-  const writes = embeddedWrites(db);
-  if (!writes) return undefined;
+/** The cache of `kind` for `db` in `caches`, made by `create` on first use. */
+function cacheOf<Cache>(
+  caches: WeakMap<Db, Map<ReadCacheKind, Cache>>,
+  db: Db,
+  kind: ReadCacheKind,
+  create: () => Cache,
+): Cache {
   let ofDb = caches.get(db);
   if (!ofDb) {
     ofDb = new Map();
@@ -142,10 +130,26 @@ export function embeddedReadCache<T>(db: Db, kind: ReadCacheKind): ReadCache<T> 
   }
   let cache = ofDb.get(kind);
   if (!cache) {
-    cache = createReadCache<unknown>(kind.tables, (listener) => writes.onWrite(listener));
+    cache = create();
     ofDb.set(kind, cache);
   }
-  return cache as ReadCache<T>;
+  return cache;
+}
+
+function versionedReadCache<T>(db: Db, kind: ReadCacheKind): VersionedReadCache<T> | undefined {
+  if (!kind.tables.every((table) => VERSIONED_TABLES.has(table))) return undefined;
+  return cacheOf(versionedCaches, db, kind, () =>
+    createVersionedReadCache<unknown>(),
+  ) as VersionedReadCache<T>;
+}
+
+/** The cache of this kind on an embedded database, made on first use; undefined on Postgres. */
+export function embeddedReadCache<T>(db: Db, kind: ReadCacheKind): ReadCache<T> | undefined {
+  const writes = embeddedWrites(db);
+  if (!writes) return undefined;
+  return cacheOf(caches, db, kind, () =>
+    createReadCache<unknown>(kind.tables, (listener) => writes.onWrite(listener)),
+  ) as ReadCache<T>;
 }
 
 /**

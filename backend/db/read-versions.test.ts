@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
 import { migrationDatabases } from "../../tests/support/migration-databases.ts";
+import { githubProjectRow } from "../../tests/support/project-rows.ts";
 import type { Db } from "./database.ts";
 import { migrateToLatest } from "./migrations.ts";
 
@@ -30,16 +31,6 @@ async function twoOrganisations(db: Db) {
   return { ours: ours.id, theirs: theirs.id };
 }
 
-const projectOf = (orgId: string, name: string) => ({
-  org_id: orgId,
-  name,
-  integration_key: "1",
-  integration_name: "github",
-  integration_type: "git",
-  external_link: `https://github.com/acme/${name}`,
-  external_id: name,
-});
-
 describe.each(TEST_DATABASE_KINDS)("read versions on %s", (kind) => {
   it("move with every insert, update and delete of a cached table, for that organisation only", async () => {
     const db = await open(kind);
@@ -55,11 +46,15 @@ describe.each(TEST_DATABASE_KINDS)("read versions on %s", (kind) => {
     };
     const project = await db
       .insertInto("projects")
-      .values(projectOf(theirs, "other"))
+      .values(githubProjectRow(theirs, "other"))
       .returning("id")
       .executeTakeFirstOrThrow()
       .then(() =>
-        db.insertInto("projects").values(projectOf(ours, "api")).returning("id").executeTakeFirstOrThrow(),
+        db
+          .insertInto("projects")
+          .values(githubProjectRow(ours, "api"))
+          .returning("id")
+          .executeTakeFirstOrThrow(),
       );
 
     const writes: Array<[string, () => Promise<unknown>]> = [
@@ -133,7 +128,7 @@ describe.each(TEST_DATABASE_KINDS)("read versions on %s", (kind) => {
     await db.transaction().execute(async (trx) => {
       await trx
         .insertInto("projects")
-        .values([projectOf(ours, "a"), projectOf(ours, "b")])
+        .values([githubProjectRow(ours, "a"), githubProjectRow(ours, "b")])
         .execute();
       // Deferred to the commit: not yet moved inside the transaction.
       expect(await versionOf(trx, ours)).toBe(before);
@@ -142,7 +137,7 @@ describe.each(TEST_DATABASE_KINDS)("read versions on %s", (kind) => {
     expect(committed).toBeGreaterThan(before);
     await expect(
       db.transaction().execute(async (trx) => {
-        await trx.insertInto("projects").values(projectOf(ours, "c")).execute();
+        await trx.insertInto("projects").values(githubProjectRow(ours, "c")).execute();
         throw new Error("rolled back");
       }),
     ).rejects.toThrow("rolled back");

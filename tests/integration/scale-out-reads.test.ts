@@ -12,6 +12,7 @@ import { PLAN_VALUES } from "../../shared/constants.ts";
 import { API_PATHS } from "../../shared/contract/common.ts";
 import { signedInAccount } from "../support/backend-sessions.ts";
 import { type FreshDatabase, freshDatabase, TEST_DATABASE_KINDS } from "../support/databases.ts";
+import { githubProjectRow } from "../support/project-rows.ts";
 import { TEST_BACKEND_ENV } from "../support/test-backend.ts";
 
 const get = (backend: Backend, token: string, path: string) =>
@@ -51,16 +52,6 @@ describe.skipIf(!TEST_DATABASE_KINDS.includes("postgres"))(
       await database?.drop();
     });
 
-    const project = (orgId: string, name: string) => ({
-      org_id: orgId,
-      name,
-      integration_key: "1",
-      integration_name: "github",
-      integration_type: "git",
-      external_link: `https://github.com/acme/${name}`,
-      external_id: name,
-    });
-
     const projectNames = async (backend: Backend, token: string) => {
       const response = await get(backend, token, API_PATHS.projects);
       expect(response.status).toBe(200);
@@ -71,7 +62,7 @@ describe.skipIf(!TEST_DATABASE_KINDS.includes("postgres"))(
       const { token, orgId } = await signedInAccount(a, "one-statement");
       await a.db
         .insertInto("projects")
-        .values([project(orgId, "api"), project(orgId, "web")])
+        .values([githubProjectRow(orgId, "api"), githubProjectRow(orgId, "web")])
         .execute();
       for (const path of [API_PATHS.projects, API_PATHS.subscription, API_PATHS.settings]) {
         expect((await get(b, token, path)).status).toBe(200);
@@ -86,11 +77,11 @@ describe.skipIf(!TEST_DATABASE_KINDS.includes("postgres"))(
 
     it("show on one backend the projects written elsewhere, at the next call", async () => {
       const { token, orgId } = await signedInAccount(a, "projects-elsewhere");
-      await a.db.insertInto("projects").values(project(orgId, "api")).execute();
+      await a.db.insertInto("projects").values(githubProjectRow(orgId, "api")).execute();
       expect(await projectNames(b, token)).toEqual(["api"]);
       expect(await projectNames(b, token)).toEqual(["api"]);
 
-      await a.db.insertInto("projects").values(project(orgId, "web")).execute();
+      await a.db.insertInto("projects").values(githubProjectRow(orgId, "web")).execute();
       expect(await projectNames(b, token)).toEqual(["api", "web"]);
 
       // Straight in the database, as an operator would: no backend hears of it but through the counter.
@@ -160,7 +151,7 @@ describe.skipIf(!TEST_DATABASE_KINDS.includes("postgres"))(
       const ours = await signedInAccount(a, "ours-kept");
       const theirs = await signedInAccount(a, "theirs-written");
       await projectNames(b, ours.token);
-      await a.db.insertInto("projects").values(project(theirs.orgId, "elsewhere")).execute();
+      await a.db.insertInto("projects").values(githubProjectRow(theirs.orgId, "elsewhere")).execute();
       const statements = await statementsDuring(() => projectNames(b, ours.token));
       expect(statements).toHaveLength(1);
     });

@@ -16,6 +16,7 @@ import {
 import { type PullRequestEvent, queueRun, type ReviewJob } from "../../backend/review/queue/runs.ts";
 import type { ReviewPipeline } from "../../backend/review/queue/worker.ts";
 import { PLAN_VALUES } from "../../shared/constants.ts";
+import { githubProjectRow } from "./project-rows.ts";
 
 /** Short enough for a test to see a dead worker's job come back (pg-boss's heartbeat floor is 10 s). */
 export const FAST_QUEUE: QueueOptions = {
@@ -47,16 +48,12 @@ export async function seedProject(db: Db) {
     .executeTakeFirstOrThrow();
   const row = await db
     .insertInto("projects")
-    .values({
-      org_id: org.id,
-      name: "web",
-      integration_key: "1",
-      integration_name: "github",
-      integration_type: "git",
-      external_link: "https://github.com/acme/web",
-      external_id: "100",
-      properties: JSON.stringify({ full_name: "acme/web" }),
-    })
+    .values(
+      githubProjectRow(org.id, "web", {
+        external_id: "100",
+        properties: JSON.stringify({ full_name: "acme/web" }),
+      }),
+    )
     .returning("id")
     .executeTakeFirstOrThrow();
   return { orgId: org.id, projectId: row.id };
