@@ -36,6 +36,25 @@ export async function seriousViolations(page: Page): Promise<string[]> {
   }
 }
 
+/**
+ * A new verified email-and-password account in the emulator for `name`, at an address of its own
+ * ("Grace Hopper" → grace-<now>@example.com).
+ */
+export async function verifiedAccount(
+  stack: { emulatorHost: string; projectId: string },
+  name: string,
+  password = "Sandbox-Pass-1!",
+): Promise<{ email: string; password: string }> {
+  const email = `${name.split(" ")[0]?.toLowerCase()}-${Date.now()}@example.com`;
+  await createEmulatorUser(stack.emulatorHost, stack.projectId, {
+    email,
+    password,
+    displayName: name,
+    emailVerified: true,
+  });
+  return { email, password };
+}
+
 /** A new verified user, signed in through the form in a context of its own; the page then sits on `path`. */
 export async function signedInPage(
   browser: Browser,
@@ -43,14 +62,7 @@ export async function signedInPage(
   name: string,
   path: string,
 ): Promise<Page> {
-  const email = `${name.split(" ")[0]?.toLowerCase()}-${Date.now()}@example.com`;
-  const password = "Sandbox-Pass-1!";
-  await createEmulatorUser(stack.emulatorHost, stack.projectId, {
-    email,
-    password,
-    displayName: name,
-    emailVerified: true,
-  });
+  const { email, password } = await verifiedAccount(stack, name);
   const page = await (await browser.newContext()).newPage();
   await page.goto(`${stack.baseUrl}${path}`, { waitUntil: "networkidle" });
   await page.getByLabel("Email").fill(email);

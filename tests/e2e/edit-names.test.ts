@@ -2,10 +2,10 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { EDITABLE_NAME_MAX } from "../../shared/constants.ts";
-import { createEmulatorUser } from "../support/firebase-emulator-users.ts";
-import { launchBrowser, seriousViolations, waitForHydration } from "./browser.ts";
+import { launchBrowser, seriousViolations, verifiedAccount, waitForHydration } from "./browser.ts";
 
 const baseUrl = inject("gatewayUrl");
+const emulator = { emulatorHost: inject("emulatorHost"), projectId: inject("projectId") };
 let browser: Browser;
 
 beforeAll(async () => {
@@ -23,14 +23,7 @@ async function openEditDialog(page: Page, menuName: RegExp, action: string) {
 
 describe("editing names from the user menu", () => {
   it("renames the user and the organisation, shows them at once and after a reload", async () => {
-    const email = `katherine-${Date.now()}@example.com`;
-    const password = "Correct-Horse-9!";
-    await createEmulatorUser(inject("emulatorHost"), inject("projectId"), {
-      email,
-      password,
-      displayName: "Katherine Johnson",
-      emailVerified: true,
-    });
+    const { email, password } = await verifiedAccount(emulator, "Katherine Johnson");
     const context = await browser.newContext();
     const page = await context.newPage();
     await page.goto(`${baseUrl}/login`);
@@ -74,14 +67,7 @@ describe("editing names from the user menu", () => {
   });
 
   it("shows names changed in one browser in another signed-in browser after a reload", async () => {
-    const email = `dorothy-${Date.now()}@example.com`;
-    const password = "Correct-Horse-9!";
-    await createEmulatorUser(inject("emulatorHost"), inject("projectId"), {
-      email,
-      password,
-      displayName: "Dorothy Vaughan",
-      emailVerified: true,
-    });
+    const { email, password } = await verifiedAccount(emulator, "Dorothy Vaughan");
     const signIn = async () => {
       const page = await (await browser.newContext()).newPage();
       await page.goto(`${baseUrl}/login`);

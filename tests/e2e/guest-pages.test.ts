@@ -5,10 +5,10 @@
  */
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { createEmulatorUser } from "../support/firebase-emulator-users.ts";
-import { launchBrowser, waitForHydration } from "./browser.ts";
+import { launchBrowser, verifiedAccount, waitForHydration } from "./browser.ts";
 
 const baseUrl = inject("gatewayUrl");
+const emulator = { emulatorHost: inject("emulatorHost"), projectId: inject("projectId") };
 let browser: Browser;
 
 beforeAll(async () => {
@@ -41,14 +41,7 @@ async function watchCsp(page: Page): Promise<() => Promise<string[]>> {
 
 describe("guest pages rendered once", () => {
   it("hydrates the cached /login under its hash CSP and signs in to the page asked for", async () => {
-    const email = `ada-${Date.now()}@example.com`;
-    const password = "Analytical-Engine-1!";
-    await createEmulatorUser(inject("emulatorHost"), inject("projectId"), {
-      email,
-      password,
-      displayName: "Ada Lovelace",
-      emailVerified: true,
-    });
+    const { email, password } = await verifiedAccount(emulator, "Ada Lovelace");
     const context = await browser.newContext();
     const page = await context.newPage();
     const violations = await watchCsp(page);

@@ -5,10 +5,10 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { TEXT } from "../../shared/contract/accounts.ts";
-import { createEmulatorUser } from "../support/firebase-emulator-users.ts";
-import { launchBrowser, waitForHydration } from "./browser.ts";
+import { launchBrowser, verifiedAccount, waitForHydration } from "./browser.ts";
 
 const baseUrl = inject("gatewayUrl");
+const emulator = { emulatorHost: inject("emulatorHost"), projectId: inject("projectId") };
 const PASSWORD = "Correct-Horse-9!";
 let browser: Browser;
 
@@ -19,13 +19,7 @@ afterAll(() => browser?.close());
 
 /** Two tabs of one browser, signed in as a new user, both on /home. */
 async function twoTabs(name: string) {
-  const email = `${name.split(" ")[0]?.toLowerCase()}-${Date.now()}@example.com`;
-  await createEmulatorUser(inject("emulatorHost"), inject("projectId"), {
-    email,
-    password: PASSWORD,
-    displayName: name,
-    emailVerified: true,
-  });
+  const { email } = await verifiedAccount(emulator, name, PASSWORD);
   const context = await browser.newContext();
   const tabA = await context.newPage();
   await tabA.goto(`${baseUrl}/login`);

@@ -1,10 +1,10 @@
 import type { Browser, Response } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { FIREBASE_SDK_MARK, ZOD_MARK } from "../support/bundle-marks.ts";
-import { createEmulatorUser } from "../support/firebase-emulator-users.ts";
-import { launchBrowser, seriousViolations, waitForHydration } from "./browser.ts";
+import { launchBrowser, seriousViolations, verifiedAccount, waitForHydration } from "./browser.ts";
 
 const baseUrl = inject("gatewayUrl");
+const emulator = { emulatorHost: inject("emulatorHost"), projectId: inject("projectId") };
 let browser: Browser;
 
 beforeAll(async () => {
@@ -14,14 +14,7 @@ afterAll(() => browser?.close());
 
 describe("signing in with email and password", () => {
   it("sends a guest to /login, signs in through the real page and shows /home with the user's name", async () => {
-    const email = `grace-${Date.now()}@example.com`;
-    const password = "Correct-Horse-9!";
-    await createEmulatorUser(inject("emulatorHost"), inject("projectId"), {
-      email,
-      password,
-      displayName: "Grace Hopper",
-      emailVerified: true,
-    });
+    const { email, password } = await verifiedAccount(emulator, "Grace Hopper");
 
     const context = await browser.newContext();
     const page = await context.newPage();
@@ -68,13 +61,7 @@ describe("signing in with email and password", () => {
   });
 
   it("shows the identity service's message for a wrong password and stays on /login", async () => {
-    const email = `alan-${Date.now()}@example.com`;
-    await createEmulatorUser(inject("emulatorHost"), inject("projectId"), {
-      email,
-      password: "Right-Password-1!",
-      displayName: "Alan Turing",
-      emailVerified: true,
-    });
+    const { email } = await verifiedAccount(emulator, "Alan Turing", "Right-Password-1!");
     const page = await browser.newPage();
     await page.goto(`${baseUrl}/login`);
     await waitForHydration(page);
