@@ -22,6 +22,11 @@ export default defineConfig({
   // (docs/decisions/046-first-load-in-chromium.md).
   // The server build keeps them external, so this shapes the client build only.
   build: {
+    // A lazily loaded module's own imports are found when it is parsed, not listed in the module
+    // that imports it: without Vite's preload helper and those lists every page loads 0.8 kB less
+    // (/home), room that typed links (href()) need; the parts are fetched on pointerenter or focus,
+    // ahead of the click (docs/decisions/041-feature-folders.md).
+    modulePreload: false,
     rolldownOptions: {
       output: {
         codeSplitting: {

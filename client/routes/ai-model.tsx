@@ -1,5 +1,6 @@
 import { ArrowLeft, Bot, Plus } from "lucide-react";
 import { useState } from "react";
+import { href } from "react-router";
 import { AI_MODEL, mayChangeAiModel } from "../../shared/contract/ai-model.ts";
 import type { AiModelResponse } from "../../shared/contract/ai-model-schemas.ts";
 import { Streamed } from "../components/streamed";
@@ -29,7 +30,7 @@ export function loader({ context, request }: Route.LoaderArgs) {
 export default function AiModelRoute({ loaderData }: Route.ComponentProps) {
   return (
     <section aria-labelledby="ai-model-title" className="mx-auto max-w-2xl space-y-6">
-      <TextLink to="/settings" className="inline-flex items-center gap-1.5 text-sm">
+      <TextLink to={href("/settings")} className="inline-flex items-center gap-1.5 text-sm">
         <ArrowLeft aria-hidden="true" className="size-4" />
         Organization settings
       </TextLink>

@@ -1,6 +1,6 @@
 import { CircleCheck, CircleX } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
-import { useNavigate, useSearchParams } from "react-router";
+import { href, useNavigate, useSearchParams } from "react-router";
 import { VERIFICATION_REDIRECT_MS } from "../../shared/constants.ts";
 import { ERRORS, TEXT, verificationErrorMessage } from "../../shared/contract/accounts.ts";
 import { ButtonLink, Card, Spinner } from "../components/ui";
@@ -49,7 +49,7 @@ export default function EmailVerified() {
       () => {
         setStatus({ kind: "success" });
         timer.current = window.setTimeout(
-          () => navigate("/login", { replace: true, state: loginNoticeState("emailVerified") }),
+          () => navigate(href("/login"), { replace: true, state: loginNoticeState("emailVerified") }),
           VERIFICATION_REDIRECT_MS,
         );
       },
@@ -80,10 +80,10 @@ export default function EmailVerified() {
               {status.message}
             </p>
             <div className="mt-3 flex w-full flex-col gap-2.5">
-              <ButtonLink to="/login" variant="primary" fullWidth>
+              <ButtonLink to={href("/login")} variant="primary" fullWidth>
                 {TEXT.goToLogin}
               </ButtonLink>
-              <ButtonLink to="/signup" fullWidth>
+              <ButtonLink to={href("/signup")} fullWidth>
                 {TEXT.signUpAgain}
               </ButtonLink>
             </div>

@@ -1,5 +1,6 @@
 import { ArrowLeft, Inbox, MailCheck } from "lucide-react";
 import { useRef, useState } from "react";
+import { href } from "react-router";
 import { ERRORS, TEXT } from "../../shared/contract/accounts.ts";
 import { FORGOT_PASSWORD_RULES } from "../../shared/validation.ts";
 import { Alert, Button, ButtonLink, Card, TextField, TextLink } from "../components/ui";
@@ -53,13 +54,17 @@ export default function ForgotPassword() {
               {status.message}
             </Alert>
             {root?.localMode ? (
-              <TextLink to="/outbox" className="inline-flex items-center gap-1.5 text-sm">
+              <TextLink to={href("/outbox")} className="inline-flex items-center gap-1.5 text-sm">
                 <Inbox aria-hidden="true" className="size-4" />
                 {TEXT.openOutbox}
               </TextLink>
             ) : null}
           </div>
-          <ButtonLink to="/login" fullWidth icon={<ArrowLeft aria-hidden="true" className="size-4" />}>
+          <ButtonLink
+            to={href("/login")}
+            fullWidth
+            icon={<ArrowLeft aria-hidden="true" className="size-4" />}
+          >
             {TEXT.backToLogin}
           </ButtonLink>
         </Card>
@@ -95,7 +100,7 @@ export default function ForgotPassword() {
         </form>
       </Card>
       <p className="mt-6 text-center text-sm">
-        <TextLink to="/login" className="inline-flex items-center gap-1">
+        <TextLink to={href("/login")} className="inline-flex items-center gap-1">
           <ArrowLeft aria-hidden="true" className="size-3.5" />
           {TEXT.backToLogin}
         </TextLink>

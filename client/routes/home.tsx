@@ -1,5 +1,5 @@
 import { FolderGit2, MessageSquareText, Plug, Search, Zap } from "lucide-react";
-import { Form } from "react-router";
+import { Form, href } from "react-router";
 import { ERRORS, TEXT } from "../../shared/contract/accounts.ts";
 import { pageCount, SEARCH_MAX } from "../../shared/contract/paging.ts";
 import { botCommandText } from "../../shared/contract/reviews.ts";
@@ -88,7 +88,7 @@ function ReviewsIntro({ productName }: { productName: string }) {
               While the auto review toggle under Settings → Account Preferences is on (it starts on),{" "}
               {productName} reviews every pull request as soon as it is opened.
             </p>
-            <TextLink to="/settings" className="inline-block pt-1 text-sm">
+            <TextLink to={href("/settings")} className="inline-block pt-1 text-sm">
               Open settings
             </TextLink>
           </div>
@@ -155,7 +155,7 @@ function ProjectsView({ list, search }: { list: ProjectsPage; search: string }) 
         icon={<Search />}
         title={`No repository matches “${search}”`}
         description="Try another part of its name."
-        action={<ButtonLink to="/home">Show all repositories</ButtonLink>}
+        action={<ButtonLink to={href("/home")}>Show all repositories</ButtonLink>}
       />
     );
   }
@@ -167,7 +167,7 @@ function ProjectsView({ list, search }: { list: ProjectsPage; search: string }) 
         description="Connect an integration and the repositories it can see will show up here."
         action={
           <ButtonLink
-            to="/integrations"
+            to={href("/integrations")}
             variant="primary"
             icon={<Plug aria-hidden="true" className="size-4" />}
           >

@@ -1,6 +1,6 @@
 import { CircleCheck, Clock, RotateCw, TriangleAlert } from "lucide-react";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { redirect, useNavigate } from "react-router";
+import { href, redirect, useNavigate } from "react-router";
 import { INSTALLATION_COUNTDOWN_SECONDS } from "../../shared/constants.ts";
 import { INSTALLATION } from "../../shared/contract/code-hosts.ts";
 import { Button, ButtonLink, Card, EmptyState, Spinner } from "../components/ui";
@@ -28,7 +28,7 @@ export function loader({ context, request }: Route.LoaderArgs): Callback {
   const { user } = requireSession(context, request);
   const query = new URL(request.url).searchParams;
   const setupAction = query.get("setup_action");
-  if (!setupAction) throw redirect("/");
+  if (!setupAction) throw redirect(href("/"));
   if (setupAction === "request") return { kind: "pending" };
   const code = query.get("code");
   const installationId = query.get("installation_id");
@@ -149,7 +149,7 @@ function Installed() {
   }, []);
 
   useEffect(() => {
-    if (left === 0) navigate("/", { replace: true });
+    if (left === 0) navigate(href("/"), { replace: true });
   }, [left, navigate]);
 
   return (
@@ -168,5 +168,5 @@ function Installed() {
 }
 
 function BackToHome() {
-  return <ButtonLink to="/">{INSTALLATION.backToHome}</ButtonLink>;
+  return <ButtonLink to={href("/")}>{INSTALLATION.backToHome}</ButtonLink>;
 }

@@ -1,5 +1,6 @@
 import { ArrowLeft, Plug, SearchX } from "lucide-react";
 import { useState } from "react";
+import { href } from "react-router";
 import { INTEGRATIONS } from "../../shared/contract/code-hosts.ts";
 import type { Integration, ServiceHookSecret } from "../../shared/contract/code-hosts-schemas.ts";
 import { Streamed } from "../components/streamed";
@@ -31,7 +32,7 @@ export default function IntegrationPage({ loaderData }: Route.ComponentProps) {
   const [revealed, setRevealed] = useState<ServiceHookSecret | null>(null);
   return (
     <div className="mx-auto max-w-2xl space-y-6">
-      <TextLink to="/integrations" className="inline-flex items-center gap-1.5 text-sm">
+      <TextLink to={href("/integrations")} className="inline-flex items-center gap-1.5 text-sm">
         <ArrowLeft aria-hidden="true" className="size-4" />
         Back to integrations
       </TextLink>

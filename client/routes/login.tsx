@@ -1,6 +1,6 @@
 import { ArrowRight } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
-import { useNavigate, useSearchParams } from "react-router";
+import { href, useNavigate, useSearchParams } from "react-router";
 import { DEFAULT_PRODUCT_NAME, LOGIN_SUCCESS_REDIRECT_MS } from "../../shared/constants.ts";
 import { ERRORS, identityErrorMessage, TEXT } from "../../shared/contract/accounts.ts";
 import { LOGIN_RULES, type LoginValues } from "../../shared/validation.ts";
@@ -183,7 +183,7 @@ export default function Login() {
             disabled={busy}
             error={errors.password?.message}
             labelAside={
-              <TextLink to="/forgot-password" className="text-sm">
+              <TextLink to={href("/forgot-password")} className="text-sm">
                 {TEXT.forgotPassword}
               </TextLink>
             }
@@ -211,7 +211,7 @@ export default function Login() {
 
       <p className="mt-6 text-center text-fg-muted text-sm">
         New to {root?.productName || DEFAULT_PRODUCT_NAME}?{" "}
-        <TextLink to="/signup" className="inline-flex items-center gap-1">
+        <TextLink to={href("/signup")} className="inline-flex items-center gap-1">
           Create an account
           <ArrowRight aria-hidden="true" className="size-3.5" />
         </TextLink>

@@ -1,6 +1,6 @@
 import { CircleX } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
-import { useNavigate, useParams, useSearchParams } from "react-router";
+import { href, useNavigate, useParams, useSearchParams } from "react-router";
 import { LOGIN_CALLBACK_SUCCESS_REDIRECT_MS, LOGIN_CALLBACK_TIMEOUT_MS } from "../../shared/constants.ts";
 import { ERRORS, TEXT } from "../../shared/contract/accounts.ts";
 import { ButtonLink, Card, Spinner } from "../components/ui";
@@ -44,7 +44,7 @@ export default function OAuthCallback() {
         setStatus(outcome);
         if (outcome.kind === "success") {
           timer.current = window.setTimeout(
-            () => navigate("/home", { replace: true }),
+            () => navigate(href("/home"), { replace: true }),
             LOGIN_CALLBACK_SUCCESS_REDIRECT_MS,
           );
         }
@@ -70,7 +70,7 @@ export default function OAuthCallback() {
             <p role="alert" className="font-medium text-fg">
               {status.message}
             </p>
-            <ButtonLink to="/login" variant="primary" fullWidth className="mt-3">
+            <ButtonLink to={href("/login")} variant="primary" fullWidth className="mt-3">
               {TEXT.retryLogin}
             </ButtonLink>
           </div>

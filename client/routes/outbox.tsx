@@ -1,5 +1,5 @@
 import { ExternalLink, Inbox, RotateCw, TriangleAlert } from "lucide-react";
-import { useRevalidator } from "react-router";
+import { href, useRevalidator } from "react-router";
 import { Alert, Badge, Button, Card, EmptyState, TextLink } from "../components/ui";
 import { loadOutbox } from "../features/accounts/outbox.server";
 import { documentTitle, productNameOf, type RouteHandle } from "../lib/route-handle";
@@ -124,7 +124,7 @@ export default function Outbox({ loaderData }: Route.ComponentProps) {
       )}
 
       <p className="mt-8 text-center text-sm">
-        <TextLink to="/login">Go to sign in</TextLink>
+        <TextLink to={href("/login")}>Go to sign in</TextLink>
       </p>
     </main>
   );

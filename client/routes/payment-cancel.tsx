@@ -1,4 +1,5 @@
 import { CircleX } from "lucide-react";
+import { href } from "react-router";
 import { PAYMENT_MESSAGES } from "../../shared/contract/billing.ts";
 import { ButtonLink, Card } from "../components/ui";
 import { PAYMENT_TEXT as T } from "../features/billing/billing-text";
@@ -48,10 +49,10 @@ export default function PaymentCancel({ loaderData }: Route.ComponentProps) {
         </ul>
       </div>
       <div className="flex flex-wrap justify-center gap-2">
-        <ButtonLink to="/subscriptions" variant="primary">
+        <ButtonLink to={href("/subscriptions")} variant="primary">
           {T.tryAgain}
         </ButtonLink>
-        <ButtonLink to="/home">{T.goToDashboard}</ButtonLink>
+        <ButtonLink to={href("/home")}>{T.goToDashboard}</ButtonLink>
       </div>
     </Card>
   );

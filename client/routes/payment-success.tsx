@@ -1,4 +1,5 @@
 import { CircleCheck, Clock, RefreshCw, TriangleAlert } from "lucide-react";
+import { href } from "react-router";
 import { PAYMENT_MESSAGES } from "../../shared/contract/billing.ts";
 import { Button, ButtonLink, Card, EmptyState, Spinner } from "../components/ui";
 import { PAYMENT_TEXT as T } from "../features/billing/billing-text";
@@ -51,7 +52,7 @@ export default function PaymentSuccess({ loaderData }: Route.ComponentProps) {
           description={T.failedHint}
           action={
             <div className="flex flex-wrap justify-center gap-2">
-              <ButtonLink to="/subscriptions">{T.backToSubscriptions}</ButtonLink>
+              <ButtonLink to={href("/subscriptions")}>{T.backToSubscriptions}</ButtonLink>
               <Button
                 variant="secondary"
                 icon={<RefreshCw aria-hidden="true" className="size-4" />}
@@ -59,7 +60,7 @@ export default function PaymentSuccess({ loaderData }: Route.ComponentProps) {
               >
                 {T.tryAgain}
               </Button>
-              <ButtonLink to="/home">{T.goToDashboard}</ButtonLink>
+              <ButtonLink to={href("/home")}>{T.goToDashboard}</ButtonLink>
             </div>
           }
         />
@@ -69,10 +70,10 @@ export default function PaymentSuccess({ loaderData }: Route.ComponentProps) {
 
   const confirmedActions = (
     <div className="flex flex-wrap justify-center gap-2">
-      <ButtonLink to="/subscriptions" variant="primary">
+      <ButtonLink to={href("/subscriptions")} variant="primary">
         {T.viewSubscriptions}
       </ButtonLink>
-      <ButtonLink to="/home">{T.goToDashboard}</ButtonLink>
+      <ButtonLink to={href("/home")}>{T.goToDashboard}</ButtonLink>
     </div>
   );
 

@@ -1,6 +1,6 @@
 import { KeyRound, LinkIcon } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
-import { useNavigate } from "react-router";
+import { href, useNavigate } from "react-router";
 import { RESET_REDIRECT_MS } from "../../shared/constants.ts";
 import { ERRORS, TEXT } from "../../shared/contract/accounts.ts";
 import { RESET_PASSWORD_RULES, type ResetPasswordValues } from "../../shared/validation.ts";
@@ -68,7 +68,7 @@ export default function ResetPassword({ loaderData }: Route.ComponentProps) {
     if (result.ok) {
       setStatus({ kind: "done" });
       timer.current = window.setTimeout(
-        () => navigate("/login", { replace: true, state: loginNoticeState("passwordReset") }),
+        () => navigate(href("/login"), { replace: true, state: loginNoticeState("passwordReset") }),
         RESET_REDIRECT_MS,
       );
     } else if (result.status === 400) {
@@ -89,10 +89,10 @@ export default function ResetPassword({ loaderData }: Route.ComponentProps) {
           </div>
           <Alert tone="danger">{status.message}</Alert>
           <div className="space-y-2.5">
-            <ButtonLink to="/forgot-password" variant="primary" fullWidth>
+            <ButtonLink to={href("/forgot-password")} variant="primary" fullWidth>
               Request a new link
             </ButtonLink>
-            <ButtonLink to="/login" fullWidth>
+            <ButtonLink to={href("/login")} fullWidth>
               {TEXT.backToLogin}
             </ButtonLink>
           </div>
@@ -108,7 +108,7 @@ export default function ResetPassword({ loaderData }: Route.ComponentProps) {
         <AuthHeader title="Password reset" />
         <Card className="space-y-5 p-6 sm:p-7">
           <Alert tone="success">{TEXT.passwordResetDone}</Alert>
-          <ButtonLink to="/login" variant="primary" fullWidth>
+          <ButtonLink to={href("/login")} variant="primary" fullWidth>
             {TEXT.backToLogin}
           </ButtonLink>
         </Card>

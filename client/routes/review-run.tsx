@@ -1,6 +1,6 @@
 import { ArrowLeft, ExternalLink, RotateCw, SearchX } from "lucide-react";
 import { useCallback, useState } from "react";
-import { useNavigate, useRevalidator } from "react-router";
+import { href, useNavigate, useRevalidator } from "react-router";
 import type { RunFinding } from "../../shared/contract/reviews-schemas.ts";
 import { Settled } from "../components/streamed";
 import { Button, Card, EmptyState, TextLink, useToast } from "../components/ui";
@@ -46,7 +46,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
 export default function ReviewRun({ loaderData }: Route.ComponentProps) {
   return (
     <div className="space-y-6">
-      <TextLink to="/reviews" className="inline-flex items-center gap-1.5 text-sm">
+      <TextLink to={href("/reviews")} className="inline-flex items-center gap-1.5 text-sm">
         <ArrowLeft aria-hidden="true" className="size-4" />
         Back to reviews
       </TextLink>
@@ -150,7 +150,7 @@ function ReviewAgain({ runId, disabled }: { runId: string; disabled: boolean }) 
       return;
     }
     toast({ tone: "success", title: "Review started again" });
-    await navigate(`/reviews/${encodeURIComponent(outcome.id)}`);
+    await navigate(href("/reviews/:runId", { runId: outcome.id }));
   }
   return (
     <Button

@@ -1,6 +1,6 @@
 import { MessageSquareCode, Radio, RefreshCw } from "lucide-react";
 import { useCallback, useEffect, useState } from "react";
-import { Form, Link } from "react-router";
+import { Form, href, Link } from "react-router";
 import { type PageInfo, pageCount } from "../../shared/contract/paging.ts";
 import type { ReviewRunSummary } from "../../shared/contract/reviews-schemas.ts";
 import { Pager } from "../components/pager";
@@ -69,7 +69,7 @@ type RunsState = Route.ComponentProps["loaderData"]["state"];
 
 /** The query string of /reviews for a page and the filters. */
 const runsHref = (state: RunsState, page = 1) =>
-  `/reviews${listSearchOf({ page }, { projectId: state.projectId, status: state.status })}`;
+  `${href("/reviews")}${listSearchOf({ page }, { projectId: state.projectId, status: state.status })}`;
 
 /**
  * The outcome filter: a GET form, so the filter is in the URL (a link and the back button keep it)
@@ -150,7 +150,7 @@ function LiveRuns({
       <EmptyState
         icon={<MessageSquareCode />}
         title="No reviews match these filters"
-        action={<ButtonLink to="/reviews">Show every review</ButtonLink>}
+        action={<ButtonLink to={href("/reviews")}>Show every review</ButtonLink>}
       />
     );
   }
@@ -161,7 +161,7 @@ function LiveRuns({
         title="No reviews yet"
         description="A review starts when a pull request is opened or updated in a connected repository. With the sandbox code host, open one from a repository's card on Home."
         action={
-          <ButtonLink to="/home" variant="primary">
+          <ButtonLink to={href("/home")} variant="primary">
             Go to your repositories
           </ButtonLink>
         }
@@ -241,7 +241,7 @@ function RunRow({ run, repositoryHref }: { run: ReviewRunSummary; repositoryHref
     <tr className="relative hover:bg-surface-muted/60">
       <td className="px-4 py-3">
         <Link
-          to={`/reviews/${encodeURIComponent(run.id)}`}
+          to={href("/reviews/:runId", { runId: run.id })}
           className="focus-ring rounded-sm font-medium text-fg after:absolute after:inset-0 hover:underline"
         >
           <RepositoryName name={run.repository} /> #{run.pullRequest}

@@ -1,4 +1,5 @@
 import { useRef, useState } from "react";
+import { href } from "react-router";
 import { SUBSCRIPTION_MESSAGES } from "../../shared/contract/billing.ts";
 import type { SandboxCheckout as Checkout } from "../../shared/contract/billing-schemas.ts";
 import { Alert, Button, ButtonLink, useToast } from "../components/ui";
@@ -80,7 +81,7 @@ export default function SandboxCheckout({ loaderData }: Route.ComponentProps) {
             </Button>
           </>
         ) : (
-          <ButtonLink to="/subscriptions">{T.backToSubscriptions}</ButtonLink>
+          <ButtonLink to={href("/subscriptions")}>{T.backToSubscriptions}</ButtonLink>
         )
       }
     >

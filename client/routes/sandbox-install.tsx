@@ -1,4 +1,5 @@
 import { FlaskRound } from "lucide-react";
+import { href } from "react-router";
 import { SANDBOX_INTEGRATION, sandboxInstallationCallback } from "../../shared/contract/sandbox.ts";
 import { SANDBOX_REPOSITORIES } from "../../shared/sandbox-samples.ts";
 import { ButtonLink, Card } from "../components/ui";
@@ -63,7 +64,9 @@ export default function SandboxInstall({ loaderData }: Route.ComponentProps) {
         </div>
       </div>
       <div className="flex justify-end gap-2 border-border border-t px-6 py-4">
-        <ButtonLink to={`/integrations/${SANDBOX_INTEGRATION}`}>{SANDBOX_TEXT.cancel}</ButtonLink>
+        <ButtonLink to={href("/integrations/:integrationName", { integrationName: SANDBOX_INTEGRATION })}>
+          {SANDBOX_TEXT.cancel}
+        </ButtonLink>
         <ButtonLink to={sandboxInstallationCallback(installationId, code)} variant="primary">
           {SANDBOX_TEXT.install}
         </ButtonLink>

@@ -1,3 +1,4 @@
+import { href } from "react-router";
 import { ButtonLink } from "../components/ui";
 import { loadSandboxPortal } from "../features/billing/billing.server";
 import { STATUS_LABELS, SANDBOX_BILLING_TEXT as T } from "../features/billing/billing-text";
@@ -32,7 +33,7 @@ export default function SandboxPortal({ loaderData }: Route.ComponentProps) {
       title={T.portalTitle}
       explanation={T.portalExplanation}
       actions={
-        <ButtonLink to="/payment-success?portal=1" variant="primary">
+        <ButtonLink to={`${href("/payment-success")}?portal=1`} variant="primary">
           {T.returnToApp}
         </ButtonLink>
       }

@@ -1,6 +1,6 @@
 import { ArrowLeft, GitPullRequest, MessageSquareText, SearchX } from "lucide-react";
 import { useEffect } from "react";
-import { Link, useRevalidator } from "react-router";
+import { href, Link, useRevalidator } from "react-router";
 import { sandboxPullsHref } from "../../shared/contract/sandbox.ts";
 import { Settled } from "../components/streamed";
 import { Card, EmptyState, Spinner, TextLink } from "../components/ui";
@@ -116,7 +116,7 @@ function ReviewState({ pull, reviewing }: { pull: RenderedPull; reviewing: boole
       <span className="text-fg-muted">Review:</span>
       <RunStatusBadge status={pull.latestRun.status} />
       <Link
-        to={`/reviews/${encodeURIComponent(pull.latestRun.id)}`}
+        to={href("/reviews/:runId", { runId: pull.latestRun.id })}
         className="focus-ring rounded-sm text-accent-text hover:underline"
       >
         See its decision log

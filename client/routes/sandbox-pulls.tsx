@@ -1,6 +1,6 @@
 import { FilePen, GitPullRequest, GitPullRequestCreate, SearchX } from "lucide-react";
 import { type FormEvent, useState } from "react";
-import { Link, useNavigate } from "react-router";
+import { href, Link, useNavigate } from "react-router";
 import { SANDBOX_TITLE_MAX, sandboxPullHref } from "../../shared/contract/sandbox.ts";
 import type { SandboxPullCreate, SandboxPullsData } from "../../shared/contract/sandbox-schemas.ts";
 import { Settled } from "../components/streamed";
@@ -29,7 +29,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
 export default function SandboxPulls({ loaderData }: Route.ComponentProps) {
   return (
     <div className="space-y-6">
-      <TextLink to="/home" className="text-sm">
+      <TextLink to={href("/home")} className="text-sm">
         Back to your repositories
       </TextLink>
       <Settled

@@ -1,6 +1,6 @@
 import { ArrowLeft, Bot, FolderX, Plug, SlidersHorizontal, Unplug } from "lucide-react";
 import { useEffect } from "react";
-import { useNavigate } from "react-router";
+import { href, useNavigate } from "react-router";
 import { INTEGRATIONS } from "../../shared/contract/code-hosts.ts";
 import type { Integration } from "../../shared/contract/code-hosts-schemas.ts";
 import { SETTINGS } from "../../shared/contract/settings.ts";
@@ -76,7 +76,7 @@ export default function SettingsRoute({ loaderData }: Route.ComponentProps) {
         {repository ? null : <ProviderSelect value={query.integrationName ?? DEFAULT_SETTINGS_PROVIDER} />}
       </div>
       {repository ? null : (
-        <TextLink to="/settings/ai-model" className="inline-flex items-center gap-1.5 text-sm">
+        <TextLink to={href("/settings/ai-model")} className="inline-flex items-center gap-1.5 text-sm">
           <Bot aria-hidden="true" className="size-4" />
           AI model: the model the review engine asks after the built-in reviewer
         </TextLink>
@@ -125,7 +125,7 @@ function SettingsBody({ page, query }: { page: SettingsPage; query: SettingsPage
         icon={<FolderX />}
         title={SETTINGS.repositoryNotFound}
         description="No repository of your organization has this id: it may have been removed, or the link is wrong."
-        action={<ButtonLink to="/home">Back to Home</ButtonLink>}
+        action={<ButtonLink to={href("/home")}>Back to Home</ButtonLink>}
       />
     );
   }
@@ -195,7 +195,7 @@ function ConnectCard({ integration }: { integration: Integration }) {
       </div>
       <div className="flex justify-end border-border border-t px-6 py-3">
         <ButtonLink
-          to={`/integrations/${encodeURIComponent(integration.name)}`}
+          to={href("/integrations/:integrationName", { integrationName: integration.name })}
           variant="primary"
           icon={<Plug aria-hidden="true" className="size-4" />}
           aria-label={`${INTEGRATIONS.connect} ${integration.display_name}`}

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { useNavigate } from "react-router";
+import { href, useNavigate } from "react-router";
 import { SIGNUP_HOME_REDIRECT_MS } from "../../shared/constants.ts";
 import { ERRORS, identityErrorMessage, TEXT } from "../../shared/contract/accounts.ts";
 import { SIGNUP_RULES, type SignupValues } from "../../shared/validation.ts";
@@ -130,7 +130,7 @@ export default function Signup() {
       setStatus({ kind: "success" });
       toast({ tone: "success", title: TEXT.accountCreatedWelcome });
       redirectTimer.current = window.setTimeout(
-        () => navigate("/", { replace: true }),
+        () => navigate(href("/"), { replace: true }),
         SIGNUP_HOME_REDIRECT_MS,
       );
     } else {
@@ -233,7 +233,7 @@ export default function Signup() {
       </Card>
 
       <p className="mt-6 text-center text-fg-muted text-sm">
-        Already have an account? <TextLink to="/login">{TEXT.signInHere}</TextLink>
+        Already have an account? <TextLink to={href("/login")}>{TEXT.signInHere}</TextLink>
       </p>
     </>
   );

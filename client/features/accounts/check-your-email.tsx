@@ -1,4 +1,5 @@
 import { Inbox } from "lucide-react";
+import { href } from "react-router";
 import { TEXT } from "../../../shared/contract/accounts.ts";
 import { Button, ButtonLink, TextLink, useToast } from "../../components/ui";
 import { useRootData } from "../../lib/root-data";
@@ -27,7 +28,7 @@ export function CheckYourEmail({ email, message }: { email: string; message: str
           <Button fullWidth loading={sending} onClick={resendWithToast}>
             {TEXT.resendVerification}
           </Button>
-          <ButtonLink to="/login" fullWidth>
+          <ButtonLink to={href("/login")} fullWidth>
             {TEXT.goToLogin}
           </ButtonLink>
         </div>
@@ -40,7 +41,7 @@ export function CheckYourEmail({ email, message }: { email: string; message: str
         Can't find it? Check your spam or junk folder, or send it again.
       </p>
       {root?.localMode ? (
-        <TextLink to="/outbox" className="mt-3 inline-flex items-center gap-1.5 text-sm">
+        <TextLink to={href("/outbox")} className="mt-3 inline-flex items-center gap-1.5 text-sm">
           <Inbox aria-hidden="true" className="size-4" />
           {TEXT.openOutbox}
         </TextLink>

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { useNavigate, useSearchParams } from "react-router";
+import { href, useNavigate, useSearchParams } from "react-router";
 import { CODE_HOST_LOGIN_REDIRECT_MS, GITHUB_NO_ACCOUNT_REDIRECT_MS } from "../../../shared/constants.ts";
 import { ERRORS, identityErrorMessage, TEXT } from "../../../shared/contract/accounts.ts";
 import { GitHubMark } from "../../components/icons";
@@ -132,7 +132,7 @@ export function GitHubSignIn({
       );
     } else if (outcome.kind === "no-account") {
       settle({ kind: "error", message: ERRORS.gitHub.noAccount });
-      timer.current = window.setTimeout(() => navigate("/signup"), GITHUB_NO_ACCOUNT_REDIRECT_MS);
+      timer.current = window.setTimeout(() => navigate(href("/signup")), GITHUB_NO_ACCOUNT_REDIRECT_MS);
     } else {
       settle({ kind: "error", message: outcome.message });
     }

@@ -1,4 +1,5 @@
 import { CreditCard, House, type LucideIcon, MessageSquareCode, Plug, Settings } from "lucide-react";
+import { href } from "react-router";
 
 export interface NavItem {
   label: string;
@@ -8,9 +9,9 @@ export interface NavItem {
 
 /** The signed-in sidebar (docs/product.md#signed-in-layout). */
 export const NAV_ITEMS: readonly NavItem[] = [
-  { label: "Home", to: "/home", icon: House },
-  { label: "Reviews", to: "/reviews", icon: MessageSquareCode },
-  { label: "Integrations", to: "/integrations", icon: Plug },
-  { label: "Subscriptions", to: "/subscriptions", icon: CreditCard },
-  { label: "Settings", to: "/settings", icon: Settings },
+  { label: "Home", to: href("/home"), icon: House },
+  { label: "Reviews", to: href("/reviews"), icon: MessageSquareCode },
+  { label: "Integrations", to: href("/integrations"), icon: Plug },
+  { label: "Subscriptions", to: href("/subscriptions"), icon: CreditCard },
+  { label: "Settings", to: href("/settings"), icon: Settings },
 ];

@@ -1,4 +1,5 @@
 import { CircleCheck, FlaskRound } from "lucide-react";
+import { href } from "react-router";
 import { INTEGRATIONS } from "../../../shared/contract/code-hosts.ts";
 import type { Integration } from "../../../shared/contract/code-hosts-schemas.ts";
 import { sandboxInstallationOf } from "../../../shared/contract/sandbox.ts";
@@ -9,8 +10,8 @@ import { IntegrationIcon } from "./integration-icon";
 /** Where a card leads: the settings of an active integration, else its setup page. */
 function integrationHref(integration: Integration): string {
   return integration.isActive
-    ? `/settings?${new URLSearchParams({ integrationName: integration.name })}`
-    : `/integrations/${encodeURIComponent(integration.name)}`;
+    ? `${href("/settings")}?${new URLSearchParams({ integrationName: integration.name })}`
+    : href("/integrations/:integrationName", { integrationName: integration.name });
 }
 
 /** The Connected or Not Connected label. */

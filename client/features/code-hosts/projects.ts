@@ -1,3 +1,4 @@
+import { href } from "react-router";
 import type { Project } from "../../../shared/contract/code-hosts-schemas.ts";
 
 /** /settings for one repository (docs/product.md#home: the card's settings icon). */
@@ -8,5 +9,5 @@ export function repositorySettingsHref(project: Project): string {
     integrationName: project.integration_name,
     integrationType: project.integration_type,
   });
-  return `/settings?${query}`;
+  return `${href("/settings")}?${query}`;
 }

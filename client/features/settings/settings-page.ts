@@ -3,6 +3,7 @@
  * by the browser's client loader: the query it was opened with, and its three loads combined into
  * one result. Plain code and types only: no zod, so the page's first load stays light.
  */
+import { href } from "react-router";
 import type { Integration } from "../../../shared/contract/code-hosts-schemas.ts";
 import type { SettingsData } from "../../../shared/contract/settings.ts";
 import { SETTINGS } from "../../../shared/contract/settings.ts";
@@ -51,7 +52,7 @@ export function settingsCallQuery(query: SettingsPageQuery, { withRepository = t
 
 /** The organisation view of a code host's settings. */
 export function organizationSettingsHref(integrationName: string): string {
-  return `/settings?${new URLSearchParams({ integrationName })}`;
+  return `${href("/settings")}?${new URLSearchParams({ integrationName })}`;
 }
 
 export type SettingsPage =
