@@ -35,7 +35,10 @@ export async function loader({ context }: Route.LoaderArgs) {
   };
 }
 
-/** Cheap (no backend call), and keeps the signed-in user current after sign-in and sign-out. */
+/**
+ * Keeps the signed-in user current after sign-in and sign-out. Cheap: the backend call it waits for
+ * is the page's own (a status call only for a page without any, as every page made before).
+ */
 export function shouldRevalidate() {
   return true;
 }
