@@ -17,14 +17,15 @@ export const links: Route.LinksFunction = () => [
 ];
 
 /**
- * Public facts every page may use. The session token stays on the server: only the user is sent.
+ * Public facts every page may use. The session token stays on the server: only the user is sent,
+ * once the backend has confirmed the session (null if it has ended).
  */
-export function loader({ context }: Route.LoaderArgs) {
+export async function loader({ context }: Route.LoaderArgs) {
   const { productName, session, firebase, localMode } = context.get(gatewayContext);
   return {
     productName,
     localMode,
-    user: session?.user ?? null,
+    user: session ? await session.confirmation.confirmed() : null,
     firebase: {
       apiKey: firebase.apiKey,
       authDomain: firebase.authDomain,
@@ -34,7 +35,10 @@ export function loader({ context }: Route.LoaderArgs) {
   };
 }
 
-/** Cheap (no backend call), and keeps the signed-in user current after sign-in and sign-out. */
+/**
+ * Keeps the signed-in user current after sign-in and sign-out. Cheap: the backend call it waits for
+ * is the page's own (a status call only for a page without any, as every page made before).
+ */
 export function shouldRevalidate() {
   return true;
 }

@@ -72,7 +72,7 @@ export function createApp(config: GatewayConfig, deps: AppDependencies = {}) {
   app.use(healthRoutes(readiness));
   app.use(deps.assets ?? staticAssets(config));
 
-  app.use(sessionMiddleware(resolveSession));
+  app.use(sessionMiddleware(resolveSession, { status, cookie }));
   app.use(rejectCrossSiteWrites(config));
   // Only an absolute-form request target (`GET http://host/api/x`) brings a proxied path here.
   app.use((req, res, next) => {

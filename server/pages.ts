@@ -17,7 +17,7 @@ import type { GatewayContext, PageHandlerModule } from "../shared/gateway-contex
 import type { GatewayConfig } from "./config.ts";
 import { guestPageCache } from "./guest-pages.ts";
 import { nonceOf } from "./security.ts";
-import { sessionOf, sessionUndecided } from "./session.ts";
+import { sessionConfirmationOf, sessionOf, sessionUndecided } from "./session.ts";
 
 export type PageModuleSource = () => Promise<PageHandlerModule>;
 
@@ -55,7 +55,9 @@ export function pageHandler(config: GatewayConfig, source: PageModuleSource): Re
       backendUrl: config.backendUrl,
       firebase: config.firebase,
       localMode: config.localMode,
-      session: session ? { token: session.token, user: session.user } : null,
+      session: session
+        ? { token: session.token, user: session.user, confirmation: sessionConfirmationOf(res) }
+        : null,
       log: req.log,
     };
   };

@@ -4,11 +4,14 @@
  *  - remembers the sessions it logged out itself, or that the backend refused on an /api call, and
  *    refuses them at once, and
  *  - for pages and its own /auth routes (not proxied /api calls, which the backend checks itself:
- *    docs/decisions/044-lean-proxied-path.md) asks the backend (`GET /auth/session-status`, one
- *    indexed query there) on every request by default, so a session ended elsewhere (another gateway instance, a revocation on re-link, a
- *    password reset) is refused at once; SESSION_STATUS_CACHE_SECONDS (at most 30) keeps a live
- *    answer that long instead, and a session ended elsewhere then stops within that time
- *    (docs/decisions/042-scale-out.md). Concurrent requests of one session share one call.
+ *    docs/decisions/044-lean-proxied-path.md) has the backend's word on every request by default,
+ *    so a session ended elsewhere (another gateway instance, a revocation on re-link, a password
+ *    reset) is refused at once: /auth routes ask `GET /auth/session-status` (one indexed query
+ *    there); a page takes the answers to its own loaders' calls, which carry the same verdict, and
+ *    asks only when they do not (page-session.ts, docs/decisions/049-session-confirmed-by-page-calls.md).
+ *    SESSION_STATUS_CACHE_SECONDS (at most 30) keeps a live answer that long instead, and a session
+ *    ended elsewhere then stops within that time (docs/decisions/042-scale-out.md). Concurrent
+ *    requests of one session share one call.
  * A backend that cannot answer is no verdict: the session is kept, and asked about again soon.
  *
  * The backend's answer also carries the user's and organisation's names as they are now; pages
@@ -20,6 +23,7 @@
 import {
   type SessionClaims,
   type SessionNames,
+  type SessionUser,
   sessionStatusResponseSchema,
 } from "../shared/contract/accounts-schemas.ts";
 import { API_PATHS } from "../shared/contract/common.ts";
@@ -39,6 +43,19 @@ export interface SessionCheck {
   names?: SessionNames;
 }
 
+/** Who is signed in; the names the backend gave at its last check win over the token's. */
+export function sessionUserOf(claims: SessionClaims, names?: SessionNames): SessionUser {
+  return {
+    id: claims.sub,
+    email: claims.email,
+    name: names?.name ?? claims.name,
+    role: claims.role,
+    provider: claims.provider,
+    orgName: names?.orgName ?? claims.orgName,
+    orgId: claims.orgId,
+  };
+}
+
 /** A bounded map whose oldest entries go first. */
 function boundedSet<V>(map: Map<string, V>, key: string, value: V): void {
   map.delete(key);
@@ -55,6 +72,10 @@ export interface SessionStatusChecker {
   endedHere(claims: SessionClaims): boolean;
   /** Records that the backend just vouched for the session (a refresh it granted). */
   live(claims: SessionClaims): void;
+  /** Records what the backend said of the session on another call (a page's own call, page-session.ts). */
+  heard(claims: SessionClaims, check: SessionCheck): void;
+  /** What is known of the session without asking: ended here, or an answer still kept; else undefined. */
+  known(claims: SessionClaims): SessionCheck | undefined;
   /** Forgets what the backend said of the organisation's sessions: a name changed. */
   forgetOrganization(orgId: string): void;
 }
@@ -102,13 +123,24 @@ export function createSessionStatusChecker(config: GatewayConfig): SessionStatus
     return endedUntil !== undefined && endedUntil >= now;
   };
 
+  const ended = (claims: SessionClaims) => {
+    boundedSet(endedSessions, claims.sid, claims.exp);
+    answers.delete(claims.sid);
+  };
+
+  const known = (claims: SessionClaims, now = nowSeconds()): SessionCheck | undefined => {
+    if (endedHere(claims, now)) return { status: "ended" };
+    const answer = answers.get(claims.sid);
+    return answer && answer.until > now ? answer : undefined;
+  };
+
   return {
     endedHere,
+    known,
+    ended,
     async check(token, claims, requestId) {
-      const now = nowSeconds();
-      if (endedHere(claims, now)) return { status: "ended" };
-      const known = answers.get(claims.sid);
-      if (known && known.until > now) return known;
+      const answer = known(claims);
+      if (answer) return answer;
       let pending = inFlight.get(claims.sid);
       if (!pending) {
         pending = ask(token, requestId).then((check) => {
@@ -121,9 +153,9 @@ export function createSessionStatusChecker(config: GatewayConfig): SessionStatus
       }
       return pending;
     },
-    ended(claims) {
-      boundedSet(endedSessions, claims.sid, claims.exp);
-      answers.delete(claims.sid);
+    heard(claims, check) {
+      if (check.status === "ended") ended(claims);
+      else if (check.status === "live") remember(claims, check);
     },
     live(claims) {
       // A token the backend just minted carries the names as they are now.

@@ -1,9 +1,10 @@
 /**
  * The session: the backend-issued JWT kept in the HttpOnly `auth_token` cookie. This module puts
  * the verified session on each request, refreshes the token when it is older than 55 minutes, ends
- * it when the backend says it has ended, and sets or clears the cookie. Pages and the gateway's own
- * /auth routes ask the backend whether the session is still live (session-status.ts); proxied /api
- * calls do not, as the backend checks their session itself (`callSession`, docs/decisions/044).
+ * it when the backend says it has ended, and sets or clears the cookie. The gateway's own /auth
+ * routes ask the backend whether the session is still live (session-status.ts); pages take the
+ * answers to their own calls instead (page-session.ts, docs/decisions/049); proxied /api calls
+ * leave it to the backend, which checks their session itself (docs/decisions/044).
  * See docs/architecture.md (sessions) and docs/security.md.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -17,12 +18,13 @@ import {
 import {
   refreshResponseSchema,
   type SessionClaims,
-  type SessionNames,
   type SessionUser,
 } from "../shared/contract/accounts-schemas.ts";
 import { API_PATHS } from "../shared/contract/common.ts";
+import type { SessionConfirmation } from "../shared/gateway-context.ts";
 import type { GatewayConfig } from "./config.ts";
-import type { SessionStatusChecker } from "./session-status.ts";
+import { type PageSessionDeps, pageSessionConfirmation } from "./page-session.ts";
+import { type SessionStatusChecker, sessionUserOf } from "./session-status.ts";
 import { KeysUnavailableError, nowSeconds, type TokenVerifier } from "./session-token.ts";
 
 export interface Session {
@@ -32,19 +34,6 @@ export interface Session {
 }
 
 const REFRESH_TIMEOUT_MS = 5000;
-
-/** Who is signed in; the names the backend gave at its last check win over the token's. */
-function sessionUserOf(claims: SessionClaims, names?: SessionNames): SessionUser {
-  return {
-    id: claims.sub,
-    email: claims.email,
-    name: names?.name ?? claims.name,
-    role: claims.role,
-    provider: claims.provider,
-    orgName: names?.orgName ?? claims.orgName,
-    orgId: claims.orgId,
-  };
-}
 
 /** What the session code needs to know of a request, with Express or without. */
 export interface CallFacts {
@@ -88,6 +77,13 @@ export function sessionCookie(config: GatewayConfig): SessionCookie {
 
 export function sessionOf(res: Response): Session | null {
   return (res.locals.session as Session | undefined) ?? null;
+}
+
+/** The backend's word on a page request's session (page-session.ts); set with the session. */
+export function sessionConfirmationOf(res: Response): SessionConfirmation {
+  const confirmation = res.locals.sessionConfirmation as SessionConfirmation | undefined;
+  if (!confirmation) throw new Error("sessionMiddleware must run before the page handler");
+  return confirmation;
 }
 
 /**
@@ -179,10 +175,11 @@ export async function renewSession(
  * verify, a refused refresh and a session known to have ended all log out; a backend that cannot
  * answer right now leaves the cookie alone. Throws KeysUnavailableError when the keys cannot be had.
  *
- * `askBackend`: whether to ask the backend if the session is still live (session-status.ts). Pages
- * and the gateway's own /auth routes do; a proxied /api call does not, because the backend refuses
- * an ended session itself (401), and the proxy then ends it here too (proxy.ts). Either way a
- * session this instance logged out is refused at once.
+ * `askBackend`: whether to ask the backend now if the session is still live (session-status.ts).
+ * The gateway's own /auth routes do; a proxied /api call does not, because the backend refuses an
+ * ended session itself (401), and the proxy then ends it here too (proxy.ts); nor does a page,
+ * whose own calls to the backend tell (page-session.ts). Either way a session this instance logged
+ * out is refused at once.
  */
 export function sessionResolver(deps: RenewDeps) {
   const { verify, status, cookie } = deps;
@@ -221,16 +218,28 @@ export function sessionResolver(deps: RenewDeps) {
 export type SessionResolver = ReturnType<typeof sessionResolver>;
 
 /**
- * Puts the verified session (or null) on res.locals for everything after it, asking the backend
- * whether it is still live. Keys that cannot be had leave the cookie alone and the session undecided.
+ * Puts the verified session (or null) on res.locals for the pages, with what will confirm that the
+ * backend still holds it: the answers to the page's own calls, or a status call when they do not
+ * tell (page-session.ts). Keys that cannot be had leave the cookie alone and the session undecided.
  */
-export function sessionMiddleware(resolveSession: SessionResolver) {
+export function sessionMiddleware(resolveSession: SessionResolver, deps: PageSessionDeps) {
   return async (req: Request, res: Response, next: NextFunction) => {
     res.locals.session = null;
     const token = sessionTokenOf(req);
     if (!token) return next();
     try {
-      res.locals.session = await resolveSession(callFactsOf(req), res, token, { askBackend: true });
+      const call = callFactsOf(req);
+      const session = await resolveSession(call, res, token, { askBackend: false });
+      res.locals.session = session;
+      // A renewed token is one the backend has just issued: it vouched for the session already.
+      if (session)
+        res.locals.sessionConfirmation = pageSessionConfirmation(
+          deps,
+          call,
+          res,
+          session,
+          session.token !== token,
+        );
       next();
     } catch (error) {
       if (!(error instanceof KeysUnavailableError)) return next(error);

@@ -28,9 +28,26 @@ export interface GatewayContext {
   firebase: PublicFirebaseConfig;
   /** LOCAL_MODE: the emulator and the local outbox (/outbox) stand in for Firebase and e-mail. */
   localMode: boolean;
-  /** Null when nobody is signed in; the token never leaves the server. */
-  session: { token: string; user: SessionUser } | null;
+  /**
+   * Null when nobody is signed in; the token never leaves the server. `user` is the verified
+   * cookie's; whether the backend still holds the session is `confirmation`'s to say.
+   */
+  session: { token: string; user: SessionUser; confirmation: SessionConfirmation } | null;
   log: RenderLog;
+}
+
+/**
+ * The backend's word on a page request's session, taken from the answers to the page's own calls
+ * (docs/decisions/049-session-confirmed-by-page-calls.md; server/page-session.ts).
+ */
+export interface SessionConfirmation {
+  /** The Fetch a loader reaches the backend with, its answers heard as the backend's word on the session. */
+  observe(send: typeof fetch): typeof fetch;
+  /**
+   * The user, with the names the backend has now; null when the backend says the session has ended
+   * (the cookie is then cleared). Waits for the first of the page's calls to tell, or asks.
+   */
+  confirmed(): Promise<SessionUser | null>;
 }
 
 /** What the server build exports for the gateway to mount (client/page-handler.ts). */

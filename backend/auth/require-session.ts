@@ -1,11 +1,16 @@
-/** Guards `/api/*`: a live session is required, and handlers read it with `sessionOf(res)`. */
+/**
+ * Guards `/api/*`: a live session is required, and handlers read it with `sessionOf(res)`. Every
+ * answer after it carries the session's names (SESSION_NAMES_HEADER), the proof the gateway's page
+ * renders take that the session is live.
+ */
 import type { Request, RequestHandler, Response } from "express";
 import { ERRORS } from "../../shared/contract/accounts.ts";
+import { SESSION_NAMES_HEADER, sessionNamesHeaderValue } from "../../shared/contract/accounts-schemas.ts";
 import type { Db } from "../db/database.ts";
 import { bearerToken } from "../http/bearer.ts";
 import { HttpError } from "../http/errors.ts";
 import type { SessionTokens } from "./session-tokens.ts";
-import { authenticateSession, type SessionContext } from "./sessions.ts";
+import { authenticateSession, type SessionContext, sessionIdentity } from "./sessions.ts";
 
 export const INVALID_SESSION_MESSAGE = "Invalid or expired session";
 
@@ -29,6 +34,9 @@ export function requireSession(db: Db, tokens: SessionTokens): RequestHandler {
     const session = await authenticateSession(db, tokens, token);
     if (!session) throw invalidSessionError();
     res.locals.session = session;
+    // What GET /auth/session-status would answer, so the gateway's page renders need not ask it.
+    const { name, orgName } = sessionIdentity(session);
+    res.setHeader(SESSION_NAMES_HEADER, sessionNamesHeaderValue({ name, orgName }));
     next();
   };
 }

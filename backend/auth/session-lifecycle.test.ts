@@ -5,6 +5,7 @@
 import { decodeJwt } from "jose";
 import request from "supertest";
 import { afterEach, describe, expect, it } from "vitest";
+import { SESSION_NAMES_HEADER, sessionNamesOfHeader } from "../../shared/contract/accounts-schemas.ts";
 import { API_PATHS, ERROR_CODES } from "../../shared/contract/common.ts";
 import { type FreshDatabase, freshDatabase, TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
 import { createFakeIdentity, type FakeIdentity } from "../../tests/support/fake-identity.ts";
@@ -115,6 +116,31 @@ describe.each(TEST_DATABASE_KINDS)("sessions on %s", (kind) => {
     expect(revoked.status).toBe(401);
     expect(revoked.body).toEqual({ error: INVALID_SESSION_MESSAGE });
     expect(identity.lookups).toEqual([]);
+  });
+
+  it("every /api answer of a live session carries its names now, even a refusal by the handler; a revoked session's 401 carries none", async () => {
+    database = await freshDatabase(kind);
+    const backend = await open(database.env);
+    const token = await signIn(backend);
+    const namesOf = (answer: request.Response) => sessionNamesOfHeader(answer.headers[SESSION_NAMES_HEADER]);
+
+    const projects = await request(backend.app).get(API_PATHS.projects).set(bearer(token));
+    expect(projects.status).toBe(200);
+    expect(namesOf(projects)).toEqual((await status(backend, token)).body);
+
+    const renamed = await request(backend.app)
+      .post(API_PATHS.userUpdate)
+      .set(bearer(token))
+      .send({ updateData: { name: "Zoë Ünicode" } });
+    expect(namesOf(renamed)?.name).not.toBe("Zoë Ünicode");
+    const unknown = await request(backend.app).get(API_PATHS.integration("no-such-host")).set(bearer(token));
+    expect(unknown.status).toBe(404);
+    expect(namesOf(unknown)?.name).toBe("Zoë Ünicode");
+
+    expect((await request(backend.app).post(API_PATHS.logout).set(bearer(token))).status).toBe(204);
+    const refused = await request(backend.app).get(API_PATHS.projects).set(bearer(token));
+    expect(refused.status).toBe(401);
+    expect(refused.headers[SESSION_NAMES_HEADER]).toBeUndefined();
   });
 
   it("refresh asks the identity provider: unreachable keeps the session (503), disabled or gone ends all of the user's sessions (401)", async () => {

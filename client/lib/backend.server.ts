@@ -1,7 +1,8 @@
 /**
  * The typed API client a loader calls the backend with (docs/architecture.md#rendering): the
  * backend's URL, the bearer from the verified session and the request id; aborted with the request.
- * In the gateway its calls go through the page handler's transport (backend-transport.server.ts).
+ * In the gateway its calls go through the page handler's transport (backend-transport.server.ts),
+ * and their answers confirm the session (docs/decisions/049-session-confirmed-by-page-calls.md).
  */
 import type { RouterContextProvider } from "react-router";
 import { createApiClient } from "./api-client.ts";
@@ -17,7 +18,8 @@ export function backendFor(context: Readonly<RouterContextProvider>, request: Re
     token: session.token,
     requestId,
     signal: request.signal,
-    fetch: backendTransport(),
+    // The global fetch is read per call when no transport is set (route tests replace it).
+    fetch: session.confirmation.observe((input, init) => (backendTransport() ?? fetch)(input, init)),
   });
   return { session, api };
 }

@@ -25,8 +25,10 @@ function pageOfRequest(requestUrl: string): string {
 }
 
 /**
- * The session, or a redirect to /login that remembers the page the visitor wanted: for a client
- * navigation's data request, the page, never its `.data` URL.
+ * The verified cookie's session, or a redirect to /login that remembers the page the visitor
+ * wanted: for a client navigation's data request, the page, never its `.data` URL. Whether the
+ * backend still holds the session is for `confirmedUser` to say; calls made with this session are
+ * refused by the backend once it has ended.
  */
 export function requireSession(context: Readonly<RouterContextProvider>, request: Request): Session {
   const { session } = context.get(gatewayContext);
@@ -34,7 +36,22 @@ export function requireSession(context: Readonly<RouterContextProvider>, request
   return session;
 }
 
-/** Guest-only pages send a signed-in visitor to the default path. */
-export function requireGuest(context: Readonly<RouterContextProvider>): void {
-  if (context.get(gatewayContext).session) throw redirect(DEFAULT_PATH);
+/**
+ * The signed-in user as the backend has them now, or the same redirect as `requireSession` when
+ * there is no session or the backend says it has ended (the gateway then clears the cookie). Waits
+ * for the backend's word: start the loader's calls first, their answers give it.
+ */
+export async function confirmedUser(
+  context: Readonly<RouterContextProvider>,
+  request: Request,
+): Promise<Session["user"]> {
+  const user = await requireSession(context, request).confirmation.confirmed();
+  if (!user) throw redirect(loginPathFor(pageOfRequest(request.url)));
+  return user;
+}
+
+/** Guest-only pages send a signed-in visitor to the default path; a session that has ended is none. */
+export async function requireGuest(context: Readonly<RouterContextProvider>): Promise<void> {
+  const { session } = context.get(gatewayContext);
+  if (session && (await session.confirmation.confirmed())) throw redirect(DEFAULT_PATH);
 }

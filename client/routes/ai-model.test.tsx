@@ -3,7 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { AI_MODEL, MODEL_FAILURE_LABELS } from "../../shared/contract/ai-model.ts";
 import type { AiModel, AiModelResponse } from "../../shared/contract/ai-model-schemas.ts";
-import { gateway, jsonResponse, USER } from "../../tests/support/client/fixtures";
+import { confirmedAs, gateway, jsonResponse, USER } from "../../tests/support/client/fixtures";
 import { renderPage } from "../../tests/support/client/render-page";
 import AiModelRoute, { loader } from "./ai-model";
 
@@ -27,7 +27,13 @@ const SAVED: AiModel = {
 /** The page as the organisation's owner sees it, or as `role` does. */
 const renderAiModel = (role = "owner") =>
   renderPage({ path: "settings/ai-model", loader, Component: AiModelRoute }, "/settings/ai-model", {
-    value: gateway({ session: { token: "secret-token", user: { ...USER, role } } }),
+    value: gateway({
+      session: {
+        token: "secret-token",
+        user: { ...USER, role },
+        confirmation: confirmedAs({ ...USER, role }),
+      },
+    }),
   });
 const callsTo = (path: string, method: string) =>
   fetchMock.mock.calls.filter(([url, init]) => String(url) === path && init?.method === method);

@@ -1,7 +1,7 @@
 import { render, screen, within } from "@testing-library/react";
 import { createRoutesStub } from "react-router";
 import { describe, expect, it } from "vitest";
-import { contextWith, gateway } from "../../tests/support/client/fixtures";
+import { confirmedAs, contextWith, gateway, USER } from "../../tests/support/client/fixtures";
 import { NoFallback, PageBody } from "../../tests/support/client/stub-routes";
 import AppLayout, { loader, middleware } from "./app-layout";
 import { loader as guestLoader } from "./guest-layout";
@@ -15,23 +15,35 @@ function loaderArgs(url: string, value = gateway()) {
   } as never;
 }
 
-function thrown(fn: () => unknown): Response {
-  try {
-    fn();
-  } catch (error) {
-    return error as Response;
-  }
-  throw new Error("did not throw");
+async function rejected(promise: unknown): Promise<Response> {
+  return Promise.resolve(promise).then(
+    () => {
+      throw new Error("did not throw");
+    },
+    (error: unknown) => error as Response,
+  );
 }
 
+/** A session whose verified cookie is `USER`'s, and what the backend says of it. */
+const sessionSaying = (confirmed: typeof USER | null) =>
+  gateway({ session: { token: "secret-token", user: USER, confirmation: confirmedAs(confirmed) } });
+
 describe("guards", () => {
-  it("sends a guest to /login, keeping the path and query", () => {
-    const response = thrown(() => loader(loaderArgs("http://x/home?tab=2&q=a", gateway({ session: null }))));
+  it("sends a guest to /login, keeping the path and query", async () => {
+    const response = await rejected(
+      loader(loaderArgs("http://x/home?tab=2&q=a", gateway({ session: null }))),
+    );
     expect(response.status).toBe(302);
     expect(response.headers.get("location")).toBe("/login?redirectTo=%2Fhome%3Ftab%3D2%26q%3Da");
   });
 
-  it("remembers the page, not the data URL, when a client navigation's data request finds no session", () => {
+  it("sends a session the backend says has ended to /login too, though its cookie verifies", async () => {
+    const response = await rejected(loader(loaderArgs("http://x/settings?tab=ai", sessionSaying(null))));
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe("/login?redirectTo=%2Fsettings%3Ftab%3Dai");
+  });
+
+  it("remembers the page, not the data URL, when a client navigation's data request finds no session", async () => {
     const guard = middleware[0];
     if (!guard) throw new Error("no middleware");
     const guest = gateway({ session: null });
@@ -44,30 +56,54 @@ describe("guards", () => {
       ["http://x/reviews/run-1.data", "/login?redirectTo=%2Freviews%2Frun-1"],
       ["http://x/_.data", "/login"],
     ]) {
-      const response = thrown(() => guard(loaderArgs(url ?? "", guest), async () => new Response()));
+      const response = await rejected(guard(loaderArgs(url ?? "", guest), async () => new Response()));
       expect(response.headers.get("location")).toBe(location);
     }
   });
 
-  it("runs the same guard as middleware before child loaders", () => {
+  it("runs the same guard as middleware before child loaders", async () => {
     const guard = middleware[0];
     if (!guard) throw new Error("no middleware");
-    const response = thrown(() =>
-      guard(loaderArgs("http://x/home", gateway({ session: null })), async () => new Response()),
+    let loaded = false;
+    const response = await rejected(
+      guard(loaderArgs("http://x/home", gateway({ session: null })), async () => {
+        loaded = true;
+        return new Response();
+      }),
     );
     expect(response.headers.get("location")).toBe("/login?redirectTo=%2Fhome");
+    expect(loaded).toBe(false);
   });
 
-  it("gives the layout the user, never the token", () => {
-    const data = loader(loaderArgs("http://x/home"));
-    expect(data).toEqual({ user: gateway().session?.user });
+  it("answers nothing the loaders made until the backend confirms the session, whichever loaders ran", async () => {
+    const guard = middleware[0];
+    if (!guard) throw new Error("no middleware");
+    const page = new Response("the page");
+    expect(await guard(loaderArgs("http://x/payment-cancel", sessionSaying(USER)), async () => page)).toBe(
+      page,
+    );
+    const refused = await rejected(
+      guard(
+        loaderArgs("http://x/payment-cancel.data?_routes=routes%2Fpayment-cancel", sessionSaying(null)),
+        async () => page,
+      ),
+    );
+    expect(refused.status).toBe(302);
+    expect(refused.headers.get("location")).toBe("/login?redirectTo=%2Fpayment-cancel");
+  });
+
+  it("gives the layout the user with the names the backend confirmed, never the token", async () => {
+    const renamed = { ...USER, name: "Ada King", orgName: "Difference Engines" };
+    const data = await loader(loaderArgs("http://x/home", sessionSaying(renamed)));
+    expect(data).toEqual({ user: renamed });
     expect(JSON.stringify(data)).not.toContain("secret-token");
   });
 
-  it("sends a signed-in visitor away from guest pages", () => {
-    const response = thrown(() => guestLoader(loaderArgs("http://x/login")));
+  it("sends a signed-in visitor away from guest pages, but shows them to a session that has ended", async () => {
+    const response = await rejected(guestLoader(loaderArgs("http://x/login")));
     expect(response.headers.get("location")).toBe("/home");
-    expect(guestLoader(loaderArgs("http://x/login", gateway({ session: null })))).toBeNull();
+    expect(await guestLoader(loaderArgs("http://x/login", gateway({ session: null })))).toBeNull();
+    expect(await guestLoader(loaderArgs("http://x/login", sessionSaying(null)))).toBeNull();
   });
 });
 

@@ -4,8 +4,8 @@ import { requireGuest } from "../lib/guards.server";
 import type { Route } from "./+types/guest-layout";
 
 /** Guest-only pages: a signed-in visitor goes to /home before anything renders. */
-export function loader({ context }: Route.LoaderArgs) {
-  requireGuest(context);
+export async function loader({ context }: Route.LoaderArgs) {
+  await requireGuest(context);
   return null;
 }
 

@@ -10,6 +10,7 @@ import { CardIconSprite } from "../features/code-hosts/card-icons";
 import { ProjectCard, ProjectCardSkeleton } from "../features/code-hosts/project-card";
 import { loadProjects, type ProjectsPage } from "../features/code-hosts/projects.server";
 import { backendFor } from "../lib/backend.server";
+import { confirmedUser } from "../lib/guards.server";
 import { listSearchOf, listStateOf } from "../lib/list-url";
 import { useProductName } from "../lib/root-data";
 import { documentTitle, productNameOf, type RouteHandle } from "../lib/route-handle";
@@ -22,13 +23,15 @@ export function meta({ matches }: Route.MetaArgs) {
 }
 
 /**
- * The user comes at once (the first HTML greets them); the repositories stream in: the promise is
- * returned un-awaited and resolves to a ProjectsResult, never rejects.
+ * The first HTML greets the user with the names the backend confirmed (the repositories' answer
+ * carries them, docs/decisions/049); the repositories stream in: the promise is returned un-awaited
+ * and resolves to a ProjectsResult, never rejects.
  */
-export function loader({ context, request }: Route.LoaderArgs) {
-  const { session, api } = backendFor(context, request);
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const { api } = backendFor(context, request);
   const state = listStateOf(request.url);
-  return { user: session.user, state, projects: loadProjects(api, state) };
+  const projects = loadProjects(api, state);
+  return { user: await confirmedUser(context, request), state, projects };
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {

@@ -225,6 +225,27 @@ export const sessionStatusResponseSchema = sessionClaimsSchema.pick({ name: true
 
 export type SessionNames = z.infer<typeof sessionStatusResponseSchema>;
 
+/**
+ * The same answer on every /api call of a live session, as a header (URI-encoded JSON): a page's
+ * own calls to the backend tell the gateway that the session is live and the names to show, so a
+ * page render needs no session-status call of its own (docs/decisions/049-session-confirmed-by-page-calls.md).
+ */
+export const SESSION_NAMES_HEADER = "x-session-names";
+
+export const sessionNamesHeaderValue = (names: SessionNames): string =>
+  encodeURIComponent(JSON.stringify(names));
+
+/** The names of a SESSION_NAMES_HEADER, or undefined for none or a malformed one. */
+export function sessionNamesOfHeader(value: string | null | undefined): SessionNames | undefined {
+  if (!value) return undefined;
+  try {
+    const names = sessionStatusResponseSchema.safeParse(JSON.parse(decodeURIComponent(value)));
+    return names.success ? names.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** GET /auth/session (answered by the gateway): who is signed in, never the token. */
 export const sessionUserSchema = z.object({
   id: z.string(),

@@ -108,5 +108,24 @@ describe.skipIf(!TEST_DATABASE_KINDS.includes("postgres"))(
       expect(page.status).toBe(302);
       expect(String(page.headers.location)).toMatch(/^\/login/);
     });
+
+    it("refuse a session logged out through the other gateway on the next page, whether its loaders call the backend or not", async () => {
+      const [a, b] = gateways;
+      for (const path of ["/home", "/subscriptions", "/payment-cancel"]) {
+        const account = await signedInAccount(backends[0] as Backend, `scale-page-${path.slice(1)}`);
+        const cookie = cookieHeader(account.token);
+        const live = await request(b.app).get(path).set("Cookie", cookie);
+        expect(live.status).toBe(200);
+        if (path === "/home") expect(live.text).toContain(`Welcome back`);
+
+        expect((await request(a.app).post(API_PATHS.logout).set("Cookie", cookie)).status).toBe(204);
+
+        // The first request gateway b sees after the logout is the page itself.
+        const page = await request(b.app).get(path).set("Cookie", cookie);
+        expect(page.status).toBe(302);
+        expect(page.headers.location).toBe(`/login?redirectTo=${encodeURIComponent(path)}`);
+        expect(String(page.headers["set-cookie"])).toMatch(/auth_token=;/);
+      }
+    });
   },
 );

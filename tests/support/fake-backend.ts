@@ -9,11 +9,13 @@ import { exportJWK, generateKeyPair, type JWTPayload, SignJWT } from "jose";
 import { INVALID_SESSION_MESSAGE } from "../../backend/auth/require-session.ts";
 import { EVENT_STREAM_HEADERS } from "../../backend/routes/reviews.ts";
 import { SESSION_AUDIENCE_DEFAULT, SESSION_ISSUER_DEFAULT } from "../../shared/contract/accounts.ts";
-import type {
-  RefreshResponse,
-  SessionClaims,
-  SessionNames,
-  SignInResponse,
+import {
+  type RefreshResponse,
+  SESSION_NAMES_HEADER,
+  type SessionClaims,
+  type SessionNames,
+  type SignInResponse,
+  sessionNamesHeaderValue,
 } from "../../shared/contract/accounts-schemas.ts";
 import type { ProjectsResponse } from "../../shared/contract/code-hosts-schemas.ts";
 import { API_PATHS, TOKEN_BEARING_AUTH_PATHS } from "../../shared/contract/common.ts";
@@ -155,15 +157,14 @@ export async function startFakeBackend(): Promise<FakeBackend> {
         { "set-cookie": "backend_cookie=leak; Path=/" },
       );
     }
+    const namesNow = (): SessionNames => {
+      const claims = claimsOf(bearer);
+      return { name: claims?.name ?? "", orgName: claims?.orgName ?? "", ...fake.currentNames };
+    };
     if (req.method === "GET" && url.pathname === API_PATHS.sessionStatus) {
       if (fake.revokedSessions.has(sidOf(bearer)))
         return json(401, { error: "Invalid or expired session" } satisfies ErrorBody);
-      const claims = claimsOf(bearer);
-      return json(200, {
-        name: claims?.name ?? "",
-        orgName: claims?.orgName ?? "",
-        ...fake.currentNames,
-      } satisfies SessionNames);
+      return json(200, namesNow());
     }
     if (req.method === "POST" && url.pathname === API_PATHS.refresh) {
       await fake.refreshGate;
@@ -181,6 +182,9 @@ export async function startFakeBackend(): Promise<FakeBackend> {
     // Like the real backend (backend/auth/require-session.ts), an /api call of an ended session is refused.
     if (url.pathname.startsWith("/api/") && bearer && fake.revokedSessions.has(sidOf(bearer)))
       return json(401, { error: INVALID_SESSION_MESSAGE } satisfies ErrorBody);
+    // And every other answer to an /api call with a session carries the session's names now.
+    if (url.pathname.startsWith("/api/") && bearer)
+      res.setHeader(SESSION_NAMES_HEADER, sessionNamesHeaderValue(namesNow()));
     // An answer that should never carry a token, but does.
     if (url.pathname === "/auth/leaky") return json(200, { ok: true, token: await mint() });
     if (url.pathname.startsWith("/api/slow")) {

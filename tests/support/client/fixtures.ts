@@ -4,6 +4,7 @@ import { vi } from "vitest";
 import { type GatewayContext, gatewayContext } from "../../../client/lib/gateway-context";
 import type { SessionUser } from "../../../shared/contract/accounts-schemas.ts";
 import type { Integration, Project } from "../../../shared/contract/code-hosts-schemas.ts";
+import type { SessionConfirmation } from "../../../shared/gateway-context.ts";
 
 export const USER: SessionUser = {
   id: "user-0123456789abcdef",
@@ -25,10 +26,15 @@ export function gateway(overrides: Partial<GatewayContext> = {}): GatewayContext
     backendUrl: "http://backend.test",
     firebase: FIREBASE,
     localMode: false,
-    session: { token: "secret-token", user: USER },
+    session: { token: "secret-token", user: USER, confirmation: confirmedAs(USER) },
     log: { debug: () => {}, error: () => {} },
     ...overrides,
   };
+}
+
+/** A session the backend has confirmed (null: says has ended); the loaders' calls go out unobserved. */
+export function confirmedAs(user: SessionUser | null): SessionConfirmation {
+  return { observe: (send) => send, confirmed: () => Promise.resolve(user) };
 }
 
 export function contextWith(value: GatewayContext): RouterContextProvider {
