@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { startTransition, useEffect, useState } from "react";
 
 export interface LazyPart<T> {
   /** Starts fetching the module; call it on pointerenter or focus of whatever opens the part. */
@@ -35,14 +35,19 @@ export function lazyPart<T>(importModule: () => Promise<T>): LazyPart<T> {
   return { load, preload: () => void load().catch(() => {}), loaded: () => loaded };
 }
 
-/** The part's module once it is loaded; starts loading it when `wanted` is true. */
+/**
+ * The part's module once it is loaded; starts loading it when `wanted` is true. The part's first
+ * render is a transition, which React renders in slices that yield to the browser: a large part
+ * (the contributors table) would otherwise render in one long task that holds input back
+ * (docs/performance.md, "Eighth round").
+ */
 export function useLazyPart<T>(part: LazyPart<T>, wanted: boolean): T | undefined {
   const [, setReady] = useState(false);
   useEffect(() => {
     if (!wanted || part.loaded()) return;
     let live = true;
     part.load().then(
-      () => live && setReady(true),
+      () => live && startTransition(() => setReady(true)),
       () => {},
     );
     return () => {
