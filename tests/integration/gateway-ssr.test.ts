@@ -33,6 +33,24 @@ describe("the document", () => {
     for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
   });
 
+  it("names its stylesheet before any module preload, on a guest page and a signed-in one", async () => {
+    const { app } = createTestGateway(backend.url);
+    const token = await backend.mint();
+    for (const page of [
+      request(app).get("/login"),
+      request(app).get("/home").set("Cookie", cookieHeader(token)),
+    ]) {
+      const response = await page;
+      expect(response.status).toBe(200);
+      const head = response.text.slice(0, response.text.indexOf("</head>"));
+      const links = head.match(/<link\b[^>]*>/g) ?? [];
+      const rels = links.map((tag) => /rel="([^"]+)"/.exec(tag)?.[1]);
+      expect(rels).toContain("modulepreload");
+      // The browser asks for what the head names in order: the page cannot paint before its styles.
+      expect(rels.indexOf("stylesheet")).toBe(0);
+    }
+  });
+
   it("is compressed for a browser that accepts gzip", async () => {
     const { app } = createTestGateway(backend.url);
     const response = await request(app).get("/login").set("Accept-Encoding", "gzip");
