@@ -37,6 +37,9 @@ export default defineConfig({
           environment: "jsdom",
           include: ["client/**/*.test.{ts,tsx}"],
           setupFiles: ["tests/setup/jsdom.ts"],
+          // A test waits on several lazy modules and renders (findBy up to 5 s each, the setup
+          // file): 1–2 s on a quiet machine, past 5 s when CI's browser tests load it.
+          testTimeout: 15_000,
         },
       },
       {
