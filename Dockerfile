@@ -42,7 +42,9 @@ CMD ["node", "--max-semi-space-size=4", "backend/index.ts"]
 FROM runtime AS gateway
 COPY --from=build /app/build ./build
 COPY server ./server
-ENV HOST=0.0.0.0 PORT=3000
+# Two malloc arenas, as scripts/lib/stack.ts starts the gateway: one per thread kept tens of MB
+# more resident after load (docs/decisions/050-gateway-memory.md).
+ENV HOST=0.0.0.0 PORT=3000 MALLOC_ARENA_MAX=2
 USER node
 EXPOSE 3000
 HEALTHCHECK --interval=15s --timeout=3s --start-period=10s \
