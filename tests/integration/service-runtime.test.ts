@@ -62,9 +62,13 @@ async function runProbe(runtime: ServiceRuntime, inherited: NodeJS.ProcessEnv = 
 }
 
 describe("the services' runtime settings", () => {
-  it("start the gateway with its V8 flags and two malloc arenas, which glibc keeps to", async () => {
+  it("start the gateway with its heap sizing, memory reducer and two malloc arenas, which glibc keeps to", async () => {
     const gateway = await runProbe(SERVICE_RUNTIME.gateway);
-    expect(gateway.execArgv).toEqual(["--max-semi-space-size=4", "--heap-growing-percent=100"]);
+    expect(gateway.execArgv).toEqual([
+      "--max-semi-space-size=4",
+      "--heap-growing-percent=100",
+      "--gc-memory-reducer-start-delay-ms=2000",
+    ]);
     expect(gateway.arenaMax).toBe("2");
     // The main arena and one more.
     expect(gateway.threadArenas).toBeLessThanOrEqual(1);
