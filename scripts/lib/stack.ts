@@ -33,6 +33,8 @@ export interface ServiceRuntime {
  * - V8's memory reducer (the collection that gives an idle heap back) checks every 2 s, not 8, whether
  *   the gateway has gone idle: its estimate of the allocation rate decays only as time passes between
  *   checks, and with 8 s it often still read the load's rate 45 s after the load had stopped.
+ * - V8's gc exposed, for the gateway's own collection once it has gone idle: the reducer, even so,
+ *   waited 15 s or more in some runs (server/idle-collection.ts).
  * - Two glibc malloc arenas for the gateway instead of up to eight per core: each thread that
  *   allocates (libuv's pool compressing answers, V8's helper threads) otherwise got an arena of its
  *   own, and ten arenas kept about 35 MB more resident after load than two.
@@ -43,6 +45,7 @@ export const SERVICE_RUNTIME = {
       "--max-semi-space-size=4",
       "--heap-growing-percent=100",
       "--gc-memory-reducer-start-delay-ms=2000",
+      "--expose-gc",
     ],
     env: { MALLOC_ARENA_MAX: "2" },
   },

@@ -143,9 +143,9 @@ describe("Dockerfile", () => {
     ],
     [
       "a V8 flag that npm start passes and the image does not",
-      '"--gc-memory-reducer-start-delay-ms=2000", "server/index.ts"',
+      '"--expose-gc", "server/index.ts"',
       '"server/index.ts"',
-      'gateway: CMD passes node "--max-semi-space-size=4 --heap-growing-percent=100", npm start "--max-semi-space-size=4 --heap-growing-percent=100 --gc-memory-reducer-start-delay-ms=2000"',
+      'gateway: CMD passes node "--max-semi-space-size=4 --heap-growing-percent=100 --gc-memory-reducer-start-delay-ms=2000", npm start "--max-semi-space-size=4 --heap-growing-percent=100 --gc-memory-reducer-start-delay-ms=2000 --expose-gc"',
     ],
     [
       "a malloc setting that npm start makes and the image does not",

@@ -68,6 +68,7 @@ describe("the services' runtime settings", () => {
       "--max-semi-space-size=4",
       "--heap-growing-percent=100",
       "--gc-memory-reducer-start-delay-ms=2000",
+      "--expose-gc",
     ]);
     expect(gateway.arenaMax).toBe("2");
     // The main arena and one more.
