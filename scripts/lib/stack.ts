@@ -32,7 +32,7 @@ export interface ServiceRuntime {
  *   for the garbage of renders and short-lived JSON answers and kept 90-200 MB more resident.
  * - V8's memory reducer (the collection that gives an idle heap back) checks every 2 s, not 8, whether
  *   the gateway has gone idle: after a burst its estimate of the allocation rate decays only as time
- *   passes, and checking every 8 s it collected within 15 s of the burst in 4 runs of 10 (2 s: 6 of 8).
+ *   passes, and checking every 8 s it collected within 15 s of the burst in 8 runs of 19 (2 s: 6 of 8).
  * - V8's gc exposed, for the gateway's own collection once it has gone idle (server/idle-collection.ts),
  *   which the reducer alone does not make sure of.
  * - Two glibc malloc arenas for the gateway instead of up to eight per core: each thread that
