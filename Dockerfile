@@ -42,11 +42,14 @@ CMD ["node", "--max-semi-space-size=4", "backend/index.ts"]
 FROM runtime AS gateway
 COPY --from=build /app/build ./build
 COPY server ./server
-ENV HOST=0.0.0.0 PORT=3000
+# Two malloc arenas, as scripts/lib/stack.ts starts the gateway: one per thread kept tens of MB
+# more resident after load (docs/decisions/050-gateway-memory.md).
+ENV HOST=0.0.0.0 PORT=3000 MALLOC_ARENA_MAX=2
 USER node
 EXPOSE 3000
 HEALTHCHECK --interval=15s --timeout=3s --start-period=10s \
   CMD node -e "fetch('http://127.0.0.1:3000/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-# V8's heap sizing as scripts/lib/stack.ts starts the gateway: V8's defaults kept 100-200 MB more
-# resident under load (docs/performance.md).
-CMD ["node", "--max-semi-space-size=4", "--heap-growing-percent=100", "server/index.ts"]
+# V8's heap sizing, memory reducer and gc (for the collection once idle, server/idle-collection.ts)
+# as scripts/lib/stack.ts starts the gateway: V8's defaults kept 100-200 MB more resident under load
+# and after it (docs/performance.md).
+CMD ["node", "--max-semi-space-size=4", "--heap-growing-percent=100", "--gc-memory-reducer-start-delay-ms=2000", "--expose-gc", "server/index.ts"]

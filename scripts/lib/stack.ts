@@ -17,18 +17,54 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
 const NODE = process.execPath;
 const READY_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 10_000;
+/** How a service's process is started besides its script: V8 flags, and variables for the C library. */
+export interface ServiceRuntime {
+  v8Flags: readonly string[];
+  /** Defaults the user's own environment may override. */
+  env: Readonly<Record<string, string>>;
+}
+
 /**
- * V8's heap sizing for the gateway: a small young generation, and an old generation that grows to
- * twice what a full collection leaves live instead of up to four times. With V8's defaults its heap
- * grew for the garbage of renders under load and it kept 100-200 MB more resident, for no measured
- * gain in throughput (docs/performance.md). The Dockerfile starts its gateway image the same way.
+ * The services' memory settings (docs/performance.md, docs/decisions/050-gateway-memory.md). The
+ * Dockerfile starts its images the same way; tests/integration/dockerfile.test.ts holds it to these.
+ * - V8's heap sizing: a small young generation, and (gateway) an old generation that grows to twice
+ *   what a full collection leaves live instead of up to four times. With V8's defaults the heaps grew
+ *   for the garbage of renders and short-lived JSON answers and kept 90-200 MB more resident.
+ * - V8's memory reducer (the collection that gives an idle heap back) checks every 2 s, not 8, whether
+ *   the gateway has gone idle: after a burst its estimate of the allocation rate decays only as time
+ *   passes, and checking every 8 s it collected within 15 s of the burst in 8 runs of 19 (2 s: 6 of 8).
+ * - V8's gc exposed, for the gateway's own collection once it has gone idle (server/idle-collection.ts),
+ *   which the reducer alone does not make sure of.
+ * - Two glibc malloc arenas for the gateway instead of up to eight per core: each thread that
+ *   allocates (libuv's pool compressing answers, V8's helper threads) otherwise got an arena of its
+ *   own, and ten arenas kept about 35 MB more resident after load than two.
  */
-const GATEWAY_V8_FLAGS = ["--max-semi-space-size=4", "--heap-growing-percent=100"];
-/**
- * The backend's young generation as small: its answers are short-lived JSON, and V8's default let
- * bursts of them leave some 90 MB more resident (docs/performance.md, "Backend memory").
- */
-const BACKEND_V8_FLAGS = ["--max-semi-space-size=4"];
+export const SERVICE_RUNTIME = {
+  gateway: {
+    v8Flags: [
+      "--max-semi-space-size=4",
+      "--heap-growing-percent=100",
+      "--gc-memory-reducer-start-delay-ms=2000",
+      "--expose-gc",
+    ],
+    env: { MALLOC_ARENA_MAX: "2" },
+  },
+  backend: { v8Flags: ["--max-semi-space-size=4"], env: {} },
+} as const satisfies Record<string, ServiceRuntime>;
+
+/** The command line and environment of a service's process. */
+export function serviceProcess(
+  script: string,
+  runtime: ServiceRuntime,
+  env: { inherited: NodeJS.ProcessEnv; fixed: Record<string, string> },
+  args: readonly string[] = [],
+): { command: string; args: string[]; env: NodeJS.ProcessEnv } {
+  return {
+    command: NODE,
+    args: [...runtime.v8Flags, script, ...args],
+    env: { ...runtime.env, ...env.inherited, ...env.fixed },
+  };
+}
 
 export interface StackOptions {
   gatewayPort: number;
@@ -101,12 +137,22 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   const launch = (
     name: string,
     script: string,
+    runtime: ServiceRuntime,
     env: Record<string, string>,
-    { v8Flags = [], args = [] }: { v8Flags?: string[]; args?: string[] } = {},
+    args: string[] = [],
   ): Service => {
-    const child = spawn(NODE, [...v8Flags, script, ...args], {
+    const started = serviceProcess(
+      script,
+      runtime,
+      {
+        inherited: process.env,
+        fixed: { ...mode, ...options.env, ...env },
+      },
+      args,
+    );
+    const child = spawn(started.command, started.args, {
       cwd: ROOT,
-      env: { ...process.env, ...mode, ...options.env, ...env },
+      env: started.env,
       stdio: ["ignore", "pipe", "pipe"],
       detached: true,
     });
@@ -137,23 +183,19 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     // The URL printed to the user is the one browsers use (and e-mails link to); plain http is
     // fine on loopback.
     const publicOrigin = { PUBLIC_ORIGIN: gatewayUrl, ALLOW_HTTP_ORIGIN: "true" };
-    const backend = launch(
-      "backend",
-      "backend/index.ts",
-      {
-        ...identity,
-        ...publicOrigin,
-        BACKEND_HOST: "127.0.0.1",
-        BACKEND_PORT: String(options.backendPort),
-        DATA_DIR: options.dataDir,
-      },
-      { v8Flags: BACKEND_V8_FLAGS },
-    );
+    const backend = launch("backend", "backend/index.ts", SERVICE_RUNTIME.backend, {
+      ...identity,
+      ...publicOrigin,
+      BACKEND_HOST: "127.0.0.1",
+      BACKEND_PORT: String(options.backendPort),
+      DATA_DIR: options.dataDir,
+    });
     await waitUntilAnswering(`${backendUrl}/healthz`, backend);
 
     const gateway = launch(
       "gateway",
       "server/index.ts",
+      SERVICE_RUNTIME.gateway,
       {
         ...identity,
         ...publicOrigin,
@@ -161,7 +203,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
         PORT: String(options.gatewayPort),
         BACKEND_URL: backendUrl,
       },
-      { v8Flags: GATEWAY_V8_FLAGS, args: options.dev ? ["--dev"] : [] },
+      options.dev ? ["--dev"] : [],
     );
     await waitUntilAnswering(`${gatewayUrl}/healthz`, gateway);
     return {

@@ -7,6 +7,7 @@ import path from "node:path";
 import request from "supertest";
 import { describe, expect, it } from "vitest";
 import { loadConfig as loadBackendConfig } from "../../backend/config.ts";
+import { SERVICE_RUNTIME } from "../../scripts/lib/stack.ts";
 import { loadConfig as loadGatewayConfig } from "../../server/config.ts";
 import { checkDockerfile, type Service } from "../support/dockerfile.ts";
 import { createTestGateway } from "../support/gateway.ts";
@@ -30,6 +31,7 @@ const SERVICES: Service[] = [
   {
     target: "gateway",
     healthPath: HEALTH_PATH,
+    runtime: SERVICE_RUNTIME.gateway,
     facts(env) {
       const deployed = {
         ...env,
@@ -53,6 +55,7 @@ const SERVICES: Service[] = [
   {
     target: "backend",
     healthPath: HEALTH_PATH,
+    runtime: SERVICE_RUNTIME.backend,
     facts(env) {
       const deployed = {
         ...env,
@@ -139,12 +142,29 @@ describe("Dockerfile", () => {
       "backend: HEALTHCHECK asks /health, the service answers /healthz",
     ],
     [
+      "a V8 flag that npm start passes and the image does not",
+      '"--expose-gc", "server/index.ts"',
+      '"server/index.ts"',
+      'gateway: CMD passes node "--max-semi-space-size=4 --heap-growing-percent=100 --gc-memory-reducer-start-delay-ms=2000", npm start "--max-semi-space-size=4 --heap-growing-percent=100 --gc-memory-reducer-start-delay-ms=2000 --expose-gc"',
+    ],
+    [
+      "a malloc setting that npm start makes and the image does not",
+      "ENV HOST=0.0.0.0 PORT=3000 MALLOC_ARENA_MAX=2",
+      "ENV HOST=0.0.0.0 PORT=3000",
+      "gateway: MALLOC_ARENA_MAX is undefined in the image, 2 under npm start",
+    ],
+    [
       "application files owned by the user",
       "COPY server ./server",
       "COPY --chown=node:node server ./server",
       "COPY --chown=node:node: application files stay root's",
     ],
-    ["a service running as root", "PORT=3000\nUSER node\n", "PORT=3000\n", "gateway: runs as root"],
+    [
+      "a service running as root",
+      "MALLOC_ARENA_MAX=2\nUSER node\n",
+      "MALLOC_ARENA_MAX=2\n",
+      "gateway: runs as root",
+    ],
     [
       "an install command that is not CI's",
       "npm install --no-audit --no-fund --ignore-scripts",

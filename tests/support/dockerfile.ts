@@ -4,7 +4,8 @@
  * and reports, one line each, what would break an image: a missing or ignored source, a start
  * command or an imported module that is not in the image, a package that `npm prune --omit=dev`
  * removes, a port or health check that disagrees with the service's configuration, application
- * files the service's user could change.
+ * files the service's user could change, V8 flags or memory settings other than those `npm start`
+ * starts the service with.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { builtinModules, stripTypeScriptTypes } from "node:module";
@@ -29,6 +30,8 @@ export interface Service {
   /** The Dockerfile target that runs it. */
   target: string;
   healthPath: string;
+  /** The V8 flags and environment `npm start` starts it with (scripts/lib/stack.ts). */
+  runtime: { v8Flags: readonly string[]; env: Readonly<Record<string, string>> };
   /** Throws when the configuration refuses the environment. */
   facts(env: Record<string, string>): ServiceFacts;
 }
@@ -272,6 +275,11 @@ export function checkDockerfile(text: string, root: string, services: Service[])
       const entry = cmd.slice(1).find((arg) => !arg.startsWith("-"));
       if (entry) visit(path.posix.resolve(workdir, entry));
       else problems.push(`${name}: CMD names no script`);
+      const flags = cmd.slice(1, entry ? cmd.indexOf(entry) : undefined).join(" ");
+      if (flags !== service.runtime.v8Flags.join(" "))
+        problems.push(
+          `${name}: CMD passes node "${flags}", npm start "${service.runtime.v8Flags.join(" ")}"`,
+        );
     } else if (cmd[0] === "npm" && cmd[1] === "run") {
       if (!scripts[cmd[2] ?? ""])
         problems.push(`${name}: CMD runs npm script ${cmd[2]}, which package.json lacks`);
@@ -291,6 +299,9 @@ export function checkDockerfile(text: string, root: string, services: Service[])
       continue;
     }
     if (env.NODE_ENV !== "production") problems.push(`${name}: NODE_ENV is ${env.NODE_ENV}, not production`);
+    for (const [variable, value] of Object.entries(service.runtime.env))
+      if (env[variable] !== value)
+        problems.push(`${name}: ${variable} is ${env[variable]} in the image, ${value} under npm start`);
     if (!facts.refusesEmulator) problems.push(`${name}: accepts the Firebase emulator`);
     if (facts.host !== "0.0.0.0")
       problems.push(`${name}: listens on ${facts.host}, unreachable from outside`);
