@@ -155,13 +155,13 @@ describe("a page's session, confirmed by its own calls", () => {
     expect(status.checks()).toBe(0);
   });
 
-  it("asks the status as well when no call has told within a second, and takes whichever tells first", async () => {
+  it("asks the status as well when no call has told in time, and takes whichever tells first", async () => {
     const { confirmation, status } = setup(checker({ status: "ended" }));
     const hung = held(200, RENAMED);
     const pending = confirmation.observe(hung.send)(API);
     const started = Date.now();
     expect(await confirmation.confirmed()).toBeNull();
-    expect(Date.now() - started).toBeGreaterThanOrEqual(CALLS_VERDICT_WAIT_MS - 50);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(CALLS_VERDICT_WAIT_MS - 5);
     expect(status.checks()).toBe(1);
     hung.release();
     await pending;

@@ -5,7 +5,7 @@
  * names on the answer (SESSION_NAMES_HEADER). So the first of a render's loader calls to answer
  * either way is the backend's verdict, as current as `GET /auth/session-status` would have been.
  * Only when the loaders make no call, or none answers with a verdict (the backend failed), or none
- * within a second, is the status asked, as before. The loaders that show who is signed in await the verdict, so a session
+ * within CALLS_VERDICT_WAIT_MS, is the status asked, as before. The loaders that show who is signed in await the verdict, so a session
  * ended elsewhere is still refused (a redirect to sign in, the cookie cleared) before any of the
  * page is sent.
  */
@@ -30,10 +30,12 @@ const isApiCall = (input: string | URL | Request) =>
   new URL(input instanceof Request ? input.url : input).pathname.startsWith("/api/");
 
 /**
- * How long a page waits for its calls to tell before it asks the status as well: a backend slow on
- * one call does not hold the page much longer than the status call would have.
+ * How long a page waits for its calls to tell before it asks the status as well. A cached read
+ * answers within a few milliseconds, which saves the status call; a page whose calls are slow still
+ * sends its shell 50 ms and a status call later, not when its data comes (the shell streams ahead
+ * of slow data: tests/integration/gateway-ssr.test.ts).
  */
-export const CALLS_VERDICT_WAIT_MS = 1000;
+export const CALLS_VERDICT_WAIT_MS = 50;
 
 /**
  * The confirmation of one page request's session. `vouched`: the backend has just vouched for it
