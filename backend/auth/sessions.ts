@@ -8,6 +8,7 @@ import { sql } from "kysely";
 import { NAME_MAX, ORG_NAME_MAX, SESSION_ABSOLUTE_LIFETIME_SECONDS } from "../../shared/constants.ts";
 import type { Provider } from "../../shared/contract/accounts-schemas.ts";
 import type { Db } from "../db/database.ts";
+import { preparedRead } from "../db/prepared-statements.ts";
 import { cachedRead, type ReadCacheKind, type ReadVersion } from "../db/read-cache.ts";
 import { ACCOUNT_COLUMNS, type Account, accountFromRow } from "./account-rows.ts";
 import { capLength } from "./names.ts";
@@ -116,8 +117,12 @@ async function findActiveSession(db: Db, sid: string, userId: string): Promise<S
   return cachedRead(db, LIVE_SESSIONS, `${sid}:${userId}`, () => readActiveSession(db, sid, userId));
 }
 
-async function readActiveSession(db: Db, sid: string, userId: string): Promise<SessionContext | undefined> {
-  const row = await db
+/**
+ * The session with its user, organisation and the organisation's read version, by primary keys:
+ * the statement every /api call runs, so a Postgres server plans it once per connection.
+ */
+const readSessionRow = preparedRead("session_check", ["sid", "userId"], (db, { sid, userId }) =>
+  db
     .selectFrom("sessions")
     .innerJoin("users", "users.id", "sessions.user_id")
     .innerJoin("organizations", "organizations.id", "users.org_id")
@@ -133,8 +138,11 @@ async function readActiveSession(db: Db, sid: string, userId: string): Promise<S
     ])
     .where("sessions.id", "=", sid)
     .where("sessions.user_id", "=", userId)
-    .where("sessions.revoked_at", "is", null)
-    .executeTakeFirst();
+    .where("sessions.revoked_at", "is", null),
+);
+
+async function readActiveSession(db: Db, sid: string, userId: string): Promise<SessionContext | undefined> {
+  const row = await readSessionRow(db, { sid, userId });
   if (!row) return undefined;
   return {
     ...accountFromRow(row),

@@ -9,6 +9,7 @@ import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 import type { DatabaseTarget } from "../config.ts";
 import { PGliteDialect } from "./pglite-dialect.ts";
+import { nameKnownStatements } from "./prepared-statements.ts";
 import { makeContentPrivate, privateFolder } from "./private-files.ts";
 import type { Database } from "./schema.ts";
 import { TableWritesPlugin } from "./table-writes.ts";
@@ -38,6 +39,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<Db> {
     // closing after destroy()) is dropped by the pool, which then emits the error: without a
     // listener that would crash the process. Queries in flight still fail with their own error.
     pool.on("error", () => {});
+    pool.on("connect", nameKnownStatements);
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
   const { dataDir } = target;
