@@ -36,7 +36,7 @@ import {
   TOKEN_BEARING_AUTH_PATHS,
 } from "../shared/contract/common.ts";
 import type { Logger } from "../shared/node/logging.ts";
-import { pathOf, plainRequestLogger } from "../shared/node/logging.ts";
+import { pathOf, plainRequestLogger, type RequestLog } from "../shared/node/logging.ts";
 import { slotLimit } from "../shared/node/slot-limit.ts";
 import { lostToStaleSocket } from "../shared/node/stale-socket.ts";
 import type { AuthRoutes } from "./auth-routes.ts";
@@ -140,10 +140,10 @@ export function proxiedCompression(): (req: IncomingMessage, res: ServerResponse
 
 /** One call toward the backend. */
 interface UpstreamCall {
-  id: string;
+  /** The call's id, and its logger, made only when something is logged. */
+  request: RequestLog;
   /** The client's address, for X-Forwarded-For. */
   ip: string;
-  log: Logger;
   /** An /api call's session, whose token goes as the bearer. */
   session: Session | null;
   body: Buffer | undefined;
@@ -208,7 +208,7 @@ export function backendProxy(config: GatewayConfig, deps: ProxyDeps) {
     FORWARDED_HEADERS.forEach(copy);
     if (webhook) WEBHOOK_HEADERS.forEach(copy);
     if (call.session) headers.authorization = `Bearer ${call.session.token}`;
-    headers["x-request-id"] = call.id;
+    headers["x-request-id"] = call.request.id;
     headers["x-forwarded-for"] = call.ip;
     headers["x-forwarded-proto"] = forwardedProto;
     headers["x-forwarded-host"] = publicOrigin.host;
@@ -257,7 +257,7 @@ export function backendProxy(config: GatewayConfig, deps: ProxyDeps) {
           upstream.on("error", (error: NodeJS.ErrnoException) => {
             if (res.destroyed) return;
             if (!retried && lostToStaleSocket(upstream, error)) return sendUpstream(true);
-            call.log.warn({ err: { message: error.message, code: error.code } }, "upstream failed");
+            call.request.log.warn({ err: { message: error.message, code: error.code } }, "upstream failed");
             if (timedOut) sendError(res, 504, GATEWAY_ERRORS.upstreamTimeout);
             else sendError(res, 502, GATEWAY_ERRORS.upstreamUnavailable);
           });
@@ -269,7 +269,7 @@ export function backendProxy(config: GatewayConfig, deps: ProxyDeps) {
         sendUpstream(false);
       },
       () => {
-        call.log.warn({ pool: poolName }, "no socket to the backend in time");
+        call.request.log.warn({ pool: poolName }, "no socket to the backend in time");
         sendError(res, 504, GATEWAY_ERRORS.upstreamTimeout);
       },
     );
@@ -299,7 +299,8 @@ export function backendProxy(config: GatewayConfig, deps: ProxyDeps) {
 
   /** An /api or /webhooks call, on the plain node:http request and response. */
   async function proxiedCall(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
-    const { id, log } = logRequest(req, res);
+    const request = logRequest(req, res);
+    const { id } = request;
     setFixedHeaders(res, deps.headers);
     compressProxied(req, res, () => {});
     if (UNSAFE_PATH.test(path)) return sendError(res, 400, GATEWAY_ERRORS.invalidPath);
@@ -319,7 +320,7 @@ export function backendProxy(config: GatewayConfig, deps: ProxyDeps) {
         session = await deps.resolveSession(facts, res, token, { askBackend: isAuth(path) });
       } catch (error) {
         if (!(error instanceof KeysUnavailableError)) throw error;
-        log.warn({ err: { message: error.message } }, "session keys unavailable; session kept");
+        request.log.warn({ err: { message: error.message } }, "session keys unavailable; session kept");
         undecided = true;
       }
     }
@@ -327,7 +328,7 @@ export function backendProxy(config: GatewayConfig, deps: ProxyDeps) {
     if (isAuth(path)) {
       if (!(await deps.authRateLimit(req, res, ip))) return;
       const route = deps.authRoutes(req.method, path);
-      if (route) return route(req, res, { facts, session, undecided, log });
+      if (route) return route(req, res, { facts, session, undecided, log: request.log });
     } else if (isApi(path) && !session && !PUBLIC_API_PATTERN.test(path)) {
       if (undecided) return sendError(res, 503, GATEWAY_ERRORS.sessionCheckUnavailable);
       return sendError(res, 401, GATEWAY_ERRORS.noAuthToken);
@@ -337,10 +338,10 @@ export function backendProxy(config: GatewayConfig, deps: ProxyDeps) {
     try {
       body = await readBody(req, res);
     } catch (error) {
-      return answerBodyError(res, log, path, error);
+      return answerBodyError(res, request.log, path, error);
     }
     // Only /api calls carry the session upstream.
-    const call: UpstreamCall = { id, ip, log, session: isApi(path) ? session : null, body };
+    const call: UpstreamCall = { request, ip, session: isApi(path) ? session : null, body };
     if (isAuth(path))
       return forward(calls, "calls", req, res, call, authAnswer(req, res, call, secure, path));
     if (!isEventStream(path)) return forward(calls, "calls", req, res, call, passThrough(res, call, secure));
@@ -395,7 +396,7 @@ export function backendProxy(config: GatewayConfig, deps: ProxyDeps) {
         if (signsIn) {
           const claims = typeof token === "string" ? await deps.verify(token) : null;
           if (!claims || typeof token !== "string") {
-            call.log.error("backend returned a session token that does not verify");
+            call.request.log.error("backend returned a session token that does not verify");
             sendError(res, 502, GATEWAY_ERRORS.upstreamInvalidSession);
             return;
           }
@@ -407,7 +408,7 @@ export function backendProxy(config: GatewayConfig, deps: ProxyDeps) {
           sendError(res, 503, GATEWAY_ERRORS.sessionCheckUnavailable);
           return;
         }
-        call.log.error({ err: { message: (error as Error).message } }, "auth answer failed");
+        call.request.log.error({ err: { message: (error as Error).message } }, "auth answer failed");
         sendError(res, 502, GATEWAY_ERRORS.upstreamUnavailable);
       }
     };

@@ -76,6 +76,9 @@ export interface RequestLog {
  * responseTime, the same message), at a fraction of the cost per request.
  */
 export function plainRequestLogger(logger: Logger, options: { trustIncomingId: boolean }) {
+  // The line is built here from fields that hold no secret (the id is checked, the query string is
+  // cut), so it skips the redact pass, which took three quarters of the line's cost.
+  const lines = logger.child({}, { redact: [] });
   return (req: IncomingMessage, res: ServerResponse): RequestLog => {
     const id = requestIdFor(req, options.trustIncomingId);
     res.setHeader("X-Request-Id", id);
@@ -91,8 +94,8 @@ export function plainRequestLogger(logger: Logger, options: { trustIncomingId: b
       const line = { req: fields, res: { statusCode: status }, responseTime };
       if (level === "error") {
         const err = { type: "Error", message: `failed with status code ${status}` };
-        logger.error({ ...line, err }, `${fields.method} ${fields.path} ${status} failed`);
-      } else logger[level](line, `${fields.method} ${fields.path} ${status} ${responseTime}ms`);
+        lines.error({ ...line, err }, `${fields.method} ${fields.path} ${status} failed`);
+      } else lines[level](line, `${fields.method} ${fields.path} ${status} ${responseTime}ms`);
     };
     res.on("finish", done);
     res.on("close", done);
