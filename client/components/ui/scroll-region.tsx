@@ -61,8 +61,9 @@ export function ScrollRegion({
           ? current
           : next;
       });
-    measure();
-    // The box narrows with the window; the content widens with its rows.
+    // The box narrows with the window; the content widens with its rows. An observer reports each
+    // element once on its own, after layout: measuring here too forced a layout in the effect, one
+    // of the long tasks of hydrating /subscriptions (docs/performance.md, ninth round).
     const observer = new ResizeObserver(measure);
     observer.observe(element);
     for (const child of element.children) observer.observe(child);

@@ -5,29 +5,52 @@
  */
 import { DEFAULT_CURRENCY } from "../../../shared/constants.ts";
 
-const DATE_FORMAT = new Intl.DateTimeFormat("en-GB", {
-  day: "numeric",
-  month: "short",
-  year: "numeric",
-  // One zone for server and browser renders, so both print the same day.
-  timeZone: "UTC",
-});
+/**
+ * Formatters are built on first use and kept: building one took milliseconds of the first load's
+ * script evaluation on a slow phone, for formats the page may never show (the relative times are the
+ * contributors table's, which loads later).
+ */
+function onFirstUse<T>(make: () => T): () => T {
+  let made: T | undefined;
+  return () => {
+    made ??= make();
+    return made;
+  };
+}
+
+const dateFormat = onFirstUse(
+  () =>
+    new Intl.DateTimeFormat("en-GB", {
+      day: "numeric",
+      month: "short",
+      year: "numeric",
+      // One zone for server and browser renders, so both print the same day.
+      timeZone: "UTC",
+    }),
+);
 
 /** "23 Nov 2026": day, short month, year; empty → "N/A", not a date → "-". */
 export function formatDate(value: string | null | undefined): string {
   if (!value) return "N/A";
   const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? "-" : DATE_FORMAT.format(date);
+  return Number.isNaN(date.getTime()) ? "-" : dateFormat().format(date);
 }
+
+/** One formatter per currency code. */
+const moneyFormats = new Map<string, Intl.NumberFormat>();
 
 /** Minor units (cents) as US English currency: 1999 → "$19.99". The default currency unless one is named. */
 export function formatMoney(minorUnits: number, currency = DEFAULT_CURRENCY): string {
-  return new Intl.NumberFormat("en-US", { style: "currency", currency: currency.toUpperCase() }).format(
-    minorUnits / 100,
-  );
+  const code = currency.toUpperCase();
+  let format = moneyFormats.get(code);
+  if (!format) {
+    format = new Intl.NumberFormat("en-US", { style: "currency", currency: code });
+    moneyFormats.set(code, format);
+  }
+  return format.format(minorUnits / 100);
 }
 
-const RELATIVE_TIME = new Intl.RelativeTimeFormat("en", { numeric: "always" });
+const relativeTime = onFirstUse(() => new Intl.RelativeTimeFormat("en", { numeric: "always" }));
 const RELATIVE_UNITS: readonly [Intl.RelativeTimeFormatUnit, number][] = [
   ["year", 365 * 86_400_000],
   ["month", 30 * 86_400_000],
@@ -49,7 +72,7 @@ export function formatRelativeTime(value: string | null | undefined, now: Date):
   const [unit, size] =
     RELATIVE_UNITS.find(([, length]) => Math.abs(difference) >= length) ?? (["minute", 60_000] as const);
   // Math.trunc does not round "23 hours ago" up to "1 day ago", and keeps the sign even of 0.
-  return RELATIVE_TIME.format(Math.trunc(difference / size), unit);
+  return relativeTime().format(Math.trunc(difference / size), unit);
 }
 
 /** A contributor's last activity: relative to now, or "No activity yet". */

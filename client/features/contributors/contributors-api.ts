@@ -1,7 +1,7 @@
 /**
  * The contributor and seat calls from the browser to the gateway (same origin, the session cookie):
  * docs/product.md#contributors-and-seats. Brings zod and the schemas, so the contributors table
- * loads it with itself, on demand.
+ * fetches it on demand (lazy-contributors.ts).
  */
 
 import { API_PATHS } from "../../../shared/contract/common.ts";

@@ -42,7 +42,8 @@ import {
 import { inputClasses } from "../../components/ui/text-field";
 import { formatLastActivity } from "../billing/format-billing.ts";
 import { AddContributorDialog } from "./add-contributor-dialog";
-import { addContributor, contributorSuggestions, listContributors, setSeat } from "./contributors-api";
+import type { Outcome } from "./contributors-api";
+import { contributorCalls } from "./lazy-contributors";
 import { useSeatCounts } from "./seat-counts";
 
 // The table keeps the state of its controls; the rows are the page the backend answered.
@@ -171,6 +172,22 @@ export interface ContributorsTableProps {
 }
 
 /** Usernames are case-insensitive, as on GitHub. */
+type ContributorCalls = Awaited<ReturnType<typeof contributorCalls.load>>;
+
+/** A call through the module fetched on demand; the module not coming is that call's failure, same toast. */
+async function callOrFailure<T>(
+  call: (calls: ContributorCalls) => Promise<Outcome<T>>,
+  title: string,
+): Promise<Outcome<T>> {
+  let calls: ContributorCalls;
+  try {
+    calls = await contributorCalls.load();
+  } catch {
+    return { ok: false, title };
+  }
+  return call(calls);
+}
+
 function samePerson(a: string, b: string): boolean {
   return a.trim().toLowerCase() === b.trim().toLowerCase();
 }
@@ -194,8 +211,24 @@ export function ContributorsTable({ first, subscription, seats: loaded }: Contri
   // Asked for once, when the dialog first opens.
   const [known, setKnown] = useState<ContributorSuggestion[] | null>(null);
   useEffect(() => {
-    if (adding && known === null) void contributorSuggestions().then(setKnown);
+    if (adding && known === null)
+      void contributorCalls.load().then(
+        async (calls) => setKnown(await calls.contributorSuggestions()),
+        () => setKnown([]),
+      );
   }, [adding, known]);
+  // The calls are fetched once the table is pointed at or something in it is focused.
+  const area = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const element = area.current;
+    if (!element) return;
+    element.addEventListener("pointerenter", contributorCalls.preload);
+    element.addEventListener("focusin", contributorCalls.preload);
+    return () => {
+      element.removeEventListener("pointerenter", contributorCalls.preload);
+      element.removeEventListener("focusin", contributorCalls.preload);
+    };
+  }, []);
   const [seats, setSeats] = useSeatCounts(loaded);
   // The counts as last shown, for a change that completes after another one.
   const latest = useRef(seats);
@@ -240,7 +273,10 @@ export function ContributorsTable({ first, subscription, seats: loaded }: Contri
     const timer = setTimeout(
       async () => {
         setLoading(true);
-        const outcome = await listContributors(asked);
+        const outcome = await callOrFailure(
+          (calls) => calls.listContributors(asked),
+          CONTRIBUTOR_MESSAGES.fetchFailed,
+        );
         // A later change has asked for another page meanwhile: this answer is not shown.
         if (request !== latestRequest.current) return;
         setLoading(false);
@@ -277,7 +313,10 @@ export function ContributorsTable({ first, subscription, seats: loaded }: Contri
       setPending((current) => new Set(current).add(contributor.id));
       setSeated(contributor.id, seated);
       setSeats(shift(latest.current, delta));
-      const outcome = await setSeat(contributor.id, seated);
+      const outcome = await callOrFailure(
+        (calls) => calls.setSeat(contributor.id, seated),
+        CONTRIBUTOR_MESSAGES.toggleFailed,
+      );
       if (outcome.ok) {
         setSeats(outcome.value);
       } else {
@@ -295,7 +334,10 @@ export function ContributorsTable({ first, subscription, seats: loaded }: Contri
   );
 
   async function add(username: string): Promise<boolean> {
-    const outcome = await addContributor(username);
+    const outcome = await callOrFailure(
+      (calls) => calls.addContributor(username),
+      CONTRIBUTOR_MESSAGES.addFailed,
+    );
     if (!outcome.ok) {
       toastFailure(outcome);
       return false;
@@ -322,7 +364,7 @@ export function ContributorsTable({ first, subscription, seats: loaded }: Contri
 
   return (
     <SeatActionsContext.Provider value={actions}>
-      <div className="space-y-4">
+      <div ref={area} className="space-y-4">
         <div className="flex flex-wrap items-end justify-between gap-3">
           <TextField
             className="w-full max-w-xs"
