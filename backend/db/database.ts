@@ -9,7 +9,7 @@ import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 import type { DatabaseTarget } from "../config.ts";
 import { PGliteDialect } from "./pglite-dialect.ts";
-import { nameKnownStatements } from "./prepared-statements.ts";
+import { StatementNamingClient } from "./prepared-statements.ts";
 import { makeContentPrivate, privateFolder } from "./private-files.ts";
 import type { Database } from "./schema.ts";
 import { TableWritesPlugin } from "./table-writes.ts";
@@ -34,12 +34,11 @@ const EMBEDDED_SETTINGS = ["-c", "shared_buffers=16MB"];
 
 export async function openDatabase(target: DatabaseTarget): Promise<Db> {
   if (target.kind === "postgres") {
-    const pool = new pg.Pool({ connectionString: target.url });
+    const pool = new pg.Pool({ connectionString: target.url, Client: StatementNamingClient });
     // An idle connection the server ends (a restart, a failover, a dropped database; also one still
     // closing after destroy()) is dropped by the pool, which then emits the error: without a
     // listener that would crash the process. Queries in flight still fail with their own error.
     pool.on("error", () => {});
-    pool.on("connect", nameKnownStatements);
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
   const { dataDir } = target;

@@ -8,7 +8,7 @@
  * mode, or its transaction mode from 1.21 with `max_prepared_statements` set.
  */
 import type { Compilable, CompiledQuery } from "kysely";
-import type pg from "pg";
+import pg from "pg";
 import type { Db } from "./database.ts";
 
 /** The SQL of every named statement, to its name: the same text on every database and connection. */
@@ -47,15 +47,15 @@ export function preparedRead<Row, Key extends string>(
 }
 
 /**
- * Makes a `pg` client run the prepared reads' SQL as named statements; every other statement goes
- * as before, unnamed. For the pool's "connect" event: Kysely's driver calls `query(sql, values)`.
+ * A `pg` client that runs the prepared reads' SQL as named statements; every other statement goes
+ * as before, unnamed. For pg.Pool's `Client` option: Kysely's driver calls `query(sql, values)`.
  */
-export function nameKnownStatements(client: pg.PoolClient): void {
-  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-  client.query = ((...args: unknown[]) => {
+export class StatementNamingClient extends pg.Client {
+  override query(...args: unknown[]): never {
     const [text, values] = args;
     const name = typeof text === "string" ? namesBySql.get(text) : undefined;
-    if (name === undefined || args.length > 2) return query(...args);
-    return query({ name, text, values });
-  }) as typeof client.query;
+    const send = super.query as (...sent: unknown[]) => never;
+    if (name === undefined || args.length > 2) return send.apply(this, args);
+    return send.call(this, { name, text, values });
+  }
 }
