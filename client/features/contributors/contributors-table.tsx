@@ -171,7 +171,6 @@ export interface ContributorsTableProps {
   seats: SeatStatus;
 }
 
-/** Usernames are case-insensitive, as on GitHub. */
 type ContributorCalls = Awaited<ReturnType<typeof contributorCalls.load>>;
 
 /** A call through the module fetched on demand; the module not coming is that call's failure, same toast. */
@@ -188,6 +187,7 @@ async function callOrFailure<T>(
   return call(calls);
 }
 
+/** Usernames are case-insensitive, as on GitHub. */
 function samePerson(a: string, b: string): boolean {
   return a.trim().toLowerCase() === b.trim().toLowerCase();
 }
