@@ -7,6 +7,7 @@ import { runtimeSummary } from "../shared/node/env.ts";
 import { loadEnvFile } from "../shared/node/env-file.ts";
 import { shutDownOnSignals, startServer } from "../shared/node/http-server.ts";
 import { createLogger } from "../shared/node/logging.ts";
+import { BACKEND_KEEP_ALIVE_MS } from "../shared/node/stale-socket.ts";
 import { createBackend } from "./app.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 
@@ -23,6 +24,7 @@ async function main(): Promise<void> {
     port: config.port,
     shutdownTimeoutMs: SHUTDOWN_GRACE_MS,
     logger,
+    keepAliveTimeoutMs: BACKEND_KEEP_ALIVE_MS,
     onClosed: () => backend.close(),
   }).catch(async (error: unknown) => {
     await backend.close();

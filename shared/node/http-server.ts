@@ -18,6 +18,8 @@ export interface ServerOptions {
   readiness?: { shuttingDown: boolean };
   /** Runs once the last connection is closed: close databases and clients here. */
   onClosed?: () => Promise<void>;
+  /** How long an idle keep-alive connection stays open; Node's default (5 s) when not given. */
+  keepAliveTimeoutMs?: number;
 }
 
 export interface RunningServer {
@@ -34,6 +36,7 @@ export function httpUrl(host: string, port: number): string {
 
 export async function startServer(handler: RequestListener, options: ServerOptions): Promise<RunningServer> {
   const server = createServer(handler);
+  if (options.keepAliveTimeoutMs !== undefined) server.keepAliveTimeout = options.keepAliveTimeoutMs;
   let closing: Promise<void> | undefined;
   // Node keeps a keep-alive connection open after its last response even while closing; close it
   // as soon as it goes idle instead of waiting for the client's or our keep-alive timeout.

@@ -6,6 +6,15 @@
  */
 import type { ClientRequest } from "node:http";
 
+/**
+ * How long the backend keeps an idle connection open. Node's default (5 s) left the gateway's
+ * agents, which drop a socket a second before the server's hint, a margin of two seconds; a busy
+ * gateway that took a new call off a socket later than that lost it, and a write cannot go again.
+ */
+export const BACKEND_KEEP_ALIVE_MS = 30_000;
+/** How long the gateway keeps an idle socket to the backend: far less than the backend keeps it. */
+export const IDLE_UPSTREAM_SOCKET_MS = 4_000;
+
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 const CLOSED_UNDER_IT = new Set(["ECONNRESET", "EPIPE"]);
 
