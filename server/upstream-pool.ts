@@ -9,7 +9,7 @@
 import type { ServerResponse } from "node:http";
 import { Agent as HttpAgent } from "node:http";
 import { Agent as HttpsAgent } from "node:https";
-import { IDLE_UPSTREAM_SOCKET_MS } from "../shared/node/stale-socket.ts";
+import { UPSTREAM_AGENT_OPTIONS } from "../shared/node/stale-socket.ts";
 
 export interface UpstreamPool {
   /** What the proxy sends the pool's requests with. */
@@ -24,8 +24,7 @@ export interface UpstreamPool {
 
 export function upstreamPool(backendUrl: string, sockets: number, waitMs: number): UpstreamPool {
   // Reused connections: without an agent the proxy would open one per request.
-  // An idle socket goes long before the backend would close it (shared/node/stale-socket.ts).
-  const agentOptions = { keepAlive: true, maxSockets: sockets, timeout: IDLE_UPSTREAM_SOCKET_MS };
+  const agentOptions = { ...UPSTREAM_AGENT_OPTIONS, maxSockets: sockets };
   const agent = backendUrl.startsWith("https:") ? new HttpsAgent(agentOptions) : new HttpAgent(agentOptions);
   let inUse = 0;
   /** Admits a waiting request; a Set keeps the order they came in. */

@@ -12,11 +12,12 @@ import { authenticateSession } from "../auth/sessions.ts";
 import { type Db, openDatabase } from "./database.ts";
 import { preparedRead } from "./prepared-statements.ts";
 
-const joined = preparedRead("test_joined", ["first", "second"], (db, { first, second }) =>
+/** Two parameters and a fixed value, in an order of their own. */
+const buildJoined = (db: Db, { first, second }: Record<"first" | "second", string>) =>
   db.selectNoFrom(
     sql<string>`${second}::text || '/' || ${first}::text || '/' || ${"fixed"}::text`.as("joined"),
-  ),
-);
+  );
+const joined = preparedRead("test_joined", ["first", "second"], buildJoined);
 
 /** The names of the statements prepared on the connection `db` runs on. */
 async function preparedNames(db: Db): Promise<string[]> {
@@ -67,11 +68,7 @@ describe.each(TEST_DATABASE_KINDS)("prepared reads on %s", (kind) => {
 
   it("refuses a second name for the same statement", async () => {
     const opened = await open();
-    const twin = preparedRead("test_joined_twin", ["first", "second"], (db, { first, second }) =>
-      db.selectNoFrom(
-        sql<string>`${second}::text || '/' || ${first}::text || '/' || ${"fixed"}::text`.as("joined"),
-      ),
-    );
+    const twin = preparedRead("test_joined_twin", ["first", "second"], buildJoined);
     await joined(opened, { first: "a", second: "b" });
     await expect(twin(opened, { first: "a", second: "b" })).rejects.toThrow(
       /already prepared as "test_joined"/,

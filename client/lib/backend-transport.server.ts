@@ -6,7 +6,7 @@
  */
 import http from "node:http";
 import https from "node:https";
-import { IDLE_UPSTREAM_SOCKET_MS, lostToStaleSocket } from "../../shared/node/stale-socket.ts";
+import { lostToStaleSocket, UPSTREAM_AGENT_OPTIONS } from "../../shared/node/stale-socket.ts";
 
 let transport: typeof fetch | undefined;
 
@@ -26,9 +26,10 @@ const NO_BODY = new Set([101, 204, 205, 304]);
  * signal. A safe call lost to a kept-alive socket the backend had just closed goes again once.
  */
 export function nodeHttpFetch(): typeof fetch {
-  // An idle socket goes long before the backend would close it (shared/node/stale-socket.ts).
-  const agentOptions = { keepAlive: true, timeout: IDLE_UPSTREAM_SOCKET_MS };
-  const agents = { "http:": new http.Agent(agentOptions), "https:": new https.Agent(agentOptions) };
+  const agents = {
+    "http:": new http.Agent(UPSTREAM_AGENT_OPTIONS),
+    "https:": new https.Agent(UPSTREAM_AGENT_OPTIONS),
+  };
   return (input, init = {}) =>
     new Promise<Response>((resolve, reject) => {
       if (init.body != null && typeof init.body !== "string") {
