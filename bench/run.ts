@@ -3,7 +3,7 @@
  * production mode with the production build. Every throughput figure is a ratio to a reference
  * measured side by side in the same run, each the median of 3 runs by autocannon in a process of
  * its own (docs/decisions/023-benchmarks.md). Prints the report and writes it into
- * bench/README.md. Options: bench/lib/options.ts (--quick, --duration, --runs, --soak, --only).
+ * bench/README.md. Options: bench/lib/options.ts (--quick, --duration, --runs, --soak, --soak-warmup, --only).
  */
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -90,7 +90,7 @@ async function measure(settings: BenchOptions): Promise<ReportSection[]> {
           }
         }
         if (wanted("memory")) {
-          log(`memory, with a ${settings.soakSeconds} s soak`);
+          log(`memory, with a ${settings.soakSeconds} s soak after ${settings.soakWarmupSeconds} s`);
           measured.push(await memorySection(stack, account, settings, readClientBuild().assets.entry.module));
         }
         if (wanted("lighthouse")) {

@@ -2,12 +2,12 @@
  * The data directory as the real services leave it, started as `npm start` starts them
  * (scripts/lib/stack.ts: production mode, local mode, no SECRETS_ENCRYPTION_KEY) on a fresh
  * DATA_DIR: owner-only modes, and the session signing key sealed in the database's files
- * (docs/security.md#secrets-at-rest).
+ * (docs/security.md#secrets-at-rest). The services write their log into the work folder themselves.
  */
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, readlink, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { openDatabase } from "../../backend/db/database.ts";
 import { sealedKeyId } from "../../backend/secrets/secret-box.ts";
 import { startStackIn } from "../../scripts/lib/stack.ts";
@@ -38,6 +38,22 @@ describe("the data directory of the running product", () => {
         const cookie = login.headers.getSetCookie()[0]?.split(";")[0] ?? "";
         const own = await fetch(`${stack.gatewayUrl}${API_PATHS.subscription}`, { headers: { cookie } });
         expect(own.status).toBe(200);
+
+        // The services' standard output is the log file itself (no relay through the launcher), and
+        // one request id is on the gateway's line and the backend's.
+        const logFile = path.join(workDir, "services.log");
+        for (const pid of Object.values(stack.pids))
+          expect(await readlink(`/proc/${pid}/fd/1`)).toBe(logFile);
+        await vi.waitFor(async () => {
+          const lines = (await readFile(logFile, "utf8"))
+            .split("\n")
+            .filter((line) => line.startsWith("{"))
+            .map((line) => JSON.parse(line) as { name?: string; req?: { id?: string; path?: string } })
+            .filter((line) => line.req?.path === API_PATHS.subscription);
+          const gateway = lines.find((line) => line.name === "gateway");
+          expect(gateway?.req?.id).toBeTruthy();
+          expect(lines.find((line) => line.name === "backend")?.req?.id).toBe(gateway?.req?.id);
+        });
 
         const dataDir = path.join(workDir, "data");
         expect(await notPrivate(dataDir)).toEqual([]);

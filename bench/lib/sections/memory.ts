@@ -22,13 +22,6 @@ const SOAK_CONNECTIONS = 10;
  * what a self-hoster pays for between bursts, so that is the one held to the target; both are shown.
  */
 export const SETTLE_SECONDS = 15;
-/**
- * Unmeasured soak traffic first, so that the trend is not the heaps' growth to this mix. The
- * gateway compacts its heap once idle (server/idle-collection.ts), and then took three to four
- * minutes of soak traffic to grow back to a plateau it then held for eight (docs/performance.md,
- * ninth round); a tenth of the soak (30 s) measured that regrowth as a trend.
- */
-const SOAK_WARMUP_FRACTION = 0.6;
 
 export async function memorySection(
   stack: BenchStack,
@@ -53,15 +46,14 @@ export async function memorySection(
     "/healthz",
   ];
   const soakLoad = { url: stack.gatewayUrl, connections: SOAK_CONNECTIONS, headers: account.cookie, paths };
-  const warmupSeconds = Math.round(options.soakSeconds * SOAK_WARMUP_FRACTION);
-  await runLoad({ ...soakLoad, duration: warmupSeconds });
+  await runLoad({ ...soakLoad, duration: options.soakWarmupSeconds });
   const soak = runLoad({ ...soakLoad, duration: options.soakSeconds });
   const trends = await sampleWhile(stack.pids, options.sampleSeconds, soak);
   const soaked = await soak;
   const mb = (value: number) => value.toFixed(0);
   return {
     title: "Memory",
-    intro: `Resident memory (VmRSS) after the measured runs (right away, and after ${SETTLE_SECONDS} s idle), then, after ${warmupSeconds} s of the same traffic unmeasured, over ${options.soakSeconds / 60} minutes of mixed traffic through the gateway (${SOAK_CONNECTIONS} connections, each requesting ${paths.join(", ")} in turn; ${Math.round(soaked.rps)} req/s, ${soaked.failures} failed), sampled every ${options.sampleSeconds} s.`,
+    intro: `Resident memory (VmRSS) after the measured runs (right away, and after ${SETTLE_SECONDS} s idle), then, after ${options.soakWarmupSeconds} s of the same traffic unmeasured, over ${options.soakSeconds / 60} minutes of mixed traffic through the gateway (${SOAK_CONNECTIONS} connections, each requesting ${paths.join(", ")} in turn; ${Math.round(soaked.rps)} req/s, ${soaked.failures} failed), sampled every ${options.sampleSeconds} s.`,
     tables: [
       {
         headers: [
