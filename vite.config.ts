@@ -28,6 +28,7 @@ export default defineConfig({
     // ahead of the click (docs/decisions/041-feature-folders.md).
     modulePreload: false,
     rolldownOptions: {
+      treeshake: { propertyReadSideEffects: false },
       output: {
         codeSplitting: {
           groups: [

@@ -1,8 +1,8 @@
 /** The gateway's own error answers, in the contract's error shape {error, code?, message?}. */
 import type { ServerResponse } from "node:http";
 import { ERRORS } from "../shared/contract/accounts.ts";
+import type { ErrorBody } from "../shared/contract/common.ts";
 import { ERROR_CODES } from "../shared/contract/common.ts";
-import type { ErrorBody } from "../shared/contract/common-schemas.ts";
 
 export const GATEWAY_ERRORS = {
   upstreamUnavailable: {

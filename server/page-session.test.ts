@@ -11,7 +11,7 @@ import {
   type SessionClaims,
   type SessionNames,
   sessionNamesHeaderValue,
-} from "../shared/contract/accounts-schemas.ts";
+} from "../shared/contract/accounts.ts";
 import { CALLS_VERDICT_WAIT_MS, pageSessionConfirmation } from "./page-session.ts";
 import type { Session, SessionCookie } from "./session.ts";
 import type { SessionCheck, SessionStatusChecker } from "./session-status.ts";

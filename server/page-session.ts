@@ -11,11 +11,7 @@
  */
 import type { ServerResponse } from "node:http";
 import { setImmediate as afterLoadersStarted } from "node:timers/promises";
-import {
-  SESSION_NAMES_HEADER,
-  type SessionUser,
-  sessionNamesOfHeader,
-} from "../shared/contract/accounts-schemas.ts";
+import { SESSION_NAMES_HEADER, type SessionUser, sessionNamesOfHeader } from "../shared/contract/accounts.ts";
 import type { SessionConfirmation } from "../shared/gateway-context.ts";
 import type { CallFacts, Session, SessionCookie } from "./session.ts";
 import { type SessionCheck, type SessionStatusChecker, sessionUserOf } from "./session-status.ts";

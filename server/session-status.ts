@@ -20,12 +20,13 @@
  * on this instance every browser of that organisation shows the new names at its next request.
  */
 
+import * as v from "valibot";
 import {
   type SessionClaims,
   type SessionNames,
   type SessionUser,
   sessionStatusResponseSchema,
-} from "../shared/contract/accounts-schemas.ts";
+} from "../shared/contract/accounts.ts";
 import { API_PATHS } from "../shared/contract/common.ts";
 import type { GatewayConfig } from "./config.ts";
 import { nowSeconds } from "./session-token.ts";
@@ -102,8 +103,8 @@ export function createSessionStatusChecker(config: GatewayConfig): SessionStatus
         return { status: "unknown" };
       }
       // A live session whose names did not come (an older backend): the token's names stand.
-      const names = sessionStatusResponseSchema.safeParse(await response.json().catch(() => undefined));
-      return names.success ? { status: "live", names: names.data } : { status: "live" };
+      const names = v.safeParse(sessionStatusResponseSchema, await response.json().catch(() => undefined));
+      return names.success ? { status: "live", names: names.output } : { status: "live" };
     } catch {
       return { status: "unknown" };
     }

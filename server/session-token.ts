@@ -5,9 +5,11 @@
  * `KeysUnavailableError` is thrown so that callers keep the cookie and answer 503 instead of
  * signing everyone out (docs/security.md).
  */
+
 import { createRemoteJWKSet, type JWTVerifyGetKey, errors as joseErrors, jwtVerify } from "jose";
+import * as v from "valibot";
 import { CLOCK_TOLERANCE_SECONDS } from "../shared/constants.ts";
-import { type SessionClaims, sessionClaimsSchema } from "../shared/contract/accounts-schemas.ts";
+import { type SessionClaims, sessionClaimsSchema } from "../shared/contract/accounts.ts";
 import { claimsStillValid, verifiedTokens } from "../shared/node/verified-tokens.ts";
 import type { GatewayConfig } from "./config.ts";
 
@@ -68,10 +70,10 @@ export function createTokenVerifier(config: GatewayConfig): TokenVerifier {
     if (cached) return claimsStillValid(cached, now) ? cached : null;
     try {
       const { payload } = await verifySignature(token);
-      const claims = sessionClaimsSchema.safeParse(payload);
-      if (!claims.success || !claimsStillValid(claims.data, now)) return null;
-      verified.remember(token, claims.data, now);
-      return claims.data;
+      const claims = v.safeParse(sessionClaimsSchema, payload);
+      if (!claims.success || !claimsStillValid(claims.output, now)) return null;
+      verified.remember(token, claims.output, now);
+      return claims.output;
     } catch (error) {
       if (error instanceof KeysUnavailableError) throw error;
       // Malformed input makes jose throw a TypeError or a JOSEError: either way, no session.

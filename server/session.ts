@@ -7,19 +7,17 @@
  * leave it to the backend, which checks their session itself (docs/decisions/044).
  * See docs/architecture.md (sessions) and docs/security.md.
  */
+
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { parseCookie } from "cookie";
 import type { NextFunction, Request, Response } from "express";
+import * as v from "valibot";
 import {
   SESSION_COOKIE_MAX_AGE_SECONDS,
   SESSION_COOKIE_NAME,
   SESSION_REFRESH_AFTER_SECONDS,
 } from "../shared/constants.ts";
-import {
-  refreshResponseSchema,
-  type SessionClaims,
-  type SessionUser,
-} from "../shared/contract/accounts-schemas.ts";
+import { refreshResponseSchema, type SessionClaims, type SessionUser } from "../shared/contract/accounts.ts";
 import { API_PATHS } from "../shared/contract/common.ts";
 import type { SessionConfirmation } from "../shared/gateway-context.ts";
 import type { GatewayConfig } from "./config.ts";
@@ -124,8 +122,8 @@ export function createRefresher(config: GatewayConfig) {
       });
       if (response.status === 401 || response.status === 403) return { kind: "refused" };
       if (!response.ok) return { kind: "unavailable" };
-      const body = refreshResponseSchema.safeParse(await response.json());
-      return body.success ? { kind: "refreshed", token: body.data.token } : { kind: "unavailable" };
+      const body = v.safeParse(refreshResponseSchema, await response.json());
+      return body.success ? { kind: "refreshed", token: body.output.token } : { kind: "unavailable" };
     } catch {
       return { kind: "unavailable" };
     }

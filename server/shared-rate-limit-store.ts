@@ -4,7 +4,9 @@
  * cannot answer in time is no reason to refuse a sign-in nor to drop the limit: this gateway then
  * counts in its own memory until the backend answers again.
  */
+
 import { type ClientRateLimitInfo, MemoryStore, type Options, type Store } from "express-rate-limit";
+import * as v from "valibot";
 import { API_PATHS } from "../shared/contract/common.ts";
 import { authRateLimitCountSchema } from "../shared/node/auth-rate-limit.ts";
 
@@ -34,8 +36,8 @@ export class BackendRateLimitStore implements Store {
         body: JSON.stringify({ key: this.prefix + key, windowMs: this.windowMs }),
         signal: AbortSignal.timeout(COUNT_TIMEOUT_MS),
       });
-      const count = authRateLimitCountSchema.safeParse(response.ok ? await response.json() : undefined);
-      if (count.success) return { totalHits: count.data.hits, resetTime: new Date(count.data.resetAt) };
+      const count = v.safeParse(authRateLimitCountSchema, response.ok ? await response.json() : undefined);
+      if (count.success) return { totalHits: count.output.hits, resetTime: new Date(count.output.resetAt) };
     } catch {
       // Counted below, in memory.
     }

@@ -4,7 +4,7 @@
  * module that joins the two is part of the app's server build (client/page-handler.ts), so each
  * side has one copy of everything it runs. See docs/architecture.md (rendering).
  */
-import type { SessionUser } from "./contract/accounts-schemas.ts";
+import type { SessionUser } from "./contract/accounts.ts";
 
 export interface PublicFirebaseConfig {
   apiKey: string;

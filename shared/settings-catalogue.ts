@@ -6,7 +6,7 @@
  * repository's effective values by these keys (`effectiveSettings` in backend/settings/), typed
  * from this list, so a key that is renamed or removed here stops compiling there.
  *
- * Plain data, no schemas: a page may import the provider list without loading zod.
+ * Plain data, no schemas: a page may import the provider list without loading a validator.
  */
 
 /**

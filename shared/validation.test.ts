@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { VALIDATION } from "./contract/accounts.ts";
 import {
   email,
   FORGOT_PASSWORD_RULES,
@@ -8,6 +7,7 @@ import {
   required,
   SIGNUP_RULES,
   strongPassword,
+  VALIDATION,
   validateField,
   validateForm,
   validateLogin,

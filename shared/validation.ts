@@ -1,10 +1,22 @@
 /**
  * The rules of the account forms (sign-in, sign-up, password reset, name edits), shared by the
- * browser's forms and by the backend's schemas (shared/contract/accounts-schemas.ts), so both refuse
+ * browser's forms and by the backend's schemas (shared/contract/accounts.ts), so both refuse
  * the same values with the same messages.
  */
 import { LOGIN_PASSWORD_MIN, NAME_MIN, STRONG_PASSWORD_MAX, STRONG_PASSWORD_MIN } from "./constants.ts";
-import { VALIDATION } from "./contract/accounts.ts";
+
+/** What the rules below answer when a value breaks them. */
+export const VALIDATION = {
+  required: "This field is required",
+  minLength: (n: number) => `Must be at least ${n} characters`,
+  email: "Please enter a valid email address",
+  pattern: "Please enter a valid value",
+  strongPassword:
+    "Password must contain at least one uppercase letter, one lowercase letter, one number, and one special character.",
+  passwordTooLong: "Password must be lower than 128 characters.",
+  passwordForbiddenWord: (word: string) => `Password must not contain the word "${word}".`,
+  passwordsDoNotMatch: "Passwords do not match",
+} as const;
 
 export type Rule = (value: string) => string | undefined;
 

@@ -4,7 +4,7 @@
  * (the API, the review pipeline) treats a key that no configured key opens the same way.
  */
 import { sql } from "kysely";
-import type { AiModelRequest } from "../../shared/contract/ai-model-schemas.ts";
+import type { AiModelRequest } from "../../shared/contract/ai-model.ts";
 import type { Logger } from "../../shared/node/logging.ts";
 import type { Db } from "../db/database.ts";
 import type { ModelSettings } from "../review/reviewers/ai/model-provider.ts";

@@ -18,7 +18,7 @@
  */
 
 import { DEFAULT_TRIAL_DAYS, ORG_OWNER_ROLE } from "../../shared/constants.ts";
-import type { Provider } from "../../shared/contract/accounts-schemas.ts";
+import type { Provider } from "../../shared/contract/accounts.ts";
 import { systemClock } from "../billing/clock.ts";
 import { startTrial, type TrialTerms } from "../billing/subscriptions.ts";
 import { type Db, isUniqueViolation } from "../db/database.ts";

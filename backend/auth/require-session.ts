@@ -4,8 +4,7 @@
  * renders take that the session is live.
  */
 import type { Request, RequestHandler, Response } from "express";
-import { ERRORS } from "../../shared/contract/accounts.ts";
-import { SESSION_NAMES_HEADER, sessionNamesHeaderValue } from "../../shared/contract/accounts-schemas.ts";
+import { ERRORS, SESSION_NAMES_HEADER, sessionNamesHeaderValue } from "../../shared/contract/accounts.ts";
 import type { Db } from "../db/database.ts";
 import { bearerToken } from "../http/bearer.ts";
 import { HttpError } from "../http/errors.ts";

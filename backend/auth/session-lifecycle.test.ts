@@ -5,7 +5,7 @@
 import { decodeJwt } from "jose";
 import request from "supertest";
 import { afterEach, describe, expect, it } from "vitest";
-import { SESSION_NAMES_HEADER, sessionNamesOfHeader } from "../../shared/contract/accounts-schemas.ts";
+import { SESSION_NAMES_HEADER, sessionNamesOfHeader } from "../../shared/contract/accounts.ts";
 import { API_PATHS, ERROR_CODES } from "../../shared/contract/common.ts";
 import { type FreshDatabase, freshDatabase, TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
 import { createFakeIdentity, type FakeIdentity } from "../../tests/support/fake-identity.ts";

@@ -5,6 +5,7 @@
  * - ES256 with a key pair the backend owns: the gateway verifies with the public JWKS.
  * Usable on its own (tests and the gateway's tests mint tokens with it).
  */
+
 import {
   calculateJwkThumbprint,
   exportJWK,
@@ -15,8 +16,9 @@ import {
   jwtVerify,
   SignJWT,
 } from "jose";
+import * as v from "valibot";
 import { CLOCK_TOLERANCE_SECONDS, SESSION_ABSOLUTE_LIFETIME_SECONDS } from "../../shared/constants.ts";
-import { type SessionClaims, sessionClaimsSchema } from "../../shared/contract/accounts-schemas.ts";
+import { type SessionClaims, sessionClaimsSchema } from "../../shared/contract/accounts.ts";
 import { notExpired, verifiedTokens } from "../../shared/node/verified-tokens.ts";
 
 export type SessionKey =
@@ -121,7 +123,7 @@ export function createSessionTokens(key: SessionKey, options: SessionTokenOption
           currentDate: new Date(now * 1000),
           clockTolerance: CLOCK_TOLERANCE_SECONDS,
         });
-        const claims = sessionClaimsSchema.parse(payload);
+        const claims = v.parse(sessionClaimsSchema, payload);
         verified.remember(token, claims, now);
         return claims;
       } catch (error) {

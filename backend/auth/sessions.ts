@@ -6,7 +6,7 @@
 
 import { sql } from "kysely";
 import { NAME_MAX, ORG_NAME_MAX, SESSION_ABSOLUTE_LIFETIME_SECONDS } from "../../shared/constants.ts";
-import type { Provider } from "../../shared/contract/accounts-schemas.ts";
+import type { Provider } from "../../shared/contract/accounts.ts";
 import type { Db } from "../db/database.ts";
 import { preparedRead } from "../db/prepared-statements.ts";
 import { cachedRead, type ReadCacheKind, type ReadVersion } from "../db/read-cache.ts";

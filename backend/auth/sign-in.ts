@@ -5,10 +5,10 @@
  */
 import type { Request } from "express";
 import { NAME_MAX, URL_MAX } from "../../shared/constants.ts";
+import type { Provider, SignInResponse } from "../../shared/contract/accounts.ts";
 import { ERRORS } from "../../shared/contract/accounts.ts";
-import type { Provider, SignInResponse } from "../../shared/contract/accounts-schemas.ts";
+import type { ErrorBody } from "../../shared/contract/common.ts";
 import { ERROR_CODES } from "../../shared/contract/common.ts";
-import type { ErrorBody } from "../../shared/contract/common-schemas.ts";
 import type { TrialTerms } from "../billing/subscriptions.ts";
 import type { Db } from "../db/database.ts";
 import { HttpError } from "../http/errors.ts";

@@ -5,7 +5,7 @@
  */
 import type { Selectable } from "kysely";
 import { PLAN_VALUES, TRIAL_ENDING_SOON_DAYS } from "../../shared/constants.ts";
-import type { Plan, PlanCode, Subscription } from "../../shared/contract/billing-schemas.ts";
+import type { Plan, PlanCode, Subscription } from "../../shared/contract/billing.ts";
 import type { SubscriptionsTable } from "../db/schema.ts";
 import { daysUntil } from "./clock.ts";
 

@@ -2,7 +2,7 @@
  * The integrations an organisation can set up (docs/product.md#integrations), and how each looks
  * to one organisation: whether it is active, and its stored setup, secrets reduced to "set".
  */
-import type { Integration, IntegrationField } from "../../shared/contract/code-hosts-schemas.ts";
+import type { Integration, IntegrationField } from "../../shared/contract/code-hosts.ts";
 import type { Db } from "../db/database.ts";
 import { serviceHookUrl } from "./azure-devops/service-hooks.ts";
 import type { InstallationFlow, Installer } from "./code-host.ts";

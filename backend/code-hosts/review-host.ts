@@ -3,7 +3,7 @@
  * back. One adapter per host (GitHub App, Azure DevOps, the sandbox); the pipeline only talks to
  * this port, so a review reads and posts the same way everywhere.
  */
-import type { FindingFeedback } from "../../shared/contract/reviews-schemas.ts";
+import type { FindingFeedback } from "../../shared/contract/reviews.ts";
 import type { PullRequestFile } from "../review/pipeline/diff.ts";
 import type { FingerprintReader } from "../review/pipeline/markers.ts";
 

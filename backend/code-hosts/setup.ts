@@ -4,10 +4,10 @@
  * organisation's projects.
  */
 import { sql } from "kysely";
-import { z } from "zod";
+import * as v from "valibot";
 import { URL_MAX } from "../../shared/constants.ts";
+import type { IntegrationSetupRequest } from "../../shared/contract/code-hosts.ts";
 import { AZURE_DEVOPS } from "../../shared/contract/code-hosts.ts";
-import type { IntegrationSetupRequest } from "../../shared/contract/code-hosts-schemas.ts";
 import type { Db } from "../db/database.ts";
 import type { ProjectProperties } from "../db/schema.ts";
 import { HttpError } from "../http/errors.ts";
@@ -46,20 +46,19 @@ async function storeIntegration(
  * https (`allowHttp`: http too, for a local fake) and carry no credentials, which belong in fields.
  */
 function formSchema(entry: CatalogueEntry, allowHttp: boolean) {
-  const url = allowHttp
-    ? z.url({ protocol: /^https?$/, error: "must be an http or https URL" })
-    : z.url({ protocol: /^https$/, error: "must be an https URL" });
-  return z.strictObject(
-    Object.fromEntries(
-      entry.fields.map((field) => [
-        field.key,
-        field.type === "url"
-          ? url
-              .max(URL_MAX)
-              .refine((value) => !URL.parse(value)?.username, "must not contain a user name or password")
-          : z.string().trim().min(1).max(URL_MAX),
-      ]),
+  const protocols = allowHttp ? ["https:", "http:"] : ["https:"];
+  const url = v.pipe(
+    v.string(),
+    v.check(
+      (value) => protocols.includes(URL.parse(value)?.protocol ?? ""),
+      allowHttp ? "must be an http or https URL" : "must be an https URL",
     ),
+    v.maxLength(URL_MAX),
+    v.check((value) => !URL.parse(value)?.username, "must not contain a user name or password"),
+  );
+  const text = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(URL_MAX));
+  return v.strictObject(
+    Object.fromEntries(entry.fields.map((field) => [field.key, field.type === "url" ? url : text])),
   );
 }
 

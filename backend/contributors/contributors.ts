@@ -4,8 +4,7 @@
  * code host; importing or adding again updates the row and never touches its seat.
  */
 import { type Selectable, sql } from "kysely";
-import type { ContributorsPage } from "../../shared/contract/contributors.ts";
-import type { Contributor, ContributorsQuery } from "../../shared/contract/contributors-schemas.ts";
+import type { Contributor, ContributorsPage, ContributorsQuery } from "../../shared/contract/contributors.ts";
 import { GITHUB_INTEGRATION } from "../code-hosts/catalogue.ts";
 import type { CodeHostPerson } from "../code-hosts/code-host.ts";
 import type { Db } from "../db/database.ts";

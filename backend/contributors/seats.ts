@@ -12,8 +12,8 @@
  * the last one. PGlite runs one transaction at a time anyway.
  */
 import { type Selectable, sql } from "kysely";
+import type { SeatStatus } from "../../shared/contract/contributors.ts";
 import { SEAT_MESSAGES, seatManagementBlock } from "../../shared/contract/contributors.ts";
-import type { SeatStatus } from "../../shared/contract/contributors-schemas.ts";
 import { isExpiredAt } from "../billing/subscription-view.ts";
 import type { Db } from "../db/database.ts";
 import type { SubscriptionsTable } from "../db/schema.ts";

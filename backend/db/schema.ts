@@ -3,11 +3,11 @@
  * a new table means a migration plus an interface here plus an entry in `Database`.
  */
 import type { ColumnType, Generated } from "kysely";
-import type { Provider } from "../../shared/contract/accounts-schemas.ts";
+import type { Provider } from "../../shared/contract/accounts.ts";
 import type { ModelKind } from "../../shared/contract/ai-model.ts";
-import type { PlanCode, SubscriptionStatus } from "../../shared/contract/billing-schemas.ts";
-import type { Finding, RunAiOutcome } from "../../shared/contract/reviews-schemas.ts";
-import type { InvalidTeamRule, TeamRule } from "../../shared/contract/settings-schemas.ts";
+import type { PlanCode, SubscriptionStatus } from "../../shared/contract/billing.ts";
+import type { Finding, RunAiOutcome } from "../../shared/contract/reviews.ts";
+import type { InvalidTeamRule, TeamRule } from "../../shared/contract/settings.ts";
 import type {
   BotCommand,
   FindingDelivery,

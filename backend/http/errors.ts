@@ -3,7 +3,7 @@
  * else becomes a 500 whose details go to the log, never to the client.
  */
 import type { ErrorRequestHandler, RequestHandler } from "express";
-import type { ErrorBody } from "../../shared/contract/common-schemas.ts";
+import type { ErrorBody } from "../../shared/contract/common.ts";
 
 export class HttpError extends Error {
   override name = "HttpError";

@@ -7,8 +7,8 @@
 import type { Response } from "express";
 import { EVENT_STREAM_RETRY_AFTER_SECONDS } from "../../shared/constants.ts";
 import { ERRORS } from "../../shared/contract/accounts.ts";
+import type { ErrorBody } from "../../shared/contract/common.ts";
 import { ERROR_CODES } from "../../shared/contract/common.ts";
-import type { ErrorBody } from "../../shared/contract/common-schemas.ts";
 import { slotLimit } from "../../shared/node/slot-limit.ts";
 import { sessionOf } from "../auth/require-session.ts";
 

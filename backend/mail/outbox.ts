@@ -5,7 +5,7 @@
  * and development use it (config.ts), which is why its log lines may carry the one-time links.
  */
 import { OUTBOX_LIMIT } from "../../shared/constants.ts";
-import type { OutboxResponse } from "../../shared/contract/accounts-schemas.ts";
+import type { OutboxResponse } from "../../shared/contract/accounts.ts";
 import type { Logger } from "../../shared/node/logging.ts";
 import type { Db } from "../db/database.ts";
 import type { Mailer } from "./mailer.ts";

@@ -2,21 +2,21 @@
  * The words of the review engine's records: what started a run, where it stands, and the command
  * it carries. Stored as text in review_runs (migration 0007_review_engine).
  */
-import type { z } from "zod";
+import type * as v from "valibot";
 import type {
   RunFinding,
   reviewRunStatusSchema,
   reviewTriggerSchema,
-} from "../../shared/contract/reviews-schemas.ts";
+} from "../../shared/contract/reviews.ts";
 import type { BotCommand } from "./ingest/commands.ts";
 
 /**
  * What queued a run. Azure DevOps' "created" is `opened`, and its "updated" (source branch
  * updated) is `synchronize`; a bot command in a comment is `command`.
  */
-export type ReviewTrigger = z.infer<typeof reviewTriggerSchema>;
+export type ReviewTrigger = v.InferOutput<typeof reviewTriggerSchema>;
 
-export type ReviewRunStatus = z.infer<typeof reviewRunStatusSchema>;
+export type ReviewRunStatus = v.InferOutput<typeof reviewRunStatusSchema>;
 
 /** How a run ended, as the pipeline reports it. */
 export type ReviewRunOutcome =

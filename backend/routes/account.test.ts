@@ -1,8 +1,12 @@
 import request from "supertest";
+import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EDITABLE_NAME_MAX } from "../../shared/constants.ts";
-import { NAME_EDIT } from "../../shared/contract/accounts.ts";
-import { nameUpdateResponseSchema, refreshResponseSchema } from "../../shared/contract/accounts-schemas.ts";
+import {
+  NAME_EDIT,
+  nameUpdateResponseSchema,
+  refreshResponseSchema,
+} from "../../shared/contract/accounts.ts";
 import { API_PATHS } from "../../shared/contract/common.ts";
 import { signedInAccount } from "../../tests/support/backend-sessions.ts";
 import { type FreshDatabase, freshDatabase, TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
@@ -54,7 +58,7 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
       .set("Authorization", `Bearer ${me.token}`)
       .send({ updateData: { name: "  Grace Hopper  " } });
     expect(response.status).toBe(200);
-    expect(nameUpdateResponseSchema.parse(response.body)).toEqual({
+    expect(v.parse(nameUpdateResponseSchema, response.body)).toEqual({
       success: true,
       message: NAME_EDIT.userNameUpdated,
     });
@@ -64,7 +68,7 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
     const refreshed = await request(backend.app)
       .post(API_PATHS.refresh)
       .set("Authorization", `Bearer ${me.token}`);
-    const claims = await backend.tokens.verify(refreshResponseSchema.parse(refreshed.body).token);
+    const claims = await backend.tokens.verify(v.parse(refreshResponseSchema, refreshed.body).token);
     expect(claims.name).toBe("Grace Hopper");
   });
 

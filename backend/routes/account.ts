@@ -3,20 +3,21 @@
  * Each changes a name of the caller's own session: their user, or their organisation. The next
  * refresh of the session token carries the new name (sessions re-read both on every check).
  */
+
 import type { Router } from "express";
-import type { z } from "zod";
-import { NAME_EDIT } from "../../shared/contract/accounts.ts";
+import type * as v from "valibot";
 import {
+  NAME_EDIT,
   nameUpdateRequestSchema,
   type nameUpdateResponseSchema,
-} from "../../shared/contract/accounts-schemas.ts";
+} from "../../shared/contract/accounts.ts";
 import { API_PATHS } from "../../shared/contract/common.ts";
 import { sessionOf } from "../auth/require-session.ts";
 import type { Db } from "../db/database.ts";
 import { strictRouter } from "../http/router.ts";
 import { parseRequest } from "../http/validate.ts";
 
-type NameUpdateResponse = z.infer<typeof nameUpdateResponseSchema>;
+type NameUpdateResponse = v.InferOutput<typeof nameUpdateResponseSchema>;
 
 export function accountRouter(db: Db): Router {
   const router = strictRouter();

@@ -5,12 +5,13 @@
  * what of an upstream answer comes back. The backend runs the real provider (the AI SDK) against
  * fake servers on loopback that record what reaches them.
  */
+
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import * as v from "valibot";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { AI_MODEL } from "../../shared/contract/ai-model.ts";
-import { type AiModelRequest, aiModelTestResponseSchema } from "../../shared/contract/ai-model-schemas.ts";
+import { AI_MODEL, type AiModelRequest, aiModelTestResponseSchema } from "../../shared/contract/ai-model.ts";
 import { API_PATHS, ERROR_CODES } from "../../shared/contract/common.ts";
 import { createLogger } from "../../shared/node/logging.ts";
 import { signedInAccount, signedInMember } from "../../tests/support/backend-sessions.ts";
@@ -99,7 +100,7 @@ describe("the AI model's outbound calls, with private addresses allowed (a local
   const testFailure = async (token: string, request: Record<string, unknown>) => {
     const answer = await post(token, API_PATHS.aiModelTest, request);
     expect(answer.status, answer.text).toBe(200);
-    return aiModelTestResponseSchema.parse(answer.body).data;
+    return v.parse(aiModelTestResponseSchema, answer.body).data;
   };
 
   it("never sends the saved key to another address: a test with another kind or base URL needs the key", async () => {
@@ -342,7 +343,7 @@ describe("the AI model's outbound calls, with private addresses not allowed (a s
       };
       const answer = await post(token, API_PATHS.aiModelTest, request);
       expect(answer.status).toBe(200);
-      expect(aiModelTestResponseSchema.parse(answer.body).data, baseUrl).toEqual({
+      expect(v.parse(aiModelTestResponseSchema, answer.body).data, baseUrl).toEqual({
         ok: false,
         failure: "address_refused",
         message:

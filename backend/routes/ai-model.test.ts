@@ -1,7 +1,12 @@
+import * as v from "valibot";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { AI_MODEL, INPUT_TOKEN_LIMIT } from "../../shared/contract/ai-model.ts";
-import type { AiModelRequest } from "../../shared/contract/ai-model-schemas.ts";
-import { aiModelResponseSchema, aiModelTestResponseSchema } from "../../shared/contract/ai-model-schemas.ts";
+import type { AiModelRequest } from "../../shared/contract/ai-model.ts";
+import {
+  AI_MODEL,
+  aiModelResponseSchema,
+  aiModelTestResponseSchema,
+  INPUT_TOKEN_LIMIT,
+} from "../../shared/contract/ai-model.ts";
 import { API_PATHS, ERROR_CODES } from "../../shared/contract/common.ts";
 import { createLogger } from "../../shared/node/logging.ts";
 import { signedInAccount } from "../../tests/support/backend-sessions.ts";
@@ -86,7 +91,7 @@ describe.each(TEST_DATABASE_KINDS)("the AI model API (%s)", (kind) => {
     const { token } = await signedInAccount(backend, "fresh");
     const answer = await get(token, API_PATHS.aiModel);
     expect(answer.status).toBe(200);
-    expect(aiModelResponseSchema.parse(answer.body).data).toEqual({ configured: false });
+    expect(v.parse(aiModelResponseSchema, answer.body).data).toEqual({ configured: false });
   });
 
   it("saves the model with the key encrypted at rest and answers only that a key is set", async () => {
@@ -103,9 +108,9 @@ describe.each(TEST_DATABASE_KINDS)("the AI model API (%s)", (kind) => {
       inputTokenLimit: 64_000,
       monthlyBudgetCents: 2_500,
     };
-    expect(aiModelResponseSchema.parse(saved.body).data).toMatchObject(expected);
+    expect(v.parse(aiModelResponseSchema, saved.body).data).toMatchObject(expected);
     const read = await get(token, API_PATHS.aiModel);
-    expect(aiModelResponseSchema.parse(read.body).data).toMatchObject(expected);
+    expect(v.parse(aiModelResponseSchema, read.body).data).toMatchObject(expected);
     for (const answer of [saved, read]) expect(answer.text).not.toContain(API_KEY);
 
     const row = await storedRow(orgId);
@@ -226,7 +231,7 @@ describe.each(TEST_DATABASE_KINDS)("the AI model API (%s)", (kind) => {
     await put(token, API_PATHS.aiModel, OLLAMA).expect(200);
     const removed = await remove(token, API_PATHS.aiModel);
     expect(removed.status).toBe(200);
-    expect(aiModelResponseSchema.parse(removed.body)).toEqual({
+    expect(v.parse(aiModelResponseSchema, removed.body)).toEqual({
       success: true,
       message: AI_MODEL.removed,
       data: { configured: false },
@@ -247,7 +252,7 @@ describe.each(TEST_DATABASE_KINDS)("the AI model API (%s)", (kind) => {
 
     const stored = await post(token, API_PATHS.aiModelTest, { ...withoutKey, model: "unsaved-model" });
     expect(stored.status).toBe(200);
-    expect(aiModelTestResponseSchema.parse(stored.body).data).toEqual({
+    expect(v.parse(aiModelTestResponseSchema, stored.body).data).toEqual({
       ok: true,
       reply: "pong",
       latencyMs: 42,
@@ -269,7 +274,7 @@ describe.each(TEST_DATABASE_KINDS)("the AI model API (%s)", (kind) => {
     provider.failWith(new ModelError("unauthorized", "The model server answered 401 Unauthorized"));
     const answer = await post(token, API_PATHS.aiModelTest, OLLAMA);
     expect(answer.status).toBe(200);
-    expect(aiModelTestResponseSchema.parse(answer.body).data).toEqual({
+    expect(v.parse(aiModelTestResponseSchema, answer.body).data).toEqual({
       ok: false,
       failure: "unauthorized",
       message: "The model server answered 401 Unauthorized",
@@ -366,11 +371,11 @@ describe("a connection test with the AI SDK provider against a fake OpenAI-compa
     server.script({ text: "OK" });
     const { apiKey: _stored, ...withoutKey } = settings;
     const ok = await post(token, API_PATHS.aiModelTest, withoutKey);
-    expect(aiModelTestResponseSchema.parse(ok.body).data).toMatchObject({ ok: true, reply: "OK" });
+    expect(v.parse(aiModelTestResponseSchema, ok.body).data).toMatchObject({ ok: true, reply: "OK" });
     expect(server.requests.at(-1)?.carriesKey(API_KEY)).toBe(true);
 
     const refused = await post(token, API_PATHS.aiModelTest, { ...settings, apiKey: "sk-wrong-key" });
-    const failure = aiModelTestResponseSchema.parse(refused.body).data;
+    const failure = v.parse(aiModelTestResponseSchema, refused.body).data;
     expect(failure).toMatchObject({ ok: false, failure: "unauthorized" });
     expect(refused.text).not.toContain("sk-wrong-key");
 
@@ -380,7 +385,7 @@ describe("a connection test with the AI SDK provider against a fake OpenAI-compa
       apiKey: null,
       baseUrl: "http://127.0.0.1:9/v1",
     });
-    expect(aiModelTestResponseSchema.parse(unreachable.body).data).toMatchObject({
+    expect(v.parse(aiModelTestResponseSchema, unreachable.body).data).toMatchObject({
       ok: false,
       failure: "unreachable",
     });

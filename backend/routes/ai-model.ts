@@ -6,13 +6,15 @@
  * in, never out: answers say `apiKeySet` only, and no log line carries it.
  */
 import type { Response, Router } from "express";
-import { AI_MODEL, mayChangeAiModel, storedKeyServes } from "../../shared/contract/ai-model.ts";
 import {
+  AI_MODEL,
   type AiModelRequest,
   type AiModelResponse,
   type AiModelTestResponse,
   aiModelRequestSchema,
-} from "../../shared/contract/ai-model-schemas.ts";
+  mayChangeAiModel,
+  storedKeyServes,
+} from "../../shared/contract/ai-model.ts";
 import { API_PATHS, ERROR_CODES } from "../../shared/contract/common.ts";
 import { type ModelCallLimit, takeModelCall } from "../ai-models/call-limits.ts";
 import {

@@ -1,12 +1,12 @@
 /** Sign-in, refresh, session status and logout (docs/product.md#api, docs/architecture.md#session). */
 /** Sign-in, refresh, session status and logout (docs/product.md#api, docs/architecture.md#session). */
 import type { Response, Router } from "express";
-import { ERRORS } from "../../shared/contract/accounts.ts";
 import {
+  ERRORS,
   loginRequestSchema,
   type SessionNames,
   type SignInResponse,
-} from "../../shared/contract/accounts-schemas.ts";
+} from "../../shared/contract/accounts.ts";
 import { API_PATHS, ERROR_CODES } from "../../shared/contract/common.ts";
 import { type NewAccount, NoAccountError, organizationNameFor } from "../auth/accounts.ts";
 import { gitHubVouchesFor } from "../auth/github-address.ts";

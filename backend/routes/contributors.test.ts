@@ -1,14 +1,15 @@
 import { randomBytes } from "node:crypto";
+import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { integrationResponseSchema } from "../../shared/contract/code-hosts-schemas.ts";
+import { integrationResponseSchema } from "../../shared/contract/code-hosts.ts";
 import { API_PATHS } from "../../shared/contract/common.ts";
-import { CONTRIBUTOR_MESSAGES } from "../../shared/contract/contributors.ts";
 import {
   addContributorResponseSchema,
+  CONTRIBUTOR_MESSAGES,
   type Contributor,
   contributorSuggestionsResponseSchema,
   contributorsResponseSchema,
-} from "../../shared/contract/contributors-schemas.ts";
+} from "../../shared/contract/contributors.ts";
 import { sandboxConnectOf } from "../../shared/contract/sandbox.ts";
 import { SANDBOX_ACTIVE_PEOPLE, SANDBOX_PEOPLE, SANDBOX_REPOSITORIES } from "../../shared/sandbox-samples.ts";
 import { signedInAccount } from "../../tests/support/backend-sessions.ts";
@@ -39,7 +40,7 @@ describe.each(TEST_DATABASE_KINDS)("contributors on %s", (kind) => {
   async function contributors(token: string): Promise<Contributor[]> {
     const response = await get(token, API_PATHS.contributors);
     expect(response.status).toBe(200);
-    return contributorsResponseSchema.parse(response.body).data;
+    return v.parse(contributorsResponseSchema, response.body).data;
   }
   const add = (token: string, username: string) =>
     post(token, API_PATHS.addContributor, { platform_id: username, platform_type: "github" });
@@ -49,7 +50,8 @@ describe.each(TEST_DATABASE_KINDS)("contributors on %s", (kind) => {
     afterAll(stop);
 
     async function connectSandbox(account: { token: string; orgId: string }) {
-      const github = integrationResponseSchema.parse(
+      const github = v.parse(
+        integrationResponseSchema,
         (await get(account.token, API_PATHS.integration("github"))).body,
       ).data;
       const response = await post(account.token, API_PATHS.githubSetup, {
@@ -96,7 +98,7 @@ describe.each(TEST_DATABASE_KINDS)("contributors on %s", (kind) => {
 
       const created = await add(account.token, `  ${newcomer?.login.toUpperCase()} `);
       expect(created.status).toBe(200);
-      const first = addContributorResponseSchema.parse(created.body);
+      const first = v.parse(addContributorResponseSchema, created.body);
       expect(first).toMatchObject({
         success: true,
         created: true,
@@ -104,14 +106,15 @@ describe.each(TEST_DATABASE_KINDS)("contributors on %s", (kind) => {
         data: { platform_id: newcomer?.login, name: newcomer?.name, last_git_activity: null, seat_id: null },
       });
 
-      const again = addContributorResponseSchema.parse(
+      const again = v.parse(
+        addContributorResponseSchema,
         (await add(account.token, newcomer?.login ?? "")).body,
       );
       expect(again).toMatchObject({ created: false, message: CONTRIBUTOR_MESSAGES.updated });
       expect(again.data.id).toBe(first.data.id);
 
       // Someone the import brought in keeps the activity it recorded.
-      const imported = addContributorResponseSchema.parse((await add(account.token, "ada-rivera")).body);
+      const imported = v.parse(addContributorResponseSchema, (await add(account.token, "ada-rivera")).body);
       expect(imported.created).toBe(false);
       expect(imported.data.last_git_activity).not.toBeNull();
 
@@ -158,7 +161,7 @@ describe.each(TEST_DATABASE_KINDS)("contributors on %s", (kind) => {
       const suggestions = async () => {
         const response = await get(account.token, API_PATHS.contributorSuggestions);
         expect(response.status).toBe(200);
-        return contributorSuggestionsResponseSchema.parse(response.body).data;
+        return v.parse(contributorSuggestionsResponseSchema, response.body).data;
       };
       expect(await suggestions()).toEqual([]);
       await connectSandbox(account);
@@ -310,12 +313,12 @@ describe.each(TEST_DATABASE_KINDS)("contributors on %s", (kind) => {
     it("looks a username up with GitHub: adds, updates, and 404 for an unknown or invalid name", async () => {
       const account = await signedInAccount(backend, "app-add");
       await connect(account);
-      const quiet = addContributorResponseSchema.parse((await add(account.token, "quiet-one")).body);
+      const quiet = v.parse(addContributorResponseSchema, (await add(account.token, "quiet-one")).body);
       expect(quiet).toMatchObject({ created: true, data: { platform_id: "quiet-one", name: "quiet-one" } });
       expect(github.calls).toContain("GET /users/quiet-one");
 
       // GitHub's canonical spelling is kept: the imported row is updated, not duplicated.
-      const octo = addContributorResponseSchema.parse((await add(account.token, "octo-cat")).body);
+      const octo = v.parse(addContributorResponseSchema, (await add(account.token, "octo-cat")).body);
       expect(octo).toMatchObject({ created: false, data: { platform_id: "Octo-Cat", name: "Octo Cat" } });
       expect(octo.data.last_git_activity).not.toBeNull();
 
@@ -332,7 +335,7 @@ describe.each(TEST_DATABASE_KINDS)("contributors on %s", (kind) => {
       const calls = github.calls.length;
       const response = await get(account.token, API_PATHS.contributorSuggestions);
       expect(response.status).toBe(200);
-      expect(contributorSuggestionsResponseSchema.parse(response.body).data).toEqual([]);
+      expect(v.parse(contributorSuggestionsResponseSchema, response.body).data).toEqual([]);
       expect(github.calls.length).toBe(calls);
     });
 

@@ -1,15 +1,16 @@
 /** The organisation's contributors: the list and adding one by username (docs/product.md#contributors-and-seats). */
+
 import type { Router } from "express";
-import type { z } from "zod";
+import type * as v from "valibot";
 import { API_PATHS } from "../../shared/contract/common.ts";
-import { CONTRIBUTOR_MESSAGES } from "../../shared/contract/contributors.ts";
 import {
   addContributorRequestSchema,
   type addContributorResponseSchema,
+  CONTRIBUTOR_MESSAGES,
   type contributorSuggestionsResponseSchema,
   contributorsQuerySchema,
   type contributorsResponseSchema,
-} from "../../shared/contract/contributors-schemas.ts";
+} from "../../shared/contract/contributors.ts";
 import { sessionOf } from "../auth/require-session.ts";
 import type { InstallationFlow } from "../code-hosts/code-host.ts";
 import { codeHostFailure } from "../code-hosts/failures.ts";
@@ -40,7 +41,7 @@ export function contributorsRouter(
       success: true,
       data: contributors,
       page,
-    } satisfies z.input<typeof contributorsResponseSchema>);
+    } satisfies v.InferInput<typeof contributorsResponseSchema>);
   });
 
   router.get(API_PATHS.contributorSuggestions, async (_req, res) => {
@@ -55,7 +56,7 @@ export function contributorsRouter(
       data: (people ?? [])
         .map((person) => ({ platform_id: person.login, name: person.name ?? person.login }))
         .sort((a, b) => a.name.localeCompare(b.name)),
-    } satisfies z.input<typeof contributorSuggestionsResponseSchema>);
+    } satisfies v.InferInput<typeof contributorSuggestionsResponseSchema>);
   });
 
   router.post(API_PATHS.addContributor, async (req, res) => {
@@ -82,7 +83,7 @@ export function contributorsRouter(
       created,
       message: created ? CONTRIBUTOR_MESSAGES.added : CONTRIBUTOR_MESSAGES.updated,
       data: contributor,
-    } satisfies z.input<typeof addContributorResponseSchema>);
+    } satisfies v.InferInput<typeof addContributorResponseSchema>);
   });
 
   return router;

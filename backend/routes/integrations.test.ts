@@ -1,15 +1,16 @@
 import { once } from "node:events";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { INSTALLATION } from "../../shared/contract/code-hosts.ts";
 import {
+  INSTALLATION,
   type Integration,
   integrationResponseSchema,
   integrationSetupResponseSchema,
   integrationsResponseSchema,
   projectsResponseSchema,
-} from "../../shared/contract/code-hosts-schemas.ts";
+} from "../../shared/contract/code-hosts.ts";
 import { API_PATHS } from "../../shared/contract/common.ts";
 import { PAGE_SIZE_MAX } from "../../shared/contract/paging.ts";
 import { sandboxConnectOf, sandboxInstallationOf } from "../../shared/contract/sandbox.ts";
@@ -40,11 +41,11 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
   async function integration(token: string, name: string): Promise<Integration> {
     const response = await get(token, API_PATHS.integration(name));
     expect(response.status).toBe(200);
-    return integrationResponseSchema.parse(response.body).data;
+    return v.parse(integrationResponseSchema, response.body).data;
   }
   async function projectNames(token: string): Promise<string[]> {
     const response = await get(token, API_PATHS.projects);
-    return projectsResponseSchema.parse(response.body).data.projects.map((project) => project.name);
+    return v.parse(projectsResponseSchema, response.body).data.projects.map((project) => project.name);
   }
   /** The installation id and signed code of the account's sandbox Connect link. */
   async function sandboxConnect(token: string) {
@@ -62,7 +63,7 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
       const { token } = await signedInAccount(backend, "catalogue");
       const response = await get(token, API_PATHS.integrations);
       expect(response.status).toBe(200);
-      const { success, data } = integrationsResponseSchema.parse(response.body);
+      const { success, data } = v.parse(integrationsResponseSchema, response.body);
       expect(success).toBe(true);
       expect(data.map((entry) => [entry.name, entry.isActive, entry.activeIntegration])).toEqual([
         ["github", false, null],
@@ -126,7 +127,7 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
 
       const response = await post(mine.token, API_PATHS.githubSetup, { org_id: mine.orgId, ...connect });
       expect(response.status).toBe(200);
-      expect(integrationSetupResponseSchema.parse(response.body).success).toBe(true);
+      expect(v.parse(integrationSetupResponseSchema, response.body).success).toBe(true);
 
       const github = await integration(mine.token, "github");
       expect(github.isActive).toBe(true);
@@ -135,7 +136,8 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
         is_active: true,
         properties: {},
       });
-      const projects = projectsResponseSchema.parse(
+      const projects = v.parse(
+        projectsResponseSchema,
         (await get(mine.token, `${API_PATHS.projects}?integrationType=git&integrationName=github`)).body,
       ).data.projects;
       expect(projects.map((project) => project.name).sort()).toEqual(
@@ -174,7 +176,7 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
         const response = await post(token, API_PATHS.githubSetup, { org_id: orgId, ...connect });
         expect(response.status).toBe(200);
       }
-      const projects = projectsResponseSchema.parse((await get(token, API_PATHS.projects)).body).data
+      const projects = v.parse(projectsResponseSchema, (await get(token, API_PATHS.projects)).body).data
         .projects;
       expect(projects).toHaveLength(SANDBOX_REPOSITORIES.length);
       expect(new Set(projects.map((project) => project.integration_key))).toEqual(
@@ -282,7 +284,7 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
         ...values,
       });
     const projectsOf = async (token: string) =>
-      projectsResponseSchema.parse((await get(token, API_PATHS.projects)).body).data.projects;
+      v.parse(projectsResponseSchema, (await get(token, API_PATHS.projects)).body).data.projects;
 
     it("imports the project's Git repositories for the caller's organisation only, and never answers the token", async () => {
       const mine = await signedInAccount(backend, "azure-mine");
@@ -290,7 +292,7 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
       azure.calls.length = 0;
       const saved = await setup(mine.token);
       expect(saved.status).toBe(200);
-      expect(integrationSetupResponseSchema.parse(saved.body)).toEqual({
+      expect(v.parse(integrationSetupResponseSchema, saved.body)).toEqual({
         success: true,
         message: "Azure DevOps connected with 3 repositories",
         serviceHook: {
@@ -304,7 +306,7 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
       ]);
 
       const detail = await get(mine.token, API_PATHS.integration("azure-devops"));
-      expect(integrationResponseSchema.parse(detail.body).data.activeIntegration).toEqual({
+      expect(v.parse(integrationResponseSchema, detail.body).data.activeIntegration).toEqual({
         integration_key: "azure-devops",
         is_active: true,
         properties: {
@@ -541,7 +543,8 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
       expect(github.calls.slice(8)).toEqual(
         repositories.slice(0, 30).map((repository) => `GET /repos/${repository.full_name}/commits`),
       );
-      const listed = projectsResponseSchema.parse(
+      const listed = v.parse(
+        projectsResponseSchema,
         (await get(mine.token, `${API_PATHS.projects}?pageSize=${PAGE_SIZE_MAX}`)).body,
       );
       expect(listed.page.total).toBe(130);

@@ -5,17 +5,17 @@
 import type { Response, Router } from "express";
 import { rateLimit } from "express-rate-limit";
 import { sql } from "kysely";
-import { AZURE_DEVOPS } from "../../shared/contract/code-hosts.ts";
 import {
+  AZURE_DEVOPS,
   githubSetupRequestSchema,
   type IntegrationResponse,
   type IntegrationSetupResponse,
   type IntegrationsResponse,
   integrationSetupRequestSchema,
   type ServiceHookSecretResponse,
-} from "../../shared/contract/code-hosts-schemas.ts";
+} from "../../shared/contract/code-hosts.ts";
+import type { ErrorBody } from "../../shared/contract/common.ts";
 import { API_PATHS, ERROR_CODES } from "../../shared/contract/common.ts";
-import type { ErrorBody } from "../../shared/contract/common-schemas.ts";
 import type { Logger } from "../../shared/node/logging.ts";
 import { sessionOf } from "../auth/require-session.ts";
 import { azureDevOpsCodeHost } from "../code-hosts/azure-devops/code-host.ts";

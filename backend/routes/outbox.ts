@@ -4,7 +4,7 @@
  * reaches it can read every verification and reset link.
  */
 import type { Router } from "express";
-import type { OutboxResponse } from "../../shared/contract/accounts-schemas.ts";
+import type { OutboxResponse } from "../../shared/contract/accounts.ts";
 import { API_PATHS } from "../../shared/contract/common.ts";
 import type { Db } from "../db/database.ts";
 import { strictRouter } from "../http/router.ts";

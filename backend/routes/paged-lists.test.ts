@@ -3,14 +3,16 @@
  * runs answer one page with its total, searched and sorted in the database, never more than
  * PAGE_SIZE_MAX items, and never another organisation's rows.
  */
+
 import request from "supertest";
+import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedOrganisation } from "../../bench/lib/org-seed.ts";
-import { projectsResponseSchema } from "../../shared/contract/code-hosts-schemas.ts";
+import { projectsResponseSchema } from "../../shared/contract/code-hosts.ts";
 import { API_PATHS } from "../../shared/contract/common.ts";
-import { contributorsResponseSchema } from "../../shared/contract/contributors-schemas.ts";
+import { contributorsResponseSchema } from "../../shared/contract/contributors.ts";
 import { DEFAULT_PAGE_SIZE, PAGE_SIZE_MAX, pageQueryString } from "../../shared/contract/paging.ts";
-import { reviewRunsResponseSchema } from "../../shared/contract/reviews-schemas.ts";
+import { reviewRunsResponseSchema } from "../../shared/contract/reviews.ts";
 import { signedInAccount } from "../../tests/support/backend-sessions.ts";
 import { type FreshDatabase, freshDatabase, TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
 import { type Backend, createBackend } from "../app.ts";
@@ -42,19 +44,21 @@ describe.each(TEST_DATABASE_KINDS)("paged lists on %s", (kind) => {
     request(backend.app).get(path).set("Authorization", `Bearer ${mine.token}`).expect(200);
 
   it("answers the repositories a page at a time, 50 by default, searched and sorted by name", async () => {
-    const first = projectsResponseSchema.parse((await get(API_PATHS.projects)).body);
+    const first = v.parse(projectsResponseSchema, (await get(API_PATHS.projects)).body);
     expect(first.data.projects).toHaveLength(DEFAULT_PAGE_SIZE);
     expect(first.page).toEqual({ total: 130, page: 1, pageSize: DEFAULT_PAGE_SIZE });
     expect(first.data.projects[0]?.name).toBe("mine-repository-0001");
 
-    const third = projectsResponseSchema.parse(
+    const third = v.parse(
+      projectsResponseSchema,
       (await get(`${API_PATHS.projects}${pageQueryString({ page: 3, pageSize: 50 })}`)).body,
     );
     expect(third.data.projects.map((project) => project.name)).toEqual(
       Array.from({ length: 30 }, (_, i) => `mine-repository-${String(101 + i).padStart(4, "0")}`),
     );
 
-    const newest = projectsResponseSchema.parse(
+    const newest = v.parse(
+      projectsResponseSchema,
       (await get(`${API_PATHS.projects}${pageQueryString({ pageSize: 2, sort: "-name" })}`)).body,
     );
     expect(newest.data.projects.map((project) => project.name)).toEqual([
@@ -63,13 +67,15 @@ describe.each(TEST_DATABASE_KINDS)("paged lists on %s", (kind) => {
     ]);
 
     // Search is in the name or full name, any case; LIKE's wildcards match only themselves.
-    const found = projectsResponseSchema.parse(
+    const found = v.parse(
+      projectsResponseSchema,
       (await get(`${API_PATHS.projects}${pageQueryString({ search: "REPOSITORY-012" })}`)).body,
     );
     expect(found.page.total).toBe(10);
     expect(found.data.projects.every((project) => project.name.startsWith("mine-repository-012"))).toBe(true);
     for (const search of ["%", "_", "theirs"]) {
-      const none = projectsResponseSchema.parse(
+      const none = v.parse(
+        projectsResponseSchema,
         (await get(`${API_PATHS.projects}${pageQueryString({ search })}`)).body,
       );
       expect(none.page.total, search).toBe(0);
@@ -84,14 +90,16 @@ describe.each(TEST_DATABASE_KINDS)("paged lists on %s", (kind) => {
         expect(response.status, `${path}?${query}`).toBe(400);
       }
     }
-    const most = projectsResponseSchema.parse(
+    const most = v.parse(
+      projectsResponseSchema,
       (await get(`${API_PATHS.projects}?pageSize=${PAGE_SIZE_MAX}`)).body,
     );
     expect(most.data.projects).toHaveLength(PAGE_SIZE_MAX);
   });
 
   it("answers the contributors a page at a time, by name, username or activity, searched by name", async () => {
-    const first = contributorsResponseSchema.parse(
+    const first = v.parse(
+      contributorsResponseSchema,
       (await get(`${API_PATHS.contributors}${pageQueryString({ pageSize: 10 })}`)).body,
     );
     expect(first.page).toEqual({ total: 120, page: 1, pageSize: 10 });
@@ -102,7 +110,8 @@ describe.each(TEST_DATABASE_KINDS)("paged lists on %s", (kind) => {
       Array.from(
         { length: 12 },
         async (_, i) =>
-          contributorsResponseSchema.parse(
+          v.parse(
+            contributorsResponseSchema,
             (await get(`${API_PATHS.contributors}${pageQueryString({ page: i + 1, pageSize: 10 })}`)).body,
           ).data,
       ),
@@ -110,7 +119,8 @@ describe.each(TEST_DATABASE_KINDS)("paged lists on %s", (kind) => {
     // Every contributor on exactly one page.
     expect(new Set(pages.flat().map((row) => row.id)).size).toBe(120);
 
-    const byUsername = contributorsResponseSchema.parse(
+    const byUsername = v.parse(
+      contributorsResponseSchema,
       (await get(`${API_PATHS.contributors}${pageQueryString({ pageSize: 3, sort: "-platform_id" })}`)).body,
     );
     expect(byUsername.data.map((row) => row.platform_id)).toEqual([
@@ -121,7 +131,8 @@ describe.each(TEST_DATABASE_KINDS)("paged lists on %s", (kind) => {
 
     // Latest activity first, and people without activity last in both directions.
     for (const sort of ["-last_git_activity", "last_git_activity"] as const) {
-      const all = contributorsResponseSchema.parse(
+      const all = v.parse(
+        contributorsResponseSchema,
         (await get(`${API_PATHS.contributors}${pageQueryString({ pageSize: 100, sort })}`)).body,
       ).data;
       const dates = all.map((row) => row.last_git_activity);
@@ -135,7 +146,8 @@ describe.each(TEST_DATABASE_KINDS)("paged lists on %s", (kind) => {
       expect(known, sort).toEqual(ordered);
     }
 
-    const found = contributorsResponseSchema.parse(
+    const found = v.parse(
+      contributorsResponseSchema,
       (await get(`${API_PATHS.contributors}${pageQueryString({ search: "grace" })}`)).body,
     );
     expect(found.page.total).toBe(12);
@@ -143,17 +155,19 @@ describe.each(TEST_DATABASE_KINDS)("paged lists on %s", (kind) => {
   });
 
   it("answers the review runs a page at a time, newest first, by repository and status, never another organisation's", async () => {
-    const first = reviewRunsResponseSchema.parse((await get(API_PATHS.reviews)).body);
+    const first = v.parse(reviewRunsResponseSchema, (await get(API_PATHS.reviews)).body);
     expect(first.page).toEqual({ total: 260, page: 1, pageSize: DEFAULT_PAGE_SIZE });
     const queued = first.data.map((run) => Date.parse(run.queuedAt));
     expect(queued).toEqual([...queued].sort((a, b) => b - a));
     expect(first.data.every((run) => run.repository.startsWith("mine/"))).toBe(true);
 
-    const last = reviewRunsResponseSchema.parse(
+    const last = v.parse(
+      reviewRunsResponseSchema,
       (await get(`${API_PATHS.reviews}${pageQueryString({ page: 6 })}`)).body,
     );
     expect(last.data).toHaveLength(10);
-    const oldest = reviewRunsResponseSchema.parse(
+    const oldest = v.parse(
+      reviewRunsResponseSchema,
       (await get(`${API_PATHS.reviews}${pageQueryString({ pageSize: 10, sort: "queued_at" })}`)).body,
     );
     expect(oldest.data.map((run) => run.id)).toEqual(last.data.map((run) => run.id).reverse());
@@ -161,26 +175,28 @@ describe.each(TEST_DATABASE_KINDS)("paged lists on %s", (kind) => {
     // One run in ten of those that posted was reviewed in shadow mode.
     const shadows = await Promise.all(
       [1, 2, 3].map(async (page) =>
-        reviewRunsResponseSchema
-          .parse((await get(`${API_PATHS.reviews}?pageSize=100&page=${page}`)).body)
+        v
+          .parse(reviewRunsResponseSchema, (await get(`${API_PATHS.reviews}?pageSize=100&page=${page}`)).body)
           .data.filter((run) => run.shadow),
       ),
     );
     expect(shadows.flat().length).toBeGreaterThan(10);
     expect(shadows.flat().every((run) => run.status === "succeeded")).toBe(true);
 
-    const failed = reviewRunsResponseSchema.parse((await get(`${API_PATHS.reviews}?status=failed`)).body);
+    const failed = v.parse(reviewRunsResponseSchema, (await get(`${API_PATHS.reviews}?status=failed`)).body);
     expect(failed.page.total).toBe(Math.ceil(260 / 17));
     expect(failed.data.every((run) => run.status === "failed")).toBe(true);
 
     const projectId = first.data[0]?.projectId as string;
-    const ofOne = reviewRunsResponseSchema.parse(
+    const ofOne = v.parse(
+      reviewRunsResponseSchema,
       (await get(`${API_PATHS.reviews}?projectId=${projectId}`)).body,
     );
     expect(ofOne.page.total).toBe(2);
     expect(ofOne.data.every((run) => run.projectId === projectId)).toBe(true);
 
-    const theirProject = reviewRunsResponseSchema.parse(
+    const theirProject = v.parse(
+      reviewRunsResponseSchema,
       (
         await request(backend.app)
           .get(API_PATHS.reviews)
@@ -188,7 +204,8 @@ describe.each(TEST_DATABASE_KINDS)("paged lists on %s", (kind) => {
           .expect(200)
       ).body,
     ).data[0]?.projectId as string;
-    const foreign = reviewRunsResponseSchema.parse(
+    const foreign = v.parse(
+      reviewRunsResponseSchema,
       (await get(`${API_PATHS.reviews}?projectId=${theirProject}`)).body,
     );
     expect(foreign).toMatchObject({ data: [], page: { total: 0 } });

@@ -4,16 +4,17 @@
  * same thing at once for any address and do the lookup and sending afterwards, so neither their
  * answer nor its timing says whether the address has an account (docs/security.md).
  */
+
 import type { Router } from "express";
-import type { z } from "zod";
-import { ACCOUNT_MESSAGES } from "../../shared/contract/accounts.ts";
+import type * as v from "valibot";
 import {
+  ACCOUNT_MESSAGES,
   emailRequestSchema,
   resetCodeCheckRequestSchema,
   resetPasswordRequestSchema,
-} from "../../shared/contract/accounts-schemas.ts";
+} from "../../shared/contract/accounts.ts";
+import type { messageResponseSchema, successResponseSchema } from "../../shared/contract/common.ts";
 import { API_PATHS } from "../../shared/contract/common.ts";
-import type { messageResponseSchema, successResponseSchema } from "../../shared/contract/common-schemas.ts";
 import { findAccountByEmail } from "../auth/accounts.ts";
 import { revokeUserSessions } from "../auth/sessions.ts";
 import { identityUnavailable, userDisabled } from "../auth/sign-in.ts";
@@ -23,8 +24,8 @@ import { parseRequest } from "../http/validate.ts";
 import { IdentityError, PasswordResetError } from "../identity/firebase.ts";
 import type { AuthDeps } from "./auth.ts";
 
-type MessageResponse = z.infer<typeof messageResponseSchema>;
-type SuccessResponse = z.infer<typeof successResponseSchema>;
+type MessageResponse = v.InferOutput<typeof messageResponseSchema>;
+type SuccessResponse = v.InferOutput<typeof successResponseSchema>;
 
 export function passwordRouter(deps: AuthDeps): Router {
   const { db, identity, background, sendAccountMail } = deps;

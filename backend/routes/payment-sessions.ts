@@ -4,16 +4,17 @@
  * (docs/product.md#payment-validation), and the sandbox's
  * stand-in for Stripe's hosted pages (checkout and portal), which 404 when Stripe is configured.
  */
+
 import type { Router } from "express";
-import type { z } from "zod";
-import { PAYMENT_MESSAGES } from "../../shared/contract/billing.ts";
+import type * as v from "valibot";
 import type {
   PaymentSession,
   SandboxCheckout,
   SubscriptionResponse,
   sandboxCheckoutResponseSchema,
   ValidateSessionResponse,
-} from "../../shared/contract/billing-schemas.ts";
+} from "../../shared/contract/billing.ts";
+import { PAYMENT_MESSAGES } from "../../shared/contract/billing.ts";
 import { API_PATHS } from "../../shared/contract/common.ts";
 import { sessionOf, sessionOfRequest } from "../auth/require-session.ts";
 import type { SessionTokens } from "../auth/session-tokens.ts";
@@ -107,7 +108,7 @@ export function sandboxBillingRouter(deps: BillingDeps): Router {
       customerEmail: row.customer_email,
       status: row.status,
     };
-    res.json({ success: true, data } satisfies z.infer<typeof sandboxCheckoutResponseSchema>);
+    res.json({ success: true, data } satisfies v.InferOutput<typeof sandboxCheckoutResponseSchema>);
   });
 
   router.post(idPattern(API_PATHS.sandboxCheckoutComplete), async (req, res) => {

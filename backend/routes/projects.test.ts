@@ -1,6 +1,7 @@
 import request from "supertest";
+import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { projectsResponseSchema } from "../../shared/contract/code-hosts-schemas.ts";
+import { projectsResponseSchema } from "../../shared/contract/code-hosts.ts";
 import { API_PATHS } from "../../shared/contract/common.ts";
 import { signedInAccount } from "../../tests/support/backend-sessions.ts";
 import { type FreshDatabase, freshDatabase, TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
@@ -59,7 +60,7 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
         .set("Authorization", `Bearer ${mine.token}`);
 
       expect(response.status).toBe(200);
-      const body = projectsResponseSchema.parse(response.body);
+      const body = v.parse(projectsResponseSchema, response.body);
       expect(body.success).toBe(true);
       expect(body.data.projects.map((p) => p.name)).toEqual(["api", "web"]);
       expect(body.data.projects[0]).toEqual({
@@ -86,7 +87,7 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
         const response = await request(backend.app)
           .get(`${API_PATHS.projects}${query}`)
           .set("Authorization", `Bearer ${token}`);
-        return projectsResponseSchema.parse(response.body).data.projects.map((p) => [p.name, p.active]);
+        return v.parse(projectsResponseSchema, response.body).data.projects.map((p) => [p.name, p.active]);
       };
       expect(await names()).toEqual([]);
       await backend.db.insertInto("projects").values(project(orgId, "web")).execute();

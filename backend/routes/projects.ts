@@ -8,7 +8,7 @@ import {
   type ProjectsQuery,
   type ProjectsResponse,
   projectsQuerySchema,
-} from "../../shared/contract/code-hosts-schemas.ts";
+} from "../../shared/contract/code-hosts.ts";
 import { API_PATHS } from "../../shared/contract/common.ts";
 import type { PageInfo } from "../../shared/contract/paging.ts";
 import { sessionOf } from "../auth/require-session.ts";

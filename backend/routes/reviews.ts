@@ -4,9 +4,10 @@
  * (as many at once as `streamGate` lets a session and an organisation hold). Every query is bound
  * to the session's organisation: another organisation's run is a 404.
  */
+
 import { randomUUID } from "node:crypto";
 import type { Router } from "express";
-import { z } from "zod";
+import * as v from "valibot";
 import { API_PATHS } from "../../shared/contract/common.ts";
 import {
   type ReviewRunDetail,
@@ -15,7 +16,7 @@ import {
   type reviewRunResponseSchema,
   reviewRunsQuerySchema,
   type reviewRunsResponseSchema,
-} from "../../shared/contract/reviews-schemas.ts";
+} from "../../shared/contract/reviews.ts";
 import { sessionOf } from "../auth/require-session.ts";
 import type { Db } from "../db/database.ts";
 import { offsetOf, pageInfoOf } from "../db/paging.ts";
@@ -58,7 +59,9 @@ const RUN_PAGES: ReadCacheKind = {
 const RUN_PATH = `${API_PATHS.reviews}/:runId` as const;
 const RETRY_PATH = `${RUN_PATH}/retry` as const;
 
-const runParamsSchema = z.object({ runId: z.string() });
+const runParamsSchema = v.object({ runId: v.string() });
+
+const uuidSchema = v.pipe(v.string(), v.uuid());
 
 const notFound = () => new HttpError(404, { error: "Review run not found" });
 
@@ -132,7 +135,7 @@ function summaryOf(row: SummaryRow): ReviewRunSummary {
 
 /** The run's summary if it is the organisation's; a run id that is not a uuid is no run. */
 async function runSummary(db: Db, orgId: string, runId: string) {
-  if (!z.uuid().safeParse(runId).success) return undefined;
+  if (!v.is(uuidSchema, runId)) return undefined;
   const row = await summaries(db, orgId).where("run.id", "=", runId).executeTakeFirst();
   return row && summaryOf(row);
 }
@@ -174,7 +177,7 @@ export function reviewsRouter(db: Db, queue: ReviewQueue, streamGate: EventStrea
       success: true,
       data: rows.map(summaryOf),
       page: pageInfoOf(query, total),
-    } satisfies z.infer<typeof reviewRunsResponseSchema>);
+    } satisfies v.InferOutput<typeof reviewRunsResponseSchema>);
   });
 
   // Before RUN_PATH, which would take "events" for a run id.
@@ -264,7 +267,7 @@ export function reviewsRouter(db: Db, queue: ReviewQueue, streamGate: EventStrea
         note: usage.ai_note,
       },
     };
-    res.json({ success: true, data } satisfies z.infer<typeof reviewRunResponseSchema>);
+    res.json({ success: true, data } satisfies v.InferOutput<typeof reviewRunResponseSchema>);
   });
 
   /**
@@ -274,7 +277,7 @@ export function reviewsRouter(db: Db, queue: ReviewQueue, streamGate: EventStrea
   router.post(RETRY_PATH, async (req, res) => {
     const { runId } = parseRequest(runParamsSchema, req.params, "path");
     const { org } = sessionOf(res);
-    const run = z.uuid().safeParse(runId).success
+    const run = v.is(uuidSchema, runId)
       ? await db
           .selectFrom("review_runs")
           .select(["project_id", "pull_request", "command"])
@@ -306,7 +309,7 @@ export function reviewsRouter(db: Db, queue: ReviewQueue, streamGate: EventStrea
     if (!summary) throw notFound();
     res
       .status(202)
-      .json({ success: true, data: summary } satisfies z.infer<typeof reviewRetryResponseSchema>);
+      .json({ success: true, data: summary } satisfies v.InferOutput<typeof reviewRetryResponseSchema>);
   });
 
   return router;

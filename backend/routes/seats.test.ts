@@ -1,8 +1,8 @@
+import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TRIAL_SEATS } from "../../shared/constants.ts";
 import { API_PATHS } from "../../shared/contract/common.ts";
-import { SEAT_MESSAGES } from "../../shared/contract/contributors.ts";
-import { seatChangeResponseSchema } from "../../shared/contract/contributors-schemas.ts";
+import { SEAT_MESSAGES, seatChangeResponseSchema } from "../../shared/contract/contributors.ts";
 import { signedInAccount } from "../../tests/support/backend-sessions.ts";
 import { TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
 import { bearerCalls, testBackends } from "../../tests/support/test-backend.ts";
@@ -82,12 +82,12 @@ describe.each(TEST_DATABASE_KINDS)("seats on %s", (kind) => {
 
     const first = await assign(org.token, a);
     expect(first.status).toBe(200);
-    expect(seatChangeResponseSchema.parse(first.body)).toEqual({
+    expect(v.parse(seatChangeResponseSchema, first.body)).toEqual({
       success: true,
       message: "Seat assigned",
       data: { total_seats: 2, allocated_seats: 1, available_seats: 1 },
     });
-    const repeated = seatChangeResponseSchema.parse((await assign(org.token, a)).body);
+    const repeated = v.parse(seatChangeResponseSchema, (await assign(org.token, a)).body);
     expect(repeated.data.allocated_seats).toBe(1);
 
     expect((await assign(org.token, b)).body.data).toEqual({
@@ -100,7 +100,7 @@ describe.each(TEST_DATABASE_KINDS)("seats on %s", (kind) => {
     expect(full.body.error).toBe(SEAT_MESSAGES.allSeatsInUse);
     expect(await stored(org.orgId)).toEqual({ allocated: 2, seated: [a, b].sort() });
 
-    const freed = seatChangeResponseSchema.parse((await unassign(org.token, a)).body);
+    const freed = v.parse(seatChangeResponseSchema, (await unassign(org.token, a)).body);
     expect(freed).toMatchObject({
       message: "Seat unassigned",
       data: { allocated_seats: 1, available_seats: 1 },

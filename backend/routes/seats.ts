@@ -1,11 +1,9 @@
 /** Giving a contributor a seat and taking it back (docs/product.md#seats). */
+
 import type { Router } from "express";
-import type { z } from "zod";
+import type * as v from "valibot";
 import { API_PATHS } from "../../shared/contract/common.ts";
-import {
-  type seatChangeResponseSchema,
-  seatRequestSchema,
-} from "../../shared/contract/contributors-schemas.ts";
+import { type seatChangeResponseSchema, seatRequestSchema } from "../../shared/contract/contributors.ts";
 import { sessionOf } from "../auth/require-session.ts";
 import type { Clock } from "../billing/clock.ts";
 import { assignSeat, type SeatChange, unassignSeat } from "../contributors/seats.ts";
@@ -14,7 +12,7 @@ import { strictRouter } from "../http/router.ts";
 import { parseRequest } from "../http/validate.ts";
 
 const answerOf = ({ message, seats }: SeatChange) =>
-  ({ success: true, message, data: seats }) satisfies z.input<typeof seatChangeResponseSchema>;
+  ({ success: true, message, data: seats }) satisfies v.InferInput<typeof seatChangeResponseSchema>;
 
 /** `clock`: billing's, so a seat change and the subscription agree on whether it has ended. */
 export function seatsRouter(db: Db, clock: Clock): Router {

@@ -1,4 +1,5 @@
 import request from "supertest";
+import * as v from "valibot";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { API_PATHS } from "../../shared/contract/common.ts";
 import type { SettingsData } from "../../shared/contract/settings.ts";
@@ -7,7 +8,7 @@ import {
   settingsResponseSchema,
   settingsUpdateResponseSchema,
   settingTemplatesResponseSchema,
-} from "../../shared/contract/settings-schemas.ts";
+} from "../../shared/contract/settings.ts";
 import {
   DEFAULT_SETTINGS_PROVIDER,
   SETTINGS_CATALOGUE,
@@ -92,7 +93,7 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
   async function settingsOf(token: string, query: Record<string, string> = {}): Promise<SettingsData> {
     const response = await get(token, `${API_PATHS.settings}?${new URLSearchParams(query)}`);
     expect(response.status, JSON.stringify(response.body)).toBe(200);
-    return settingsResponseSchema.parse(response.body).data;
+    return v.parse(settingsResponseSchema, response.body).data;
   }
 
   async function save(
@@ -107,7 +108,7 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
       ...(repositoryId ? { repositoryId } : {}),
     });
     expect(response.status, JSON.stringify(response.body)).toBe(200);
-    return settingsUpdateResponseSchema.parse(response.body).data;
+    return v.parse(settingsUpdateResponseSchema, response.body).data;
   }
 
   async function addRepository(orgId: string, name: string, integrationName = "github"): Promise<string> {
@@ -138,7 +139,7 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
       const { token } = await signedInAccount(backend, "templates");
       const response = await get(token, `${API_PATHS.settingsTemplates}?includeInactive=false`);
       expect(response.status).toBe(200);
-      const { success, data } = settingTemplatesResponseSchema.parse(response.body);
+      const { success, data } = v.parse(settingTemplatesResponseSchema, response.body);
       expect(success).toBe(true);
       expect(data.map((template) => template.setting_category)).toEqual(
         SETTINGS_CATALOGUE.filter((category) => category.is_active).map(
@@ -156,7 +157,7 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
       });
 
       const all = await get(token, `${API_PATHS.settingsTemplates}?includeInactive=true`);
-      expect(settingTemplatesResponseSchema.parse(all.body).data).toHaveLength(SETTINGS_CATALOGUE.length);
+      expect(v.parse(settingTemplatesResponseSchema, all.body).data).toHaveLength(SETTINGS_CATALOGUE.length);
       expect((await get(token, `${API_PATHS.settingsTemplates}?includeInactive=maybe`)).status).toBe(400);
     });
 
@@ -741,9 +742,10 @@ describe("values survive a restart of the backend on the same PGlite data direct
     backend = undefined;
 
     backend = await start();
-    const organization = settingsResponseSchema.parse((await call("get", API_PATHS.settings)).body).data;
+    const organization = v.parse(settingsResponseSchema, (await call("get", API_PATHS.settings)).body).data;
     expect(organization.settings.account_preferences?.review_draft_pull_requests).toBe(true);
-    const repository = settingsResponseSchema.parse(
+    const repository = v.parse(
+      settingsResponseSchema,
       (await call("get", `${API_PATHS.settings}?repositoryId=${project.id}`)).body,
     ).data;
     expect(repository.settings.account_preferences?.review_draft_pull_requests).toBe(true);

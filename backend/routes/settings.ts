@@ -5,8 +5,9 @@
  */
 import type { Router } from "express";
 import { API_PATHS, ERROR_CODES } from "../../shared/contract/common.ts";
-import { SETTINGS, type SettingsData } from "../../shared/contract/settings.ts";
 import {
+  SETTINGS,
+  type SettingsData,
   type SettingsLevel,
   type SettingsResponse,
   type SettingsUpdateResponse,
@@ -15,7 +16,7 @@ import {
   settingsUpdateQuerySchema,
   settingsUpdateRequestSchema,
   settingTemplatesQuerySchema,
-} from "../../shared/contract/settings-schemas.ts";
+} from "../../shared/contract/settings.ts";
 import { DEFAULT_SETTINGS_PROVIDER, settingCategory } from "../../shared/settings-catalogue.ts";
 import { sessionOf } from "../auth/require-session.ts";
 import { catalogueEntry } from "../code-hosts/catalogue.ts";

@@ -6,14 +6,16 @@
  */
 import type { Router } from "express";
 import { NAME_MAX, ORG_NAME_MAX, SHORT_TEXT_MAX } from "../../shared/constants.ts";
-import { ACCOUNT_MESSAGES, ERRORS, TEXT } from "../../shared/contract/accounts.ts";
 import {
+  ACCOUNT_MESSAGES,
+  ERRORS,
   githubSignupRequestSchema,
   providerLoginRequestSchema,
   type SignInResponse,
   type SignupResponse,
   signupRequestSchema,
-} from "../../shared/contract/accounts-schemas.ts";
+  TEXT,
+} from "../../shared/contract/accounts.ts";
 import { API_PATHS, ERROR_CODES } from "../../shared/contract/common.ts";
 import { findAccountByEmail, organizationNameFor } from "../auth/accounts.ts";
 import { gitHubFailure, gitHubVouchesFor } from "../auth/github-address.ts";

@@ -6,15 +6,17 @@
 
 import Stripe from "stripe";
 import request from "supertest";
+import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PLAN_VALUES } from "../../shared/constants.ts";
-import { PAYMENT_MESSAGES, SUBSCRIPTION_MESSAGES } from "../../shared/contract/billing.ts";
 import {
   creditResponseSchema,
+  PAYMENT_MESSAGES,
   redirectResponseSchema,
+  SUBSCRIPTION_MESSAGES,
   subscriptionResponseSchema,
   validateSessionResponseSchema,
-} from "../../shared/contract/billing-schemas.ts";
+} from "../../shared/contract/billing.ts";
 import { API_PATHS } from "../../shared/contract/common.ts";
 import { signedInAccount } from "../../tests/support/backend-sessions.ts";
 import { TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
@@ -50,11 +52,13 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
   const get = (path: string, token: string) => calls.get(token, path);
   const post = (path: string, token: string, body: object = {}) => calls.post(token, path, body);
   const validate = async (sessionId: string) =>
-    validateSessionResponseSchema.parse(
+    v.parse(
+      validateSessionResponseSchema,
       (await request(backend.app).get(API_PATHS.validateSession(sessionId))).body,
     );
   async function subscription(token: string) {
-    const { subscription } = subscriptionResponseSchema.parse(
+    const { subscription } = v.parse(
+      subscriptionResponseSchema,
       (await get(API_PATHS.subscription, token)).body,
     );
     if (!subscription) throw new Error("no subscription");
@@ -70,7 +74,7 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
       email: `${name}@example.com`,
     });
     expect(started.status).toBe(200);
-    const { url } = redirectResponseSchema.parse(started.body);
+    const { url } = v.parse(redirectResponseSchema, started.body);
     const session = [...stripe.checkoutSessions.values()].find((candidate) => candidate.url === url);
     if (!session) throw new Error("the answer's url is not a Stripe checkout session's");
     const stripeSubscription = stripe.payCheckout(session.id);
@@ -106,7 +110,7 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
       quantity: 4,
       email: "buyer@example.com",
     });
-    const { url } = redirectResponseSchema.parse(started.body);
+    const { url } = v.parse(redirectResponseSchema, started.body);
     const session = [...stripe.checkoutSessions.values()].find((candidate) => candidate.url === url);
     expect(session).toMatchObject({
       mode: "subscription",
@@ -218,12 +222,12 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
   it("reads the credit from the Stripe customer's balance, in cents", async () => {
     const account = await subscribed("stripe-credit", 1);
     stripe.setBalance(account.stripeSubscription.customer, -2500);
-    expect(creditResponseSchema.parse((await get(API_PATHS.subscriptionCredit, account.token)).body)).toEqual(
-      {
-        success: true,
-        creditBalanceCents: 2500,
-      },
-    );
+    expect(
+      v.parse(creditResponseSchema, (await get(API_PATHS.subscriptionCredit, account.token)).body),
+    ).toEqual({
+      success: true,
+      creditBalanceCents: 2500,
+    });
     stripe.setBalance(account.stripeSubscription.customer, 700);
     expect((await get(API_PATHS.subscriptionCredit, account.token)).body.creditBalanceCents).toBe(0);
   });

@@ -8,7 +8,7 @@
 import express, { type Router } from "express";
 import { sql } from "kysely";
 import type Stripe from "stripe";
-import type { SubscriptionStatus } from "../../shared/contract/billing-schemas.ts";
+import type { SubscriptionStatus } from "../../shared/contract/billing.ts";
 import { API_PATHS } from "../../shared/contract/common.ts";
 import { atProvider, type BillingDeps } from "../billing/billing-deps.ts";
 import { settleSession } from "../billing/settle.ts";

@@ -2,20 +2,22 @@
  * Billing through the sandbox, on each database: the trial timeline on a controlled clock, checkout
  * and its one-time validation, seat rules, cancel and resume, the portal and credit.
  */
+
 import request from "supertest";
+import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PLAN_VALUES, TRIAL_SEATS } from "../../shared/constants.ts";
-import { PAYMENT_MESSAGES, SUBSCRIPTION_MESSAGES } from "../../shared/contract/billing.ts";
 import {
   creditResponseSchema,
+  PAYMENT_MESSAGES,
   redirectResponseSchema,
+  SUBSCRIPTION_MESSAGES,
   sandboxCheckoutResponseSchema,
   subscriptionResponseSchema,
   validateSessionResponseSchema,
-} from "../../shared/contract/billing-schemas.ts";
+} from "../../shared/contract/billing.ts";
 import { API_PATHS } from "../../shared/contract/common.ts";
-import { SEAT_MESSAGES } from "../../shared/contract/contributors.ts";
-import { seatStatusResponseSchema } from "../../shared/contract/contributors-schemas.ts";
+import { SEAT_MESSAGES, seatStatusResponseSchema } from "../../shared/contract/contributors.ts";
 import { signedInAccount } from "../../tests/support/backend-sessions.ts";
 import { TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
 import { bearerCalls, testBackends } from "../../tests/support/test-backend.ts";
@@ -42,12 +44,12 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
   async function subscription(token: string) {
     const response = await get(API_PATHS.subscription, token);
     expect(response.status).toBe(200);
-    const { subscription } = subscriptionResponseSchema.parse(response.body);
+    const { subscription } = v.parse(subscriptionResponseSchema, response.body);
     if (!subscription) throw new Error("no subscription");
     return subscription;
   }
   async function seats(token: string) {
-    return seatStatusResponseSchema.parse((await get(API_PATHS.seatStatus, token)).body).data;
+    return v.parse(seatStatusResponseSchema, (await get(API_PATHS.seatStatus, token)).body).data;
   }
   /** A new organisation, signed up at `DAY_0 + day`. */
   async function organisation(name: string, day = 0) {
@@ -82,7 +84,7 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
       email: "billing@example.com",
     });
     expect(started.status).toBe(200);
-    const url = new URL(redirectResponseSchema.parse(started.body).url);
+    const url = new URL(v.parse(redirectResponseSchema, started.body).url);
     const sessionId = url.searchParams.get("session_id") ?? "";
     const completed = await post(API_PATHS.sandboxCheckoutComplete(sessionId), account.token);
     expect(completed.body).toEqual({ url: `/payment-success?session_id=${sessionId}` });
@@ -163,12 +165,12 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
       quantity: 3,
       email: "billing@example.com",
     });
-    const url = new URL(redirectResponseSchema.parse(started.body).url);
+    const url = new URL(v.parse(redirectResponseSchema, started.body).url);
     expect(`${url.origin}${url.pathname}`).toBe(`${ORIGIN}/sandbox/checkout`);
     const sessionId = url.searchParams.get("session_id") ?? "";
 
     const page = await get(API_PATHS.sandboxCheckout(sessionId), account.token);
-    expect(sandboxCheckoutResponseSchema.parse(page.body).data).toEqual({
+    expect(v.parse(sandboxCheckoutResponseSchema, page.body).data).toEqual({
       id: sessionId,
       kind: "checkout",
       planName: "Pro",
@@ -181,7 +183,7 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
     });
     // Not paid yet: pending, and nothing applied.
     const early = await validate(sessionId);
-    expect(validateSessionResponseSchema.parse(early.body)).toMatchObject({
+    expect(v.parse(validateSessionResponseSchema, early.body)).toMatchObject({
       isValid: false,
       alreadyProcessed: false,
       message: PAYMENT_MESSAGES.pending,
@@ -190,7 +192,7 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
 
     await post(API_PATHS.sandboxCheckoutComplete(sessionId), account.token);
     const answers = await Promise.all(Array.from({ length: 6 }, () => validate(sessionId, account.token)));
-    const bodies = answers.map((answer) => validateSessionResponseSchema.parse(answer.body));
+    const bodies = answers.map((answer) => v.parse(validateSessionResponseSchema, answer.body));
     expect(bodies.every((body) => body.isValid)).toBe(true);
     expect(bodies.filter((body) => !body.alreadyProcessed)).toHaveLength(1);
     expect(bodies[0]?.session).toMatchObject({
@@ -211,7 +213,7 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
     expect(pro.stripe_subscription_id).toMatch(/^sandbox_sub_/);
     expect((await seats(account.token)).total_seats).toBe(3);
 
-    const later = validateSessionResponseSchema.parse((await validate(sessionId)).body);
+    const later = v.parse(validateSessionResponseSchema, (await validate(sessionId)).body);
     expect(later).toMatchObject({
       isValid: true,
       alreadyProcessed: true,
@@ -243,19 +245,19 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
     const sessionId = await paidCheckout(owner, 2);
 
     // Anyone with the id may still have it applied (the browser may come back signed out)...
-    const anonymous = validateSessionResponseSchema.parse((await validate(sessionId)).body);
+    const anonymous = v.parse(validateSessionResponseSchema, (await validate(sessionId)).body);
     expect(anonymous).toMatchObject({ isValid: true, alreadyProcessed: false, session: null });
     expect(JSON.stringify(anonymous)).not.toContain("billing@example.com");
     // ...but learns nothing about the payment: neither does another organisation, nor a bad token.
     for (const token of [other.token, "not-a-session-token"]) {
       const answer = await validate(sessionId, token);
       expect(answer.status).toBe(200);
-      expect(validateSessionResponseSchema.parse(answer.body)).toMatchObject({
+      expect(v.parse(validateSessionResponseSchema, answer.body)).toMatchObject({
         alreadyProcessed: true,
         session: null,
       });
     }
-    const member = validateSessionResponseSchema.parse((await validate(sessionId, owner.token)).body);
+    const member = v.parse(validateSessionResponseSchema, (await validate(sessionId, owner.token)).body);
     expect(member).toMatchObject({
       isValid: true,
       alreadyProcessed: true,
@@ -275,7 +277,7 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
     expect((await post(API_PATHS.sandboxCheckoutCancel(sessionId), account.token)).body).toEqual({
       url: "/payment-cancel",
     });
-    const answer = validateSessionResponseSchema.parse((await validate(sessionId)).body);
+    const answer = v.parse(validateSessionResponseSchema, (await validate(sessionId)).body);
     expect(answer).toMatchObject({ isValid: false, message: PAYMENT_MESSAGES.cancelled });
     expect((await post(API_PATHS.sandboxCheckoutComplete(sessionId), account.token)).status).toBe(409);
     expect((await subscription(account.token)).plan.plan_code).toBe(PLAN_VALUES.proTrial);
@@ -310,7 +312,8 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
     expect(grown.status).toBe(200);
     const sessionId = new URL(grown.body.url).searchParams.get("session_id") ?? "";
     expect(
-      sandboxCheckoutResponseSchema.parse(
+      v.parse(
+        sandboxCheckoutResponseSchema,
         (await get(API_PATHS.sandboxCheckout(sessionId), account.token)).body,
       ).data,
     ).toMatchObject({ kind: "update", quantity: 5 });
@@ -321,7 +324,7 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
     const periodEnd = (await subscription(account.token)).end;
 
     await post(API_PATHS.sandboxCheckoutComplete(sessionId), account.token);
-    expect(validateSessionResponseSchema.parse((await validate(sessionId)).body).isValid).toBe(true);
+    expect(v.parse(validateSessionResponseSchema, (await validate(sessionId)).body).isValid).toBe(true);
     const after = await subscription(account.token);
     expect(after.meta.pending_update).toBeNull();
     expect(after.end).toBe(periodEnd);
@@ -365,18 +368,21 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
     const account = await organisation("portal");
     const portal = await post(API_PATHS.customerPortal, account.token, { orgId: account.orgId });
     expect(portal.body).toEqual({ url: `${ORIGIN}/sandbox/portal` });
-    const page = subscriptionResponseSchema.parse((await get(API_PATHS.sandboxPortal, account.token)).body);
+    const page = v.parse(
+      subscriptionResponseSchema,
+      (await get(API_PATHS.sandboxPortal, account.token)).body,
+    );
     expect(page.subscription?.org_id).toBe(account.orgId);
     await backend.db
       .updateTable("subscriptions")
       .set({ credit_balance_cents: 1250 })
       .where("org_id", "=", account.orgId)
       .execute();
-    expect(creditResponseSchema.parse((await get(API_PATHS.subscriptionCredit, account.token)).body)).toEqual(
-      {
-        success: true,
-        creditBalanceCents: 1250,
-      },
-    );
+    expect(
+      v.parse(creditResponseSchema, (await get(API_PATHS.subscriptionCredit, account.token)).body),
+    ).toEqual({
+      success: true,
+      creditBalanceCents: 1250,
+    });
   });
 });

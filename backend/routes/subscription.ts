@@ -5,10 +5,10 @@
  * provider (billing/provider.ts); what was paid is applied by validate-session
  * (routes/payment-sessions.ts) and by Stripe's webhooks.
  */
+
 import type { Response, Router } from "express";
-import type { z } from "zod";
+import type * as v from "valibot";
 import { PLAN_VALUES } from "../../shared/constants.ts";
-import { SUBSCRIPTION_MESSAGES } from "../../shared/contract/billing.ts";
 import {
   type billingActionResponseSchema,
   cancelSubscriptionRequestSchema,
@@ -16,12 +16,13 @@ import {
   type creditResponseSchema,
   orgRequestSchema,
   type RedirectResponse,
+  SUBSCRIPTION_MESSAGES,
   type SubscriptionResponse,
   updateSubscriptionRequestSchema,
-} from "../../shared/contract/billing-schemas.ts";
+} from "../../shared/contract/billing.ts";
 import { API_PATHS } from "../../shared/contract/common.ts";
+import type { seatStatusResponseSchema } from "../../shared/contract/contributors.ts";
 import { SEAT_MESSAGES } from "../../shared/contract/contributors.ts";
-import type { seatStatusResponseSchema } from "../../shared/contract/contributors-schemas.ts";
 import { sessionOf } from "../auth/require-session.ts";
 import { atProvider, type BillingDeps } from "../billing/billing-deps.ts";
 import type { StartedSession } from "../billing/provider.ts";
@@ -32,7 +33,7 @@ import { HttpError } from "../http/errors.ts";
 import { strictRouter } from "../http/router.ts";
 import { parseRequest } from "../http/validate.ts";
 
-type BillingAction = z.infer<typeof billingActionResponseSchema>;
+type BillingAction = v.InferOutput<typeof billingActionResponseSchema>;
 
 function ownOrganisation(res: Response, orgId: string): string {
   const { org } = sessionOf(res);
@@ -132,7 +133,7 @@ export function subscriptionRouter(deps: BillingDeps): Router {
       () => provider.creditBalanceCents(row),
       SUBSCRIPTION_MESSAGES.fetchFailed,
     );
-    res.json({ success: true, creditBalanceCents } satisfies z.infer<typeof creditResponseSchema>);
+    res.json({ success: true, creditBalanceCents } satisfies v.InferOutput<typeof creditResponseSchema>);
   });
 
   router.get(API_PATHS.seatStatus, async (_req, res) => {
@@ -141,7 +142,7 @@ export function subscriptionRouter(deps: BillingDeps): Router {
     res.json({
       success: true,
       data: seatStatusOf(row),
-    } satisfies z.infer<typeof seatStatusResponseSchema>);
+    } satisfies v.InferOutput<typeof seatStatusResponseSchema>);
   });
 
   router.post(API_PATHS.checkoutSession, async (req, res) => {

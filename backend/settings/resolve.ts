@@ -4,6 +4,7 @@
  * stored rows come in, the answer's shapes go out.
  */
 
+import type { SettingsLevel } from "../../shared/contract/settings.ts";
 import {
   choiceProblem,
   normalizePatterns,
@@ -12,7 +13,6 @@ import {
   patternsProblem,
   textProblem,
 } from "../../shared/contract/settings.ts";
-import type { SettingsLevel } from "../../shared/contract/settings-schemas.ts";
 import {
   SETTINGS_CATALOGUE,
   type SettingCategoryDefinition,

@@ -18,7 +18,7 @@ import { type CreateModelProvider, ModelError } from "../../backend/review/revie
 import { loadBiome } from "../../backend/review/reviewers/builtin/biome.ts";
 import { effectiveSettings } from "../../backend/settings/effective.ts";
 import { DEFAULT_PRODUCT_NAME } from "../../shared/constants.ts";
-import type { Finding } from "../../shared/contract/reviews-schemas.ts";
+import type { Finding } from "../../shared/contract/reviews.ts";
 import { createLogger } from "../../shared/node/logging.ts";
 import { seedProject, startProTrial } from "../../tests/support/review-queue.ts";
 import { type CorpusCase, headLine } from "./corpus.ts";

@@ -18,7 +18,7 @@ import YAML from "yaml";
 import { z } from "zod";
 import type { PullRequestFile } from "../../backend/review/pipeline/diff.ts";
 import { addedLines, fromPullRequestFiles, RightSideIndex } from "../../backend/review/pipeline/diff.ts";
-import type { FindingCategory } from "../../shared/contract/reviews-schemas.ts";
+import type { FindingCategory } from "../../shared/contract/reviews.ts";
 import {
   materialise,
   type RealWorldSource,

@@ -13,7 +13,7 @@
  * - duplicates: findings the second run posts again on a path and line (or the same file or pull
  *   request) the first run already commented on, the head being unchanged.
  */
-import type { FindingCategory, FindingSeverity } from "../../shared/contract/reviews-schemas.ts";
+import type { FindingCategory, FindingSeverity } from "../../shared/contract/reviews.ts";
 import {
   type CaseSet,
   DEFECT_CATEGORIES,

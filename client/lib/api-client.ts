@@ -2,32 +2,31 @@
  * The typed API client. Server loaders use it with the bearer token from the verified cookie and
  * the backend's URL; browser code uses it with baseUrl "" so calls go to the same origin (cookie).
  */
-import type { z } from "zod";
-import { ERRORS } from "../../shared/contract/accounts.ts";
+import type * as v from "valibot";
 import {
-  browserSignInResponseSchema,
-  browserSignupResponseSchema,
+  type browserSignInResponseSchema,
+  type browserSignupResponseSchema,
+  ERRORS,
   type GithubSignupRequest,
   type LoginRequest,
-  outboxResponseSchema,
+  type outboxResponseSchema,
   type SignupRequest,
-} from "../../shared/contract/accounts-schemas.ts";
-import {
-  type GithubSetupRequest,
-  type IntegrationSetupRequest,
+} from "../../shared/contract/accounts.ts";
+import type {
+  GithubSetupRequest,
+  IntegrationSetupRequest,
   integrationResponseSchema,
   integrationSetupResponseSchema,
   integrationsResponseSchema,
   projectsResponseSchema,
   serviceHookSecretResponseSchema,
-} from "../../shared/contract/code-hosts-schemas.ts";
-import { API_PATHS } from "../../shared/contract/common.ts";
+} from "../../shared/contract/code-hosts.ts";
 import {
+  API_PATHS,
   type ErrorBody,
-  errorBodySchema,
-  messageResponseSchema,
-  successResponseSchema,
-} from "../../shared/contract/common-schemas.ts";
+  type messageResponseSchema,
+  type successResponseSchema,
+} from "../../shared/contract/common.ts";
 import { type PageQuery, type ProjectSort, pageQueryString } from "../../shared/contract/paging.ts";
 
 export class ApiError extends Error {
@@ -48,6 +47,26 @@ export class ApiError extends Error {
   get code(): string | undefined {
     return this.body?.code;
   }
+}
+
+/** A successful answer that is not a JSON object: something other than the backend answered. */
+export class MalformedAnswerError extends Error {
+  constructor(path: string) {
+    super(`The answer to ${path} is not a JSON object`);
+    this.name = "MalformedAnswerError";
+  }
+}
+
+/**
+ * The error body of an answer, when it has the contract's shape (`errorBodySchema`). Checked by
+ * hand: the browser's calls carry no validator (docs/decisions/053-valibot-contract.md).
+ */
+function errorBodyOf(json: unknown): ErrorBody | undefined {
+  if (typeof json !== "object" || json === null) return undefined;
+  const { error, code, message } = json as Record<string, unknown>;
+  const textOrAbsent = (value: unknown) => value === undefined || typeof value === "string";
+  if (typeof error !== "string" || !textOrAbsent(code) || !textOrAbsent(message)) return undefined;
+  return json as ErrorBody;
 }
 
 export interface ApiClientOptions {
@@ -92,44 +111,52 @@ export function createApiClient(options: ApiClientOptions) {
     const json: unknown = await response.json().catch(() => undefined);
     if (!response.ok) {
       if (response.status === 401 && path.startsWith("/api/")) options.onSessionEnded?.();
-      const parsed = errorBodySchema.safeParse(json);
-      throw new ApiError(response.status, parsed.success ? parsed.data : undefined, response.statusText);
+      throw new ApiError(response.status, errorBodyOf(json), response.statusText);
     }
     return json;
   }
 
-  /** A call whose answer must match `schema`; a mismatch throws the schema's error. */
-  async function request<S extends z.ZodType>(schema: S, path: string, init?: CallInit): Promise<z.infer<S>> {
-    return schema.parse(await send(path, init));
+  /**
+   * A call whose answer has the shape of the contract's schema `S`. The schema is a type here, not
+   * a check: the backend's answers are held to the contract's schemas by the backend's own tests,
+   * and the browser's calls do not carry the schemas (docs/decisions/053-valibot-contract.md). An
+   * answer that is not a JSON object (a proxy's error page, say) throws `MalformedAnswerError`.
+   */
+  async function call<S extends v.GenericSchema>(path: string, init?: CallInit): Promise<v.InferOutput<S>> {
+    const answer = await send(path, init);
+    if (typeof answer !== "object" || answer === null) throw new MalformedAnswerError(path);
+    return answer as v.InferOutput<S>;
   }
 
   return {
-    request,
+    call,
     /** One page of the organisation's GitHub repositories (shared/contract/common.ts: page, size, search, sort). */
     getProjects: (page: Partial<PageQuery<ProjectSort>> = {}) =>
-      request(
-        projectsResponseSchema,
+      call<typeof projectsResponseSchema>(
         `${API_PATHS.projects}${pageQueryString(page, { integrationType: "git", integrationName: "github" })}`,
       ),
     /** The integration catalogue as the caller's organisation has it. */
-    getIntegrations: () => request(integrationsResponseSchema, API_PATHS.integrations),
+    getIntegrations: () => call<typeof integrationsResponseSchema>(API_PATHS.integrations),
     /** One integration; 404 for a name the catalogue does not hold. */
-    getIntegration: (name: string) => request(integrationResponseSchema, API_PATHS.integration(name)),
+    getIntegration: (name: string) => call<typeof integrationResponseSchema>(API_PATHS.integration(name)),
     /** Saves an integration's setup form, the values keyed by field key. */
     setupIntegration: (name: string, values: IntegrationSetupRequest) =>
-      request(integrationSetupResponseSchema, API_PATHS.integrationSetup(name), {
+      call<typeof integrationSetupResponseSchema>(API_PATHS.integrationSetup(name), {
         method: "POST",
         body: values,
       }),
     /** A new service-hook secret for the organisation's Azure DevOps integration (the old one stops working). */
     generateAzureDevOpsHookSecret: () =>
-      request(serviceHookSecretResponseSchema, API_PATHS.azureDevOpsHookSecret, { method: "POST", body: {} }),
+      call<typeof serviceHookSecretResponseSchema>(API_PATHS.azureDevOpsHookSecret, {
+        method: "POST",
+        body: {},
+      }),
     /** Completes the app installation /installation was sent back with. */
     setupGitHub: (body: GithubSetupRequest) =>
-      request(integrationSetupResponseSchema, API_PATHS.githubSetup, { method: "POST", body }),
+      call<typeof integrationSetupResponseSchema>(API_PATHS.githubSetup, { method: "POST", body }),
     /** Browser sign-in with a Firebase ID token; the gateway turns the answer's token into the cookie. */
     login: (body: LoginRequest) =>
-      request(browserSignInResponseSchema, API_PATHS.login, { method: "POST", body }),
+      call<typeof browserSignInResponseSchema>(API_PATHS.login, { method: "POST", body }),
     /** The answer carries nothing the caller uses. */
     logout: async () => {
       await send(API_PATHS.logout, { method: "POST" });
@@ -140,28 +167,28 @@ export function createApiClient(options: ApiClientOptions) {
     },
     /** E-mail signup with the ID token of the Firebase user the browser just created. */
     signup: (body: SignupRequest) =>
-      request(browserSignupResponseSchema, API_PATHS.signup, { method: "POST", body }),
+      call<typeof browserSignupResponseSchema>(API_PATHS.signup, { method: "POST", body }),
     githubSignup: (body: GithubSignupRequest) =>
-      request(browserSignInResponseSchema, API_PATHS.githubSignup, { method: "POST", body }),
+      call<typeof browserSignInResponseSchema>(API_PATHS.githubSignup, { method: "POST", body }),
     /** The code of an OAuth redirect (/oauth/callback/{provider}). */
     providerLogin: (provider: string, code: string) =>
-      request(browserSignInResponseSchema, API_PATHS.providerLogin(provider), {
+      call<typeof browserSignInResponseSchema>(API_PATHS.providerLogin(provider), {
         method: "POST",
         body: { code },
       }),
     /** Answers the same message whether or not the address has an account. */
     forgotPassword: (email: string) =>
-      request(messageResponseSchema, API_PATHS.forgotPassword, { method: "POST", body: { email } }),
+      call<typeof messageResponseSchema>(API_PATHS.forgotPassword, { method: "POST", body: { email } }),
     /** 400 when the reset link's code is used, expired or unknown. */
     checkResetCode: (oobCode: string) =>
-      request(successResponseSchema, API_PATHS.resetPasswordCheck, { method: "POST", body: { oobCode } }),
+      call<typeof successResponseSchema>(API_PATHS.resetPasswordCheck, { method: "POST", body: { oobCode } }),
     resetPassword: (oobCode: string, newPassword: string) =>
-      request(successResponseSchema, API_PATHS.resetPassword, {
+      call<typeof successResponseSchema>(API_PATHS.resetPassword, {
         method: "POST",
         body: { oobCode, newPassword },
       }),
     /** Local mode only; 404 otherwise. */
-    outbox: () => request(outboxResponseSchema, API_PATHS.outbox),
+    outbox: () => call<typeof outboxResponseSchema>(API_PATHS.outbox),
   };
 }
 export type ApiClient = ReturnType<typeof createApiClient>;

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { VALIDATION } from "../../shared/contract/accounts.ts";
-import { email, matches, minLength, required } from "../../shared/validation.ts";
+import { email, matches, minLength, required, VALIDATION } from "../../shared/validation.ts";
 import { rulesResolver } from "./forms";
 
 type Values = { email: string; password: string; confirm: string };

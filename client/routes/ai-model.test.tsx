@@ -1,8 +1,8 @@
 import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { AiModel, AiModelResponse } from "../../shared/contract/ai-model.ts";
 import { AI_MODEL, MODEL_FAILURE_LABELS } from "../../shared/contract/ai-model.ts";
-import type { AiModel, AiModelResponse } from "../../shared/contract/ai-model-schemas.ts";
 import { confirmedAs, gateway, jsonResponse, USER } from "../../tests/support/client/fixtures";
 import { renderPage } from "../../tests/support/client/render-page";
 import AiModelRoute, { loader } from "./ai-model";

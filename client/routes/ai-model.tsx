@@ -1,8 +1,8 @@
 import { ArrowLeft, Bot, Plus } from "lucide-react";
 import { useState } from "react";
 import { href } from "react-router";
+import type { AiModelResponse } from "../../shared/contract/ai-model.ts";
 import { AI_MODEL, mayChangeAiModel } from "../../shared/contract/ai-model.ts";
-import type { AiModelResponse } from "../../shared/contract/ai-model-schemas.ts";
 import { Streamed } from "../components/streamed";
 import { Button, Card, EmptyState, Skeleton, TextLink } from "../components/ui";
 import { loadAiModel } from "../features/ai-model/ai-model.server";

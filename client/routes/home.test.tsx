@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { Project } from "../../shared/contract/code-hosts-schemas.ts";
+import type { Project } from "../../shared/contract/code-hosts.ts";
 import { HOME_PAGE_SIZE } from "../../shared/contract/paging.ts";
 import { gateway, jsonResponse, project } from "../../tests/support/client/fixtures";
 import { renderPage } from "../../tests/support/client/render-page";

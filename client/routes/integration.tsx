@@ -1,8 +1,8 @@
 import { ArrowLeft, Plug, SearchX } from "lucide-react";
 import { useState } from "react";
 import { href } from "react-router";
+import type { Integration, ServiceHookSecret } from "../../shared/contract/code-hosts.ts";
 import { INTEGRATIONS } from "../../shared/contract/code-hosts.ts";
-import type { Integration, ServiceHookSecret } from "../../shared/contract/code-hosts-schemas.ts";
 import { Streamed } from "../components/streamed";
 import { Alert, buttonClasses, Card, EmptyState, Skeleton, TextLink } from "../components/ui";
 import { ConnectionBadge, SandboxMark } from "../features/code-hosts/integration-card";

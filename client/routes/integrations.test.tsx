@@ -2,7 +2,7 @@ import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { siGithub } from "simple-icons";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { Integration } from "../../shared/contract/code-hosts-schemas.ts";
+import type { Integration } from "../../shared/contract/code-hosts.ts";
 import {
   GITHUB_INTEGRATION,
   gateway,

@@ -1,6 +1,6 @@
 import { Plug } from "lucide-react";
+import type { Integration } from "../../shared/contract/code-hosts.ts";
 import { INTEGRATIONS } from "../../shared/contract/code-hosts.ts";
-import type { Integration } from "../../shared/contract/code-hosts-schemas.ts";
 import { Streamed } from "../components/streamed";
 import { EmptyState } from "../components/ui";
 import { IntegrationCard, IntegrationCardSkeleton } from "../features/code-hosts/integration-card";

@@ -7,8 +7,8 @@ import {
   PAYMENT_POLL_INTERVAL_MS,
   PAYMENT_POLL_TIMEOUT_MS,
 } from "../../shared/constants.ts";
+import type { ValidateSessionResponse } from "../../shared/contract/billing.ts";
 import { PAYMENT_MESSAGES } from "../../shared/contract/billing.ts";
-import type { ValidateSessionResponse } from "../../shared/contract/billing-schemas.ts";
 import {
   type AnswersInTurn,
   gateway,

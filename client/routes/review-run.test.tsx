@@ -1,7 +1,7 @@
 import { screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { RunFinding } from "../../shared/contract/reviews-schemas.ts";
+import type { RunFinding } from "../../shared/contract/reviews.ts";
 import { jsonResponse } from "../../tests/support/client/fixtures";
 import { renderPage } from "../../tests/support/client/render-page";
 import { RUN_ID, runDetail, runSummary } from "../../tests/support/client/review-fixtures";

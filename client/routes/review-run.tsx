@@ -1,7 +1,7 @@
 import { ArrowLeft, ExternalLink, RotateCw, SearchX } from "lucide-react";
 import { useCallback, useState } from "react";
 import { href, useNavigate, useRevalidator } from "react-router";
-import type { RunFinding } from "../../shared/contract/reviews-schemas.ts";
+import type { RunFinding } from "../../shared/contract/reviews.ts";
 import { Settled } from "../components/streamed";
 import { Button, Card, EmptyState, TextLink, useToast } from "../components/ui";
 import { DecisionTimeline } from "../features/reviews/decision-timeline";

@@ -1,7 +1,7 @@
 import { act, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { REVIEWS_PAGE_SIZE } from "../../shared/contract/paging.ts";
-import type { ReviewRunSummary } from "../../shared/contract/reviews-schemas.ts";
+import type { ReviewRunSummary } from "../../shared/contract/reviews.ts";
 import { jsonResponse } from "../../tests/support/client/fixtures";
 import { renderPage } from "../../tests/support/client/render-page";
 import { RUN_ID, runSummary } from "../../tests/support/client/review-fixtures";

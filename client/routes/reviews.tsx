@@ -2,7 +2,7 @@ import { MessageSquareCode, Radio, RefreshCw } from "lucide-react";
 import { useCallback, useEffect, useState } from "react";
 import { Form, href, Link } from "react-router";
 import { type PageInfo, pageCount } from "../../shared/contract/paging.ts";
-import type { ReviewRunSummary } from "../../shared/contract/reviews-schemas.ts";
+import type { ReviewRunSummary } from "../../shared/contract/reviews.ts";
 import { Pager } from "../components/pager";
 import { Settled } from "../components/streamed";
 import { Button, ButtonLink, EmptyState, ScrollRegion, SelectField, TextLink } from "../components/ui";

@@ -1,7 +1,7 @@
 import { useRef, useState } from "react";
 import { href } from "react-router";
+import type { SandboxCheckout as Checkout } from "../../shared/contract/billing.ts";
 import { SUBSCRIPTION_MESSAGES } from "../../shared/contract/billing.ts";
-import type { SandboxCheckout as Checkout } from "../../shared/contract/billing-schemas.ts";
 import { Alert, Button, ButtonLink, useToast } from "../components/ui";
 import { loadSandboxCheckout } from "../features/billing/billing.server";
 import { SANDBOX_BILLING_TEXT as T } from "../features/billing/billing-text";

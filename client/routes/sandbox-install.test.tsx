@@ -2,7 +2,7 @@ import { screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { useLocation } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { Integration } from "../../shared/contract/code-hosts-schemas.ts";
+import type { Integration } from "../../shared/contract/code-hosts.ts";
 import { SANDBOX_REPOSITORIES } from "../../shared/sandbox-samples.ts";
 import {
   contextWith,

@@ -1,6 +1,6 @@
 import { screen } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { Subscription } from "../../shared/contract/billing-schemas.ts";
+import type { Subscription } from "../../shared/contract/billing.ts";
 import { subscription } from "../../tests/support/client/billing-fixtures";
 import { contextWith, gateway, jsonResponse, thrownStatusOf } from "../../tests/support/client/fixtures";
 import { renderPage } from "../../tests/support/client/render-page";

@@ -1,7 +1,7 @@
 import { screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { SandboxReactions } from "../../shared/contract/sandbox-schemas.ts";
+import type { SandboxReactions } from "../../shared/contract/sandbox.ts";
 import { jsonResponse } from "../../tests/support/client/fixtures";
 import { renderPage } from "../../tests/support/client/render-page";
 import { PULL_ID, reviewedPullDetail } from "../../tests/support/client/review-fixtures";

@@ -1,8 +1,8 @@
 import { FilePen, GitPullRequest, GitPullRequestCreate, SearchX } from "lucide-react";
 import { type FormEvent, useState } from "react";
 import { href, Link, useNavigate } from "react-router";
+import type { SandboxPullCreate, SandboxPullsData } from "../../shared/contract/sandbox.ts";
 import { SANDBOX_TITLE_MAX, sandboxPullHref } from "../../shared/contract/sandbox.ts";
-import type { SandboxPullCreate, SandboxPullsData } from "../../shared/contract/sandbox-schemas.ts";
 import { Settled } from "../components/streamed";
 import { Button, Card, EmptyState, TextField, TextLink, useToast } from "../components/ui";
 import { reviewCalls } from "../features/reviews/lazy-reviews";

@@ -1,8 +1,8 @@
 import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { Integration } from "../../shared/contract/code-hosts-schemas.ts";
-import type { SettingTemplate, TeamRules } from "../../shared/contract/settings-schemas.ts";
+import type { Integration } from "../../shared/contract/code-hosts.ts";
+import type { SettingTemplate, TeamRules } from "../../shared/contract/settings.ts";
 import { SETTINGS_CATALOGUE, settingCategory } from "../../shared/settings-catalogue.ts";
 import { GITHUB_INTEGRATION, integration, jsonResponse } from "../../tests/support/client/fixtures";
 import { renderPage } from "../../tests/support/client/render-page";

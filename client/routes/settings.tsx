@@ -1,8 +1,8 @@
 import { ArrowLeft, Bot, FolderX, Plug, SlidersHorizontal, Unplug } from "lucide-react";
 import { useEffect } from "react";
 import { href, useNavigate } from "react-router";
+import type { Integration } from "../../shared/contract/code-hosts.ts";
 import { INTEGRATIONS } from "../../shared/contract/code-hosts.ts";
-import type { Integration } from "../../shared/contract/code-hosts-schemas.ts";
 import { SETTINGS } from "../../shared/contract/settings.ts";
 import {
   DEFAULT_SETTINGS_PROVIDER,

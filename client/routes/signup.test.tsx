@@ -250,8 +250,8 @@ describe("/signup by e-mail", () => {
       "Signup failed. Please try again.",
     ],
     [
-      "'Something went wrong' for a malformed answer",
-      jsonResponse({ user: 1 }),
+      "'Something went wrong' for an answer that is not a JSON object",
+      new Response("<html>", { status: 200 }),
       "Something went wrong. Please try again.",
     ],
   ])("shows %s when the backend fails", async (_, response, message) => {

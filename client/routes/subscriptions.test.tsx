@@ -2,10 +2,10 @@ import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { useLocation } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { Subscription } from "../../shared/contract/billing.ts";
 import { SUBSCRIPTION_MESSAGES } from "../../shared/contract/billing.ts";
-import type { Subscription } from "../../shared/contract/billing-schemas.ts";
+import type { SeatStatus } from "../../shared/contract/contributors.ts";
 import { SEAT_MESSAGES } from "../../shared/contract/contributors.ts";
-import type { SeatStatus } from "../../shared/contract/contributors-schemas.ts";
 import {
   FREE_PLAN,
   seats,

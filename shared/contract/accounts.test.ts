@@ -1,5 +1,5 @@
+import * as v from "valibot";
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
 import {
   EMAIL_MAX,
   ID_MAX,
@@ -10,7 +10,7 @@ import {
   ORG_NAME_MAX,
   URL_MAX,
 } from "../constants.ts";
-import { VALIDATION } from "./accounts.ts";
+import { VALIDATION } from "../validation.ts";
 import {
   emailRequestSchema,
   githubSignupRequestSchema,
@@ -20,60 +20,72 @@ import {
   resetPasswordRequestSchema,
   sessionClaimsSchema,
   signupRequestSchema,
-} from "./accounts-schemas.ts";
-import { aiModelRequestSchema } from "./ai-model-schemas.ts";
+} from "./accounts.ts";
+import { aiModelRequestSchema } from "./ai-model.ts";
 import {
   cancelSubscriptionRequestSchema,
   checkoutRequestSchema,
   orgRequestSchema,
   updateSubscriptionRequestSchema,
-} from "./billing-schemas.ts";
-import { githubSetupRequestSchema, integrationSetupRequestSchema } from "./code-hosts-schemas.ts";
-import { addContributorRequestSchema, seatRequestSchema } from "./contributors-schemas.ts";
+} from "./billing.ts";
+import { githubSetupRequestSchema, integrationSetupRequestSchema } from "./code-hosts.ts";
+import { addContributorRequestSchema, seatRequestSchema } from "./contributors.ts";
 import {
   settingsQuerySchema,
   settingsUpdateQuerySchema,
   settingsUpdateRequestSchema,
   settingTemplatesQuerySchema,
-} from "./settings-schemas.ts";
+} from "./settings.ts";
+
+/** The parts of a valibot schema the walks below read (a pipe keeps its first schema's type). */
+interface SchemaNode {
+  type: string;
+  pipe?: readonly { type: string; requirement?: unknown }[];
+  wrapped?: SchemaNode;
+  item?: SchemaNode;
+  key?: SchemaNode;
+  value?: SchemaNode;
+  options?: readonly SchemaNode[];
+  entries?: Record<string, SchemaNode>;
+}
+
+const node = (schema: v.GenericSchema): SchemaNode => schema as unknown as SchemaNode;
+
+/** The smallest maximum length of a pipe's checks, or null for none. */
+function maxLength(schema: SchemaNode): number | null {
+  const maxima = (schema.pipe ?? [])
+    .filter((action) => action.type === "max_length")
+    .map((action) => action.requirement as number);
+  return maxima.length ? Math.min(...maxima) : null;
+}
 
 /** The longest string each field of an object schema accepts (null: unbounded), or "not a string". */
-function stringBounds(schema: z.ZodObject): Record<string, number | null | "not a string"> {
+function stringBounds(schema: v.GenericSchema): Record<string, number | null | "not a string"> {
   const bounds: Record<string, number | null | "not a string"> = {};
-  for (const [field, value] of Object.entries(schema.shape)) {
-    const inner = value instanceof z.ZodOptional ? value.unwrap() : value;
-    bounds[field] = inner.def.type === "string" ? (inner as z.ZodString).maxLength : "not a string";
+  for (const [field, value] of Object.entries(node(schema).entries ?? {})) {
+    const inner = value.type === "optional" && value.wrapped ? value.wrapped : value;
+    bounds[field] = inner.type === "string" ? maxLength(inner) : "not a string";
   }
   return bounds;
 }
 
 /** Paths of the strings a schema accepts without a maximum length, searched through objects and arrays. */
-function unboundedStrings(schema: z.ZodType, at = "$"): string[] {
-  const def = schema.def as { type: string; innerType?: z.ZodType; element?: z.ZodType };
-  if (def.type === "optional" || def.type === "nullable")
-    return unboundedStrings(def.innerType as z.ZodType, at);
-  if (def.type === "array") {
-    const array = schema as z.ZodArray;
-    const unboundedArray = array.def.checks?.some((check) => check._zod.def.check === "max_length")
-      ? []
-      : [`${at}[]`];
-    return [...unboundedArray, ...unboundedStrings(def.element as z.ZodType, `${at}[]`)];
+function unboundedStrings(schema: SchemaNode, at = "$"): string[] {
+  if (schema.wrapped) return unboundedStrings(schema.wrapped, at); // optional, nullable, nullish...
+  if (schema.type === "array" && schema.item) {
+    const unboundedArray = maxLength(schema) === null ? [`${at}[]`] : [];
+    return [...unboundedArray, ...unboundedStrings(schema.item, `${at}[]`)];
   }
-  if (schema instanceof z.ZodRecord) {
-    return [
-      ...unboundedStrings(schema.def.keyType as z.ZodType, `${at}<key>`),
-      ...unboundedStrings(schema.def.valueType as z.ZodType, `${at}<value>`),
-    ];
+  if (schema.type === "record" && schema.key && schema.value) {
+    return [...unboundedStrings(schema.key, `${at}<key>`), ...unboundedStrings(schema.value, `${at}<value>`)];
   }
-  if (def.type === "union") {
-    return (schema as z.ZodUnion).def.options.flatMap((option) => unboundedStrings(option as z.ZodType, at));
+  if (schema.options && (schema.type === "union" || schema.type === "variant")) {
+    return schema.options.flatMap((option) => unboundedStrings(option, at));
   }
-  if (schema instanceof z.ZodObject) {
-    return Object.entries(schema.shape).flatMap(([key, value]) =>
-      unboundedStrings(value as z.ZodType, `${at}.${key}`),
-    );
+  if (schema.entries) {
+    return Object.entries(schema.entries).flatMap(([key, value]) => unboundedStrings(value, `${at}.${key}`));
   }
-  if (def.type === "string") return (schema as z.ZodString).maxLength === null ? [at] : [];
+  if (schema.type === "string") return maxLength(schema) === null ? [at] : [];
   return [];
 }
 
@@ -110,12 +122,14 @@ describe("contract bounds", () => {
     ["settings update", settingsUpdateRequestSchema],
     ["AI model save and test", aiModelRequestSchema],
   ])("bounds every string of the %s request, nested ones too", (_name, schema) => {
-    expect(unboundedStrings(schema)).toEqual([]);
+    expect(unboundedStrings(node(schema))).toEqual([]);
   });
 
   it("finds an unbounded string inside a record or a union", () => {
-    expect(unboundedStrings(z.record(z.string(), z.string().max(1)))).toEqual(["$<key>"]);
-    expect(unboundedStrings(z.object({ a: z.union([z.number(), z.string()]) }))).toEqual(["$.a"]);
+    expect(unboundedStrings(node(v.record(v.string(), v.pipe(v.string(), v.maxLength(1)))))).toEqual([
+      "$<key>",
+    ]);
+    expect(unboundedStrings(node(v.object({ a: v.union([v.number(), v.string()]) })))).toEqual(["$.a"]);
   });
 
   it("bounds every string claim of a session token", () => {
@@ -138,7 +152,7 @@ describe("contract bounds", () => {
 
   it("accepts only https avatar URLs", () => {
     const base = { email: "a@example.com", firebase_uid: "uid", idToken: "token" };
-    const avatar = (avatar_url: string) => loginRequestSchema.safeParse({ ...base, avatar_url }).success;
+    const avatar = (avatar_url: string) => v.safeParse(loginRequestSchema, { ...base, avatar_url }).success;
     expect(avatar("https://avatars.example.com/u/1.png")).toBe(true);
     for (const hostile of [
       "http://example.com/a.png",
@@ -164,21 +178,22 @@ describe("request schemas share the forms' rules", () => {
   };
 
   it("refuses what the signup form refuses, with the form's message, and trims what it keeps", () => {
-    const short = signupRequestSchema.safeParse({ ...signup, name: " a " });
+    const short = v.safeParse(signupRequestSchema, { ...signup, name: " a " });
     expect(short.success).toBe(false);
-    expect(short.error?.issues[0]?.message).toBe(VALIDATION.minLength(NAME_MIN));
-    expect(signupRequestSchema.parse({ ...signup, company: "  Acme  " }).company).toBe("Acme");
+    expect(short.issues?.[0]?.message).toBe(VALIDATION.minLength(NAME_MIN));
+    expect(v.parse(signupRequestSchema, { ...signup, company: "  Acme  " }).company).toBe("Acme");
   });
 
   it("refuses a weak new password with the strong-password message", () => {
-    const weak = resetPasswordRequestSchema.safeParse({ oobCode: "code", newPassword: "abcdefgh" });
-    expect(weak.error?.issues.map((issue) => issue.message)).toEqual([VALIDATION.strongPassword]);
+    const weak = v.safeParse(resetPasswordRequestSchema, { oobCode: "code", newPassword: "abcdefgh" });
+    expect(weak.issues?.map((issue) => issue.message)).toEqual([VALIDATION.strongPassword]);
   });
 
   it("names the forbidden word of an otherwise strong new password", () => {
-    const banned = resetPasswordRequestSchema.safeParse({ oobCode: "code", newPassword: "Strong-9X admin" });
-    expect(banned.error?.issues.map((issue) => issue.message)).toEqual([
-      VALIDATION.passwordForbiddenWord("admin"),
-    ]);
+    const banned = v.safeParse(resetPasswordRequestSchema, {
+      oobCode: "code",
+      newPassword: "Strong-9X admin",
+    });
+    expect(banned.issues?.map((issue) => issue.message)).toEqual([VALIDATION.passwordForbiddenWord("admin")]);
   });
 });

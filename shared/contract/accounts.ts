@@ -1,3 +1,25 @@
+/**
+ * The accounts area of the HTTP contract (sign-in, signup, passwords, sessions): the exact UI text
+ * and messages, then the valibot schemas of its requests and answers, in one module; a page that
+ * does not use the schemas tree-shakes them away.
+ */
+import * as v from "valibot";
+import {
+  EDITABLE_NAME_MAX,
+  EMAIL_MAX,
+  ID_MAX,
+  ID_TOKEN_MAX,
+  NAME_MAX,
+  OAUTH_TOKEN_MAX,
+  ONE_TIME_CODE_MAX,
+  ORG_NAME_MAX,
+  SHORT_TEXT_MAX,
+  STRONG_PASSWORD_MAX,
+  URL_MAX,
+} from "../constants.ts";
+import { type Rule, SIGNUP_RULES, strongPassword, VALIDATION, validateField } from "../validation.ts";
+import { schema } from "./schema.ts";
+
 /** Exact UI text (docs/product.md#messages), written once and imported everywhere. */
 export const TEXT = {
   welcomeTitle: (product: string) => `Welcome to ${product}`,
@@ -40,18 +62,6 @@ export const TEXT = {
   retryLogin: "Retry Login",
   // Local mode (docs/product.md#outbox)
   openOutbox: "Local mode: open the outbox",
-} as const;
-
-export const VALIDATION = {
-  required: "This field is required",
-  minLength: (n: number) => `Must be at least ${n} characters`,
-  email: "Please enter a valid email address",
-  pattern: "Please enter a valid value",
-  strongPassword:
-    "Password must contain at least one uppercase letter, one lowercase letter, one number, and one special character.",
-  passwordTooLong: "Password must be lower than 128 characters.",
-  passwordForbiddenWord: (word: string) => `Password must not contain the word "${word}".`,
-  passwordsDoNotMatch: "Passwords do not match",
 } as const;
 
 /** Strings that appear in more than one table below, written once. */
@@ -184,3 +194,310 @@ export const NAME_EDIT = {
 export const SESSION_ISSUER_DEFAULT = "argus-backend";
 
 export const SESSION_AUDIENCE_DEFAULT = "argus-gateway";
+
+// The schemas ------------------------------------------------------------------------------------
+
+/**
+ * A check from the account forms' rules (shared/validation.ts), so the backend refuses exactly what
+ * the browser's forms refuse, with the same messages. `except`: messages another check gives already.
+ */
+/* @__NO_SIDE_EFFECTS__ */
+function checkedBy(rules: readonly Rule[], except: readonly string[] = []) {
+  return v.rawCheck<string>(({ dataset, addIssue }) => {
+    if (!dataset.typed) return;
+    const problem = validateField(dataset.value, rules);
+    if (problem && !except.includes(problem)) addIssue({ message: problem });
+  });
+}
+
+/** An e-mail address: the pattern zod's z.email() used before the contract moved to valibot, kept so no account stops matching. */
+const EMAIL_PATTERN =
+  /^(?:[A-Za-z0-9_'+-]+\.)*[A-Za-z0-9_'+-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/;
+
+export const emailSchema = schema(() =>
+  v.pipe(v.string(), v.regex(EMAIL_PATTERN, "Invalid email address"), v.maxLength(EMAIL_MAX)),
+);
+
+function parsedUrl(value: string): URL | undefined {
+  try {
+    return new URL(value);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * An absolute https URL, at most URL_MAX characters, trimmed. `normalize`: the answer is the URL as
+ * the parser writes it (its `href`); otherwise the trimmed text without tabs and line breaks (which
+ * the parser ignores). The length bound applies to that answer.
+ */
+/* @__NO_SIDE_EFFECTS__ */
+function httpsUrl(normalize: boolean) {
+  return v.pipe(
+    v.string(),
+    v.trim(),
+    v.url(),
+    // An unparseable URL has v.url()'s issue already.
+    v.check((url) => (parsedUrl(url)?.protocol ?? "https:") === "https:", "Invalid protocol: expected https"),
+    v.transform((url) => (normalize ? new URL(url).href : url.replace(/[\t\n\r]/g, ""))),
+    v.maxLength(URL_MAX),
+  );
+}
+
+export const userSchema = schema(() =>
+  v.object({
+    id: v.string(),
+    email: v.string(),
+    name: v.string(),
+    role: v.string(),
+  }),
+);
+
+export type User = v.InferOutput<typeof userSchema>;
+
+export const orgSchema = schema(() =>
+  v.object({
+    org_id: v.string(),
+    name: v.string(),
+  }),
+);
+
+export type Org = v.InferOutput<typeof orgSchema>;
+
+export const providerSchema = schema(() => v.picklist(["email", "github"]));
+
+export type Provider = v.InferOutput<typeof providerSchema>;
+
+/**
+ * POST /auth/login. The product's login payload (docs/product.md#where-we-differ), except the password: Firebase has already checked
+ * it, and the ID token proves that (docs/decisions/003-login-with-id-token.md). Every string is
+ * bounded; `name` is only a fallback for an identity without one (the backend prefers the verified
+ * identity's name), and an avatar must be an https URL.
+ */
+export const loginRequestSchema = schema(() =>
+  v.object({
+    email: emailSchema,
+    firebase_uid: v.pipe(v.string(), v.minLength(1), v.maxLength(ID_MAX)),
+    name: v.optional(v.pipe(v.string(), v.maxLength(NAME_MAX))),
+    avatar_url: v.optional(httpsUrl(true)),
+    idToken: v.pipe(v.string(), v.minLength(1), v.maxLength(ID_TOKEN_MAX)),
+    /** GitHub sign-ins only: lets the backend confirm with GitHub that the address is verified. */
+    oauthAccessToken: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(OAUTH_TOKEN_MAX))),
+  }),
+);
+
+export type LoginRequest = v.InferOutput<typeof loginRequestSchema>;
+
+/** What the backend answers to a sign-in; the gateway removes `token` before the browser sees it. */
+export const signInResponseSchema = schema(() =>
+  v.object({
+    token: v.string(),
+    user: userSchema,
+    org: orgSchema,
+  }),
+);
+
+export type SignInResponse = v.InferOutput<typeof signInResponseSchema>;
+
+/** The same answer as the browser gets it: the gateway keeps the token (it becomes the cookie). */
+export const browserSignInResponseSchema = schema(() => v.omit(signInResponseSchema, ["token"]));
+
+export type BrowserSignInResponse = v.InferOutput<typeof browserSignInResponseSchema>;
+
+/**
+ * POST /auth/signup. The product's signup payload with the Firebase ID token of the account the
+ * browser just created in place of the password (docs/decisions/003-login-with-id-token.md). An
+ * unverified address creates no account yet: the backend keeps the profile and sends the
+ * verification e-mail; the first verified sign-in creates the account from it.
+ */
+export const signupRequestSchema = schema(() =>
+  v.object({
+    name: v.pipe(v.string(), v.maxLength(NAME_MAX), checkedBy(SIGNUP_RULES.name), v.trim()),
+    email: emailSchema,
+    company: v.pipe(v.string(), v.maxLength(ORG_NAME_MAX), checkedBy(SIGNUP_RULES.company), v.trim()),
+    source: v.pipe(v.string(), v.maxLength(SHORT_TEXT_MAX), checkedBy(SIGNUP_RULES.source), v.trim()),
+    type: v.literal("EMAIL"),
+    idToken: v.pipe(v.string(), v.minLength(1), v.maxLength(ID_TOKEN_MAX)),
+  }),
+);
+
+export type SignupRequest = v.InferOutput<typeof signupRequestSchema>;
+
+/**
+ * The signup answer. `requiresEmailVerification`: the 'Check Your Email' page follows, and no user
+ * or org exists yet. Otherwise the account exists and the answer signs in (its token becomes the
+ * cookie, like any sign-in answer).
+ */
+export const signupResponseSchema = schema(() =>
+  v.object({
+    requiresEmailVerification: v.boolean(),
+    message: v.string(),
+    token: v.optional(v.string()),
+    user: v.optional(userSchema),
+    org: v.optional(orgSchema),
+  }),
+);
+
+export type SignupResponse = v.InferOutput<typeof signupResponseSchema>;
+
+export const browserSignupResponseSchema = schema(() => v.omit(signupResponseSchema, ["token"]));
+
+/**
+ * POST /auth/github-signup: the GitHub identity from the Firebase popup. The ID token proves who
+ * it is; the OAuth access token (scopes user:email, read:user) lets the backend ask GitHub which
+ * of the user's addresses are verified, since Firebase does not vouch for GitHub addresses.
+ */
+export const githubSignupRequestSchema = schema(() =>
+  v.object({
+    email: emailSchema,
+    displayName: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(NAME_MAX)))),
+    photoURL: v.optional(v.nullable(httpsUrl(false))),
+    screenName: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(ID_MAX)))),
+    localId: v.pipe(v.string(), v.minLength(1), v.maxLength(ID_MAX)),
+    /** Absent only for the emulator's fake GitHub provider (local mode), which has no tokens. */
+    oauthAccessToken: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(OAUTH_TOKEN_MAX))),
+    scopes: v.pipe(v.array(v.pipe(v.string(), v.maxLength(ID_MAX))), v.maxLength(20)),
+    idToken: v.pipe(v.string(), v.minLength(1), v.maxLength(ID_TOKEN_MAX)),
+  }),
+);
+
+export type GithubSignupRequest = v.InferOutput<typeof githubSignupRequestSchema>;
+
+/** POST /auth/login/{provider}: the code of an OAuth redirect (/oauth/callback/{provider}). */
+export const providerLoginRequestSchema = schema(() =>
+  v.object({
+    code: v.pipe(v.string(), v.minLength(1), v.maxLength(ONE_TIME_CODE_MAX)),
+  }),
+);
+
+/**
+ * POST /auth/resend-verification and POST /auth/forgot-password. Both answer the same
+ * `{message}` whether or not the address has an account, so they reveal nothing.
+ */
+export const emailRequestSchema = schema(() => v.object({ email: emailSchema }));
+
+/** POST /auth/reset-password: the code from the reset e-mail and the new password (never stored). */
+export const resetPasswordRequestSchema = schema(() =>
+  v.object({
+    oobCode: v.pipe(v.string(), v.minLength(1), v.maxLength(ONE_TIME_CODE_MAX)),
+    newPassword: v.pipe(
+      v.string(),
+      v.maxLength(STRONG_PASSWORD_MAX, VALIDATION.passwordTooLong),
+      v.rawCheck(({ dataset, addIssue }) => {
+        if (!dataset.typed) return;
+        const problem = strongPassword(dataset.value);
+        if (problem && problem !== VALIDATION.passwordTooLong) addIssue({ message: problem });
+      }),
+    ),
+  }),
+);
+
+/** POST /auth/reset-password/check: whether a reset link's code can still be used (400 if not). */
+export const resetCodeCheckRequestSchema = schema(() => v.pick(resetPasswordRequestSchema, ["oobCode"]));
+
+/** POST /api/user/update and POST /api/org/update: the name edit dialogs. */
+export const nameUpdateRequestSchema = schema(() =>
+  v.object({
+    updateData: v.object({
+      name: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(EDITABLE_NAME_MAX)),
+    }),
+  }),
+);
+
+export const nameUpdateResponseSchema = schema(() => v.object({ success: v.boolean(), message: v.string() }));
+
+/**
+ * GET /auth/outbox, in local mode only (404 otherwise): the e-mails the local outbox holds instead
+ * of sending them, newest first, so verification and reset work without an SMTP server.
+ */
+export const outboxResponseSchema = schema(() =>
+  v.object({
+    messages: v.array(
+      v.object({
+        id: v.string(),
+        to: v.string(),
+        subject: v.string(),
+        text: v.string(),
+        /** The links the e-mail carries (verification, password reset). */
+        links: v.array(v.string()),
+        sentAt: v.string(),
+      }),
+    ),
+  }),
+);
+
+export type OutboxResponse = v.InferOutput<typeof outboxResponseSchema>;
+
+/** POST /auth/refresh, bearer = the current session token. */
+export const refreshResponseSchema = schema(() => v.object({ token: v.string() }));
+
+export type RefreshResponse = v.InferOutput<typeof refreshResponseSchema>;
+
+/**
+ * Claims of the session JWT the backend signs (docs/architecture.md#cookie-and-token). Bounded
+ * like the requests: a token with a longer claim does not count as a session.
+ */
+export const sessionClaimsSchema = schema(() =>
+  v.object({
+    sub: v.pipe(v.string(), v.maxLength(ID_MAX)),
+    sid: v.pipe(v.string(), v.maxLength(ID_MAX)),
+    orgId: v.pipe(v.string(), v.maxLength(ID_MAX)),
+    email: v.pipe(v.string(), v.maxLength(EMAIL_MAX)),
+    name: v.pipe(v.string(), v.maxLength(NAME_MAX)),
+    role: v.pipe(v.string(), v.maxLength(ID_MAX)),
+    provider: providerSchema,
+    orgName: v.pipe(v.string(), v.maxLength(ORG_NAME_MAX)),
+    iat: v.number(),
+    exp: v.number(),
+    /** Seconds since epoch of the sign-in that began this session; refresh never moves it. */
+    auth_time: v.number(),
+  }),
+);
+
+export type SessionClaims = v.InferOutput<typeof sessionClaimsSchema>;
+
+/**
+ * GET /auth/session-status (backend, asked by the gateway): the session is live, and the user's and
+ * organisation's names now, so a rename shows in every signed-in browser without a new token.
+ */
+export const sessionStatusResponseSchema = schema(() => v.pick(sessionClaimsSchema, ["name", "orgName"]));
+
+export type SessionNames = v.InferOutput<typeof sessionStatusResponseSchema>;
+
+/**
+ * The same answer on every /api call of a live session, as a header (URI-encoded JSON): a page's
+ * own calls to the backend tell the gateway that the session is live and the names to show, so a
+ * page render needs no session-status call of its own (docs/decisions/049-session-confirmed-by-page-calls.md).
+ */
+export const SESSION_NAMES_HEADER = "x-session-names";
+
+export const sessionNamesHeaderValue = (names: SessionNames): string =>
+  encodeURIComponent(JSON.stringify(names));
+
+/** The names of a SESSION_NAMES_HEADER, or undefined for none or a malformed one. */
+export function sessionNamesOfHeader(value: string | null | undefined): SessionNames | undefined {
+  if (!value) return undefined;
+  try {
+    const names = v.safeParse(sessionStatusResponseSchema, JSON.parse(decodeURIComponent(value)));
+    return names.success ? names.output : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** GET /auth/session (answered by the gateway): who is signed in, never the token. */
+export const sessionUserSchema = schema(() =>
+  v.object({
+    id: v.string(),
+    email: v.string(),
+    name: v.string(),
+    role: v.string(),
+    provider: providerSchema,
+    orgName: v.string(),
+    orgId: v.string(),
+  }),
+);
+
+export type SessionUser = v.InferOutput<typeof sessionUserSchema>;
+
+export const sessionResponseSchema = schema(() => v.object({ user: v.nullable(sessionUserSchema) }));

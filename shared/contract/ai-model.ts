@@ -1,13 +1,16 @@
 /**
  * An organisation's AI model (docs/decisions/018-ai-model-settings.md): the kinds of model, the
- * form's limits and messages, the request and answer schemas.
+ * form's limits and messages, and the AI model calls of the HTTP contract (docs/product.md#settingsai-model,
+ * #api) as valibot schemas, one module.
  */
-import { ORG_OWNER_ROLE } from "../constants.ts";
+import * as v from "valibot";
+import { ORG_OWNER_ROLE, URL_MAX } from "../constants.ts";
+import { schema } from "./schema.ts";
 
 /**
  * The kinds of AI model an organisation can point the review engine at (docs/review-engine.md,
- * "AI reviewer"), and who may change one, with what key. Plain data and rules, no schemas, so a
- * page can use them without loading zod.
+ * "AI reviewer"), and who may change one, with what key. Plain data and rules, so a page can use
+ * them without the schemas below.
  */
 
 export const MODEL_KINDS = [
@@ -35,9 +38,9 @@ export const storedKeyServes = (saved: ModelAddress, request: ModelAddress): boo
   saved.kind === request.kind && saved.baseUrl === request.baseUrl;
 
 /**
- * The AI model screen's limits and exact text (docs/product.md#settingsai-model). Plain data, no schemas, so
- * the page shows them without loading zod; shared/contract/ai-model.ts builds its checks from them,
- * so the backend refuses with the very messages the form shows.
+ * The AI model screen's limits and exact text (docs/product.md#settingsai-model). Plain data, so the
+ * page shows them without the schemas below, which build their checks from them: the backend
+ * refuses with the very messages the form shows.
  */
 
 /** The most input tokens one request may carry: the range offered, and a fresh form's value. */
@@ -141,3 +144,170 @@ export interface AiModelFormValues {
 }
 
 export const DOLLARS = /^\d+(\.\d{1,2})?$/;
+
+/**
+ * The schemas. The form checks its values with `aiModelFormSchema`, built from the same field
+ * schemas the backend checks requests with, so both give the messages above.
+ */
+
+/** Each value of `MODEL_KINDS` (marked pure so an unused schema still drops out of a bundle). */
+/* @__NO_SIDE_EFFECTS__ */
+const modelKindValues = () => MODEL_KINDS.map(({ value }) => value);
+
+const modelKindSchema = schema(() => v.picklist(modelKindValues(), AI_MODEL.kindInvalid));
+
+/** An http(s) URL without query, fragment or credentials, trailing slashes dropped; empty means none (null). */
+const baseUrlSchema = schema(() =>
+  v.pipe(
+    v.string(),
+    v.trim(),
+    v.maxLength(URL_MAX, AI_MODEL.baseUrlInvalid),
+    v.rawCheck(({ dataset, addIssue }) => {
+      if (!dataset.typed) return;
+      const problem = baseUrlProblem(dataset.value);
+      if (problem) addIssue({ message: problem });
+    }),
+    v.transform((url) => (url === "" ? null : url.replace(/\/+$/, ""))),
+  ),
+);
+
+const modelNameSchema = schema(() =>
+  v.pipe(
+    v.string(),
+    v.trim(),
+    v.minLength(1, AI_MODEL.modelRequired),
+    v.maxLength(MODEL_NAME_MAX, AI_MODEL.modelTooLong),
+  ),
+);
+
+const apiKeySchema = schema(() =>
+  v.pipe(
+    v.string(),
+    v.trim(),
+    v.minLength(1, AI_MODEL.apiKeyInvalid),
+    v.maxLength(MODEL_API_KEY_MAX, AI_MODEL.apiKeyInvalid),
+  ),
+);
+
+/**
+ * A whole number within [min, max], one message for all of it (a number that is not one, NaN
+ * included, too).
+ */
+/* @__NO_SIDE_EFFECTS__ */
+const wholeNumberIn = (min: number, max: number, message: string) =>
+  v.pipe(
+    v.number(message),
+    v.check((n) => Number.isInteger(n) && n >= min && n <= max, message),
+  );
+
+const inputTokenLimitSchema = wholeNumberIn(
+  INPUT_TOKEN_LIMIT.min,
+  INPUT_TOKEN_LIMIT.max,
+  AI_MODEL.inputTokenLimit,
+);
+
+const budgetCentsSchema = wholeNumberIn(0, MONTHLY_BUDGET_CENTS_MAX, AI_MODEL.budgetCents);
+
+/**
+ * PUT /api/ai-model (save) and POST /api/ai-model/test (try before saving). `apiKey`: absent keeps
+ * (or tests with) the stored key, which only serves an unchanged kind and base URL
+ * (`storedKeyServes`); a string replaces it, null removes it (tests without one).
+ */
+export const aiModelRequestSchema = schema(() =>
+  v.pipe(
+    v.object({
+      kind: modelKindSchema,
+      baseUrl: v.optional(v.nullable(baseUrlSchema), null),
+      model: modelNameSchema,
+      apiKey: v.optional(v.nullable(apiKeySchema)),
+      inputTokenLimit: inputTokenLimitSchema,
+      monthlyBudgetCents: v.nullable(budgetCentsSchema),
+    }),
+    v.forward(v.partialCheck([["kind"], ["baseUrl"]], baseUrlRequired[0], baseUrlRequired[1].error), [
+      "baseUrl",
+    ]),
+  ),
+);
+
+export type AiModelRequest = v.InferOutput<typeof aiModelRequestSchema>;
+
+/** The form's values as a request; an empty API key field keeps the stored key. */
+export const aiModelFormSchema = schema(() =>
+  v.pipe(
+    v.object({
+      kind: modelKindSchema,
+      baseUrl: baseUrlSchema,
+      model: modelNameSchema,
+      apiKey: v.pipe(
+        v.string(),
+        v.trim(),
+        v.maxLength(MODEL_API_KEY_MAX, AI_MODEL.apiKeyInvalid),
+        v.transform((key) => key || undefined),
+      ),
+      inputTokenLimit: v.pipe(
+        v.string(),
+        v.trim(),
+        v.transform((limit) => (limit === "" ? Number.NaN : Number(limit.replaceAll(",", "")))),
+        inputTokenLimitSchema,
+      ),
+      monthlyBudget: v.pipe(
+        v.string(),
+        v.trim(),
+        v.check((dollars) => dollars === "" || DOLLARS.test(dollars), AI_MODEL.budgetUsd),
+        v.transform((dollars) => (dollars === "" ? null : Math.round(Number(dollars) * 100))),
+        v.nullable(budgetCentsSchema),
+      ),
+    }),
+    v.forward(v.partialCheck([["kind"], ["baseUrl"]], baseUrlRequired[0], baseUrlRequired[1].error), [
+      "baseUrl",
+    ]),
+    v.transform(
+      ({ monthlyBudget, ...values }): AiModelRequest => ({ ...values, monthlyBudgetCents: monthlyBudget }),
+    ),
+  ),
+);
+
+/** An organisation's model as the API shows it: whether a key is stored, never the key. */
+export const aiModelSchema = schema(() =>
+  v.object({
+    configured: v.literal(true),
+    kind: modelKindSchema,
+    baseUrl: v.nullable(v.string()),
+    model: v.string(),
+    apiKeySet: v.boolean(),
+    inputTokenLimit: v.number(),
+    monthlyBudgetCents: v.nullable(v.number()),
+    updatedAt: v.string(),
+  }),
+);
+
+export type AiModel = v.InferOutput<typeof aiModelSchema>;
+
+/** GET, PUT and DELETE /api/ai-model answer the organisation's model, or that it has none. */
+export const aiModelResponseSchema = schema(() =>
+  v.object({
+    success: v.literal(true),
+    message: v.optional(v.string()),
+    data: v.variant("configured", [v.object({ configured: v.literal(false) }), aiModelSchema]),
+  }),
+);
+
+export type AiModelResponse = v.InferOutput<typeof aiModelResponseSchema>;
+
+/* @__NO_SIDE_EFFECTS__ */
+const modelFailureKinds = () => Object.keys(MODEL_FAILURE_LABELS) as ModelFailureKind[];
+
+const modelFailureSchema = schema(() => v.picklist(modelFailureKinds()));
+
+/** POST /api/ai-model/test: the model's reply and how long it took, or the exact reason it failed. */
+export const aiModelTestResponseSchema = schema(() =>
+  v.object({
+    success: v.literal(true),
+    data: v.variant("ok", [
+      v.object({ ok: v.literal(true), reply: v.string(), latencyMs: v.number() }),
+      v.object({ ok: v.literal(false), failure: modelFailureSchema, message: v.string() }),
+    ]),
+  }),
+);
+
+export type AiModelTestResponse = v.InferOutput<typeof aiModelTestResponseSchema>;

@@ -1,9 +1,12 @@
 /**
  * What every area of the HTTP contract shares (docs/product.md#api): the error body and its codes,
- * and the one table of API paths the gateway proxies and the backend serves.
- * Each area's schemas and messages are in a module of its own beside this one.
+ * the one table of API paths the gateway proxies and the backend serves, and the valibot schemas of
+ * the error and message bodies, in one module; a page that does not use the schemas tree-shakes them
+ * away. Each other area (its paths' schemas and messages) is a module of its own beside this one.
  */
+import * as v from "valibot";
 import { REVIEW_EVENTS_PATH } from "./reviews.ts";
+import { schema } from "./schema.ts";
 
 /**
  * Machine-readable `code`s of error bodies. The browser branches on these, never on message text,
@@ -151,3 +154,23 @@ export const TOKEN_BEARING_AUTH_PATHS = [
   /^\/auth\/signup$/,
   /^\/auth\/github-signup$/,
 ] as const;
+
+/** Every error body, from the gateway and from the backend, has this shape. */
+export const errorBodySchema = schema(() =>
+  v.object({
+    error: v.string(),
+    code: v.optional(v.string()),
+    message: v.optional(v.string()),
+  }),
+);
+
+export type ErrorBody = v.InferOutput<typeof errorBodySchema>;
+
+export const messageResponseSchema = schema(() => v.object({ message: v.string() }));
+
+export const successResponseSchema = schema(() =>
+  v.object({
+    success: v.literal(true),
+    message: v.optional(v.string()),
+  }),
+);

@@ -1,11 +1,14 @@
 /**
  * Contributors and seats (docs/product.md#contributors-and-seats): the contributors table, Add Contributor, seat
- * assignment, the rules that refuse a seat change, and their messages.
+ * assignment, the rules that refuse a seat change, their messages, and the contributor and seat
+ * calls of the HTTP contract (docs/product.md#api) as valibot schemas, one module. Dates are ISO
+ * 8601 strings.
  */
-import { PLAN_VALUES } from "../constants.ts";
-import type { Plan, Subscription } from "./billing-schemas.ts";
-import type { Contributor, SeatStatus } from "./contributors-schemas.ts";
-import type { PageInfo } from "./paging.ts";
+import * as v from "valibot";
+import { ID_MAX, PLAN_VALUES } from "../constants.ts";
+import type { Plan, Subscription } from "./billing.ts";
+import { CONTRIBUTOR_SORTS, type PageInfo, pageInfoSchema, pageQuerySchema } from "./paging.ts";
+import { schema } from "./schema.ts";
 
 export type ContributorsPage = { contributors: Contributor[]; page: PageInfo };
 
@@ -59,3 +62,106 @@ export function seatToggleBlock(
   if (!hasSeat && seats.allocated_seats >= seats.total_seats) return SEAT_MESSAGES.allSeatsInUse;
   return null;
 }
+
+export const contributorSchema = schema(() =>
+  v.object({
+    id: v.string(),
+    name: v.string(),
+    /** The code host's username. */
+    platform_id: v.string(),
+    platform_type: v.string(),
+    email: v.nullable(v.string()),
+    avatar_url: v.nullable(v.string()),
+    /** ISO date of the latest activity seen on the code host; null is 'No activity yet'. */
+    last_git_activity: v.nullable(v.string()),
+    role: v.nullable(v.string()),
+    /** Null: no seat. */
+    seat_id: v.nullable(v.string()),
+  }),
+);
+
+export type Contributor = v.InferOutput<typeof contributorSchema>;
+
+export type ContributorsQuery = v.InferOutput<typeof contributorsQuerySchema>;
+
+export const contributorsResponseSchema = schema(() =>
+  v.object({
+    success: v.boolean(),
+    data: v.array(contributorSchema),
+    page: pageInfoSchema,
+  }),
+);
+
+/** POST /api/contributors/add: looked up on the code host by username. */
+export const addContributorRequestSchema = schema(() =>
+  v.object({
+    platform_id: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(ID_MAX)),
+    platform_type: v.literal("github"),
+  }),
+);
+
+export type AddContributorRequest = v.InferOutput<typeof addContributorRequestSchema>;
+
+/** `created` false: the contributor existed and was updated. */
+export const addContributorResponseSchema = schema(() =>
+  v.object({
+    success: v.boolean(),
+    created: v.boolean(),
+    message: v.string(),
+    data: contributorSchema,
+  }),
+);
+
+/**
+ * GET /api/contributors/suggestions: people the Add Contributor dialog offers, by name. Empty when
+ * the code host cannot list its accounts (GitHub) or none is connected.
+ */
+export const contributorSuggestionSchema = schema(() =>
+  v.object({ platform_id: v.string(), name: v.string() }),
+);
+
+export type ContributorSuggestion = v.InferOutput<typeof contributorSuggestionSchema>;
+
+export const contributorSuggestionsResponseSchema = schema(() =>
+  v.object({
+    success: v.boolean(),
+    data: v.array(contributorSuggestionSchema),
+  }),
+);
+
+/** POST /api/seats/assign and /api/seats/unassign; `userId` is the contributor's id. */
+export const seatRequestSchema = schema(() =>
+  v.object({
+    userId: v.pipe(v.string(), v.minLength(1), v.maxLength(ID_MAX)),
+  }),
+);
+
+const intSchema = schema(() => v.pipe(v.number(), v.integer()));
+
+export const seatStatusSchema = schema(() =>
+  v.object({
+    total_seats: intSchema,
+    allocated_seats: intSchema,
+    /** total minus allocated. */
+    available_seats: intSchema,
+  }),
+);
+
+export type SeatStatus = v.InferOutput<typeof seatStatusSchema>;
+
+/** GET /api/seats/status */
+export const seatStatusResponseSchema = schema(() =>
+  v.object({ success: v.boolean(), data: seatStatusSchema }),
+);
+
+/** Assign and unassign answer the seat count after the change. */
+export const seatChangeResponseSchema = schema(() =>
+  v.object({
+    success: v.boolean(),
+    message: v.string(),
+    data: seatStatusSchema,
+  }),
+);
+
+/** GET /api/contributors: one page (`page`, `pageSize`, `search` in the name, `sort`: shared/contract/paging.ts). */
+export const contributorsQuerySchema = pageQuerySchema(CONTRIBUTOR_SORTS);

@@ -1,9 +1,12 @@
 /**
  * Server-side paging, search and sort of the API's lists (repositories, contributors, review runs;
  * docs/decisions/038-server-side-paging.md): the bounds, sorts and query strings, written once for
- * the backend, the loaders and the browser. Free of zod, so pages may import it; the schemas are in
- * paging-contract.ts.
+ * the backend, the loaders and the browser, then the valibot schemas of the query and the page, in
+ * one module; a page that does not use the schemas tree-shakes them away.
  */
+import * as v from "valibot";
+import { schema } from "./schema.ts";
+
 /** The most items one answer holds, whatever the caller asks. */
 export const PAGE_SIZE_MAX = 100;
 
@@ -85,4 +88,46 @@ export function pageQueryString(
   if (query.sort) params.set("sort", query.sort);
   const text = params.toString();
   return text ? `?${text}` : "";
+}
+
+export const pageInfoSchema = schema(
+  () =>
+    v.object({
+      total: v.pipe(v.number(), v.integer(), v.minValue(0)),
+      page: v.pipe(v.number(), v.integer(), v.gtValue(0)),
+      pageSize: v.pipe(v.number(), v.integer(), v.gtValue(0)),
+    }) satisfies v.GenericSchema<PageInfo>,
+);
+
+/**
+ * A whole number in [1, max] from a query value (a string; a number passes too), `fallback` when
+ * absent. Converted with Number(), so "" is 0 and refused, and non-numbers (NaN) are refused.
+ */
+/* @__NO_SIDE_EFFECTS__ */
+function queryNumber(max: number, fallback: number) {
+  return v.optional(
+    v.pipe(
+      v.union([v.string(), v.number()]),
+      v.transform(Number),
+      v.number(),
+      v.integer(),
+      v.minValue(1),
+      v.maxValue(max),
+    ),
+    fallback,
+  );
+}
+
+/**
+ * The query of a paged list: `page`, `pageSize`, `search` (a part of the name, any case) and
+ * `sort`, one of `sorts` (a leading "-" is descending). Query values arrive as strings.
+ */
+/* @__NO_SIDE_EFFECTS__ */
+export function pageQuerySchema<const Sorts extends readonly [string, ...string[]]>(sorts: Sorts) {
+  return v.object({
+    page: queryNumber(PAGE_MAX, 1),
+    pageSize: queryNumber(PAGE_SIZE_MAX, DEFAULT_PAGE_SIZE),
+    search: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(SEARCH_MAX)), ""),
+    sort: v.optional(v.picklist(sorts), sorts[0]),
+  });
 }

@@ -1,7 +1,11 @@
 /**
  * Review runs (docs/product.md#reviews, docs/review-engine.md): findings, runs, their decision log,
- * feedback and AI usage; the bot's commands; CWE links.
+ * feedback and AI usage; the bot's commands; CWE links. One module for the area: its bounds, paths
+ * and messages first, then its valibot schemas, which a page that does not use them tree-shakes away.
  */
+import * as v from "valibot";
+import { pageInfoSchema, pageQuerySchema, REVIEW_SORTS } from "./paging.ts";
+import { schema } from "./schema.ts";
 
 /**
  * A review finding, as the built-in reviewer and the AI reviewer produce it, the posting stage
@@ -56,3 +60,226 @@ export const botCommandText = (productName: string, command: BotCommand = "revie
 export function cweUrl(cwe: string): string {
   return `https://cwe.mitre.org/data/definitions/${cwe.replace(/^CWE-/, "")}.html`;
 }
+
+/** Most severe first: the order findings are listed and posted in. */
+export const FINDING_SEVERITY_ORDER = ["critical", "major", "minor", "info"] as const;
+
+export const findingSeveritySchema = schema(() => v.picklist(FINDING_SEVERITY_ORDER));
+
+export type FindingSeverity = v.InferOutput<typeof findingSeveritySchema>;
+
+/**
+ * What kind of flaw a finding is: the benchmark scores a catch only in the defect's own category.
+ * "hygiene" is for findings that are about the change rather than a defect (a focused test, an
+ * oversized pull request).
+ */
+export const FINDING_CATEGORIES = [
+  "security",
+  "logic",
+  "resource-leak",
+  "race",
+  "correctness",
+  "hygiene",
+] as const;
+
+export const findingCategorySchema = schema(() => v.picklist(FINDING_CATEGORIES));
+
+export type FindingCategory = v.InferOutput<typeof findingCategorySchema>;
+
+export const findingSourceSchema = schema(() => v.picklist(["builtin", "ai"]));
+
+export type FindingSource = v.InferOutput<typeof findingSourceSchema>;
+
+export const findingSchema = schema(() =>
+  v.pipe(
+    v.object({
+      /** Namespaced, e.g. `secrets/github`, `biome/suspicious/noDebugger`, `markers/debugger`. */
+      ruleId: v.pipe(
+        v.string(),
+        v.minLength(1),
+        v.maxLength(FINDING_RULE_ID_MAX),
+        v.regex(/^[A-Za-z0-9][A-Za-z0-9/._-]*$/),
+      ),
+      severity: findingSeveritySchema,
+      path: v.nullable(v.pipe(v.string(), v.minLength(1), v.maxLength(FINDING_PATH_MAX))),
+      line: v.nullable(v.pipe(v.number(), v.integer(), v.gtValue(0))),
+      /** The line as the diff shows it, except that a secret on it is masked. */
+      quote: v.nullable(v.pipe(v.string(), v.maxLength(FINDING_QUOTE_MAX))),
+      /** Why it matters, for a developer, in a sentence or two. */
+      message: v.pipe(v.string(), v.minLength(1), v.maxLength(FINDING_MESSAGE_MAX)),
+      category: v.optional(findingCategorySchema),
+      /** The weakness's CWE id, e.g. `CWE-89`, where one exists. */
+      cwe: v.optional(v.pipe(v.string(), v.regex(/^CWE-\d{1,5}$/))),
+      /** How to fix it, in a sentence. */
+      fix: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(FINDING_MESSAGE_MAX))),
+      /**
+       * sha256 (hex) of rule id, path and the whitespace-normalised line text, not the line number,
+       * so the same finding keeps its fingerprint when unrelated pushes shift lines.
+       */
+      fingerprint: v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/)),
+      source: findingSourceSchema,
+    }),
+    v.check((f) => (f.line === null) === (f.quote === null), "A finding has a line and a quote, or neither."),
+    v.check((f) => f.line === null || f.path !== null, "A finding on a line names its file."),
+  ),
+);
+
+export type Finding = v.InferOutput<typeof findingSchema>;
+
+export const reviewRunStatusSchema = schema(() =>
+  v.picklist(["queued", "running", "succeeded", "failed", "skipped"]),
+);
+
+export const reviewTriggerSchema = schema(() =>
+  v.picklist(["opened", "reopened", "ready_for_review", "synchronize", "command"]),
+);
+
+/** A review run as the Reviews page lists it. Dates are ISO 8601. */
+export const reviewRunSummarySchema = schema(() =>
+  v.object({
+    id: v.string(),
+    projectId: v.string(),
+    /** The repository's full name. */
+    repository: v.string(),
+    pullRequest: v.pipe(v.number(), v.integer()),
+    /** Null until the run has read the pull request from the code host. */
+    pullRequestTitle: v.nullable(v.string()),
+    pullRequestUrl: v.nullable(v.string()),
+    status: reviewRunStatusSchema,
+    trigger: reviewTriggerSchema,
+    command: v.nullable(v.string()),
+    headSha: v.nullable(v.string()),
+    queuedAt: v.string(),
+    startedAt: v.nullable(v.string()),
+    finishedAt: v.nullable(v.string()),
+    durationMs: v.nullable(v.pipe(v.number(), v.integer())),
+    findingsTotal: v.nullable(v.pipe(v.number(), v.integer())),
+    findingsPosted: v.nullable(v.pipe(v.number(), v.integer())),
+    /** Why a run was skipped or failed. */
+    reason: v.nullable(v.string()),
+    /** The run reviewed in shadow mode: it posted nothing to the code host. */
+    shadow: v.boolean(),
+  }),
+);
+
+export type ReviewRunSummary = v.InferOutput<typeof reviewRunSummarySchema>;
+
+/**
+ * GET /api/reviews: one page of the organisation's runs (`page`, `pageSize`, `sort`:
+ * shared/contract/common.ts), optionally of one repository (`projectId`) and one status (`status`).
+ */
+export const reviewRunsQuerySchema = schema(() =>
+  v.object({
+    ...v.omit(pageQuerySchema(REVIEW_SORTS), ["search"]).entries,
+    projectId: v.optional(v.pipe(v.string(), v.uuid())),
+    status: v.optional(reviewRunStatusSchema),
+  }),
+);
+
+export type ReviewRunsQuery = v.InferOutput<typeof reviewRunsQuerySchema>;
+
+export const reviewRunsResponseSchema = schema(() =>
+  v.object({
+    success: v.boolean(),
+    data: v.array(reviewRunSummarySchema),
+    page: pageInfoSchema,
+  }),
+);
+
+/** One step of a run's decision log, in order. */
+export const reviewDecisionSchema = schema(() =>
+  v.object({
+    step: v.string(),
+    outcome: v.string(),
+    detail: v.record(v.string(), v.unknown()),
+    at: v.string(),
+  }),
+);
+
+export type ReviewDecision = v.InferOutput<typeof reviewDecisionSchema>;
+
+/** Where a posted finding goes: on its line, or in the review's summary. */
+export const postedDeliverySchema = schema(() => v.picklist(["inline", "summary"]));
+
+/**
+ * People's reactions to a posted finding, as last read from the code host (docs/review-engine.md,
+ * "Feedback"): 👍 says it was useful, 👎 that it was noise.
+ */
+export const findingFeedbackSchema = schema(() =>
+  v.object({
+    thumbsUp: v.pipe(v.number(), v.integer(), v.minValue(0)),
+    thumbsDown: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  }),
+);
+
+export type FindingFeedback = v.InferOutput<typeof findingFeedbackSchema>;
+
+/** A finding of a run and what became of it. */
+export const runFindingSchema = schema(() =>
+  v.object({
+    finding: findingSchema,
+    /**
+     * posted inline; in the summary (no line, or outside the diff); already posted by an earlier run;
+     * not posted (below the severity threshold or beyond the per-review limit); shadow: it would have
+     * been posted, but the run was in shadow mode and posted nothing; suppressed (a 👎 in this
+     * repository, decision 021).
+     */
+    delivery: v.union([
+      postedDeliverySchema,
+      v.picklist(["duplicate", "not_posted", "shadow", "suppressed"]),
+    ]),
+    /** For a shadow finding, where it would have gone; null otherwise. */
+    shadowDelivery: v.nullable(postedDeliverySchema),
+    /** The repository's counts for this finding's fingerprint, as the latest run read them. */
+    feedback: findingFeedbackSchema,
+  }),
+);
+
+export type RunFinding = v.InferOutput<typeof runFindingSchema>;
+
+/**
+ * How a run's AI pass ended: reviewed (the model answered), failed (a model error: the built-in
+ * findings were posted alone), over_budget (the organisation's monthly AI budget was spent),
+ * over_call_limit (the organisation's AI reviews of the hour were used up).
+ */
+export const runAiOutcomeSchema = schema(() =>
+  v.picklist(["reviewed", "failed", "over_budget", "over_call_limit"]),
+);
+
+export type RunAiOutcome = v.InferOutput<typeof runAiOutcomeSchema>;
+
+/** A run's AI pass as the run page shows it; null on a run without one. */
+export const runAiUsageSchema = schema(() =>
+  v.object({
+    outcome: runAiOutcomeSchema,
+    model: v.nullable(v.string()),
+    inputTokens: v.nullable(v.pipe(v.number(), v.integer())),
+    outputTokens: v.nullable(v.pipe(v.number(), v.integer())),
+    /** Micro-dollars (millionths of a USD); null when no price is known for the model. */
+    costMicros: v.nullable(v.pipe(v.number(), v.integer())),
+    /** Why it failed or was skipped, or that its cost is unknown. */
+    note: v.nullable(v.string()),
+  }),
+);
+
+export type RunAiUsage = v.InferOutput<typeof runAiUsageSchema>;
+
+/** GET /api/reviews/{runId} */
+export const reviewRunResponseSchema = schema(() =>
+  v.object({
+    success: v.boolean(),
+    data: v.object({
+      ...reviewRunSummarySchema.entries,
+      decisions: v.array(reviewDecisionSchema),
+      findings: v.array(runFindingSchema),
+      ai: v.nullable(runAiUsageSchema),
+    }),
+  }),
+);
+
+export type ReviewRunDetail = v.InferOutput<typeof reviewRunResponseSchema>["data"];
+
+/** POST /api/reviews/{runId}/retry: the new run. */
+export const reviewRetryResponseSchema = schema(() =>
+  v.object({ success: v.boolean(), data: reviewRunSummarySchema }),
+);

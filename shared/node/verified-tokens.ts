@@ -6,7 +6,7 @@
  * Used by the gateway (server/session-token.ts) and the backend (backend/auth/session-tokens.ts).
  */
 import { CLOCK_TOLERANCE_SECONDS, SESSION_ABSOLUTE_LIFETIME_SECONDS } from "../constants.ts";
-import type { SessionClaims } from "../contract/accounts-schemas.ts";
+import type { SessionClaims } from "../contract/accounts.ts";
 
 export const VERIFIED_TOKEN_SECONDS = 60;
 export const VERIFIED_TOKEN_ENTRIES = 10_000;

@@ -2,9 +2,11 @@
  * Connecting code hosts in a real browser against the whole stack (local mode): the sandbox GitHub
  * (through its install page), and Azure DevOps through the fake the global setup runs.
  */
+
 import type { Browser } from "playwright-core";
+import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { projectsResponseSchema } from "../../shared/contract/code-hosts-schemas.ts";
+import { projectsResponseSchema } from "../../shared/contract/code-hosts.ts";
 import { API_PATHS } from "../../shared/contract/common.ts";
 import { launchBrowser, seriousViolations, signedInPage } from "./browser.ts";
 
@@ -113,7 +115,7 @@ describe("code hosts", () => {
       `${baseUrl}${API_PATHS.projects}?integrationType=git&integrationName=azure-devops`,
     );
     expect(answer.status()).toBe(200);
-    const { projects } = projectsResponseSchema.parse(await answer.json()).data;
+    const { projects } = v.parse(projectsResponseSchema, await answer.json()).data;
     expect(projects.map((project) => project.name).sort()).toEqual([...azureDevOps.repositoryNames].sort());
     await page.context().close();
   });

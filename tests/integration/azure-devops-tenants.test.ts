@@ -6,13 +6,12 @@
  * event through the victim's hook starts a review with the victim's token; and the victim's
  * repository cannot be connected a second time.
  */
+
 import request from "supertest";
+import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Backend } from "../../backend/app.ts";
-import {
-  integrationSetupResponseSchema,
-  type ServiceHookSecret,
-} from "../../shared/contract/code-hosts-schemas.ts";
+import { integrationSetupResponseSchema, type ServiceHookSecret } from "../../shared/contract/code-hosts.ts";
 import { API_PATHS } from "../../shared/contract/common.ts";
 import { startServer } from "../../shared/node/http-server.ts";
 import { createLogger } from "../../shared/node/logging.ts";
@@ -104,7 +103,7 @@ describe.each(TEST_DATABASE_KINDS)("Azure DevOps tenants through the gateway on 
     ] as const) {
       const answer = await setUp(who, azure);
       expect(answer.status, `${who}: ${answer.text}`).toBe(200);
-      hooks[who] = integrationSetupResponseSchema.parse(answer.body).serviceHook;
+      hooks[who] = v.parse(integrationSetupResponseSchema, answer.body).serviceHook;
     }
     expect(hooks.victim?.url).not.toBe(hooks.attacker?.url);
     expect(hooks.victim?.secret).not.toBe(hooks.attacker?.secret);

@@ -4,22 +4,26 @@
  * GitHub signup and sign-in, sign-in with an OAuth code, resend verification, forgot and reset
  * password, and the local outbox.
  */
+
 import { once } from "node:events";
 import type { AddressInfo } from "node:net";
 import { decodeJwt } from "jose";
 import { sql } from "kysely";
 import { SMTPServer } from "smtp-server";
 import request from "supertest";
+import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Backend, createBackend } from "../../backend/app.ts";
 import { loadConfig } from "../../backend/config.ts";
 import { type RunningFirebaseEmulator, startFirebaseEmulator } from "../../scripts/lib/firebase-emulator.ts";
-import { ACCOUNT_MESSAGES, ERRORS, TEXT } from "../../shared/contract/accounts.ts";
 import {
+  ACCOUNT_MESSAGES,
+  ERRORS,
   outboxResponseSchema,
   signInResponseSchema,
   signupResponseSchema,
-} from "../../shared/contract/accounts-schemas.ts";
+  TEXT,
+} from "../../shared/contract/accounts.ts";
 import { API_PATHS, ERROR_CODES } from "../../shared/contract/common.ts";
 import { createLogger } from "../../shared/node/logging.ts";
 import { type FakeGitHub, type FakeGitHubEmail, startFakeGitHub } from "../support/fake-github.ts";
@@ -135,7 +139,7 @@ async function mailTo(email: string) {
   const response = await request(backend.app).get(API_PATHS.outbox);
   expect(response.status).toBe(200);
   expect(response.headers["cache-control"]).toBe("no-store");
-  return outboxResponseSchema.parse(response.body).messages.filter((message) => message.to === email);
+  return v.parse(outboxResponseSchema, response.body).messages.filter((message) => message.to === email);
 }
 
 /** The one link of an account e-mail: the app's page with the mode and the emulator's own code. */
@@ -219,7 +223,7 @@ describe("POST /auth/signup", () => {
     await applyVerificationCodeOnEmulator(emulator.host, oobCode);
     const signedIn = await login({ ...user, idToken: await idTokenOf(user.email) }, { name: "Someone Else" });
     expect(signedIn.status).toBe(200);
-    const body = signInResponseSchema.parse(signedIn.body);
+    const body = v.parse(signInResponseSchema, signedIn.body);
     expect(body.user).toMatchObject({ email: user.email, name: "Ada Lovelace", role: "owner" });
     expect(body.org.name).toBe("Analytical Engines");
     expect(await rows("pending_signups", "firebase_uid", user.uid)).toBe(0);
@@ -230,7 +234,7 @@ describe("POST /auth/signup", () => {
     const user = await passwordUser({ emailVerified: true });
     const response = await post(API_PATHS.signup, signupBody(user));
     expect(response.status).toBe(200);
-    const body = signupResponseSchema.parse(response.body);
+    const body = v.parse(signupResponseSchema, response.body);
     expect(body).toMatchObject({
       requiresEmailVerification: false,
       message: TEXT.accountCreatedWelcome,
@@ -269,7 +273,7 @@ describe("GitHub signup and sign-in", () => {
     });
     const response = await post(API_PATHS.githubSignup, githubSignupBody(user));
     expect(response.status).toBe(200);
-    const body = signInResponseSchema.parse(response.body);
+    const body = v.parse(signInResponseSchema, response.body);
     expect(body.user).toMatchObject({ email: user.email, name: "Octo Cat", role: "owner" });
     expect(body.org.name).toBe("Octo Cat's organization");
     expect(decodeJwt(body.token).provider).toBe("github");
@@ -340,7 +344,7 @@ describe("POST /auth/login/{provider}", () => {
     const code = github.issueCode(account.accessToken);
     const response = await post(API_PATHS.providerLogin("github"), { code });
     expect(response.status).toBe(200);
-    const body = signInResponseSchema.parse(response.body);
+    const body = v.parse(signInResponseSchema, response.body);
     expect(body.user.id).toBe(account.userId);
     expect(decodeJwt(body.token).provider).toBe("github");
     expect((await sessionStatus(body.token)).status).toBe(200);

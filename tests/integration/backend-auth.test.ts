@@ -1,9 +1,11 @@
 /**
  * Sign-in, refresh and logout against a real Firebase Auth emulator and an in-memory database.
  */
+
 import { createLocalJWKSet, decodeJwt, jwtVerify, SignJWT, UnsecuredJWT } from "jose";
 import { sql } from "kysely";
 import request from "supertest";
+import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Backend, createBackend } from "../../backend/app.ts";
 import { INVALID_SESSION_MESSAGE } from "../../backend/auth/require-session.ts";
@@ -19,8 +21,13 @@ import {
   SESSION_COOKIE_MAX_AGE_SECONDS,
   URL_MAX,
 } from "../../shared/constants.ts";
-import { ERRORS, SESSION_AUDIENCE_DEFAULT, SESSION_ISSUER_DEFAULT } from "../../shared/contract/accounts.ts";
-import { sessionClaimsSchema, signInResponseSchema } from "../../shared/contract/accounts-schemas.ts";
+import {
+  ERRORS,
+  SESSION_AUDIENCE_DEFAULT,
+  SESSION_ISSUER_DEFAULT,
+  sessionClaimsSchema,
+  signInResponseSchema,
+} from "../../shared/contract/accounts.ts";
 import { API_PATHS, ERROR_CODES } from "../../shared/contract/common.ts";
 import { DEFAULT_PAGE_SIZE } from "../../shared/contract/paging.ts";
 import { createLogger } from "../../shared/node/logging.ts";
@@ -114,8 +121,8 @@ async function signedIn(options?: { name?: string }) {
   const user = await newUser(options);
   const response = await login(user);
   expect(response.status).toBe(200);
-  const body = signInResponseSchema.parse(response.body);
-  return { ...user, ...body, claims: sessionClaimsSchema.parse(decodeJwt(body.token)) };
+  const body = v.parse(signInResponseSchema, response.body);
+  return { ...user, ...body, claims: v.parse(sessionClaimsSchema, decodeJwt(body.token)) };
 }
 
 const refresh = (token: string) =>
@@ -145,7 +152,7 @@ describe("POST /auth/login", () => {
     const user = await newUser({ name: "Ada Lovelace" });
     const first = await login(user);
     expect(first.status).toBe(200);
-    const body = signInResponseSchema.parse(first.body);
+    const body = v.parse(signInResponseSchema, first.body);
     expect(body.user).toEqual({
       id: expect.any(String),
       email: user.email,
@@ -332,7 +339,7 @@ describe("POST /auth/refresh", () => {
     const response = await refresh(session.token);
     expect(response.status).toBe(200);
     secrets.add(response.body.token);
-    const claims = sessionClaimsSchema.parse(decodeJwt(response.body.token));
+    const claims = v.parse(sessionClaimsSchema, decodeJwt(response.body.token));
     expect(claims).toMatchObject({
       sid: session.claims.sid,
       auth_time: session.claims.auth_time,
@@ -380,7 +387,7 @@ describe("POST /auth/refresh", () => {
     const nearlyOld = await refresh(session.token);
     expect(nearlyOld.status).toBe(200);
     secrets.add(nearlyOld.body.token);
-    const claims = sessionClaimsSchema.parse(decodeJwt(nearlyOld.body.token));
+    const claims = v.parse(sessionClaimsSchema, decodeJwt(nearlyOld.body.token));
     expect(claims.auth_time).toBeLessThanOrEqual(epochSeconds() - 29 * 86_400);
     expect(claims.exp).toBe(claims.auth_time + SESSION_ABSOLUTE_LIFETIME_SECONDS);
 
@@ -696,7 +703,7 @@ describe("sign-in input bounds", () => {
     const long = await newUser({ name: "L".repeat(NAME_MAX * 3) });
     const response = await login({ ...long, name: undefined });
     expect(response.status).toBe(200);
-    const claims = sessionClaimsSchema.parse(decodeJwt(response.body.token));
+    const claims = v.parse(sessionClaimsSchema, decodeJwt(response.body.token));
     expect(claims.name).toBe("L".repeat(NAME_MAX));
     expect(response.body.user.name).toBe("L".repeat(NAME_MAX));
   });

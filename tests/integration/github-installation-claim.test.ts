@@ -5,14 +5,16 @@
  * nothing, and the victim's own setup, with the code GitHub's setup redirect gave its browser, works
  * (docs/decisions/027-installation-ownership.md).
  */
+
 import request from "supertest";
+import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Backend } from "../../backend/app.ts";
-import { INSTALLATION } from "../../shared/contract/code-hosts.ts";
 import {
+  INSTALLATION,
   integrationResponseSchema,
   projectsResponseSchema,
-} from "../../shared/contract/code-hosts-schemas.ts";
+} from "../../shared/contract/code-hosts.ts";
 import { API_PATHS } from "../../shared/contract/common.ts";
 import { type RunningServer, startServer } from "../../shared/node/http-server.ts";
 import { createLogger } from "../../shared/node/logging.ts";
@@ -66,12 +68,16 @@ async function browserOf(name: string) {
     orgId: account.orgId,
     setup: (body: object) => request(gateway).post(API_PATHS.githubSetup).set("Cookie", cookie).send(body),
     projects: async () =>
-      projectsResponseSchema
-        .parse((await request(gateway).get(API_PATHS.projects).set("Cookie", cookie)).body)
+      v
+        .parse(
+          projectsResponseSchema,
+          (await request(gateway).get(API_PATHS.projects).set("Cookie", cookie)).body,
+        )
         .data.projects.map((project) => project.name)
         .sort(),
     githubActive: async () =>
-      integrationResponseSchema.parse(
+      v.parse(
+        integrationResponseSchema,
         (await request(gateway).get(API_PATHS.integration("github")).set("Cookie", cookie)).body,
       ).data.isActive,
   };

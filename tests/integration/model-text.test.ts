@@ -6,14 +6,16 @@
  * the model's answer; GitHub receives none of them live, and the leaked token of the next push is
  * posted, not taken for "already reported".
  */
+
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import request from "supertest";
+import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Backend } from "../../backend/app.ts";
 import { fingerprint } from "../../backend/review/pipeline/findings.ts";
 import { API_PATHS } from "../../shared/contract/common.ts";
-import { reviewRunResponseSchema, reviewRunsResponseSchema } from "../../shared/contract/reviews-schemas.ts";
+import { reviewRunResponseSchema, reviewRunsResponseSchema } from "../../shared/contract/reviews.ts";
 import { signedInAccount } from "../support/backend-sessions.ts";
 import { TEST_DATABASE_KINDS } from "../support/databases.ts";
 import { type FakeGitHub, fakeRepository, gitHubAppEnv, startFakeGitHub } from "../support/fake-github.ts";
@@ -130,7 +132,8 @@ describe.each(TEST_DATABASE_KINDS)("model text through the gateway on %s", (kind
       baseSha: BASE,
     });
   const runs = async () =>
-    reviewRunsResponseSchema.parse(
+    v.parse(
+      reviewRunsResponseSchema,
       (await request(gateway.app).get(API_PATHS.reviews).set("Cookie", cookie).expect(200)).body,
     ).data;
   const succeeded = async (count: number) =>
@@ -181,7 +184,8 @@ describe.each(TEST_DATABASE_KINDS)("model text through the gateway on %s", (kind
     expect(second?.comments.map((comment) => [comment.path, comment.line])).toEqual([["src/config.ts", 1]]);
     expect(second?.comments[0]?.body).toContain("`secrets/github`");
     const [pushed] = await runs();
-    const detail = reviewRunResponseSchema.parse(
+    const detail = v.parse(
+      reviewRunResponseSchema,
       (
         await request(gateway.app)
           .get(API_PATHS.reviewRun(pushed?.id ?? ""))

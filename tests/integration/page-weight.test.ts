@@ -12,7 +12,7 @@ import {
   readClientBuild,
   routeHrefs,
 } from "../../scripts/lib/page-weight.ts";
-import { FIREBASE_SDK_MARK, ZOD_MARK } from "../support/bundle-marks.ts";
+import { FIREBASE_SDK_MARK, VALIBOT_MARK, ZOD_MARK } from "../support/bundle-marks.ts";
 
 /** Gzipped first-load JavaScript each page may weigh, in kB (1 kB = 1000 bytes). */
 const BUDGETS_KB: Record<string, number> = {
@@ -73,8 +73,14 @@ const BUDGETS_KB: Record<string, number> = {
 /** Code that only loads when a visitor starts to sign in or out. */
 const ON_DEMAND = {
   "the Firebase SDK": FIREBASE_SDK_MARK,
-  "zod (the /auth calls parse answers with the contract's schemas)": ZOD_MARK,
 };
+
+/**
+ * The one page whose first load checks a form with the contract's own schema (the AI model form,
+ * with valibot). Every other page imports its area's module for paths and messages only, and its
+ * schemas must drop out (shared/contract/schema.ts, docs/decisions/053-valibot-contract.md).
+ */
+const VALIDATES_WITH_SCHEMAS = "/settings/ai-model";
 
 let build: ClientBuild;
 
@@ -115,5 +121,25 @@ describe("first-load JavaScript", () => {
         expect(build.fileText(href), `${url}: ${href}`).not.toContain(mark);
       }
     }
+  });
+
+  it("carries the contract's schemas (valibot) only on the page whose form checks with them", () => {
+    expect(
+      firstLoadScripts(build, VALIDATES_WITH_SCHEMAS).some((href) =>
+        build.fileText(href).includes(VALIBOT_MARK),
+      ),
+    ).toBe(true);
+    for (const url of Object.keys(BUDGETS_KB).filter((url) => url !== VALIDATES_WITH_SCHEMAS)) {
+      for (const href of firstLoadScripts(build, url)) {
+        expect(build.fileText(href), `${url}: ${href}`).not.toContain(VALIBOT_MARK);
+      }
+    }
+  });
+
+  it("ships no zod, the servers' own validator, to the browser", () => {
+    const withZod = build
+      .assetHrefs()
+      .filter((href) => href.endsWith(".js") && build.fileText(href).includes(ZOD_MARK));
+    expect(withZod).toEqual([]);
   });
 });

@@ -2,15 +2,14 @@
  * The review engine end to end on one backend: GitHub webhooks in, the queue, the pipeline with
  * the built-in reviewer, reviews posted to the fake GitHub, and the review-run API reading it all.
  */
+
 import { randomUUID } from "node:crypto";
 import request from "supertest";
+import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Backend } from "../../backend/app.ts";
 import { API_PATHS } from "../../shared/contract/common.ts";
-import {
-  reviewRetryResponseSchema,
-  reviewRunsResponseSchema,
-} from "../../shared/contract/reviews-schemas.ts";
+import { reviewRetryResponseSchema, reviewRunsResponseSchema } from "../../shared/contract/reviews.ts";
 import { signedInAccount } from "../support/backend-sessions.ts";
 import { TEST_DATABASE_KINDS } from "../support/databases.ts";
 import { type FakeGitHub, gitHubAppEnv, startFakeGitHub } from "../support/fake-github.ts";
@@ -152,13 +151,13 @@ describe.each(TEST_DATABASE_KINDS)("the review engine on %s", (kind) => {
     const byProject = await request(backend.app)
       .get(`${API_PATHS.reviews}?projectId=${latest?.projectId}`)
       .set("Authorization", `Bearer ${token}`);
-    expect(reviewRunsResponseSchema.parse(byProject.body).data.map((run) => run.id)).toEqual(
+    expect(v.parse(reviewRunsResponseSchema, byProject.body).data.map((run) => run.id)).toEqual(
       (await runs()).map((run) => run.id),
     );
     const otherProject = await request(backend.app)
       .get(`${API_PATHS.reviews}?projectId=${randomUUID()}`)
       .set("Authorization", `Bearer ${token}`);
-    expect(reviewRunsResponseSchema.parse(otherProject.body).data).toEqual([]);
+    expect(v.parse(reviewRunsResponseSchema, otherProject.body).data).toEqual([]);
     expect(
       (
         await request(backend.app)
@@ -174,7 +173,7 @@ describe.each(TEST_DATABASE_KINDS)("the review engine on %s", (kind) => {
     const strangerList = await request(backend.app)
       .get(API_PATHS.reviews)
       .set("Authorization", `Bearer ${stranger.token}`);
-    expect(reviewRunsResponseSchema.parse(strangerList.body).data).toEqual([]);
+    expect(v.parse(reviewRunsResponseSchema, strangerList.body).data).toEqual([]);
     expect(
       (
         await request(backend.app)
@@ -207,7 +206,7 @@ describe.each(TEST_DATABASE_KINDS)("the review engine on %s", (kind) => {
         .post(API_PATHS.reviewRunRetry(latest?.id ?? ""))
         .set("Authorization", `Bearer ${token}`);
       expect(retry.status).toBe(202);
-      const retried = reviewRetryResponseSchema.parse(retry.body).data;
+      const retried = v.parse(reviewRetryResponseSchema, retry.body).data;
       expect(retried).toMatchObject({ trigger: "command", command: "review", pullRequest: 12 });
 
       let text = "";
@@ -253,7 +252,7 @@ describe.each(TEST_DATABASE_KINDS)("the review engine on %s", (kind) => {
     const retry = await request(backend.app)
       .post(API_PATHS.reviewRunRetry(latest?.id ?? ""))
       .set("Authorization", `Bearer ${token}`);
-    const shadowRun = reviewRetryResponseSchema.parse(retry.body).data;
+    const shadowRun = v.parse(reviewRetryResponseSchema, retry.body).data;
     await settled();
     const listed = await runs();
     expect(listed.find((run) => run.id === shadowRun.id)).toMatchObject({

@@ -4,15 +4,14 @@
  * (each backend has its own pool, as replicas do; docs/decisions/042-scale-out.md). GitHub
  * deliveries across processes: scale-storm.test.ts.
  */
+
 import Stripe from "stripe";
 import request from "supertest";
+import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Backend, createBackend } from "../../backend/app.ts";
 import { loadConfig } from "../../backend/config.ts";
-import {
-  redirectResponseSchema,
-  validateSessionResponseSchema,
-} from "../../shared/contract/billing-schemas.ts";
+import { redirectResponseSchema, validateSessionResponseSchema } from "../../shared/contract/billing.ts";
 import { API_PATHS } from "../../shared/contract/common.ts";
 import { signedInAccount } from "../support/backend-sessions.ts";
 import { type FreshDatabase, freshDatabase, TEST_DATABASE_KINDS } from "../support/databases.ts";
@@ -23,7 +22,8 @@ import { TEST_BACKEND_ENV } from "../support/test-backend.ts";
 const validatedOnEach = (backends: Backend[], sessionId: string) =>
   Promise.all(
     backends.map(async (backend) =>
-      validateSessionResponseSchema.parse(
+      v.parse(
+        validateSessionResponseSchema,
         (await request(backend.app).get(API_PATHS.validateSession(sessionId))).body,
       ),
     ),
@@ -67,7 +67,7 @@ describe.skipIf(!TEST_DATABASE_KINDS.includes("postgres"))("billing on two backe
       .post(API_PATHS.checkoutSession)
       .set("Authorization", `Bearer ${account.token}`)
       .send({ orgId: account.orgId, quantity: 3, email: `${name}@example.com` });
-    const { url } = redirectResponseSchema.parse(started.body);
+    const { url } = v.parse(redirectResponseSchema, started.body);
     const session = [...stripe.checkoutSessions.values()].find((candidate) => candidate.url === url);
     if (!session) throw new Error("no checkout session");
     const stripeSubscription = stripe.payCheckout(session.id);
@@ -171,7 +171,7 @@ describe.skipIf(!TEST_DATABASE_KINDS.includes("postgres"))(
         .set("Authorization", `Bearer ${account.token}`)
         .send({ orgId: account.orgId, quantity: 4, email: "billing@example.com" });
       const sessionId =
-        new URL(redirectResponseSchema.parse(started.body).url).searchParams.get("session_id") ?? "";
+        new URL(v.parse(redirectResponseSchema, started.body).url).searchParams.get("session_id") ?? "";
       const paid = await Promise.all(
         both.map((backend) =>
           request(backend.app)

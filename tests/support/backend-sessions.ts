@@ -7,7 +7,7 @@ import type { Backend } from "../../backend/app.ts";
 import { signInAccount } from "../../backend/auth/accounts.ts";
 import { epochSeconds } from "../../backend/auth/session-tokens.ts";
 import { sessionIdentity, startSession } from "../../backend/auth/sessions.ts";
-import type { Provider } from "../../shared/contract/accounts-schemas.ts";
+import type { Provider } from "../../shared/contract/accounts.ts";
 
 export async function signedInAccount(
   backend: Pick<Backend, "db" | "tokens" | "trial">,

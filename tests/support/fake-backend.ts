@@ -8,18 +8,19 @@ import type { AddressInfo } from "node:net";
 import { exportJWK, generateKeyPair, type JWTPayload, SignJWT } from "jose";
 import { INVALID_SESSION_MESSAGE } from "../../backend/auth/require-session.ts";
 import { EVENT_STREAM_HEADERS } from "../../backend/routes/reviews.ts";
-import { SESSION_AUDIENCE_DEFAULT, SESSION_ISSUER_DEFAULT } from "../../shared/contract/accounts.ts";
 import {
   type RefreshResponse,
+  SESSION_AUDIENCE_DEFAULT,
+  SESSION_ISSUER_DEFAULT,
   SESSION_NAMES_HEADER,
   type SessionClaims,
   type SessionNames,
   type SignInResponse,
   sessionNamesHeaderValue,
-} from "../../shared/contract/accounts-schemas.ts";
-import type { ProjectsResponse } from "../../shared/contract/code-hosts-schemas.ts";
+} from "../../shared/contract/accounts.ts";
+import type { ProjectsResponse } from "../../shared/contract/code-hosts.ts";
+import type { ErrorBody } from "../../shared/contract/common.ts";
 import { API_PATHS, TOKEN_BEARING_AUTH_PATHS } from "../../shared/contract/common.ts";
-import type { ErrorBody } from "../../shared/contract/common-schemas.ts";
 import { DEFAULT_PAGE_SIZE } from "../../shared/contract/paging.ts";
 
 export interface RecordedCall {

@@ -3,13 +3,15 @@
  * one repository through the GitHub App, signed `pull_request` webhooks in, and the runs API out.
  * Used by tests/integration/{review-pipeline,ai-review,finding-feedback}.test.ts.
  */
+
 import { randomUUID } from "node:crypto";
 import { Webhooks } from "@octokit/webhooks";
 import request from "supertest";
+import * as v from "valibot";
 import { expect } from "vitest";
 import type { Backend } from "../../backend/app.ts";
 import { API_PATHS } from "../../shared/contract/common.ts";
-import { reviewRunResponseSchema, reviewRunsResponseSchema } from "../../shared/contract/reviews-schemas.ts";
+import { reviewRunResponseSchema, reviewRunsResponseSchema } from "../../shared/contract/reviews.ts";
 import { signedInAccount } from "./backend-sessions.ts";
 import { type FakeGitHub, fakeRepository } from "./fake-github.ts";
 import { webhookExample } from "./github-webhook-examples.ts";
@@ -90,7 +92,7 @@ export async function deliverPullRequest(
 /** The organisation's review runs, newest first, as the runs API answers them. */
 export async function reviewRuns(backend: Backend, token: string) {
   const response = await request(backend.app).get(API_PATHS.reviews).set("Authorization", `Bearer ${token}`);
-  return reviewRunsResponseSchema.parse(response.body).data;
+  return v.parse(reviewRunsResponseSchema, response.body).data;
 }
 
 /** One review run with its findings and decisions, as the run detail API answers it. */
@@ -98,7 +100,7 @@ export async function reviewRunDetail(backend: Backend, token: string, runId: st
   const response = await request(backend.app)
     .get(API_PATHS.reviewRun(runId))
     .set("Authorization", `Bearer ${token}`);
-  return reviewRunResponseSchema.parse(response.body).data;
+  return v.parse(reviewRunResponseSchema, response.body).data;
 }
 
 /** Waits until no run is queued or running. */

@@ -12,7 +12,7 @@ import type {
 import type { PullRequestFile } from "../../backend/review/pipeline/diff.ts";
 import { addReactions, NO_FEEDBACK } from "../../backend/review/pipeline/feedback.ts";
 import { summaryWithMoved } from "../../backend/review/pipeline/posting.ts";
-import type { FindingFeedback } from "../../shared/contract/reviews-schemas.ts";
+import type { FindingFeedback } from "../../shared/contract/reviews.ts";
 
 export interface MemoryReviewHost extends ReviewHost {
   info: PullRequestInfo;

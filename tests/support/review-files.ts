@@ -5,7 +5,7 @@
 
 import { type DiffFile, type FileStatus, fromPullRequestFiles } from "../../backend/review/pipeline/diff.ts";
 import type { Analyzer } from "../../backend/review/reviewers/builtin/analyzer.ts";
-import type { Finding } from "../../shared/contract/reviews-schemas.ts";
+import type { Finding } from "../../shared/contract/reviews.ts";
 
 /** One hunk whose first line is right-side line `newStart` (left side `oldStart`). */
 export function hunk(lines: readonly string[], newStart = 1, oldStart = newStart): string {

@@ -1,10 +1,8 @@
 /** An account that connected the sandbox code host through the API, for the sandbox route tests. */
+import * as v from "valibot";
 import { expect } from "vitest";
 import type { Backend } from "../../backend/app.ts";
-import {
-  integrationResponseSchema,
-  projectsResponseSchema,
-} from "../../shared/contract/code-hosts-schemas.ts";
+import { integrationResponseSchema, projectsResponseSchema } from "../../shared/contract/code-hosts.ts";
 import { API_PATHS } from "../../shared/contract/common.ts";
 import { sandboxConnectOf } from "../../shared/contract/sandbox.ts";
 import { signedInAccount } from "./backend-sessions.ts";
@@ -14,7 +12,8 @@ import { bearerCalls } from "./test-backend.ts";
 export async function sandboxConnectedAccount(backend: Backend, name: string) {
   const { get, post } = bearerCalls(() => backend.app);
   const account = await signedInAccount(backend, name);
-  const github = integrationResponseSchema.parse(
+  const github = v.parse(
+    integrationResponseSchema,
     (await get(account.token, API_PATHS.integration("github"))).body,
   );
   // The link's installation id and the code the backend signed for this user, as its page hands them back.
@@ -22,7 +21,10 @@ export async function sandboxConnectedAccount(backend: Backend, name: string) {
   expect(
     (await post(account.token, API_PATHS.githubSetup, { org_id: account.orgId, ...connect })).status,
   ).toBe(200);
-  const { projects } = projectsResponseSchema.parse((await get(account.token, API_PATHS.projects)).body).data;
+  const { projects } = v.parse(
+    projectsResponseSchema,
+    (await get(account.token, API_PATHS.projects)).body,
+  ).data;
   const project = projects[0];
   if (!project) throw new Error("the sandbox imported nothing");
   return { ...account, project };

@@ -7,7 +7,7 @@
  * nothing is moved to the summary, and it has no "request changes" verdict for a token's owner.
  */
 
-import type { FindingFeedback } from "../../../shared/contract/reviews-schemas.ts";
+import type { FindingFeedback } from "../../../shared/contract/reviews.ts";
 import type { PullRequestFile } from "../../review/pipeline/diff.ts";
 import { addReactions } from "../../review/pipeline/feedback.ts";
 import type { ProjectRow } from "../../review/pipeline/pipeline.ts";

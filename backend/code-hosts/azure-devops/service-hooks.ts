@@ -5,7 +5,7 @@
  * much randomness needs no slow hash) and a hook's password is compared with it in constant time.
  */
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
-import type { ServiceHookSecret } from "../../../shared/contract/code-hosts-schemas.ts";
+import type { ServiceHookSecret } from "../../../shared/contract/code-hosts.ts";
 import { API_PATHS } from "../../../shared/contract/common.ts";
 import type { Db } from "../../db/database.ts";
 import { AZURE_DEVOPS_INTEGRATION } from "../catalogue.ts";

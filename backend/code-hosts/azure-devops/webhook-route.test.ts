@@ -4,12 +4,14 @@
  * project and repositories, one repository serves one organisation, and a bot command is obeyed
  * only from someone Azure DevOps lets contribute to the repository.
  */
+
 import request from "supertest";
+import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   integrationResponseSchema,
   integrationSetupResponseSchema,
-} from "../../../shared/contract/code-hosts-schemas.ts";
+} from "../../../shared/contract/code-hosts.ts";
 import { API_PATHS } from "../../../shared/contract/common.ts";
 import {
   type PullRequestOptions,
@@ -60,7 +62,7 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
     const { token } = await signedInAccount(backend, name);
     const setup = await setUp(token, azure);
     expect(setup.status).toBe(200);
-    const hook = integrationSetupResponseSchema.parse(setup.body).serviceHook;
+    const hook = v.parse(integrationSetupResponseSchema, setup.body).serviceHook;
     if (!hook) throw new Error("the first setup answers the hook's secret");
     return {
       token,
@@ -134,7 +136,7 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
     const page = await request(backend.app)
       .get(API_PATHS.integration("azure-devops"))
       .set("Authorization", `Bearer ${victim.token}`);
-    const integration = integrationResponseSchema.parse(page.body).data;
+    const integration = v.parse(integrationResponseSchema, page.body).data;
     expect(integration.activeIntegration?.serviceHook).toEqual({ url: victim.hook.url });
     expect(JSON.stringify(page.body)).not.toContain(victim.hook.secret);
 

@@ -10,7 +10,7 @@ import { App } from "@octokit/app";
 import { retry } from "@octokit/plugin-retry";
 import { throttling } from "@octokit/plugin-throttling";
 import type { Octokit } from "@octokit/rest";
-import type { FindingFeedback } from "../../../shared/contract/reviews-schemas.ts";
+import type { FindingFeedback } from "../../../shared/contract/reviews.ts";
 import type { PullRequestFile } from "../../review/pipeline/diff.ts";
 import { addReactions } from "../../review/pipeline/feedback.ts";
 import { summaryWithMoved } from "../../review/pipeline/posting.ts";

@@ -2,11 +2,9 @@ import { randomUUID } from "node:crypto";
 import { Webhooks } from "@octokit/webhooks";
 import { sql } from "kysely";
 import request from "supertest";
+import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  integrationResponseSchema,
-  projectsResponseSchema,
-} from "../../../shared/contract/code-hosts-schemas.ts";
+import { integrationResponseSchema, projectsResponseSchema } from "../../../shared/contract/code-hosts.ts";
 import { API_PATHS } from "../../../shared/contract/common.ts";
 import { signedInAccount } from "../../../tests/support/backend-sessions.ts";
 import { TEST_DATABASE_KINDS } from "../../../tests/support/databases.ts";
@@ -90,13 +88,13 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
     const response = await request(backend.app)
       .get(API_PATHS.projects)
       .set("Authorization", `Bearer ${token}`);
-    return projectsResponseSchema.parse(response.body).data.projects;
+    return v.parse(projectsResponseSchema, response.body).data.projects;
   }
   async function githubActive(token: string) {
     const response = await request(backend.app)
       .get(API_PATHS.integration("github"))
       .set("Authorization", `Bearer ${token}`);
-    return integrationResponseSchema.parse(response.body).data.isActive;
+    return v.parse(integrationResponseSchema, response.body).data.isActive;
   }
 
   it("refuses a delivery with a missing or wrong signature and changes nothing", async () => {

@@ -1,19 +1,18 @@
 import request from "supertest";
+import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_PRODUCT_NAME } from "../../../shared/constants.ts";
-import {
-  integrationResponseSchema,
-  projectsResponseSchema,
-} from "../../../shared/contract/code-hosts-schemas.ts";
+import { integrationResponseSchema, projectsResponseSchema } from "../../../shared/contract/code-hosts.ts";
 import { API_PATHS } from "../../../shared/contract/common.ts";
 import { botCommandText } from "../../../shared/contract/reviews.ts";
-import { SANDBOX_PULL_PATHS, sandboxConnectOf } from "../../../shared/contract/sandbox.ts";
 import {
+  SANDBOX_PULL_PATHS,
   sandboxCommentPostedSchema,
+  sandboxConnectOf,
   sandboxPullCreatedSchema,
   sandboxPullResponseSchema,
   sandboxPullsResponseSchema,
-} from "../../../shared/contract/sandbox-schemas.ts";
+} from "../../../shared/contract/sandbox.ts";
 import { signedInAccount } from "../../../tests/support/backend-sessions.ts";
 import { TEST_DATABASE_KINDS } from "../../../tests/support/databases.ts";
 import { testMarkersOf } from "../../../tests/support/review-markers.ts";
@@ -42,7 +41,7 @@ describe.each(TEST_DATABASE_KINDS)("sandbox pull requests on %s", (kind) => {
   async function open(token: string, projectId: string, body: object) {
     const response = await post(token, SANDBOX_PULL_PATHS.pulls(projectId), body);
     expect(response.status).toBe(201);
-    return sandboxPullCreatedSchema.parse(response.body).data;
+    return v.parse(sandboxPullCreatedSchema, response.body).data;
   }
   const runsOf = (projectId: string) =>
     backend.db
@@ -54,7 +53,8 @@ describe.each(TEST_DATABASE_KINDS)("sandbox pull requests on %s", (kind) => {
 
   it("lists templates and the base files, opens a pull request from a template and queues its review", async () => {
     const { token, project } = await connected("sandbox-pulls");
-    const listed = sandboxPullsResponseSchema.parse(
+    const listed = v.parse(
+      sandboxPullsResponseSchema,
       (await get(token, SANDBOX_PULL_PATHS.pulls(project.id))).body,
     ).data;
     expect(listed.repository).toEqual({
@@ -89,7 +89,8 @@ describe.each(TEST_DATABASE_KINDS)("sandbox pull requests on %s", (kind) => {
         status: "queued",
       }),
     ]);
-    const detail = sandboxPullResponseSchema.parse(
+    const detail = v.parse(
+      sandboxPullResponseSchema,
       (await get(token, SANDBOX_PULL_PATHS.pull(first.id))).body,
     ).data;
     expect(detail).toMatchObject({
@@ -120,13 +121,14 @@ describe.each(TEST_DATABASE_KINDS)("sandbox pull requests on %s", (kind) => {
       content: BASE_TREE["src/cart.test.ts"],
     });
     expect(push.status).toBe(201);
-    const { headSha } = sandboxPullCreatedSchema.parse(push.body).data;
+    const { headSha } = v.parse(sandboxPullCreatedSchema, push.body).data;
     expect(headSha).not.toBe(pull.headSha);
     // The first run had not started, so the push joined it (coalescing), at the new head.
     expect(await runsOf(project.id)).toEqual([
       expect.objectContaining({ pull_request: 1, trigger: "synchronize", head_sha: headSha }),
     ]);
-    const detail = sandboxPullResponseSchema.parse(
+    const detail = v.parse(
+      sandboxPullResponseSchema,
       (await get(token, SANDBOX_PULL_PATHS.pull(pull.id))).body,
     ).data;
     expect(detail.headSha).toBe(headSha);
@@ -141,14 +143,17 @@ describe.each(TEST_DATABASE_KINDS)("sandbox pull requests on %s", (kind) => {
       body: "Looks **fine** to me.",
     });
     expect(plain.status).toBe(201);
-    expect(sandboxCommentPostedSchema.parse(plain.body).data).toMatchObject({ command: null, runId: null });
+    expect(v.parse(sandboxCommentPostedSchema, plain.body).data).toMatchObject({
+      command: null,
+      runId: null,
+    });
     expect(await runsOf(project.id)).toHaveLength(1);
 
     const command = await post(token, SANDBOX_PULL_PATHS.pullComments(pull.id), {
       body: `Please have a look.\n${botCommandText(DEFAULT_PRODUCT_NAME, "full review")}`,
     });
     expect(command.status).toBe(201);
-    const posted = sandboxCommentPostedSchema.parse(command.body).data;
+    const posted = v.parse(sandboxCommentPostedSchema, command.body).data;
     expect(posted.command).toBe("full review");
     const runs = await backend.db
       .selectFrom("review_runs")
@@ -165,7 +170,8 @@ describe.each(TEST_DATABASE_KINDS)("sandbox pull requests on %s", (kind) => {
       status: "queued",
     });
 
-    const detail = sandboxPullResponseSchema.parse(
+    const detail = v.parse(
+      sandboxPullResponseSchema,
       (await get(token, SANDBOX_PULL_PATHS.pull(pull.id))).body,
     ).data;
     expect(detail.reviews.map(({ kind, author, body }) => ({ kind, author, body }))).toEqual([
@@ -282,7 +288,8 @@ describe.each(TEST_DATABASE_KINDS)("sandbox pull requests on %s", (kind) => {
       ]),
     );
 
-    const detail = sandboxPullResponseSchema.parse(
+    const detail = v.parse(
+      sandboxPullResponseSchema,
       (await get(token, SANDBOX_PULL_PATHS.pull(pull.id))).body,
     ).data;
     expect(detail.reviews).toEqual([
@@ -317,7 +324,8 @@ describe("a sandbox pull request reviewed end to end", () => {
   it("the leaked-key template gets the token flagged on its line, as GitHub would show it", async () => {
     const { token, orgId } = await signedInAccount(backend, "sandbox-e2e");
     const auth = { Authorization: `Bearer ${token}` };
-    const github = integrationResponseSchema.parse(
+    const github = v.parse(
+      integrationResponseSchema,
       (await request(backend.app).get(API_PATHS.integration("github")).set(auth)).body,
     );
     const connect = sandboxConnectOf(github.data.links.oauth_url);
@@ -325,17 +333,19 @@ describe("a sandbox pull request reviewed end to end", () => {
       .post(API_PATHS.githubSetup)
       .set(auth)
       .send({ org_id: orgId, ...connect });
-    const { projects } = projectsResponseSchema.parse(
+    const { projects } = v.parse(
+      projectsResponseSchema,
       (await request(backend.app).get(API_PATHS.projects).set(auth)).body,
     ).data;
     const created = await request(backend.app)
       .post(SANDBOX_PULL_PATHS.pulls(projects[0]?.id ?? ""))
       .set(auth)
       .send({ template: "leaked-key" });
-    const { id } = sandboxPullCreatedSchema.parse(created.body).data;
+    const { id } = v.parse(sandboxPullCreatedSchema, created.body).data;
 
     const reviewed = async () => {
-      const detail = sandboxPullResponseSchema.parse(
+      const detail = v.parse(
+        sandboxPullResponseSchema,
         (await request(backend.app).get(SANDBOX_PULL_PATHS.pull(id)).set(auth)).body,
       ).data;
       return detail.latestRun?.status === "succeeded" ? detail : undefined;

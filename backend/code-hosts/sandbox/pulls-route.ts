@@ -5,11 +5,13 @@
  * would, so the review engine cannot tell the sandbox from GitHub. Only for the organisation's
  * sandbox repositories (404 otherwise).
  */
+
 import { randomUUID } from "node:crypto";
 import type { Router } from "express";
-import { z } from "zod";
-import { SANDBOX_INTEGRATION, SANDBOX_PULL_ROUTES } from "../../../shared/contract/sandbox.ts";
+import * as v from "valibot";
 import {
+  SANDBOX_INTEGRATION,
+  SANDBOX_PULL_ROUTES,
   type SandboxPullDetail,
   type SandboxPullsData,
   type sandboxCommentPostedSchema,
@@ -18,7 +20,7 @@ import {
   sandboxPullCreateSchema,
   type sandboxReactionsResponseSchema,
   sandboxReactSchema,
-} from "../../../shared/contract/sandbox-schemas.ts";
+} from "../../../shared/contract/sandbox.ts";
 import { sessionOf } from "../../auth/require-session.ts";
 import type { Db } from "../../db/database.ts";
 import { HttpError } from "../../http/errors.ts";
@@ -51,18 +53,28 @@ import {
 } from "./store.ts";
 
 const notFound = () => new HttpError(404, { error: "Not found" });
-const idSchema = z.uuid();
+const idSchema = v.pipe(v.string(), v.uuid());
+
+/** A comment's number in a path: a positive whole number that fits the database's integer. */
+const commentNumberSchema = v.pipe(
+  v.string(),
+  v.regex(/^\d{1,10}$/),
+  v.transform(Number),
+  v.integer(),
+  v.minValue(1),
+  v.maxValue(2_147_483_647),
+);
 
 const commentParam = (value: unknown) => {
-  const parsed = z.coerce.number().int().positive().max(2_147_483_647).safeParse(value);
+  const parsed = v.safeParse(commentNumberSchema, value);
   if (!parsed.success) throw notFound();
-  return parsed.data;
+  return parsed.output;
 };
 
 const pathParam = (value: unknown) => {
-  const parsed = idSchema.safeParse(value);
+  const parsed = v.safeParse(idSchema, value);
   if (!parsed.success) throw notFound();
-  return parsed.data;
+  return parsed.output;
 };
 
 const repositoryRef = (project: Pick<SandboxProject, "integration_key" | "external_id">) => ({
@@ -232,7 +244,7 @@ export function sandboxPullsRouter(
     const runId = queued.outcome === "queued" || queued.outcome === "coalesced" ? queued.runId : null;
     res
       .status(201)
-      .json({ success: true, data: { id, command: command ?? null, runId } } satisfies z.infer<
+      .json({ success: true, data: { id, command: command ?? null, runId } } satisfies v.InferOutput<
         typeof sandboxCommentPostedSchema
       >);
   });
@@ -323,7 +335,7 @@ export function sandboxPullsRouter(
       );
       return counts;
     });
-    res.json({ success: true, data } satisfies z.infer<typeof sandboxReactionsResponseSchema>);
+    res.json({ success: true, data } satisfies v.InferOutput<typeof sandboxReactionsResponseSchema>);
   });
 
   return router;

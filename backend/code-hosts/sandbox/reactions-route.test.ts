@@ -3,15 +3,16 @@
  * reaction and the finding's feedback at once, the pull request page answers the counts, and the
  * next run of the repository does not post a finding that got a 👎.
  */
+import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_PATHS } from "../../../shared/contract/common.ts";
-import { reviewRunResponseSchema } from "../../../shared/contract/reviews-schemas.ts";
-import { SANDBOX_PULL_PATHS } from "../../../shared/contract/sandbox.ts";
+import { reviewRunResponseSchema } from "../../../shared/contract/reviews.ts";
 import {
+  SANDBOX_PULL_PATHS,
   sandboxPullCreatedSchema,
   sandboxPullResponseSchema,
   sandboxReactionsResponseSchema,
-} from "../../../shared/contract/sandbox-schemas.ts";
+} from "../../../shared/contract/sandbox.ts";
 import { signedInAccount } from "../../../tests/support/backend-sessions.ts";
 import { TEST_DATABASE_KINDS } from "../../../tests/support/databases.ts";
 import { FAST_QUEUE } from "../../../tests/support/review-queue.ts";
@@ -34,7 +35,7 @@ describe.each(TEST_DATABASE_KINDS)("sandbox comment reactions on %s", (kind) => 
   /** The pull request once its newest run ended. */
   async function reviewed(token: string, pullId: string, headSha: string) {
     const read = async () =>
-      sandboxPullResponseSchema.parse((await get(token, SANDBOX_PULL_PATHS.pull(pullId))).body).data;
+      v.parse(sandboxPullResponseSchema, (await get(token, SANDBOX_PULL_PATHS.pull(pullId))).body).data;
     await expect
       .poll(
         async () => {
@@ -49,7 +50,8 @@ describe.each(TEST_DATABASE_KINDS)("sandbox comment reactions on %s", (kind) => 
 
   it("takes a 👎 on a comment, counts it, and the next run suppresses the finding", async () => {
     const { token, project } = await connected("reactions");
-    const opened = sandboxPullCreatedSchema.parse(
+    const opened = v.parse(
+      sandboxPullCreatedSchema,
       (await post(token, SANDBOX_PULL_PATHS.pulls(project.id), { template: "leaked-key" })).body,
     ).data;
     const first = await reviewed(token, opened.id, opened.headSha);
@@ -61,15 +63,20 @@ describe.each(TEST_DATABASE_KINDS)("sandbox comment reactions on %s", (kind) => 
       post(as, SANDBOX_PULL_PATHS.commentReactions(id), body);
     const down = await react({ content: "-1", pressed: true });
     expect(down.status).toBe(200);
-    expect(sandboxReactionsResponseSchema.parse(down.body).data).toEqual({ "+1": 0, "-1": 1, mine: ["-1"] });
+    expect(v.parse(sandboxReactionsResponseSchema, down.body).data).toEqual({
+      "+1": 0,
+      "-1": 1,
+      mine: ["-1"],
+    });
     // Pressing again is still one reaction; 👍 and 👎 are separate toggles.
     await react({ content: "-1", pressed: true });
-    const up = sandboxReactionsResponseSchema.parse(
+    const up = v.parse(
+      sandboxReactionsResponseSchema,
       (await react({ content: "+1", pressed: true })).body,
     ).data;
     expect(up).toEqual({ "+1": 1, "-1": 1, mine: ["+1", "-1"] });
     const released = await react({ content: "+1", pressed: false });
-    expect(sandboxReactionsResponseSchema.parse(released.body).data).toEqual({
+    expect(v.parse(sandboxReactionsResponseSchema, released.body).data).toEqual({
       "+1": 0,
       "-1": 1,
       mine: ["-1"],
@@ -88,7 +95,8 @@ describe.each(TEST_DATABASE_KINDS)("sandbox comment reactions on %s", (kind) => 
     expect(feedback).toEqual([
       expect.objectContaining({ thumbs_up: 0, thumbs_down: 1, suppressed_at: expect.any(Date) }),
     ]);
-    const again = sandboxPullResponseSchema.parse(
+    const again = v.parse(
+      sandboxPullResponseSchema,
       (await get(token, SANDBOX_PULL_PATHS.pull(opened.id))).body,
     ).data;
     expect(again.reviews[0]?.comments[0]?.reactions).toEqual({ "+1": 0, "-1": 1, mine: ["-1"] });
@@ -96,7 +104,8 @@ describe.each(TEST_DATABASE_KINDS)("sandbox comment reactions on %s", (kind) => 
     // A push adds the token line again: the run records the finding as suppressed and posts no comment.
     const content = templateOf("leaked-key").content;
     const tokenLine = content.split("\n").find((line) => line.includes("githubToken: env")) ?? "";
-    const pushed = sandboxPullCreatedSchema.parse(
+    const pushed = v.parse(
+      sandboxPullCreatedSchema,
       (
         await post(token, SANDBOX_PULL_PATHS.pullCommits(opened.id), {
           path: "src/config.ts",
@@ -106,7 +115,8 @@ describe.each(TEST_DATABASE_KINDS)("sandbox comment reactions on %s", (kind) => 
     ).data;
     const second = await reviewed(token, opened.id, pushed.headSha);
     expect(second.reviews.flatMap((review) => review.comments)).toHaveLength(1);
-    const run = reviewRunResponseSchema.parse(
+    const run = v.parse(
+      reviewRunResponseSchema,
       (await get(token, API_PATHS.reviewRun(second.latestRun?.id ?? ""))).body,
     ).data;
     expect(

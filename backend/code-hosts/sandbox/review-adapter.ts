@@ -5,7 +5,7 @@
  * others go into the summary.
  */
 
-import type { FindingFeedback } from "../../../shared/contract/reviews-schemas.ts";
+import type { FindingFeedback } from "../../../shared/contract/reviews.ts";
 import { sandboxPullHref } from "../../../shared/contract/sandbox.ts";
 import type { Db } from "../../db/database.ts";
 import { fromPullRequestFiles, RightSideIndex } from "../../review/pipeline/diff.ts";

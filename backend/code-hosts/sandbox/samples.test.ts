@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { sandboxTemplateIdSchema } from "../../../shared/contract/sandbox-schemas.ts";
+import { sandboxTemplateIdSchema } from "../../../shared/contract/sandbox.ts";
 import { fromPullRequestFiles } from "../../review/pipeline/diff.ts";
 import { reviewBuiltIn } from "../../review/reviewers/builtin/index.ts";
 import { filePatch } from "./line-diff.ts";

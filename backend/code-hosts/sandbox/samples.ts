@@ -3,7 +3,7 @@
  * branch, and the pull-request templates, each a change to one of those files that shows one thing
  * the built-in reviewer does (docs/review-engine.md#rules).
  */
-import type { SandboxTemplate, SandboxTemplateId } from "../../../shared/contract/sandbox-schemas.ts";
+import type { SandboxTemplate, SandboxTemplateId } from "../../../shared/contract/sandbox.ts";
 
 const CONFIG_TS = `import { readFileSync } from "node:fs";
 

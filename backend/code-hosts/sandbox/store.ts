@@ -5,7 +5,7 @@
  */
 import { createHash, randomUUID } from "node:crypto";
 import { sql } from "kysely";
-import type { SandboxReaction, SandboxReactions } from "../../../shared/contract/sandbox-schemas.ts";
+import type { SandboxReaction, SandboxReactions } from "../../../shared/contract/sandbox.ts";
 import type { Db } from "../../db/database.ts";
 import type { PullRequestFile } from "../../review/pipeline/diff.ts";
 import { CommitNotFoundError } from "../review-host.ts";

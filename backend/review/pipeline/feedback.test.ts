@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { Finding } from "../../../shared/contract/reviews-schemas.ts";
+import type { Finding } from "../../../shared/contract/reviews.ts";
 import { freshDatabase, TEST_DATABASE_KINDS } from "../../../tests/support/databases.ts";
 import { seedProject } from "../../../tests/support/review-queue.ts";
 import { type Db, openDatabase } from "../../db/database.ts";

@@ -5,7 +5,7 @@
  * not post it, whichever reviewer found it.
  */
 import { sql } from "kysely";
-import type { Finding, FindingFeedback } from "../../../shared/contract/reviews-schemas.ts";
+import type { Finding, FindingFeedback } from "../../../shared/contract/reviews.ts";
 import type { PostedFindings } from "../../code-hosts/review-host.ts";
 import type { Db } from "../../db/database.ts";
 import type { FindingDelivery } from "../model.ts";

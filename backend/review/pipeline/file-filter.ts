@@ -4,7 +4,7 @@
  * each with its reason. A lockfile changed
  * without its manifest is itself a finding.
  */
-import type { Finding } from "../../../shared/contract/reviews-schemas.ts";
+import type { Finding } from "../../../shared/contract/reviews.ts";
 import type { DiffFile } from "./diff.ts";
 import { createFinding } from "./findings.ts";
 import { pathPatterns } from "./glob.ts";

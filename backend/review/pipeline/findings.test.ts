@@ -1,6 +1,6 @@
+import * as v from "valibot";
 import { describe, expect, it } from "vitest";
-import { FINDING_QUOTE_MAX } from "../../../shared/contract/reviews.ts";
-import { findingSchema } from "../../../shared/contract/reviews-schemas.ts";
+import { FINDING_QUOTE_MAX, findingSchema } from "../../../shared/contract/reviews.ts";
 import { createFinding, fingerprint, sortAndDedupe } from "./findings.ts";
 
 describe("fingerprint", () => {
@@ -80,7 +80,7 @@ describe("createFinding", () => {
       message: "m",
     });
     for (const finding of [onLine, onFile, onPullRequest])
-      expect(findingSchema.parse(finding)).toEqual(finding);
+      expect(v.parse(findingSchema, finding)).toEqual(finding);
     expect(onLine).toMatchObject({ path: "a.ts", line: 3, quote: "x", source: "builtin" });
     expect(onFile).toMatchObject({ path: ".env", line: null, quote: null });
     expect(onPullRequest).toMatchObject({ path: null, line: null, quote: null });
@@ -97,7 +97,7 @@ describe("createFinding", () => {
       at: { line: 2, text: "db.query(sql)" },
       message: "m",
     });
-    expect(findingSchema.parse(finding)).toMatchObject({
+    expect(v.parse(findingSchema, finding)).toMatchObject({
       category: "security",
       cwe: "CWE-89",
       fix: "Pass the values as parameters.",
@@ -120,7 +120,7 @@ describe("createFinding", () => {
     expect(finding.quote).toHaveLength(FINDING_QUOTE_MAX);
     expect(finding.quote?.endsWith("…")).toBe(true);
     expect(finding.fingerprint).toBe(fingerprint("r/a", "a.js", long));
-    expect(findingSchema.safeParse(finding).success).toBe(true);
+    expect(v.safeParse(findingSchema, finding).success).toBe(true);
   });
 });
 
@@ -134,10 +134,10 @@ describe("findingSchema", () => {
       at: { line: 3, text: "x" },
       message: "m",
     });
-    expect(findingSchema.safeParse({ ...finding, quote: null }).success).toBe(false);
-    expect(findingSchema.safeParse({ ...finding, path: null }).success).toBe(false);
-    expect(findingSchema.safeParse({ ...finding, severity: "blocker" }).success).toBe(false);
-    expect(findingSchema.safeParse({ ...finding, fingerprint: "abc" }).success).toBe(false);
+    expect(v.safeParse(findingSchema, { ...finding, quote: null }).success).toBe(false);
+    expect(v.safeParse(findingSchema, { ...finding, path: null }).success).toBe(false);
+    expect(v.safeParse(findingSchema, { ...finding, severity: "blocker" }).success).toBe(false);
+    expect(v.safeParse(findingSchema, { ...finding, fingerprint: "abc" }).success).toBe(false);
   });
 });
 

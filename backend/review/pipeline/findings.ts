@@ -1,15 +1,15 @@
 /**
- * Making findings (shared/contract/reviews-schemas.ts) the same way for every reviewer: the bounded quote,
+ * Making findings (shared/contract/reviews.ts) the same way for every reviewer: the bounded quote,
  * the fingerprint, and the final order with duplicates removed.
  */
 import { createHash } from "node:crypto";
-import { FINDING_QUOTE_MAX } from "../../../shared/contract/reviews.ts";
 import {
+  FINDING_QUOTE_MAX,
   FINDING_SEVERITY_ORDER,
   type Finding,
   type FindingCategory,
   type FindingSeverity,
-} from "../../../shared/contract/reviews-schemas.ts";
+} from "../../../shared/contract/reviews.ts";
 
 /** Re-indenting a line or changing its spacing is not a new finding. */
 function normaliseLine(text: string): string {

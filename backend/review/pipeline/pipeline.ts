@@ -7,7 +7,7 @@
  * posts twice (nor calls the model twice).
  */
 import type { Selectable } from "kysely";
-import type { Finding } from "../../../shared/contract/reviews-schemas.ts";
+import type { Finding } from "../../../shared/contract/reviews.ts";
 import type { Clock } from "../../billing/clock.ts";
 import { currentSubscription } from "../../billing/subscriptions.ts";
 import { CommitNotFoundError, type PullRequestInfo, type ReviewHost } from "../../code-hosts/review-host.ts";

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import type { Finding, FindingSeverity } from "../../../shared/contract/reviews-schemas.ts";
+import type { Finding, FindingSeverity } from "../../../shared/contract/reviews.ts";
 import { SETTINGS_CATALOGUE } from "../../../shared/settings-catalogue.ts";
 import { addedFile } from "../../../tests/support/review-files.ts";
 import { testMarkersOf } from "../../../tests/support/review-markers.ts";

@@ -4,12 +4,12 @@
  * hidden marker (markers.ts) so that later runs (and retries) read back what is on the pull request
  * already.
  */
-import { cweUrl } from "../../../shared/contract/reviews.ts";
 import {
+  cweUrl,
   FINDING_SEVERITY_ORDER,
   type Finding,
   type FindingSeverity,
-} from "../../../shared/contract/reviews-schemas.ts";
+} from "../../../shared/contract/reviews.ts";
 import { inertMarkdown, inlineCode } from "../../../shared/inert-markdown.ts";
 import type { LineComment } from "../../code-hosts/review-host.ts";
 import type { FindingDelivery } from "../model.ts";

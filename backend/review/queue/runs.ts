@@ -3,7 +3,7 @@
  * ingest, started and finished by the worker; every step of it appends to its decision log.
  */
 import { sql } from "kysely";
-import type { Finding } from "../../../shared/contract/reviews-schemas.ts";
+import type { Finding } from "../../../shared/contract/reviews.ts";
 import type { Db } from "../../db/database.ts";
 import type {
   BotCommand,

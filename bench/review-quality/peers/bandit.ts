@@ -6,7 +6,7 @@
  */
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import type { FindingCategory } from "../../../shared/contract/reviews-schemas.ts";
+import type { FindingCategory } from "../../../shared/contract/reviews.ts";
 import { byCase, type Peer, type PeerCaseResult, splitScratchPath } from "./peer.ts";
 
 const run = promisify(execFile);

@@ -8,7 +8,7 @@ import { execFile } from "node:child_process";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { promisify } from "node:util";
-import type { FindingCategory } from "../../../shared/contract/reviews-schemas.ts";
+import type { FindingCategory } from "../../../shared/contract/reviews.ts";
 import type { CorpusCase } from "../corpus.ts";
 import { byCase, type Peer, type PeerCaseResult, splitScratchPath } from "./peer.ts";
 

@@ -8,7 +8,7 @@ import { execFile } from "node:child_process";
 import { access, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
-import type { FindingCategory } from "../../../shared/contract/reviews-schemas.ts";
+import type { FindingCategory } from "../../../shared/contract/reviews.ts";
 import type { CorpusCase } from "../corpus.ts";
 import type { Peer, PeerCaseResult, PeerFinding } from "./peer.ts";
 

@@ -7,7 +7,7 @@
  * names no category, so each of its rules maps to one (`categoryOf`), and a finding of a rule that
  * maps to none catches nothing.
  */
-import type { FindingCategory } from "../../../shared/contract/reviews-schemas.ts";
+import type { FindingCategory } from "../../../shared/contract/reviews.ts";
 import type { CorpusCase, Language } from "../corpus.ts";
 
 export interface PeerFinding {

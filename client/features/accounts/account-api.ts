@@ -2,15 +2,15 @@
  * The name edits' calls, from the browser to the gateway (same origin, the session cookie): the
  * update, then `POST /auth/session` so the cookie's token carries the new name at once.
  *
- * Brings zod and the contract's schemas, so only the lazily loaded edit dialog imports it
+ * Only the lazily loaded edit dialog imports it
  * (docs/decisions/006-page-weight.md).
  */
 
-import { NAME_EDIT } from "../../../shared/contract/accounts.ts";
 import {
-  nameUpdateResponseSchema,
-  sessionResponseSchema,
-} from "../../../shared/contract/accounts-schemas.ts";
+  NAME_EDIT,
+  type nameUpdateResponseSchema,
+  type sessionResponseSchema,
+} from "../../../shared/contract/accounts.ts";
 import { API_PATHS } from "../../../shared/contract/common.ts";
 import { ApiError } from "../../lib/api-client.ts";
 import { browserApiClient } from "../../lib/browser-api";
@@ -26,13 +26,13 @@ const PATHS: Record<NameKind, string> = { user: API_PATHS.userUpdate, org: API_P
 export async function updateName(kind: NameKind, name: string): Promise<{ ok: boolean; message: string }> {
   const fallback = NAME_EDIT.failed(NAME_EDIT_TEXT[kind].noun);
   try {
-    const answer = await api.request(nameUpdateResponseSchema, PATHS[kind], {
+    const answer = await api.call<typeof nameUpdateResponseSchema>(PATHS[kind], {
       method: "POST",
       body: { updateData: { name } },
     });
     if (!answer.success) return { ok: false, message: answer.message || fallback };
     // A failed renewal is a failure too: saving again is harmless and renews again.
-    await api.request(sessionResponseSchema, API_PATHS.session, { method: "POST" });
+    await api.call<typeof sessionResponseSchema>(API_PATHS.session, { method: "POST" });
     return { ok: true, message: answer.message };
   } catch (error) {
     // The server's own words when it gave some; a fixed message for answers of another shape.

@@ -2,17 +2,17 @@
  * The browser's calls to the gateway's /auth routes (same origin; the session cookie is HttpOnly,
  * so no token is ever handled here), and the mapping of their failures to the product's messages (docs/product.md#messages).
  *
- * This module brings zod and the contract's schemas, so pages never import it statically: they
+ * Pages never import this module statically, to keep the call code off the first load: they
  * load it with `loadAuthApi()` when a sign-in or sign-out starts (docs/decisions/006-page-weight.md).
  */
 
-import { ERRORS, TEXT } from "../../../shared/contract/accounts.ts";
 import type {
   BrowserSignInResponse,
   GithubSignupRequest,
   LoginRequest,
   SignupRequest,
-} from "../../../shared/contract/accounts-schemas.ts";
+} from "../../../shared/contract/accounts.ts";
+import { ERRORS, TEXT } from "../../../shared/contract/accounts.ts";
 import { ERROR_CODES } from "../../../shared/contract/common.ts";
 import { ApiError } from "../../lib/api-client.ts";
 import { browserApiClient } from "../../lib/browser-api";
@@ -38,7 +38,7 @@ export async function loginWithIdToken(payload: LoginRequest): Promise<LoginOutc
   try {
     return { kind: "ok", body: await api.login(payload) };
   } catch (error) {
-    // Not an ApiError: the answer did not have the contract's shape.
+    // Not an ApiError: the answer was not a JSON object (MalformedAnswerError).
     if (!(error instanceof ApiError)) return { kind: "error", message: ERRORS.backendAuthFailed };
     if (error.code === ERROR_CODES.emailNotVerified) return { kind: "email-not-verified" };
     return {

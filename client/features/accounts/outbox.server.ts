@@ -1,10 +1,10 @@
 /**
  * The local outbox (docs/product.md#outbox), read on the server: the page exists only in local
- * mode, and the API client and zod stay out of the browser's bundle.
+ * mode, and the API client stays out of the browser's bundle.
  */
 import { data, type RouterContextProvider } from "react-router";
+import type { OutboxResponse } from "../../../shared/contract/accounts.ts";
 import { ERRORS } from "../../../shared/contract/accounts.ts";
-import type { OutboxResponse } from "../../../shared/contract/accounts-schemas.ts";
 import { ApiError, createApiClient } from "../../lib/api-client.ts";
 import { gatewayContext } from "../../lib/gateway-context";
 

@@ -2,23 +2,22 @@
  * The AI model form's checks and calls, from the browser (docs/product.md#settingsai-model): the form's
  * values checked with the contract's own schema (the backend's messages), save, remove and test.
  *
- * Brings zod and the contract's schemas, so it is only ever imported on demand (`aiModelApi`),
- * never statically (docs/decisions/006-page-weight.md).
+ * Only ever imported on demand (`aiModelApi`), never statically, to keep the call code off the
+ * first load (docs/decisions/006-page-weight.md).
  */
 
+import * as v from "valibot";
 import {
   AI_MODEL,
   type AiModelFormValues,
-  type ModelAddress,
-  storedKeyServes,
-} from "../../../shared/contract/ai-model.ts";
-import {
   type AiModelRequest,
   type AiModelTestResponse,
   aiModelFormSchema,
-  aiModelResponseSchema,
-  aiModelTestResponseSchema,
-} from "../../../shared/contract/ai-model-schemas.ts";
+  type aiModelResponseSchema,
+  type aiModelTestResponseSchema,
+  type ModelAddress,
+  storedKeyServes,
+} from "../../../shared/contract/ai-model.ts";
 import { API_PATHS } from "../../../shared/contract/common.ts";
 import { ApiError } from "../../lib/api-client.ts";
 import { browserApiClient } from "../../lib/browser-api";
@@ -42,9 +41,9 @@ export interface StoredKey {
  * backend refuses the same way).
  */
 export function checkAiModelForm(values: AiModelFormValues, storedKey?: StoredKey): FormCheck {
-  const result = aiModelFormSchema.safeParse(values);
+  const result = v.safeParse(aiModelFormSchema, values);
   if (result.success) {
-    const request = result.data;
+    const request = result.output;
     const { savedFor, removing } = storedKey ?? { savedFor: null, removing: false };
     if (request.apiKey === undefined && !removing && savedFor && !storedKeyServes(savedFor, request)) {
       return { ok: false, errors: { apiKey: AI_MODEL.apiKeyRequired } };
@@ -52,8 +51,8 @@ export function checkAiModelForm(values: AiModelFormValues, storedKey?: StoredKe
     return { ok: true, request };
   }
   const errors: Partial<Record<keyof AiModelFormValues, string>> = {};
-  for (const issue of result.error.issues) {
-    const field = issue.path[0] as keyof AiModelFormValues;
+  for (const issue of result.issues) {
+    const field = issue.path?.[0]?.key as keyof AiModelFormValues;
     errors[field] ??= issue.message;
   }
   return { ok: false, errors };
@@ -67,7 +66,7 @@ const failureMessage = (error: unknown, fallback: string) =>
 
 export async function saveAiModel(request: AiModelRequest): Promise<Outcome> {
   try {
-    const answer = await api.request(aiModelResponseSchema, API_PATHS.aiModel, {
+    const answer = await api.call<typeof aiModelResponseSchema>(API_PATHS.aiModel, {
       method: "PUT",
       body: request,
     });
@@ -79,7 +78,7 @@ export async function saveAiModel(request: AiModelRequest): Promise<Outcome> {
 
 export async function removeAiModel(): Promise<Outcome> {
   try {
-    const answer = await api.request(aiModelResponseSchema, API_PATHS.aiModel, { method: "DELETE" });
+    const answer = await api.call<typeof aiModelResponseSchema>(API_PATHS.aiModel, { method: "DELETE" });
     return { ok: true, message: answer.message ?? AI_MODEL.removed };
   } catch (error) {
     return { ok: false, message: failureMessage(error, AI_MODEL.removeFailed) };
@@ -91,7 +90,7 @@ export async function testAiModel(
   request: AiModelRequest,
 ): Promise<AiModelTestResponse["data"] | { ok: false; failure: null; message: string }> {
   try {
-    const answer = await api.request(aiModelTestResponseSchema, API_PATHS.aiModelTest, {
+    const answer = await api.call<typeof aiModelTestResponseSchema>(API_PATHS.aiModelTest, {
       method: "POST",
       body: request,
     });

@@ -2,14 +2,14 @@
  * The AI model form (docs/product.md#settingsai-model): kind, base URL, model, API key, input-token limit
  * and monthly budget; Save, Test connection (its outcome in a live region) and Remove. The values
  * are checked with the contract's schema, fetched with the calls on first use (`aiModelApi`), so the
- * page shows the backend's own messages without loading zod up front.
+ * page shows the backend's own messages.
  */
 import { PlugZap, Save, Trash2 } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { type FieldErrors, type Resolver, useForm } from "react-hook-form";
 import { useRevalidator } from "react-router";
 import { URL_MAX } from "../../../shared/constants.ts";
-import type { AiModelFormValues } from "../../../shared/contract/ai-model.ts";
+import type { AiModel, AiModelFormValues, AiModelRequest } from "../../../shared/contract/ai-model.ts";
 import {
   AI_MODEL,
   INPUT_TOKEN_LIMIT,
@@ -20,7 +20,6 @@ import {
   MODEL_NAME_MAX,
   type ModelKind,
 } from "../../../shared/contract/ai-model.ts";
-import type { AiModel, AiModelRequest } from "../../../shared/contract/ai-model-schemas.ts";
 import { Badge, Button, SelectField, TextField, useToast } from "../../components/ui";
 import type { StoredKey, testAiModel } from "./ai-model-api";
 import { aiModelApi } from "./lazy-ai-model";

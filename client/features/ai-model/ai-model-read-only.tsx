@@ -4,8 +4,8 @@
  * code is sent (docs/decisions/030-model-outbound-calls.md).
  */
 import { Bot } from "lucide-react";
+import type { AiModelResponse } from "../../../shared/contract/ai-model.ts";
 import { AI_MODEL, MODEL_KINDS } from "../../../shared/contract/ai-model.ts";
-import type { AiModelResponse } from "../../../shared/contract/ai-model-schemas.ts";
 import { Alert, Badge, Card, EmptyState } from "../../components/ui";
 import { formatMoney } from "../billing/format-billing.ts";
 

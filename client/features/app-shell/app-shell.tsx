@@ -1,7 +1,7 @@
 import { Menu } from "lucide-react";
 import { type ReactNode, useCallback, useEffect, useState } from "react";
 import { useLocation } from "react-router";
-import type { SessionUser } from "../../../shared/contract/accounts-schemas.ts";
+import type { SessionUser } from "../../../shared/contract/accounts.ts";
 import { Drawer, IconButton, preloadDrawer } from "../../components/ui";
 import { useLazyPart } from "../../lib/lazy-part";
 import { useProductName } from "../../lib/root-data";

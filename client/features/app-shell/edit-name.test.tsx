@@ -7,7 +7,7 @@ import userEvent from "@testing-library/user-event";
 import { createRoutesStub, Outlet, useLoaderData } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { EDITABLE_NAME_MAX } from "../../../shared/constants.ts";
-import type { SessionUser } from "../../../shared/contract/accounts-schemas.ts";
+import type { SessionUser } from "../../../shared/contract/accounts.ts";
 import { jsonResponse, rootData, USER } from "../../../tests/support/client/fixtures";
 import { NoFallback, PageBody, PassThrough } from "../../../tests/support/client/stub-routes";
 import { ToastProvider } from "../../components/ui";

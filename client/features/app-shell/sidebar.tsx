@@ -1,6 +1,6 @@
 import { Pencil } from "lucide-react";
 import { NavLink } from "react-router";
-import type { SessionUser } from "../../../shared/contract/accounts-schemas.ts";
+import type { SessionUser } from "../../../shared/contract/accounts.ts";
 import { initialOf } from "../../../shared/format.ts";
 import { BrandMark } from "../../components/brand";
 import { IconButton } from "../../components/ui";

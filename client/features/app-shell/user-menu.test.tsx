@@ -2,7 +2,7 @@ import { render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { createRoutesStub, useLoaderData } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { SessionUser } from "../../../shared/contract/accounts-schemas.ts";
+import type { SessionUser } from "../../../shared/contract/accounts.ts";
 import { USER } from "../../../tests/support/client/fixtures";
 import { LoginProbe, NoFallback } from "../../../tests/support/client/stub-routes";
 import { UserMenu } from "./user-menu";

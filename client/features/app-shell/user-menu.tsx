@@ -1,6 +1,6 @@
 import { Building2, ChevronDown, LogOut, Pencil } from "lucide-react";
+import type { SessionUser } from "../../../shared/contract/accounts.ts";
 import { TEXT } from "../../../shared/contract/accounts.ts";
-import type { SessionUser } from "../../../shared/contract/accounts-schemas.ts";
 import { formatRole, initialOf, shortId } from "../../../shared/format.ts";
 import { Badge, Button, Popover } from "../../components/ui";
 import { NAME_EDIT_TEXT } from "../../lib/ui-text";

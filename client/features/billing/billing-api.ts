@@ -2,18 +2,18 @@
  * The billing calls from the browser to the gateway (same origin, the session cookie):
  * docs/product.md#subscriptions, #payment-success and the sandbox's checkout.
  *
- * Brings zod and the billing schemas, so pages load it on demand (`billingApi` in lazy-billing.ts).
+ * Pages load it on demand (`billingApi` in lazy-billing.ts), to keep the call code off the first load.
  */
 
-import { SUBSCRIPTION_MESSAGES } from "../../../shared/contract/billing.ts";
 import {
-  billingActionResponseSchema,
+  type billingActionResponseSchema,
   type CheckoutRequest,
-  redirectResponseSchema,
+  type redirectResponseSchema,
+  SUBSCRIPTION_MESSAGES,
   type UpdateSubscriptionRequest,
   type ValidateSessionResponse,
-  validateSessionResponseSchema,
-} from "../../../shared/contract/billing-schemas.ts";
+  type validateSessionResponseSchema,
+} from "../../../shared/contract/billing.ts";
 import { API_PATHS } from "../../../shared/contract/common.ts";
 import { ApiError } from "../../lib/api-client.ts";
 import { browserApiClient } from "../../lib/browser-api";
@@ -35,7 +35,7 @@ async function outcomeOf<T>(call: Promise<T>, refused: string, unreachable = ref
 }
 
 const redirectTo = (path: string, body?: unknown) =>
-  api.request(redirectResponseSchema, path, { method: "POST", body }).then((answer) => answer.url);
+  api.call<typeof redirectResponseSchema>(path, { method: "POST", body }).then((answer) => answer.url);
 
 /** Upgrade to Pro: answers the checkout's URL. */
 export function startCheckout(body: CheckoutRequest): Promise<Outcome<string>> {
@@ -63,7 +63,7 @@ export function openPortal(orgId: string): Promise<Outcome<string>> {
 /** A `success: false` answer is a refusal too. */
 async function action(path: string, body: unknown, failed: string): Promise<Outcome> {
   const outcome = await outcomeOf(
-    api.request(billingActionResponseSchema, path, { method: "POST", body }),
+    api.call<typeof billingActionResponseSchema>(path, { method: "POST", body }),
     failed,
   );
   if (!outcome.ok) return outcome;
@@ -86,7 +86,7 @@ export function resumeSubscription(orgId: string): Promise<Outcome> {
  */
 export async function validateSession(sessionId: string): Promise<ValidateSessionResponse | undefined> {
   return api
-    .request(validateSessionResponseSchema, API_PATHS.validateSession(sessionId))
+    .call<typeof validateSessionResponseSchema>(API_PATHS.validateSession(sessionId))
     .catch(() => undefined);
 }
 

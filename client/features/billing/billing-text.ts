@@ -4,7 +4,7 @@
  */
 
 import { PLAN_VALUES } from "../../../shared/constants.ts";
-import type { PlanCode, SubscriptionStatus } from "../../../shared/contract/billing-schemas.ts";
+import type { PlanCode, SubscriptionStatus } from "../../../shared/contract/billing.ts";
 import { formatDate, formatMoney } from "./format-billing.ts";
 
 const seats = (n: number) => `${n} ${n === 1 ? "seat" : "seats"}`;

@@ -1,22 +1,22 @@
 /**
- * The billing pages' data, loaded on the server (docs/product.md#subscriptions), so the billing
- * schemas (zod) stay out of their bundles.
+ * The billing pages' data, loaded on the server (docs/product.md#subscriptions), so the API client
+ * stays out of their bundles.
  */
 import { data } from "react-router";
-import { SUBSCRIPTION_MESSAGES } from "../../../shared/contract/billing.ts";
 import {
-  creditResponseSchema,
+  type creditResponseSchema,
   type SandboxCheckout,
+  SUBSCRIPTION_MESSAGES,
   type Subscription,
-  sandboxCheckoutResponseSchema,
-  subscriptionResponseSchema,
-} from "../../../shared/contract/billing-schemas.ts";
+  type sandboxCheckoutResponseSchema,
+  type subscriptionResponseSchema,
+} from "../../../shared/contract/billing.ts";
 import { API_PATHS } from "../../../shared/contract/common.ts";
-import { type SeatStatus, seatStatusResponseSchema } from "../../../shared/contract/contributors-schemas.ts";
+import type { SeatStatus, seatStatusResponseSchema } from "../../../shared/contract/contributors.ts";
 import { type ApiClient, ApiError } from "../../lib/api-client.ts";
 import { type LoadResult, settle } from "../../lib/load-result.server";
 
-type Api = Pick<ApiClient, "request">;
+type Api = Pick<ApiClient, "call">;
 
 export interface Billing {
   /** Null: 'No subscriptions found'. */
@@ -29,9 +29,9 @@ export interface Billing {
 export function loadBilling(api: Api): Promise<LoadResult<Billing>> {
   return settle(
     Promise.all([
-      api.request(subscriptionResponseSchema, API_PATHS.subscription),
-      api.request(creditResponseSchema, API_PATHS.subscriptionCredit),
-      api.request(seatStatusResponseSchema, API_PATHS.seatStatus),
+      api.call<typeof subscriptionResponseSchema>(API_PATHS.subscription),
+      api.call<typeof creditResponseSchema>(API_PATHS.subscriptionCredit),
+      api.call<typeof seatStatusResponseSchema>(API_PATHS.seatStatus),
     ]).then(([subscription, credit, seats]) => ({
       subscription: subscription.subscription,
       creditBalanceCents: credit.creditBalanceCents,
@@ -51,13 +51,15 @@ function notFoundOn404(error: unknown): never {
 export async function loadSandboxCheckout(api: Api, sessionId: string | null): Promise<SandboxCheckout> {
   if (!sessionId) throw data(null, { status: 404 });
   const answer = await api
-    .request(sandboxCheckoutResponseSchema, API_PATHS.sandboxCheckout(sessionId))
+    .call<typeof sandboxCheckoutResponseSchema>(API_PATHS.sandboxCheckout(sessionId))
     .catch(notFoundOn404);
   return answer.data;
 }
 
 /** /sandbox/portal: the subscription the sandbox's portal shows; a 404 outside sandbox billing. */
 export async function loadSandboxPortal(api: Api): Promise<Subscription | null> {
-  const answer = await api.request(subscriptionResponseSchema, API_PATHS.sandboxPortal).catch(notFoundOn404);
+  const answer = await api
+    .call<typeof subscriptionResponseSchema>(API_PATHS.sandboxPortal)
+    .catch(notFoundOn404);
   return answer.subscription;
 }

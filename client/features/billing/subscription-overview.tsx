@@ -5,8 +5,8 @@
 import { CalendarClock, Receipt, RotateCcw, Sparkles, Users, Wallet, XCircle } from "lucide-react";
 import { type ReactNode, useState } from "react";
 import { PRO_PLAN_MIN_SEATS } from "../../../shared/constants.ts";
-import type { Subscription } from "../../../shared/contract/billing-schemas.ts";
-import type { SeatStatus } from "../../../shared/contract/contributors-schemas.ts";
+import type { Subscription } from "../../../shared/contract/billing.ts";
+import type { SeatStatus } from "../../../shared/contract/contributors.ts";
 import { Alert, Badge, Button, Card } from "../../components/ui";
 import { cn } from "../../lib/cn";
 import { useLazyPart } from "../../lib/lazy-part";

@@ -4,7 +4,7 @@
  */
 
 import { PLAN_VALUES, TRIAL_ENDING_SOON_DAYS } from "../../../shared/constants.ts";
-import type { PlanCode, Subscription } from "../../../shared/contract/billing-schemas.ts";
+import type { PlanCode, Subscription } from "../../../shared/contract/billing.ts";
 import { PLAN_NAMES, STATUS_LABELS, SUBSCRIPTIONS_TEXT as T } from "./billing-text";
 
 export type Tone = "info" | "success" | "warning" | "danger";

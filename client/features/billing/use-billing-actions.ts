@@ -1,7 +1,7 @@
 import { useCallback, useRef, useState } from "react";
 import { useRevalidator } from "react-router";
+import type { Subscription } from "../../../shared/contract/billing.ts";
 import { SUBSCRIPTION_MESSAGES as M } from "../../../shared/contract/billing.ts";
-import type { Subscription } from "../../../shared/contract/billing-schemas.ts";
 import { useToast } from "../../components/ui";
 import { useFollowUrl } from "../../lib/use-follow-url";
 // Types only: the module itself loads on demand.

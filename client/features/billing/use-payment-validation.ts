@@ -5,8 +5,8 @@ import {
   PAYMENT_POLL_INTERVAL_MS,
   PAYMENT_POLL_TIMEOUT_MS,
 } from "../../../shared/constants.ts";
+import type { PaymentSession } from "../../../shared/contract/billing.ts";
 import { PAYMENT_MESSAGES } from "../../../shared/contract/billing.ts";
-import type { PaymentSession } from "../../../shared/contract/billing-schemas.ts";
 import { billingApi } from "./lazy-billing";
 
 /** What /payment-success was opened with. */

@@ -1,7 +1,7 @@
 import { CircleCheck, FlaskRound } from "lucide-react";
 import { href } from "react-router";
+import type { Integration } from "../../../shared/contract/code-hosts.ts";
 import { INTEGRATIONS } from "../../../shared/contract/code-hosts.ts";
-import type { Integration } from "../../../shared/contract/code-hosts-schemas.ts";
 import { sandboxInstallationOf } from "../../../shared/contract/sandbox.ts";
 import { Badge, ButtonLink, Card, Skeleton } from "../../components/ui";
 import { SANDBOX_TEXT } from "../sandbox/sandbox-text";

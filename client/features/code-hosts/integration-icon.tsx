@@ -1,5 +1,5 @@
 import type { ComponentType, SVGProps } from "react";
-import type { Integration } from "../../../shared/contract/code-hosts-schemas.ts";
+import type { Integration } from "../../../shared/contract/code-hosts.ts";
 import type { SettingsProvider } from "../../../shared/settings-catalogue.ts";
 import { cn } from "../../lib/cn";
 import { AzureDevOpsMark, GitHubMark } from "./code-host-marks";

@@ -1,7 +1,7 @@
 import { useMemo, useRef, useState } from "react";
 import { useRevalidator } from "react-router";
+import type { Integration, ServiceHookSecret } from "../../../shared/contract/code-hosts.ts";
 import { INTEGRATIONS } from "../../../shared/contract/code-hosts.ts";
-import type { Integration, ServiceHookSecret } from "../../../shared/contract/code-hosts-schemas.ts";
 import { required } from "../../../shared/validation.ts";
 import { Button, TextField, useToast } from "../../components/ui";
 import { type FormRules, useRulesForm } from "../../lib/forms";

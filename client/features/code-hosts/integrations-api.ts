@@ -1,16 +1,16 @@
 /**
  * The integration setup calls, from the browser to the gateway (same origin, the session cookie).
  *
- * Brings zod and the contract's schemas, so pages load it on demand (`integrationsApi`), never
- * statically (docs/decisions/006-page-weight.md).
+ * Pages load it on demand (`integrationsApi`), never statically, to keep the call code off the
+ * first load (docs/decisions/006-page-weight.md).
  */
 
-import { AZURE_DEVOPS, INTEGRATIONS } from "../../../shared/contract/code-hosts.ts";
 import type {
   GithubSetupRequest,
   IntegrationSetupRequest,
   ServiceHookSecret,
-} from "../../../shared/contract/code-hosts-schemas.ts";
+} from "../../../shared/contract/code-hosts.ts";
+import { AZURE_DEVOPS, INTEGRATIONS } from "../../../shared/contract/code-hosts.ts";
 import { ApiError } from "../../lib/api-client.ts";
 import { browserApiClient } from "../../lib/browser-api";
 

@@ -1,7 +1,7 @@
 /** The integrations of /integrations and /integrations/{name}, loaded on the server. */
 import { data } from "react-router";
+import type { Integration } from "../../../shared/contract/code-hosts.ts";
 import { INTEGRATIONS } from "../../../shared/contract/code-hosts.ts";
-import type { Integration } from "../../../shared/contract/code-hosts-schemas.ts";
 import {
   isSandboxInstallationId,
   SANDBOX_INTEGRATION,

@@ -1,7 +1,7 @@
 import { lazyPart } from "../../lib/lazy-part";
 
 /**
- * The integration setup calls bring zod, so they are fetched when the visitor starts to fill in a
+ * The integration setup calls, kept off the first load: fetched when the visitor starts to fill in a
  * setup form, or as /installation opens (completing the installation is what that page is for).
  */
 export const integrationsApi = lazyPart(() => import("./integrations-api"));

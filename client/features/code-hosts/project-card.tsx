@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { TEXT } from "../../../shared/contract/accounts.ts";
-import type { Project } from "../../../shared/contract/code-hosts-schemas.ts";
+import type { Project } from "../../../shared/contract/code-hosts.ts";
 import { sandboxPullsHref } from "../../../shared/contract/sandbox.ts";
 import { Badge, buttonClasses, Card, Skeleton } from "../../components/ui";
 import { cn } from "../../lib/cn";

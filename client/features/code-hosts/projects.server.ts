@@ -1,7 +1,7 @@
 /** The repository list of /home, a page at a time, loaded on the server (docs/product.md#home). */
 
 import { ERRORS } from "../../../shared/contract/accounts.ts";
-import type { Project } from "../../../shared/contract/code-hosts-schemas.ts";
+import type { Project } from "../../../shared/contract/code-hosts.ts";
 import { HOME_PAGE_SIZE, type PageInfo } from "../../../shared/contract/paging.ts";
 import type { ApiClient } from "../../lib/api-client.ts";
 import type { ListState } from "../../lib/list-url";

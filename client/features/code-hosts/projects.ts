@@ -1,5 +1,5 @@
 import { href } from "react-router";
-import type { Project } from "../../../shared/contract/code-hosts-schemas.ts";
+import type { Project } from "../../../shared/contract/code-hosts.ts";
 
 /** /settings for one repository (docs/product.md#home: the card's settings icon). */
 export function repositorySettingsHref(project: Project): string {

@@ -1,7 +1,7 @@
 import { Copy, KeyRound } from "lucide-react";
 import { useId, useRef, useState } from "react";
+import type { Integration, ServiceHookSecret } from "../../../shared/contract/code-hosts.ts";
 import { AZURE_DEVOPS } from "../../../shared/contract/code-hosts.ts";
-import type { Integration, ServiceHookSecret } from "../../../shared/contract/code-hosts-schemas.ts";
 import { Alert, Button, useToast } from "../../components/ui";
 import { inputClasses } from "../../components/ui/text-field";
 import { cn } from "../../lib/cn";

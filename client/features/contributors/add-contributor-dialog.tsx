@@ -1,6 +1,6 @@
 import { type FormEvent, useId, useState } from "react";
 import { CONTRIBUTOR_USERNAME_MIN } from "../../../shared/constants.ts";
-import type { ContributorSuggestion } from "../../../shared/contract/contributors-schemas.ts";
+import type { ContributorSuggestion } from "../../../shared/contract/contributors.ts";
 import { Button, Dialog, TextField } from "../../components/ui";
 
 /**

@@ -1,20 +1,21 @@
 /**
  * The contributor and seat calls from the browser to the gateway (same origin, the session cookie):
- * docs/product.md#contributors-and-seats. Brings zod and the schemas, so the contributors table
- * fetches it on demand (lazy-contributors.ts).
+ * docs/product.md#contributors-and-seats. The contributors table fetches it on demand
+ * (lazy-contributors.ts).
  */
 
 import { API_PATHS } from "../../../shared/contract/common.ts";
-import { CONTRIBUTOR_MESSAGES, type ContributorsPage } from "../../../shared/contract/contributors.ts";
 import {
-  addContributorResponseSchema,
+  type addContributorResponseSchema,
+  CONTRIBUTOR_MESSAGES,
   type Contributor,
   type ContributorSuggestion,
-  contributorSuggestionsResponseSchema,
-  contributorsResponseSchema,
+  type ContributorsPage,
+  type contributorSuggestionsResponseSchema,
+  type contributorsResponseSchema,
   type SeatStatus,
-  seatChangeResponseSchema,
-} from "../../../shared/contract/contributors-schemas.ts";
+  type seatChangeResponseSchema,
+} from "../../../shared/contract/contributors.ts";
 import { type ContributorSort, type PageQuery, pageQueryString } from "../../../shared/contract/paging.ts";
 import { ApiError } from "../../lib/api-client.ts";
 import { browserApiClient } from "../../lib/browser-api";
@@ -37,7 +38,7 @@ async function outcomeOf<T>(call: Promise<T>, title: string): Promise<Outcome<T>
 export function listContributors(query: PageQuery<ContributorSort>): Promise<Outcome<ContributorsPage>> {
   return outcomeOf(
     api
-      .request(contributorsResponseSchema, `${API_PATHS.contributors}${pageQueryString(query)}`)
+      .call<typeof contributorsResponseSchema>(`${API_PATHS.contributors}${pageQueryString(query)}`)
       .then((answer) => ({ contributors: answer.data, page: answer.page })),
     CONTRIBUTOR_MESSAGES.fetchFailed,
   );
@@ -49,7 +50,7 @@ export function addContributor(
 ): Promise<Outcome<{ created: boolean; contributor: Contributor }>> {
   return outcomeOf(
     api
-      .request(addContributorResponseSchema, API_PATHS.addContributor, {
+      .call<typeof addContributorResponseSchema>(API_PATHS.addContributor, {
         method: "POST",
         body: { platform_id: username, platform_type: "github" },
       })
@@ -64,7 +65,8 @@ export function addContributor(
  */
 export async function contributorSuggestions(): Promise<ContributorSuggestion[]> {
   try {
-    return (await api.request(contributorSuggestionsResponseSchema, API_PATHS.contributorSuggestions)).data;
+    return (await api.call<typeof contributorSuggestionsResponseSchema>(API_PATHS.contributorSuggestions))
+      .data;
   } catch {
     return [];
   }
@@ -74,7 +76,7 @@ export async function contributorSuggestions(): Promise<ContributorSuggestion[]>
 export function setSeat(contributorId: string, seated: boolean): Promise<Outcome<SeatStatus>> {
   return outcomeOf(
     api
-      .request(seatChangeResponseSchema, seated ? API_PATHS.assignSeat : API_PATHS.unassignSeat, {
+      .call<typeof seatChangeResponseSchema>(seated ? API_PATHS.assignSeat : API_PATHS.unassignSeat, {
         method: "POST",
         body: { userId: contributorId },
       })

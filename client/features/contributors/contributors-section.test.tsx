@@ -1,13 +1,13 @@
 import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { Subscription } from "../../../shared/contract/billing-schemas.ts";
-import { CONTRIBUTOR_MESSAGES, SEAT_MESSAGES } from "../../../shared/contract/contributors.ts";
+import type { Subscription } from "../../../shared/contract/billing.ts";
 import type {
   Contributor,
   ContributorSuggestion,
   SeatStatus,
-} from "../../../shared/contract/contributors-schemas.ts";
+} from "../../../shared/contract/contributors.ts";
+import { CONTRIBUTOR_MESSAGES, SEAT_MESSAGES } from "../../../shared/contract/contributors.ts";
 import {
   FREE_PLAN,
   seats,

@@ -1,7 +1,7 @@
 /**
  * The contributors part of /subscriptions (docs/product.md#contributors-and-seats): who works on the
  * organisation's repositories and who holds a seat. Light on purpose: the table (TanStack Table,
- * the seat rules, zod for its calls) is fetched once the section is on screen, and a skeleton holds
+ * the seat rules, its calls) is fetched once the section is on screen, and a skeleton holds
  * its place until then.
  */
 

@@ -4,7 +4,7 @@
  * pages of 10, 20 or 30, rendered as a real <table> with the design system's controls. The backend
  * sorts, searches and pages (docs/decisions/038-server-side-paging.md): the page loads the first
  * page, and each change of sort, search or page asks for the one it shows. Loaded on demand by
- * contributors-section.tsx, with the calls it makes (zod, the schemas).
+ * contributors-section.tsx, with the calls it makes.
  */
 import {
   type CellContext,
@@ -19,14 +19,14 @@ import {
 import { ArrowDown, ArrowUp, ArrowUpDown, ChevronLeft, ChevronRight, UserPlus, Users } from "lucide-react";
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useRef, useState } from "react";
 import { CONTRIBUTOR_PAGE_SIZES, DEFAULT_CONTRIBUTOR_PAGE_SIZE } from "../../../shared/constants.ts";
-import type { Subscription } from "../../../shared/contract/billing-schemas.ts";
-import type { ContributorsPage } from "../../../shared/contract/contributors.ts";
-import { CONTRIBUTOR_MESSAGES, seatToggleBlock } from "../../../shared/contract/contributors.ts";
+import type { Subscription } from "../../../shared/contract/billing.ts";
 import type {
   Contributor,
   ContributorSuggestion,
+  ContributorsPage,
   SeatStatus,
-} from "../../../shared/contract/contributors-schemas.ts";
+} from "../../../shared/contract/contributors.ts";
+import { CONTRIBUTOR_MESSAGES, seatToggleBlock } from "../../../shared/contract/contributors.ts";
 import type { ContributorSort } from "../../../shared/contract/paging.ts";
 import { formatRole, initialOf } from "../../../shared/format.ts";
 import {

@@ -1,8 +1,7 @@
 import { lazyPart } from "../../lib/lazy-part";
 
 /**
- * The table's calls bring zod and the contributor schemas, whose evaluation was one of the long
- * tasks of opening /subscriptions. The table's first page comes with the page, so they are fetched
- * when the table is pointed at or focused, or at the latest by the first call.
+ * The table's calls, kept off the first load. The table's first page comes with the page, so they
+ * are fetched when the table is pointed at or focused, or at the latest by the first call.
  */
 export const contributorCalls = lazyPart(() => import("./contributors-api"));

@@ -6,7 +6,7 @@
  * against the loaded counts it was made from: once the loader brings new ones, they win.
  */
 import { createContext, type ReactNode, useCallback, useContext, useMemo, useState } from "react";
-import type { SeatStatus } from "../../../shared/contract/contributors-schemas.ts";
+import type { SeatStatus } from "../../../shared/contract/contributors.ts";
 
 interface Changed {
   from: SeatStatus;

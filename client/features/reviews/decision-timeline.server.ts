@@ -4,7 +4,7 @@
  * tone, how long it took (until the next step, or until the run finished) and its details as text.
  * Steps and outcomes the lists do not know (a new step of the engine) are shown as they are.
  */
-import type { ReviewDecision } from "../../../shared/contract/reviews-schemas.ts";
+import type { ReviewDecision } from "../../../shared/contract/reviews.ts";
 
 export type StepTone = "success" | "warning" | "danger" | "neutral";
 

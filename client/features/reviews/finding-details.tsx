@@ -4,8 +4,8 @@
  * before they carried these show none of them.
  */
 
+import type { RunFinding } from "../../../shared/contract/reviews.ts";
 import { cweUrl } from "../../../shared/contract/reviews.ts";
-import type { RunFinding } from "../../../shared/contract/reviews-schemas.ts";
 import { MarkdownBody } from "./markdown-body";
 
 type Finding = RunFinding["finding"];

@@ -2,7 +2,7 @@
  * People's 👍 and 👎 on a run's findings (docs/product.md, "/reviews/:runId"): the counts of one
  * finding, and the run's totals, useful (👍) and noise (👎).
  */
-import type { FindingFeedback, RunFinding } from "../../../shared/contract/reviews-schemas.ts";
+import type { FindingFeedback, RunFinding } from "../../../shared/contract/reviews.ts";
 
 function Counts({ thumbsUp, thumbsDown }: FindingFeedback) {
   return (

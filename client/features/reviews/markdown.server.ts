@@ -20,7 +20,7 @@ import remarkGfm from "remark-gfm";
 import remarkParse from "remark-parse";
 import remarkRehype from "remark-rehype";
 import { unified } from "unified";
-import { FINDING_SEVERITY_ORDER, type FindingSeverity } from "../../../shared/contract/reviews-schemas.ts";
+import { FINDING_SEVERITY_ORDER, type FindingSeverity } from "../../../shared/contract/reviews.ts";
 import { inertMarkdown } from "../../../shared/inert-markdown.ts";
 import { badgeClassName } from "../../components/ui/badge";
 import { SEVERITY_TONES } from "./run-status";

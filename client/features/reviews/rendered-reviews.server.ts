@@ -8,12 +8,12 @@
  * about 10 MB of memory that a gateway whose users never open one does not hold
  * (docs/performance.md, seventh round).
  */
-import type { ReviewRunDetail, RunFinding } from "../../../shared/contract/reviews-schemas.ts";
+import type { ReviewRunDetail, RunFinding } from "../../../shared/contract/reviews.ts";
 import type {
   SandboxPullDetail,
   SandboxReview,
   SandboxReviewComment,
-} from "../../../shared/contract/sandbox-schemas.ts";
+} from "../../../shared/contract/sandbox.ts";
 import type { LoadResult } from "../../lib/load-result.server";
 import { type TimelineStep, timelineOf } from "./decision-timeline.server";
 

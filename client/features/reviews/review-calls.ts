@@ -1,24 +1,23 @@
 /**
  * The review screens' calls from the browser (same origin, the session cookie): review a pull
- * request again, open a sandbox pull request, push to one, comment on one, react to a review comment on one. Brings zod and the schemas, so pages
+ * request again, open a sandbox pull request, push to one, comment on one, react to a review comment on one. Pages
  * load it on demand (`reviewCalls` in lazy-reviews.ts), never statically
  * (docs/decisions/006-page-weight.md).
  */
 
 import { API_PATHS } from "../../../shared/contract/common.ts";
-import type { BotCommand } from "../../../shared/contract/reviews.ts";
-import { reviewRetryResponseSchema } from "../../../shared/contract/reviews-schemas.ts";
-import { SANDBOX_PULL_PATHS } from "../../../shared/contract/sandbox.ts";
+import type { BotCommand, reviewRetryResponseSchema } from "../../../shared/contract/reviews.ts";
 import {
+  SANDBOX_PULL_PATHS,
   type SandboxComment,
   type SandboxCommit,
   type SandboxPullCreate,
   type SandboxReact,
   type SandboxReactions,
-  sandboxCommentPostedSchema,
-  sandboxPullCreatedSchema,
-  sandboxReactionsResponseSchema,
-} from "../../../shared/contract/sandbox-schemas.ts";
+  type sandboxCommentPostedSchema,
+  type sandboxPullCreatedSchema,
+  type sandboxReactionsResponseSchema,
+} from "../../../shared/contract/sandbox.ts";
 import { ApiError } from "../../lib/api-client.ts";
 import { browserApiClient } from "../../lib/browser-api";
 
@@ -38,7 +37,7 @@ async function outcomeOf(call: Promise<{ data: { id: string } }>, fallback: stri
 /** A new run of the run's pull request; its id. */
 export function retryRun(runId: string): Promise<CallOutcome> {
   return outcomeOf(
-    api.request(reviewRetryResponseSchema, API_PATHS.reviewRunRetry(runId), { method: "POST", body: {} }),
+    api.call<typeof reviewRetryResponseSchema>(API_PATHS.reviewRunRetry(runId), { method: "POST", body: {} }),
     "The review could not be started again.",
   );
 }
@@ -46,7 +45,7 @@ export function retryRun(runId: string): Promise<CallOutcome> {
 /** The new pull request's id. */
 export function openSandboxPull(projectId: string, body: SandboxPullCreate): Promise<CallOutcome> {
   return outcomeOf(
-    api.request(sandboxPullCreatedSchema, SANDBOX_PULL_PATHS.pulls(projectId), { method: "POST", body }),
+    api.call<typeof sandboxPullCreatedSchema>(SANDBOX_PULL_PATHS.pulls(projectId), { method: "POST", body }),
     "The pull request could not be opened.",
   );
 }
@@ -54,7 +53,10 @@ export function openSandboxPull(projectId: string, body: SandboxPullCreate): Pro
 /** The pull request's id once the commit is on it. */
 export function pushSandboxCommit(pullId: string, body: SandboxCommit): Promise<CallOutcome> {
   return outcomeOf(
-    api.request(sandboxPullCreatedSchema, SANDBOX_PULL_PATHS.pullCommits(pullId), { method: "POST", body }),
+    api.call<typeof sandboxPullCreatedSchema>(SANDBOX_PULL_PATHS.pullCommits(pullId), {
+      method: "POST",
+      body,
+    }),
     "The commit could not be pushed.",
   );
 }
@@ -65,10 +67,13 @@ export async function commentOnSandboxPull(
   body: SandboxComment,
 ): Promise<{ ok: true; command: BotCommand | null } | { ok: false; message: string }> {
   try {
-    const { data } = await api.request(sandboxCommentPostedSchema, SANDBOX_PULL_PATHS.pullComments(pullId), {
-      method: "POST",
-      body,
-    });
+    const { data } = await api.call<typeof sandboxCommentPostedSchema>(
+      SANDBOX_PULL_PATHS.pullComments(pullId),
+      {
+        method: "POST",
+        body,
+      },
+    );
     return { ok: true, command: data.command };
   } catch (error) {
     return {
@@ -84,8 +89,7 @@ export async function reactToSandboxComment(
   body: SandboxReact,
 ): Promise<{ ok: true; reactions: SandboxReactions } | { ok: false; message: string }> {
   try {
-    const { data } = await api.request(
-      sandboxReactionsResponseSchema,
+    const { data } = await api.call<typeof sandboxReactionsResponseSchema>(
       SANDBOX_PULL_PATHS.commentReactions(commentId),
       { method: "POST", body },
     );

@@ -4,24 +4,25 @@
  * and awaited data swaps in place where a streamed promise would bring the skeletons back.
  */
 
+import * as v from "valibot";
 import { API_PATHS } from "../../../shared/contract/common.ts";
 import { pageQueryString, REVIEWS_PAGE_SIZE } from "../../../shared/contract/paging.ts";
 import {
   type ReviewRunSummary,
-  reviewRunResponseSchema,
+  type reviewRunResponseSchema,
   reviewRunStatusSchema,
-  reviewRunsResponseSchema,
-} from "../../../shared/contract/reviews-schemas.ts";
-import { SANDBOX_PULL_PATHS } from "../../../shared/contract/sandbox.ts";
+  type reviewRunsResponseSchema,
+} from "../../../shared/contract/reviews.ts";
 import {
-  sandboxPullResponseSchema,
-  sandboxPullsResponseSchema,
-} from "../../../shared/contract/sandbox-schemas.ts";
+  SANDBOX_PULL_PATHS,
+  type sandboxPullResponseSchema,
+  type sandboxPullsResponseSchema,
+} from "../../../shared/contract/sandbox.ts";
 import type { ApiClient } from "../../lib/api-client.ts";
 import { listStateOf } from "../../lib/list-url";
 import { nullOn404, settle } from "../../lib/load-result.server";
 
-type Api = Pick<ApiClient, "request">;
+type Api = Pick<ApiClient, "call">;
 
 /** The filters of /reviews, from its URL (`?projectId=…&status=…`). */
 export interface RunsFilter {
@@ -35,11 +36,11 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function runsStateOf(url: string): RunsFilter & { page: number } {
   const params = new URL(url).searchParams;
   const projectId = params.get("projectId") ?? "";
-  const status = reviewRunStatusSchema.safeParse(params.get("status"));
+  const status = v.safeParse(reviewRunStatusSchema, params.get("status"));
   return {
     page: listStateOf(url).page,
     projectId: UUID.test(projectId) ? projectId : undefined,
-    status: status.success ? status.data : undefined,
+    status: status.success ? status.output : undefined,
   };
 }
 
@@ -58,7 +59,7 @@ export function loadReviewRuns(api: Api, filter: RunsFilter & { page: number }) 
   );
   return settle(
     api
-      .request(reviewRunsResponseSchema, `${API_PATHS.reviews}${query}`)
+      .call<typeof reviewRunsResponseSchema>(`${API_PATHS.reviews}${query}`)
       .then((answer) => ({ runs: answer.data, page: answer.page })),
     REVIEW_LOAD_ERRORS.runs,
   );
@@ -67,7 +68,9 @@ export function loadReviewRuns(api: Api, filter: RunsFilter & { page: number }) 
 /** null for a run the organisation does not have. */
 export function loadReviewRun(api: Api, runId: string) {
   return settle(
-    nullOn404(api.request(reviewRunResponseSchema, API_PATHS.reviewRun(runId)).then((answer) => answer.data)),
+    nullOn404(
+      api.call<typeof reviewRunResponseSchema>(API_PATHS.reviewRun(runId)).then((answer) => answer.data),
+    ),
     REVIEW_LOAD_ERRORS.run,
   );
 }
@@ -77,7 +80,7 @@ export function loadSandboxPulls(api: Api, projectId: string) {
   return settle(
     nullOn404(
       api
-        .request(sandboxPullsResponseSchema, SANDBOX_PULL_PATHS.pulls(projectId))
+        .call<typeof sandboxPullsResponseSchema>(SANDBOX_PULL_PATHS.pulls(projectId))
         .then((answer) => answer.data),
     ),
     REVIEW_LOAD_ERRORS.pulls,
@@ -87,7 +90,9 @@ export function loadSandboxPulls(api: Api, projectId: string) {
 export function loadSandboxPull(api: Api, pullId: string) {
   return settle(
     nullOn404(
-      api.request(sandboxPullResponseSchema, SANDBOX_PULL_PATHS.pull(pullId)).then((answer) => answer.data),
+      api
+        .call<typeof sandboxPullResponseSchema>(SANDBOX_PULL_PATHS.pull(pullId))
+        .then((answer) => answer.data),
     ),
     REVIEW_LOAD_ERRORS.pull,
   );

@@ -1,6 +1,6 @@
 /** The run page's AI section (docs/review-engine.md, "AI pass"): how the pass ended, model, tokens, cost. */
 
-import type { RunAiUsage } from "../../../shared/contract/reviews-schemas.ts";
+import type { RunAiUsage } from "../../../shared/contract/reviews.ts";
 import { costText } from "../../../shared/format.ts";
 import { Badge, Card } from "../../components/ui";
 

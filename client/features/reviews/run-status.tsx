@@ -1,6 +1,6 @@
 /** How the review screens name a run's status, trigger, times and a finding's severity. */
 import { CircleCheck, CircleDashed, CircleSlash, CircleX, Clock, LoaderCircle } from "lucide-react";
-import type { FindingSeverity, ReviewRunSummary } from "../../../shared/contract/reviews-schemas.ts";
+import type { FindingSeverity, ReviewRunSummary } from "../../../shared/contract/reviews.ts";
 import { Badge } from "../../components/ui";
 
 type Status = ReviewRunSummary["status"];

@@ -4,7 +4,7 @@
  * gone.
  */
 import { EyeOff } from "lucide-react";
-import type { ReviewRunSummary, RunFinding } from "../../../shared/contract/reviews-schemas.ts";
+import type { ReviewRunSummary, RunFinding } from "../../../shared/contract/reviews.ts";
 import { Badge } from "../../components/ui";
 import { RunStatusBadge } from "./run-status";
 

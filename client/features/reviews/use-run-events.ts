@@ -5,8 +5,8 @@
  */
 import { useEffect, useRef, useState } from "react";
 import { useRevalidator } from "react-router";
+import type { ReviewRunSummary } from "../../../shared/contract/reviews.ts";
 import { REVIEW_EVENTS_PATH } from "../../../shared/contract/reviews.ts";
-import type { ReviewRunSummary } from "../../../shared/contract/reviews-schemas.ts";
 
 export const RELOAD_EVERY_MS = 5000;
 

@@ -4,7 +4,7 @@
  * not posted in this repository again (docs/product.md, "Sandbox pull requests").
  */
 import { useState } from "react";
-import type { SandboxReaction, SandboxReactions } from "../../../shared/contract/sandbox-schemas.ts";
+import type { SandboxReaction, SandboxReactions } from "../../../shared/contract/sandbox.ts";
 import { useToast } from "../../components/ui";
 import { cn } from "../../lib/cn";
 import { reviewCalls } from "../reviews/lazy-reviews";

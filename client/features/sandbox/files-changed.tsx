@@ -4,7 +4,7 @@
  */
 import { MessageSquare } from "lucide-react";
 import { Fragment } from "react";
-import type { SandboxDiffFile, SandboxDiffLine } from "../../../shared/contract/sandbox-schemas.ts";
+import type { SandboxDiffFile, SandboxDiffLine } from "../../../shared/contract/sandbox.ts";
 import { Card } from "../../components/ui";
 import { cn } from "../../lib/cn";
 import { MarkdownBody } from "../reviews/markdown-body";

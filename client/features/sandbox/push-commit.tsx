@@ -5,7 +5,7 @@
 import { GitCommitHorizontal } from "lucide-react";
 import { type FormEvent, useState } from "react";
 import { useRevalidator } from "react-router";
-import type { SandboxDiffFile } from "../../../shared/contract/sandbox-schemas.ts";
+import type { SandboxDiffFile } from "../../../shared/contract/sandbox.ts";
 import { Button, Card, useToast } from "../../components/ui";
 import { reviewCalls } from "../reviews/lazy-reviews";
 import { type EditableFile, FileEditor, useFileEdit } from "./file-editor";

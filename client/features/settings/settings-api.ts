@@ -2,16 +2,17 @@
  * The settings calls the browser makes (docs/product.md#settings): the page's loads on client
  * navigations (the templates from the cache once loaded) and the saves of its switches.
  *
- * Brings zod and the contract's schemas, so it is only ever imported on demand (`settingsApi`),
- * never statically (docs/decisions/006-page-weight.md).
+ * Only ever imported on demand (`settingsApi`), never statically, to keep the call code off the
+ * first load (docs/decisions/006-page-weight.md).
  */
 
 import { API_PATHS } from "../../../shared/contract/common.ts";
-import { SETTINGS, type SettingsUpdateRequest } from "../../../shared/contract/settings.ts";
 import {
+  SETTINGS,
+  type SettingsUpdateRequest,
   type SettingsUpdateResponse,
-  settingsUpdateResponseSchema,
-} from "../../../shared/contract/settings-schemas.ts";
+  type settingsUpdateResponseSchema,
+} from "../../../shared/contract/settings.ts";
 import { ApiError } from "../../lib/api-client.ts";
 import { browserApiClient } from "../../lib/browser-api";
 import type { LoadResult } from "../../lib/load-result.server";
@@ -53,8 +54,7 @@ export async function saveSettingsCategory(
     ? { value, repositoryId: scope.repositoryId }
     : { value };
   try {
-    const answer = await api.request(
-      settingsUpdateResponseSchema,
+    const answer = await api.call<typeof settingsUpdateResponseSchema>(
       `${API_PATHS.settingsCategory(category)}?${query}`,
       { method: "PUT", body },
     );

@@ -6,8 +6,7 @@
  */
 import { Undo2 } from "lucide-react";
 import { type ReactNode, useRef } from "react";
-import type { SettingsData } from "../../../shared/contract/settings.ts";
-import type { SettingItem, SettingTemplate } from "../../../shared/contract/settings-schemas.ts";
+import type { SettingItem, SettingsData, SettingTemplate } from "../../../shared/contract/settings.ts";
 import { formatSnakeWords } from "../../../shared/format.ts";
 import { Button, SelectField, Switch, Tabs } from "../../components/ui";
 import { settingsApi } from "./lazy-settings";

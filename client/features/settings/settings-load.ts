@@ -1,18 +1,18 @@
 /**
  * The loads of /settings (docs/product.md#settings), made the same way by the server loader
- * (settings.server) and by the browser's client loader (settings-api). Brings zod and the contract's
- * schemas: the browser imports it only on demand, with settings-api.
+ * (settings.server) and by the browser's client loader (settings-api): the browser imports it only
+ * on demand, with settings-api.
  */
 
 import { INTEGRATIONS } from "../../../shared/contract/code-hosts.ts";
 import { API_PATHS } from "../../../shared/contract/common.ts";
-import { SETTINGS } from "../../../shared/contract/settings.ts";
 import {
   ACTIVE_SETTING_TEMPLATES_PATH,
+  SETTINGS,
   type SettingTemplate,
-  settingsResponseSchema,
-  settingTemplatesResponseSchema,
-} from "../../../shared/contract/settings-schemas.ts";
+  type settingsResponseSchema,
+  type settingTemplatesResponseSchema,
+} from "../../../shared/contract/settings.ts";
 import { DEFAULT_SETTINGS_PROVIDER } from "../../../shared/settings-catalogue.ts";
 import type { ApiClient } from "../../lib/api-client.ts";
 import type { LoadResult } from "../../lib/load-result.server";
@@ -29,7 +29,7 @@ import {
  * `templates.keep` is given the ones loaded.
  */
 export function loadSettings(
-  api: Pick<ApiClient, "request" | "getIntegration">,
+  api: Pick<ApiClient, "call" | "getIntegration">,
   query: SettingsPageQuery,
   templates: { cached?: SettingTemplate[]; keep?: (loaded: SettingTemplate[]) => void } = {},
 ): Promise<LoadResult<SettingsPage>> {
@@ -37,7 +37,7 @@ export function loadSettings(
   const templatesLoad = cached
     ? Promise.resolve({ status: "ok" as const, data: cached })
     : settle(
-        api.request(settingTemplatesResponseSchema, ACTIVE_SETTING_TEMPLATES_PATH).then((answer) => {
+        api.call<typeof settingTemplatesResponseSchema>(ACTIVE_SETTING_TEMPLATES_PATH).then((answer) => {
           keep?.(answer.data);
           return answer.data;
         }),
@@ -47,7 +47,7 @@ export function loadSettings(
   const settings = settle(
     nullOn404(
       api
-        .request(settingsResponseSchema, `${API_PATHS.settings}?${settingsCallQuery(query)}`)
+        .call<typeof settingsResponseSchema>(`${API_PATHS.settings}?${settingsCallQuery(query)}`)
         .then((answer) => answer.data),
     ),
     SETTINGS.loadFailed,

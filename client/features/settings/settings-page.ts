@@ -1,13 +1,12 @@
 /**
  * What /settings shows (docs/product.md#settings), worked out the same way by the server loader and
  * by the browser's client loader: the query it was opened with, and its three loads combined into
- * one result. Plain code and types only: no zod, so the page's first load stays light.
+ * one result. Plain code and types only, so the page's first load stays light.
  */
 import { href } from "react-router";
-import type { Integration } from "../../../shared/contract/code-hosts-schemas.ts";
-import type { SettingsData } from "../../../shared/contract/settings.ts";
+import type { Integration } from "../../../shared/contract/code-hosts.ts";
+import type { SettingsData, SettingTemplate } from "../../../shared/contract/settings.ts";
 import { SETTINGS } from "../../../shared/contract/settings.ts";
-import type { SettingTemplate } from "../../../shared/contract/settings-schemas.ts";
 import { DEFAULT_SETTINGS_PROVIDER } from "../../../shared/settings-catalogue.ts";
 import type { LoadResult } from "../../lib/load-result.server";
 

@@ -4,7 +4,7 @@
  * Kept until the page is loaded again; a save the backend refuses drops them, in case they changed.
  * Only browser code writes here: a server render must not share one user's data with another's.
  */
-import type { SettingTemplate } from "../../../shared/contract/settings-schemas.ts";
+import type { SettingTemplate } from "../../../shared/contract/settings.ts";
 
 let kept: SettingTemplate[] | undefined;
 

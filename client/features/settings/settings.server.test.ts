@@ -1,9 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { API_PATHS } from "../../../shared/contract/common.ts";
-import {
-  ACTIVE_SETTING_TEMPLATES_PATH,
-  type SettingTemplate,
-} from "../../../shared/contract/settings-schemas.ts";
+import { ACTIVE_SETTING_TEMPLATES_PATH, type SettingTemplate } from "../../../shared/contract/settings.ts";
 import { type ApiClient, ApiError } from "../../lib/api-client.ts";
 import { forgetKeptTemplates, loadSettingsPage, TEMPLATES_KEPT_MS } from "./settings.server";
 
@@ -18,7 +15,7 @@ const TEMPLATE: SettingTemplate = {
 function backendOf(user: string, templates: () => Promise<SettingTemplate[]>) {
   const calls: string[] = [];
   const api = {
-    async request(_schema: unknown, path: string) {
+    async call(path: string) {
       calls.push(path);
       if (path === ACTIVE_SETTING_TEMPLATES_PATH) return { success: true, data: await templates() };
       if (path.startsWith(API_PATHS.settings))
@@ -26,7 +23,7 @@ function backendOf(user: string, templates: () => Promise<SettingTemplate[]>) {
       throw new Error(`unexpected call ${path}`);
     },
     getIntegration: () => Promise.reject(new Error("a repository's view loads no integration")),
-  } as unknown as Pick<ApiClient, "request" | "getIntegration">;
+  } as unknown as Pick<ApiClient, "call" | "getIntegration">;
   return { api, calls };
 }
 

@@ -1,5 +1,5 @@
 /** /settings loaded on the server, for the first HTML (docs/product.md#settings). */
-import type { SettingTemplate } from "../../../shared/contract/settings-schemas.ts";
+import type { SettingTemplate } from "../../../shared/contract/settings.ts";
 import type { ApiClient } from "../../lib/api-client.ts";
 import type { LoadResult } from "../../lib/load-result.server";
 import { loadSettings } from "./settings-load";
@@ -20,7 +20,7 @@ export function forgetKeptTemplates(): void {
 }
 
 export function loadSettingsPage(
-  api: Pick<ApiClient, "request" | "getIntegration">,
+  api: Pick<ApiClient, "call" | "getIntegration">,
   query: SettingsPageQuery,
 ): Promise<LoadResult<SettingsPage>> {
   const cached = kept && Date.now() < kept.until ? kept.templates : undefined;

@@ -3,7 +3,7 @@
  * its latest review read from the pull request's base commit, each rule that loaded and each file or
  * rule that did not, with why. Shown under the built-in rule families' switches.
  */
-import type { TeamRules } from "../../../shared/contract/settings-schemas.ts";
+import type { TeamRules } from "../../../shared/contract/settings.ts";
 import { Badge } from "../../components/ui";
 
 const when = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });

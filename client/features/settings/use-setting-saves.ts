@@ -8,9 +8,8 @@
  */
 import { useCallback, useRef, useState } from "react";
 import { useLocation } from "react-router";
-import type { SettingsData } from "../../../shared/contract/settings.ts";
+import type { SettingsData, SettingsLevel } from "../../../shared/contract/settings.ts";
 import { SETTINGS } from "../../../shared/contract/settings.ts";
-import type { SettingsLevel } from "../../../shared/contract/settings-schemas.ts";
 import { useToast } from "../../components/ui";
 import { useSignOut } from "../accounts/use-sign-out";
 import { settingsApi } from "./lazy-settings";

@@ -1,8 +1,8 @@
 /** Billing test data for the jsdom tests of the billing pages (not imported by the app). */
 
 import { PLAN_VALUES } from "../../../shared/constants.ts";
-import type { SandboxCheckout, Subscription } from "../../../shared/contract/billing-schemas.ts";
-import type { SeatStatus } from "../../../shared/contract/contributors-schemas.ts";
+import type { SandboxCheckout, Subscription } from "../../../shared/contract/billing.ts";
+import type { SeatStatus } from "../../../shared/contract/contributors.ts";
 import { jsonResponse } from "./fixtures";
 
 type SubscriptionOverrides = Partial<Omit<Subscription, "meta">> & { meta?: Partial<Subscription["meta"]> };

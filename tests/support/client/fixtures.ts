@@ -2,8 +2,8 @@
 import { RouterContextProvider } from "react-router";
 import { vi } from "vitest";
 import { type GatewayContext, gatewayContext } from "../../../client/lib/gateway-context";
-import type { SessionUser } from "../../../shared/contract/accounts-schemas.ts";
-import type { Integration, Project } from "../../../shared/contract/code-hosts-schemas.ts";
+import type { SessionUser } from "../../../shared/contract/accounts.ts";
+import type { Integration, Project } from "../../../shared/contract/code-hosts.ts";
 import type { SessionConfirmation } from "../../../shared/gateway-context.ts";
 
 export const USER: SessionUser = {

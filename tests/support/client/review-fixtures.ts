@@ -1,10 +1,10 @@
 /** Review runs and sandbox pull requests as the backend answers them, for the jsdom tests. */
-import type { ReviewRunDetail, ReviewRunSummary } from "../../../shared/contract/reviews-schemas.ts";
+import type { ReviewRunDetail, ReviewRunSummary } from "../../../shared/contract/reviews.ts";
 import type {
   SandboxPullDetail,
   SandboxPullsData,
   SandboxReactions,
-} from "../../../shared/contract/sandbox-schemas.ts";
+} from "../../../shared/contract/sandbox.ts";
 
 export const RUN_ID = "7d3f0b52-9a43-4c55-8f8a-1f1c7e0b1a01";
 export const PROJECT_ID = "0b8f7c1e-5f3a-4d2b-9c4e-6a7b8c9d0e1f";

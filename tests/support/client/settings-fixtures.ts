@@ -5,7 +5,7 @@
  * because both sides share a mistake; backend/routes/settings.test.ts tests the real inheritance.
  */
 
-import type { SettingsLevel } from "../../../shared/contract/settings-schemas.ts";
+import type { SettingsLevel } from "../../../shared/contract/settings.ts";
 import type { SettingSource, SettingValue } from "../../../shared/settings-catalogue.ts";
 
 type Stored = Readonly<Record<string, SettingValue>>;

@@ -6,7 +6,7 @@
  * started again after a crash reuses that record and never calls the model twice. A model failure
  * costs only the AI findings: the caller posts the built-in ones.
  */
-import type { Finding } from "../../../../shared/contract/reviews-schemas.ts";
+import type { Finding } from "../../../../shared/contract/reviews.ts";
 import { takeModelCall } from "../../../ai-models/call-limits.ts";
 import type { ReviewHost } from "../../../code-hosts/review-host.ts";
 import type { Db } from "../../../db/database.ts";

@@ -4,7 +4,7 @@
  * checking the quote against the diff (or the file at head) keeps a comment from landing on the
  * wrong line and drops findings about code that is not there.
  */
-import type { Finding } from "../../../../shared/contract/reviews-schemas.ts";
+import type { Finding } from "../../../../shared/contract/reviews.ts";
 import type { RightSideIndex } from "../../pipeline/diff.ts";
 import { createFinding } from "../../pipeline/findings.ts";
 import type { ModelFinding } from "./model-provider.ts";

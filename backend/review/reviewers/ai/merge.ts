@@ -3,7 +3,7 @@
  * reviewer's findings win, so an AI finding on a line a built-in one already covers is left out,
  * then one finding per fingerprint, most severe first.
  */
-import type { Finding } from "../../../../shared/contract/reviews-schemas.ts";
+import type { Finding } from "../../../../shared/contract/reviews.ts";
 import { sortAndDedupe } from "../../pipeline/findings.ts";
 
 const lineKey = (finding: Finding) => (finding.line === null ? null : `${finding.path}\0${finding.line}`);

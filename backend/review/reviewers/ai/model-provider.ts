@@ -10,8 +10,8 @@ import {
   FINDING_MESSAGE_MAX,
   FINDING_PATH_MAX,
   FINDING_QUOTE_MAX,
+  FINDING_SEVERITY_ORDER,
 } from "../../../../shared/contract/reviews.ts";
-import { findingSeveritySchema } from "../../../../shared/contract/reviews-schemas.ts";
 
 export type { ModelKind };
 
@@ -46,7 +46,7 @@ export const modelFindingSchema = z.object({
   path: z.string().min(1).max(FINDING_PATH_MAX),
   line: z.number().int().positive(),
   quote: z.string().max(FINDING_QUOTE_MAX * 4),
-  severity: findingSeveritySchema,
+  severity: z.enum(FINDING_SEVERITY_ORDER),
   title: z.string().min(1).max(MODEL_FINDING_TITLE_MAX),
   message: z.string().min(1).max(FINDING_MESSAGE_MAX),
 });

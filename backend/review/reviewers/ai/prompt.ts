@@ -4,7 +4,7 @@
  * diff in the prompt. The answer's shape is the port's schema (model-provider.ts), which every
  * provider asks for and re-validates.
  */
-import type { Finding } from "../../../../shared/contract/reviews-schemas.ts";
+import type { Finding } from "../../../../shared/contract/reviews.ts";
 import type { RepositoryInstructions } from "./instructions.ts";
 
 export const REVIEW_SYSTEM_PROMPT = [

@@ -3,7 +3,7 @@
  * the summary, the run's log and the run page.
  */
 
-import type { RunAiOutcome } from "../../../../shared/contract/reviews-schemas.ts";
+import type { RunAiOutcome } from "../../../../shared/contract/reviews.ts";
 import { costText } from "../../../../shared/format.ts";
 import { inertMarkdown, inlineCode } from "../../../../shared/inert-markdown.ts";
 import type { ModelFailure, ModelUsage } from "./model-provider.ts";

@@ -3,7 +3,7 @@
  * files to findings. Analyzers report only on added lines (or on a file or the pull request as a
  * whole); reviewBuiltIn (index.ts) runs them, isolates their failures and orders the findings.
  */
-import type { Finding } from "../../../../shared/contract/reviews-schemas.ts";
+import type { Finding } from "../../../../shared/contract/reviews.ts";
 import type { DiffFile } from "../../pipeline/diff.ts";
 
 export interface AnalyzerInput {

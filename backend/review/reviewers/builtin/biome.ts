@@ -10,8 +10,8 @@
  */
 import { createRequire } from "node:module";
 import type { Workspace } from "@biomejs/wasm-nodejs";
+import type { FindingCategory, FindingSeverity } from "../../../../shared/contract/reviews.ts";
 import { FINDING_MESSAGE_MAX } from "../../../../shared/contract/reviews.ts";
-import type { FindingCategory, FindingSeverity } from "../../../../shared/contract/reviews-schemas.ts";
 import { addedLines, type DiffFile } from "../../pipeline/diff.ts";
 import { createFinding } from "../../pipeline/findings.ts";
 import { type Analyzer, extensionOf, SCRIPT_EXTENSIONS } from "./analyzer.ts";

@@ -8,7 +8,7 @@
  * whose section header falls inside the hunk are seen, so the pipeline should pass `content` for
  * package.json files.
  */
-import type { Finding } from "../../../../shared/contract/reviews-schemas.ts";
+import type { Finding } from "../../../../shared/contract/reviews.ts";
 import { addedLines, type DiffFile } from "../../pipeline/diff.ts";
 import { createFinding } from "../../pipeline/findings.ts";
 import type { Analyzer } from "./analyzer.ts";

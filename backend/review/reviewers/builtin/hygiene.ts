@@ -2,7 +2,7 @@
  * Repository hygiene: a committed `.env` file, and `pull_request_target` added to a GitHub Actions
  * workflow.
  */
-import type { Finding } from "../../../../shared/contract/reviews-schemas.ts";
+import type { Finding } from "../../../../shared/contract/reviews.ts";
 import { addedLines, type DiffFile } from "../../pipeline/diff.ts";
 import { createFinding } from "../../pipeline/findings.ts";
 import type { Analyzer } from "./analyzer.ts";

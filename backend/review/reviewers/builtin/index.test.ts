@@ -1,5 +1,6 @@
+import * as v from "valibot";
 import { describe, expect, it } from "vitest";
-import { findingSchema } from "../../../../shared/contract/reviews-schemas.ts";
+import { findingSchema } from "../../../../shared/contract/reviews.ts";
 import { addedFile, changedFile, hunk } from "../../../../tests/support/review-files.ts";
 import { fromUnifiedDiff } from "../../pipeline/diff.ts";
 import type { Analyzer } from "./analyzer.ts";
@@ -36,7 +37,7 @@ describe("reviewBuiltIn", () => {
       ["markers/debugger", "src/app.ts", 3],
       ["hygiene/lockfile-without-manifest", "yarn.lock", null],
     ]);
-    for (const finding of review.findings) expect(findingSchema.safeParse(finding).success).toBe(true);
+    for (const finding of review.findings) expect(v.safeParse(findingSchema, finding).success).toBe(true);
     expect(review.skipped).toEqual([
       { path: "yarn.lock", reason: "lockfile" },
       { path: "dist/app.js", reason: "generated" },

@@ -4,7 +4,7 @@
  * most severe first, one per fingerprint and one per line and weakness, with notes on what was
  * skipped or failed. An analyzer that throws costs only its own findings.
  */
-import type { Finding } from "../../../../shared/contract/reviews-schemas.ts";
+import type { Finding } from "../../../../shared/contract/reviews.ts";
 import type { DiffFile } from "../../pipeline/diff.ts";
 import { type FilterOptions, filterFiles, type SkippedFile } from "../../pipeline/file-filter.ts";
 import { sortAndDedupe } from "../../pipeline/findings.ts";

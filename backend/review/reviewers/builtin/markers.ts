@@ -4,7 +4,7 @@
  * counterparts (noDebugger, noFocusedTests, noTsIgnore) are off in biome.ts so a line gets one
  * finding, and these also cover files Biome does not read.
  */
-import type { FindingCategory, FindingSeverity } from "../../../../shared/contract/reviews-schemas.ts";
+import type { FindingCategory, FindingSeverity } from "../../../../shared/contract/reviews.ts";
 import { addedLines } from "../../pipeline/diff.ts";
 import { createFinding } from "../../pipeline/findings.ts";
 import { type Analyzer, extensionOf, SCRIPT_EXTENSIONS } from "./analyzer.ts";

@@ -11,7 +11,7 @@
  */
 import { lintSource } from "@secretlint/core";
 import { creator as recommendedPreset } from "@secretlint/secretlint-rule-preset-recommend";
-import type { Finding } from "../../../../shared/contract/reviews-schemas.ts";
+import type { Finding } from "../../../../shared/contract/reviews.ts";
 import { addedLines, type DiffFile } from "../../pipeline/diff.ts";
 import { createFinding } from "../../pipeline/findings.ts";
 import type { Analyzer } from "./analyzer.ts";

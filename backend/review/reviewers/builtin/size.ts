@@ -2,7 +2,7 @@
  * Size rules: a pull request too large to review well, and added lines that look minified or
  * generated (bundles, inlined data) in files the filter did not recognise as such.
  */
-import type { Finding } from "../../../../shared/contract/reviews-schemas.ts";
+import type { Finding } from "../../../../shared/contract/reviews.ts";
 import { addedLines, type DiffFile } from "../../pipeline/diff.ts";
 import { createFinding } from "../../pipeline/findings.ts";
 import type { Analyzer } from "./analyzer.ts";

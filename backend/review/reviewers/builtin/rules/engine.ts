@@ -9,7 +9,7 @@
  * for that rule and file, and the others run on.
  */
 import { parse, type SgNode, type SgRoot } from "@ast-grep/napi";
-import type { Finding } from "../../../../../shared/contract/reviews-schemas.ts";
+import type { Finding } from "../../../../../shared/contract/reviews.ts";
 import type { DiffFile } from "../../../pipeline/diff.ts";
 import { createFinding } from "../../../pipeline/findings.ts";
 import { pathPatterns } from "../../../pipeline/glob.ts";

@@ -21,13 +21,13 @@
 import { type NapiConfig, parse as parseSource } from "@ast-grep/napi";
 import { parseAllDocuments } from "yaml";
 import { z } from "zod";
-import { FINDING_MESSAGE_MAX } from "../../../../../shared/contract/reviews.ts";
 import {
+  FINDING_CATEGORIES,
+  FINDING_MESSAGE_MAX,
+  FINDING_SEVERITY_ORDER,
   type FindingCategory,
   type FindingSeverity,
-  findingCategorySchema,
-  findingSeveritySchema,
-} from "../../../../../shared/contract/reviews-schemas.ts";
+} from "../../../../../shared/contract/reviews.ts";
 import {
   grammarOf,
   groupOf,
@@ -65,7 +65,7 @@ const relational = z.record(z.string(), z.unknown());
 
 const metadataSchema = z
   .object({
-    category: findingCategorySchema.optional(),
+    category: z.enum(FINDING_CATEGORIES).optional(),
     cwe: z
       .union([z.string(), z.number().int().positive()])
       .transform((value, context) => {
@@ -78,7 +78,7 @@ const metadataSchema = z
         return `CWE-${Number(id)}`;
       })
       .optional(),
-    severity: findingSeveritySchema.optional(),
+    severity: z.enum(FINDING_SEVERITY_ORDER).optional(),
     taint: z
       .object({
         sink: metaVariable,

@@ -2,7 +2,7 @@
  * What the settings page shows of a repository's team rules (docs/decisions/033): the rules its
  * latest review read from the base commit, loaded or refused (table repository_rules).
  */
-import type { TeamRules as TeamRulesAnswer } from "../../../../../shared/contract/settings-schemas.ts";
+import type { TeamRules as TeamRulesAnswer } from "../../../../../shared/contract/settings.ts";
 import type { Db } from "../../../../db/database.ts";
 import type { TeamRules } from "./team-rules.ts";
 
