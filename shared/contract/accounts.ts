@@ -201,7 +201,6 @@ export const SESSION_AUDIENCE_DEFAULT = "argus-gateway";
  * A check from the account forms' rules (shared/validation.ts), so the backend refuses exactly what
  * the browser's forms refuse, with the same messages. `except`: messages another check gives already.
  */
-/* @__NO_SIDE_EFFECTS__ */
 function checkedBy(rules: readonly Rule[], except: readonly string[] = []) {
   return v.rawCheck<string>(({ dataset, addIssue }) => {
     if (!dataset.typed) return;
@@ -231,7 +230,6 @@ function parsedUrl(value: string): URL | undefined {
  * the parser writes it (its `href`); otherwise the trimmed text without tabs and line breaks (which
  * the parser ignores). The length bound applies to that answer.
  */
-/* @__NO_SIDE_EFFECTS__ */
 function httpsUrl(normalize: boolean) {
   return v.pipe(
     v.string(),

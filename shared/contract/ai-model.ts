@@ -124,13 +124,9 @@ export function baseUrlProblem(url: string): string | undefined {
 }
 
 /** An OpenAI-compatible server has no default address: its base URL is required. */
-export const baseUrlRequired: [
-  (values: { kind: ModelKind; baseUrl: string | null }) => boolean,
-  { path: string[]; error: string },
-] = [
-  (values) => !(values.kind === "openai-compatible" && !values.baseUrl),
-  { path: ["baseUrl"], error: AI_MODEL.baseUrlRequired },
-];
+function hasBaseUrlIfRequired(values: { kind: ModelKind; baseUrl: string | null }): boolean {
+  return !(values.kind === "openai-compatible" && !values.baseUrl);
+}
 
 /** The form's text fields, as typed. */
 export interface AiModelFormValues {
@@ -150,8 +146,7 @@ export const DOLLARS = /^\d+(\.\d{1,2})?$/;
  * schemas the backend checks requests with, so both give the messages above.
  */
 
-/** Each value of `MODEL_KINDS` (marked pure so an unused schema still drops out of a bundle). */
-/* @__NO_SIDE_EFFECTS__ */
+/** Each value of `MODEL_KINDS`. */
 const modelKindValues = () => MODEL_KINDS.map(({ value }) => value);
 
 const modelKindSchema = schema(() => v.picklist(modelKindValues(), AI_MODEL.kindInvalid));
@@ -193,20 +188,17 @@ const apiKeySchema = schema(() =>
  * A whole number within [min, max], one message for all of it (a number that is not one, NaN
  * included, too).
  */
-/* @__NO_SIDE_EFFECTS__ */
 const wholeNumberIn = (min: number, max: number, message: string) =>
   v.pipe(
     v.number(message),
     v.check((n) => Number.isInteger(n) && n >= min && n <= max, message),
   );
 
-const inputTokenLimitSchema = wholeNumberIn(
-  INPUT_TOKEN_LIMIT.min,
-  INPUT_TOKEN_LIMIT.max,
-  AI_MODEL.inputTokenLimit,
+const inputTokenLimitSchema = schema(() =>
+  wholeNumberIn(INPUT_TOKEN_LIMIT.min, INPUT_TOKEN_LIMIT.max, AI_MODEL.inputTokenLimit),
 );
 
-const budgetCentsSchema = wholeNumberIn(0, MONTHLY_BUDGET_CENTS_MAX, AI_MODEL.budgetCents);
+const budgetCentsSchema = schema(() => wholeNumberIn(0, MONTHLY_BUDGET_CENTS_MAX, AI_MODEL.budgetCents));
 
 /**
  * PUT /api/ai-model (save) and POST /api/ai-model/test (try before saving). `apiKey`: absent keeps
@@ -223,7 +215,7 @@ export const aiModelRequestSchema = schema(() =>
       inputTokenLimit: inputTokenLimitSchema,
       monthlyBudgetCents: v.nullable(budgetCentsSchema),
     }),
-    v.forward(v.partialCheck([["kind"], ["baseUrl"]], baseUrlRequired[0], baseUrlRequired[1].error), [
+    v.forward(v.partialCheck([["kind"], ["baseUrl"]], hasBaseUrlIfRequired, AI_MODEL.baseUrlRequired), [
       "baseUrl",
     ]),
   ),
@@ -258,7 +250,7 @@ export const aiModelFormSchema = schema(() =>
         v.nullable(budgetCentsSchema),
       ),
     }),
-    v.forward(v.partialCheck([["kind"], ["baseUrl"]], baseUrlRequired[0], baseUrlRequired[1].error), [
+    v.forward(v.partialCheck([["kind"], ["baseUrl"]], hasBaseUrlIfRequired, AI_MODEL.baseUrlRequired), [
       "baseUrl",
     ]),
     v.transform(
@@ -294,7 +286,6 @@ export const aiModelResponseSchema = schema(() =>
 
 export type AiModelResponse = v.InferOutput<typeof aiModelResponseSchema>;
 
-/* @__NO_SIDE_EFFECTS__ */
 const modelFailureKinds = () => Object.keys(MODEL_FAILURE_LABELS) as ModelFailureKind[];
 
 const modelFailureSchema = schema(() => v.picklist(modelFailureKinds()));

@@ -164,4 +164,4 @@ export const seatChangeResponseSchema = schema(() =>
 );
 
 /** GET /api/contributors: one page (`page`, `pageSize`, `search` in the name, `sort`: shared/contract/paging.ts). */
-export const contributorsQuerySchema = pageQuerySchema(CONTRIBUTOR_SORTS);
+export const contributorsQuerySchema = schema(() => pageQuerySchema(CONTRIBUTOR_SORTS));

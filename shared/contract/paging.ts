@@ -103,7 +103,6 @@ export const pageInfoSchema = schema(
  * A whole number in [1, max] from a query value (a string; a number passes too), `fallback` when
  * absent. Converted with Number(), so "" is 0 and refused, and non-numbers (NaN) are refused.
  */
-/* @__NO_SIDE_EFFECTS__ */
 function queryNumber(max: number, fallback: number) {
   return v.optional(
     v.pipe(
@@ -122,7 +121,6 @@ function queryNumber(max: number, fallback: number) {
  * The query of a paged list: `page`, `pageSize`, `search` (a part of the name, any case) and
  * `sort`, one of `sorts` (a leading "-" is descending). Query values arrive as strings.
  */
-/* @__NO_SIDE_EFFECTS__ */
 export function pageQuerySchema<const Sorts extends readonly [string, ...string[]]>(sorts: Sorts) {
   return v.object({
     page: queryNumber(PAGE_MAX, 1),

@@ -167,10 +167,8 @@ export function textProblem(item: TextRules, value: unknown): string | null {
 const idSchema = schema(() => v.pipe(v.string(), v.minLength(1), v.maxLength(ID_MAX)));
 
 /**
- * A setting item's object: the fields every item has, then `entries`. A function marked pure (not a
- * spread constant) so that a bundle without the schemas drops it.
+ * A setting item's object: the fields every item has, then `entries`.
  */
-/* @__NO_SIDE_EFFECTS__ */
 function settingItem<const Entries extends v.ObjectEntries>(entries: Entries) {
   return v.object({ key: v.string(), label: v.string(), description: v.string(), ...entries });
 }
