@@ -17,6 +17,7 @@ import {
   reviewRunsQuerySchema,
   type reviewRunsResponseSchema,
 } from "../../shared/contract/reviews.ts";
+import { uuidSchema } from "../../shared/contract/schema.ts";
 import { sessionOf } from "../auth/require-session.ts";
 import type { Db } from "../db/database.ts";
 import { offsetOf, pageInfoOf } from "../db/paging.ts";
@@ -60,8 +61,6 @@ const RUN_PATH = `${API_PATHS.reviews}/:runId` as const;
 const RETRY_PATH = `${RUN_PATH}/retry` as const;
 
 const runParamsSchema = v.object({ runId: v.string() });
-
-const uuidSchema = v.pipe(v.string(), v.uuid());
 
 const notFound = () => new HttpError(404, { error: "Review run not found" });
 

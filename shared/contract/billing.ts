@@ -10,7 +10,7 @@
 import * as v from "valibot";
 import { ID_MAX, PLAN_VALUES, SEATS_MAX } from "../constants.ts";
 import { emailSchema } from "./accounts.ts";
-import { schema } from "./schema.ts";
+import { integerSchema, schema } from "./schema.ts";
 
 export const PAYMENT_MESSAGES = {
   timedOut: "Payment verification timed out. Please contact support.",
@@ -70,8 +70,6 @@ export const planSchema = schema(() =>
 
 export type Plan = v.InferOutput<typeof planSchema>;
 
-const intSchema = schema(() => v.pipe(v.number(), v.integer()));
-
 /** An organisation's subscription as the backend computes it from its one clock. */
 export const subscriptionSchema = schema(() =>
   v.object({
@@ -80,17 +78,17 @@ export const subscriptionSchema = schema(() =>
     /** End of the trial or of the current billing period; null on Free. */
     end: v.nullable(v.string()),
     /** Whole days until `end` (0 on its last day, negative after); null without an end. */
-    daysRemaining: v.nullable(intSchema),
+    daysRemaining: v.nullable(integerSchema),
     isExpired: v.boolean(),
     /** Null unless the plan is the Pro trial. */
-    trialDaysRemaining: v.nullable(intSchema),
+    trialDaysRemaining: v.nullable(integerSchema),
     isTrialEndingSoon: v.boolean(),
     hasTrialEnded: v.boolean(),
     stripe_subscription_id: v.nullable(v.string()),
     org_id: v.string(),
     meta: v.object({
       /** A seat or plan change paid for at checkout but not yet confirmed. */
-      pending_update: v.nullable(v.object({ new_quantity: intSchema, new_plan_code: planCodeSchema })),
+      pending_update: v.nullable(v.object({ new_quantity: integerSchema, new_plan_code: planCodeSchema })),
       trial: v.nullable(
         v.object({
           status: trialStatusSchema,
@@ -120,7 +118,7 @@ export type SubscriptionResponse = v.InferOutput<typeof subscriptionResponseSche
 export const creditResponseSchema = schema(() =>
   v.object({
     success: v.boolean(),
-    creditBalanceCents: intSchema,
+    creditBalanceCents: integerSchema,
   }),
 );
 
@@ -177,7 +175,7 @@ export const paymentSessionSchema = schema(() =>
   v.object({
     customerEmail: v.string(),
     /** Minor units. */
-    amount: intSchema,
+    amount: integerSchema,
     currency: v.string(),
     createdAt: v.string(),
   }),
@@ -210,11 +208,11 @@ export const sandboxCheckoutSchema = schema(() =>
     id: v.string(),
     kind: v.picklist(["checkout", "update"]),
     planName: v.string(),
-    quantity: intSchema,
+    quantity: integerSchema,
     /** Per seat and month, minor units. */
-    unitAmount: intSchema,
+    unitAmount: integerSchema,
     /** `unitAmount` x `quantity`. */
-    amount: intSchema,
+    amount: integerSchema,
     currency: v.string(),
     customerEmail: v.string(),
     status: v.picklist(["open", "complete", "expired"]),

@@ -8,7 +8,7 @@ import * as v from "valibot";
 import { ID_MAX, PLAN_VALUES } from "../constants.ts";
 import type { Plan, Subscription } from "./billing.ts";
 import { CONTRIBUTOR_SORTS, type PageInfo, pageInfoSchema, pageQuerySchema } from "./paging.ts";
-import { schema } from "./schema.ts";
+import { integerSchema, schema } from "./schema.ts";
 
 export type ContributorsPage = { contributors: Contributor[]; page: PageInfo };
 
@@ -136,14 +136,12 @@ export const seatRequestSchema = schema(() =>
   }),
 );
 
-const intSchema = schema(() => v.pipe(v.number(), v.integer()));
-
 export const seatStatusSchema = schema(() =>
   v.object({
-    total_seats: intSchema,
-    allocated_seats: intSchema,
+    total_seats: integerSchema,
+    allocated_seats: integerSchema,
     /** total minus allocated. */
-    available_seats: intSchema,
+    available_seats: integerSchema,
   }),
 );
 

@@ -5,7 +5,7 @@
  */
 import * as v from "valibot";
 import { pageInfoSchema, pageQuerySchema, REVIEW_SORTS } from "./paging.ts";
-import { schema } from "./schema.ts";
+import { integerSchema, schema, uuidSchema } from "./schema.ts";
 
 /**
  * A review finding, as the built-in reviewer and the AI reviewer produce it, the posting stage
@@ -141,7 +141,7 @@ export const reviewRunSummarySchema = schema(() =>
     projectId: v.string(),
     /** The repository's full name. */
     repository: v.string(),
-    pullRequest: v.pipe(v.number(), v.integer()),
+    pullRequest: integerSchema,
     /** Null until the run has read the pull request from the code host. */
     pullRequestTitle: v.nullable(v.string()),
     pullRequestUrl: v.nullable(v.string()),
@@ -152,9 +152,9 @@ export const reviewRunSummarySchema = schema(() =>
     queuedAt: v.string(),
     startedAt: v.nullable(v.string()),
     finishedAt: v.nullable(v.string()),
-    durationMs: v.nullable(v.pipe(v.number(), v.integer())),
-    findingsTotal: v.nullable(v.pipe(v.number(), v.integer())),
-    findingsPosted: v.nullable(v.pipe(v.number(), v.integer())),
+    durationMs: v.nullable(integerSchema),
+    findingsTotal: v.nullable(integerSchema),
+    findingsPosted: v.nullable(integerSchema),
     /** Why a run was skipped or failed. */
     reason: v.nullable(v.string()),
     /** The run reviewed in shadow mode: it posted nothing to the code host. */
@@ -171,7 +171,7 @@ export type ReviewRunSummary = v.InferOutput<typeof reviewRunSummarySchema>;
 export const reviewRunsQuerySchema = schema(() =>
   v.object({
     ...v.omit(pageQuerySchema(REVIEW_SORTS), ["search"]).entries,
-    projectId: v.optional(v.pipe(v.string(), v.uuid())),
+    projectId: v.optional(uuidSchema),
     status: v.optional(reviewRunStatusSchema),
   }),
 );
@@ -253,10 +253,10 @@ export const runAiUsageSchema = schema(() =>
   v.object({
     outcome: runAiOutcomeSchema,
     model: v.nullable(v.string()),
-    inputTokens: v.nullable(v.pipe(v.number(), v.integer())),
-    outputTokens: v.nullable(v.pipe(v.number(), v.integer())),
+    inputTokens: v.nullable(integerSchema),
+    outputTokens: v.nullable(integerSchema),
     /** Micro-dollars (millionths of a USD); null when no price is known for the model. */
-    costMicros: v.nullable(v.pipe(v.number(), v.integer())),
+    costMicros: v.nullable(integerSchema),
     /** Why it failed or was skipped, or that its cost is unknown. */
     note: v.nullable(v.string()),
   }),

@@ -8,7 +8,7 @@
  */
 import * as v from "valibot";
 import { BOT_COMMANDS, reviewRunStatusSchema } from "./reviews.ts";
-import { schema } from "./schema.ts";
+import { integerSchema, schema } from "./schema.ts";
 
 export const SANDBOX_INSTALLATION_PREFIX = "sandbox-";
 
@@ -138,7 +138,7 @@ export type SandboxFile = v.InferOutput<typeof sandboxFileSchema>;
 export const sandboxPullSummarySchema = schema(() =>
   v.object({
     id: v.string(),
-    number: v.pipe(v.number(), v.integer()),
+    number: integerSchema,
     title: v.string(),
     author: v.string(),
     headSha: v.string(),
@@ -206,7 +206,7 @@ export const sandboxCommentPostedSchema = schema(() =>
   v.object({
     success: v.boolean(),
     data: v.object({
-      id: v.pipe(v.number(), v.integer()),
+      id: integerSchema,
       command: v.nullable(v.picklist(BOT_COMMANDS)),
       runId: v.nullable(v.string()),
     }),
@@ -217,7 +217,7 @@ export const sandboxCommentPostedSchema = schema(() =>
 export const sandboxPullCreatedSchema = schema(() =>
   v.object({
     success: v.boolean(),
-    data: v.object({ id: v.string(), number: v.pipe(v.number(), v.integer()), headSha: v.string() }),
+    data: v.object({ id: v.string(), number: integerSchema, headSha: v.string() }),
   }),
 );
 
@@ -225,8 +225,8 @@ export const sandboxDiffLineSchema = schema(() =>
   v.object({
     kind: v.picklist(["add", "del", "context"]),
     text: v.string(),
-    oldLine: v.nullable(v.pipe(v.number(), v.integer())),
-    newLine: v.nullable(v.pipe(v.number(), v.integer())),
+    oldLine: v.nullable(integerSchema),
+    newLine: v.nullable(integerSchema),
   }),
 );
 
@@ -236,8 +236,8 @@ export const sandboxDiffFileSchema = schema(() =>
   v.object({
     path: v.string(),
     status: v.picklist(["added", "modified", "removed", "renamed"]),
-    additions: v.pipe(v.number(), v.integer()),
-    deletions: v.pipe(v.number(), v.integer()),
+    additions: integerSchema,
+    deletions: integerSchema,
     /** The file's whole text at head (null once removed): what the page's editor starts from. */
     headContent: v.nullable(v.string()),
     hunks: v.array(
@@ -285,9 +285,9 @@ export const sandboxReactionsResponseSchema = schema(() =>
 /** A comment on one right-side line, as GitHub holds a pull request review comment. */
 export const sandboxReviewCommentSchema = schema(() =>
   v.object({
-    id: v.pipe(v.number(), v.integer()),
+    id: integerSchema,
     path: v.string(),
-    line: v.pipe(v.number(), v.integer()),
+    line: integerSchema,
     side: v.literal("RIGHT"),
     commitId: v.string(),
     body: v.string(),
@@ -300,7 +300,7 @@ export type SandboxReviewComment = v.InferOutput<typeof sandboxReviewCommentSche
 /** A posted review (its summary and line comments), or a plain comment (no commit, no line comments). */
 export const sandboxReviewSchema = schema(() =>
   v.object({
-    id: v.pipe(v.number(), v.integer()),
+    id: integerSchema,
     kind: v.picklist(["review", "comment"]),
     /** Who commented; null for what the review engine posted. */
     author: v.nullable(v.string()),

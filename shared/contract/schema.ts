@@ -8,7 +8,15 @@
  * here, is one the bundler drops whenever its result is unused
  * (docs/decisions/053-valibot-contract.md).
  */
+import * as v from "valibot";
+
 /* @__NO_SIDE_EFFECTS__ */
 export function schema<T>(build: () => T): T {
   return build();
 }
+
+/** A whole number: the counts, amounts and numbers of the answers. */
+export const integerSchema = schema(() => v.pipe(v.number(), v.integer()));
+
+/** A row id as the database makes it. */
+export const uuidSchema = schema(() => v.pipe(v.string(), v.uuid()));

@@ -21,6 +21,7 @@ import {
   type sandboxReactionsResponseSchema,
   sandboxReactSchema,
 } from "../../../shared/contract/sandbox.ts";
+import { uuidSchema } from "../../../shared/contract/schema.ts";
 import { sessionOf } from "../../auth/require-session.ts";
 import type { Db } from "../../db/database.ts";
 import { HttpError } from "../../http/errors.ts";
@@ -53,7 +54,6 @@ import {
 } from "./store.ts";
 
 const notFound = () => new HttpError(404, { error: "Not found" });
-const idSchema = v.pipe(v.string(), v.uuid());
 
 /** A comment's number in a path: a positive whole number that fits the database's integer. */
 const commentNumberSchema = v.pipe(
@@ -72,7 +72,7 @@ const commentParam = (value: unknown) => {
 };
 
 const pathParam = (value: unknown) => {
-  const parsed = v.safeParse(idSchema, value);
+  const parsed = v.safeParse(uuidSchema, value);
   if (!parsed.success) throw notFound();
   return parsed.output;
 };
