@@ -1,9 +1,16 @@
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
+import { precompressedAssets } from "./scripts/lib/precompressed-assets.ts";
 
 export default defineConfig({
-  plugins: [tailwindcss(), reactRouter()],
+  plugins: [
+    tailwindcss(),
+    reactRouter(),
+    // Every client script and stylesheet of 1 kB or more also as .br and .gz, which the gateway
+    // serves as they are (docs/decisions/054-precompressed-assets.md).
+    precompressedAssets(),
+  ],
   // The server build's entry is the page handler the gateway mounts (client/page-handler.ts), so the
   // handler, the routes and their context share one module graph. In React Router 8 the SSR input
   // belongs under environments.ssr (build.rollupOptions is ignored there), unconditionally: the

@@ -13,6 +13,7 @@ import express, {
   type Response,
   type Router,
 } from "express";
+import expressStaticGzip from "express-static-gzip";
 import type { GatewayContext, PageHandlerModule } from "../shared/gateway-context.ts";
 import type { GatewayConfig } from "./config.ts";
 import { guestPageCache } from "./guest-pages.ts";
@@ -26,8 +27,19 @@ export function staticAssets(config: GatewayConfig): Router {
   const assetsDir = path.resolve(config.buildDir, "client", "assets");
   const router = express.Router();
   // The build puts every client file under /assets (hashed names, never changed in place). Only
-  // that prefix is looked up on disk, so pages and proxied calls never wait on a stat().
-  router.use("/assets", express.static(assetsDir, { immutable: true, maxAge: "1y", index: false }));
+  // that prefix is looked up on disk, so pages and proxied calls never wait on a stat(). The build
+  // also wrote each script and stylesheet compressed (.br, .gz): a browser gets the variant it
+  // accepts, Brotli first, with nothing to compress per request; the compression middleware leaves
+  // an answer that already has its encoding alone (docs/decisions/054-precompressed-assets.md).
+  router.use(
+    "/assets",
+    expressStaticGzip(assetsDir, {
+      enableBrotli: true,
+      orderPreference: ["br", "gzip"],
+      index: false,
+      serveStatic: { immutable: true, maxAge: "1y", index: false },
+    }),
+  );
   return router;
 }
 

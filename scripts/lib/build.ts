@@ -7,7 +7,15 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
-const SOURCES = ["client", "shared", "vite.config.ts", "react-router.config.ts", "package-lock.json"];
+const SOURCES = [
+  "client",
+  "shared",
+  "vite.config.ts",
+  "react-router.config.ts",
+  "package-lock.json",
+  // The build's own plugin (vite.config.ts).
+  "scripts/lib/precompressed-assets.ts",
+];
 const BUILD_ENTRY = path.join(ROOT, "build", "server", "index.js");
 
 function newestChange(entry: string): number {

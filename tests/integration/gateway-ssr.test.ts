@@ -2,6 +2,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import request from "supertest";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { ensureBuild } from "../../scripts/lib/build.ts";
@@ -16,6 +17,19 @@ beforeAll(async () => {
   backend = fakeBackend();
 });
 const now = () => Math.floor(Date.now() / 1000);
+
+/** The bytes as sent, undecoded, for the given Accept-Encoding. */
+function rawGet(url: string, acceptEncoding: string) {
+  return new Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+    http
+      .get(url, { headers: { "accept-encoding": acceptEncoding } }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("end", () => resolve({ headers: response.headers, body: Buffer.concat(chunks) }));
+      })
+      .on("error", reject);
+  });
+}
 
 describe("the document", () => {
   // Guest pages are rendered once and name their scripts' hashes instead (gateway-guest-pages.test.ts).
@@ -67,6 +81,37 @@ describe("the document", () => {
     const response = await request(app).get(asset as string);
     expect(response.status).toBe(200);
     expect(response.headers["cache-control"]).toContain("immutable");
+  });
+
+  it("serves scripts and styles compressed at build time, in the encoding the browser prefers", async () => {
+    const running = await listenForTest(createTestGateway(backend.url));
+    try {
+      const page = await request(running.url).get("/login");
+      const framework = /\/assets\/framework-[\w-]+\.js/.exec(page.text)?.[0];
+      const stylesheet = /\/assets\/[\w-]+\.css/.exec(page.text)?.[0];
+      expect(framework && stylesheet).toBeTruthy();
+      for (const asset of [framework, stylesheet] as string[]) {
+        const original = readFileSync(path.join("build/client", asset));
+        const brotli = await rawGet(`${running.url}${asset}`, "gzip, deflate, br, zstd");
+        expect(brotli.headers["content-encoding"]).toBe("br");
+        expect(brotli.headers.vary).toContain("Accept-Encoding");
+        expect(brotli.headers["cache-control"]).toContain("immutable");
+        expect(brotliDecompressSync(brotli.body).equals(original)).toBe(true);
+        // The build's own file, not one compressed again for this request.
+        expect(brotli.body.equals(readFileSync(path.join("build/client", `${asset}.br`)))).toBe(true);
+
+        const gzip = await rawGet(`${running.url}${asset}`, "gzip");
+        expect(gzip.headers["content-encoding"]).toBe("gzip");
+        expect(gunzipSync(gzip.body).equals(original)).toBe(true);
+
+        const plain = await rawGet(`${running.url}${asset}`, "identity");
+        expect(plain.headers["content-encoding"]).toBeUndefined();
+        expect(plain.headers["content-type"]).toMatch(/^(text\/javascript|text\/css)/);
+        expect(plain.body.equals(original)).toBe(true);
+      }
+    } finally {
+      await running.shutdown();
+    }
   });
 
   it("serves static files before any session work: no token check, refresh or cookie", async () => {
