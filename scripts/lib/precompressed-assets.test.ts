@@ -10,7 +10,7 @@ let dir: string;
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
 describe("precompressDirectory", () => {
-  it("writes a Brotli and a gzip twin that decode to each script, stylesheet and SVG worth it", async () => {
+  it("writes a smaller Brotli and gzip twin that decode to each script, stylesheet and SVG worth it", async () => {
     dir = await mkdtemp(path.join(tmpdir(), "argus-precompress-"));
     await mkdir(path.join(dir, "nested"));
     const script = Buffer.from("export const answer = 42;\n".repeat(200));
@@ -18,9 +18,10 @@ describe("precompressDirectory", () => {
       "app.js": script,
       "app.css": Buffer.from(".a { color: red }\n".repeat(200)),
       "nested/icon.svg": Buffer.from(`<svg>${"<path d='M0 0'/>".repeat(100)}</svg>`),
-      // Too small to be worth it, and not a kind the gateway compresses.
+      // Too small to be worth it, not a kind the gateway compresses, and bytes that do not compress.
       "tiny.js": Buffer.from("export {};"),
       "photo.png": randomBytes(4096),
+      "noise.js": randomBytes(4096),
     };
     for (const [name, bytes] of Object.entries(files)) await writeFile(path.join(dir, name), bytes);
 
@@ -35,8 +36,10 @@ describe("precompressDirectory", () => {
       expect(br.length).toBeLessThan(original.length);
     }
     const written = await readdir(dir);
-    expect(written).not.toContain("tiny.js.br");
-    expect(written).not.toContain("photo.png.br");
+    for (const name of ["tiny.js", "photo.png", "noise.js"]) {
+      expect(written).not.toContain(`${name}.br`);
+      expect(written).not.toContain(`${name}.gz`);
+    }
     expect(files["tiny.js"].length).toBeLessThan(PRECOMPRESS_MIN_BYTES);
   });
 });
