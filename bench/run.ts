@@ -95,7 +95,7 @@ async function measure(settings: BenchOptions): Promise<ReportSection[]> {
         }
         if (wanted("lighthouse")) {
           log("Lighthouse");
-          measured.push(await lighthouseSection(stack, account));
+          measured.push(await lighthouseSection(stack, account, settings));
         }
         return measured;
       });

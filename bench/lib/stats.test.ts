@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { median, quantile, ratio, slopePerMinute } from "./stats.ts";
+import { median, medianItem, quantile, ratio, slopePerMinute } from "./stats.ts";
 
 describe("median", () => {
   it("takes the middle of an odd count, whatever the order", () => {
@@ -10,6 +10,22 @@ describe("median", () => {
   });
   it("refuses no values", () => {
     expect(() => median([])).toThrow();
+  });
+});
+
+describe("medianItem", () => {
+  it("is the item in the middle by its value, whatever the order", () => {
+    const runs = [
+      { score: 100, run: "a" },
+      { score: 90, run: "b" },
+      { score: 95, run: "c" },
+    ];
+    expect(medianItem(runs, (item) => item.score).run).toBe("c");
+  });
+
+  it("takes the lower middle item of an even count, and refuses none", () => {
+    expect(medianItem([4, 1, 3, 2], (n) => n)).toBe(2);
+    expect(() => medianItem([], (n: number) => n)).toThrow();
   });
 });
 

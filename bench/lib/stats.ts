@@ -10,6 +10,13 @@ export function median(values: readonly number[]): number {
     : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
+/** The item whose `value` is the median, the lower of the two middle ones for an even count. */
+export function medianItem<T>(items: readonly T[], value: (item: T) => number): T {
+  if (items.length === 0) throw new Error("median of no items");
+  const sorted = [...items].sort((a, b) => value(a) - value(b));
+  return sorted[Math.floor((sorted.length - 1) / 2)] as T;
+}
+
 /** The nearest-rank `q` quantile (0 < q ≤ 1) of `sorted`, ascending; NaN for no values. */
 export function quantile(sorted: readonly number[], q: number): number {
   if (sorted.length === 0) return Number.NaN;
