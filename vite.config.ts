@@ -7,7 +7,7 @@ export default defineConfig({
   plugins: [
     tailwindcss(),
     reactRouter(),
-    // Every client script and stylesheet of 1 kB or more also as .br and .gz, which the gateway
+    // Every client script and stylesheet of 256 bytes or more also as .br and .gz, which the gateway
     // serves as they are (docs/decisions/054-precompressed-assets.md).
     precompressedAssets(),
   ],
