@@ -10,7 +10,7 @@ import type { BenchOptions } from "../options.ts";
 import type { Check, ReportSection } from "../report.ts";
 import type { BenchAccount } from "../seed.ts";
 import type { BenchStack } from "../stack.ts";
-import { median, medianItem } from "../stats.ts";
+import { medianItem } from "../stats.ts";
 import { TARGETS, type Target, verdict } from "../targets.ts";
 
 const PAGES = [
@@ -48,12 +48,11 @@ export async function lighthouseSection(
     if (runs.length === 0) return;
     rows.push([page.path, runs.map((run) => String(run.scores.performance)).join(", ")]);
     for (const [category, target] of Object.entries(CATEGORY_TARGETS) as [LighthouseCategory, Target][]) {
-      const value = median(runs.map((run) => run.scores[category]));
+      // The median run gives both the score and the audits it fell short on.
+      const middle = medianItem(runs, (run) => run.scores[category]);
+      const value = middle.scores[category];
       checks.push({ figure: `${page.path} ${category}`, value, unit: "", target });
-      const shortfalls = medianItem(runs, (run) => run.scores[category]).shortfalls[category].slice(
-        0,
-        SHORTFALLS_SHOWN,
-      );
+      const shortfalls = middle.shortfalls[category].slice(0, SHORTFALLS_SHOWN);
       if (verdict(value, target) === "fail" && shortfalls.length > 0) {
         notes.push(`${page.path} ${category} (its median run): ${shortfalls.join("; ")}.`);
       }
@@ -61,7 +60,7 @@ export async function lighthouseSection(
   });
   return {
     title: "Lighthouse",
-    intro: `Lighthouse's default run (mobile, simulated throttling) in headless Chromium, ${options.runs} runs of each page taken in turn; each score is the median of its runs. /home and /subscriptions signed in with the cookie as an extra header.`,
+    intro: `Lighthouse's default run (mobile, simulated throttling) in headless Chromium, ${options.runs} runs of each page taken in turn; each score is the median of its runs (the lower middle one for an even count). /home and /subscriptions signed in with the cookie as an extra header.`,
     tables: [{ headers: ["page", "performance of each run"], rows }],
     checks,
     notes,
