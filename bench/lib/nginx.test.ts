@@ -18,6 +18,13 @@ describe("nginxConfig", () => {
     expect(config).toContain('proxy_set_header Connection "";');
     expect(config).toContain("listen 127.0.0.1:8081;");
   });
+  it("never closes a kept-alive connection after a number of requests, on either side", () => {
+    const limits = [...config.matchAll(/keepalive_requests (\d+);/g)].map(([, n]) => Number(n));
+    expect(limits).toHaveLength(2);
+    for (const limit of limits) expect(limit).toBeGreaterThanOrEqual(1_000_000);
+    expect(config).toMatch(/upstream backend \{[^}]*keepalive_requests/);
+    expect(config).toMatch(/server \{[^}]*keepalive_requests/);
+  });
   it("runs in the foreground with one worker, as the user who starts it", () => {
     expect(config).toContain("daemon off;");
     expect(config).toContain("worker_processes 1;");
