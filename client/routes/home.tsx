@@ -133,10 +133,15 @@ function IntroIcon({ children }: { children: React.ReactNode }) {
  */
 function RepositorySearch({ search }: { search: string }) {
   return (
-    <Form method="get" role="search" className="flex items-end gap-2" aria-label="Repositories">
+    <Form
+      method="get"
+      role="search"
+      className="flex w-full items-end gap-2 sm:w-auto"
+      aria-label="Repositories"
+    >
       <TextField
         key={search}
-        className="w-64 max-w-full"
+        className="min-w-0 flex-1 sm:w-64 sm:flex-none"
         label="Search repositories"
         type="search"
         name="search"
@@ -144,7 +149,12 @@ function RepositorySearch({ search }: { search: string }) {
         maxLength={SEARCH_MAX}
         autoComplete="off"
       />
-      <Button type="submit" variant="secondary" icon={<Search aria-hidden="true" className="size-4" />}>
+      <Button
+        type="submit"
+        variant="secondary"
+        size="field"
+        icon={<Search aria-hidden="true" className="size-4" />}
+      >
         Search
       </Button>
     </Form>

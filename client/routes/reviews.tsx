@@ -87,7 +87,7 @@ function RunsFilterForm({ state }: { state: RunsState }) {
         defaultValue={state.status ?? ""}
         options={[{ value: "", label: "Any outcome" }, ...STATUS_OPTIONS]}
       />
-      <Button type="submit" variant="secondary">
+      <Button type="submit" variant="secondary" size="field">
         Apply
       </Button>
       {state.projectId ? (

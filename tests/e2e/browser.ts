@@ -105,6 +105,13 @@ export async function waitForHydration(page: Page): Promise<void> {
   await page.locator("html[data-hydrated]").waitFor({ state: "attached", timeout: 30_000 });
 }
 
+/** The rendered height of an element in CSS pixels (for controls that must line up in a row). */
+export async function heightOf(locator: Locator): Promise<number> {
+  const box = await locator.boundingBox();
+  if (!box) throw new Error(`not rendered: ${locator}`);
+  return box.height;
+}
+
 /**
  * From a sandbox repository's pull requests page: opens the leaked-key template as a pull request
  * and waits for Argus's review comment on it, which it answers.

@@ -52,6 +52,34 @@ function sidewaysOverflow(page: Page): Promise<{ scrollWidth: number; culprits: 
   });
 }
 
+/**
+ * Controls that reach past the right edge of the page's content (inside <main>'s padding), outside
+ * any container that scrolls or clips them: the page does not scroll sideways, but the control sits
+ * in the gutter or is cut at the screen's edge.
+ */
+function controlsPastContent(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const main = document.querySelector("main");
+    if (!main) return [];
+    const edge = main.getBoundingClientRect().right - Number.parseFloat(getComputedStyle(main).paddingRight);
+    const clipped = (element: Element) => {
+      for (let node = element.parentElement; node && node !== main; node = node.parentElement) {
+        if (getComputedStyle(node).overflowX !== "visible") return true;
+      }
+      return false;
+    };
+    return [...main.querySelectorAll("a, button, input, select, textarea")]
+      .filter((control) => {
+        const { right, width } = control.getBoundingClientRect();
+        return width > 0 && right > edge + 0.5 && !clipped(control);
+      })
+      .map(
+        (control) =>
+          `${control.tagName.toLowerCase()} "${(control.textContent || control.getAttribute("aria-label") || "").trim().slice(0, 40)}"`,
+      );
+  });
+}
+
 /** Loads `path` and waits until its streamed and lazily loaded parts are on screen. */
 async function load(page: Page, path: string): Promise<void> {
   const response = await page.goto(`${baseUrl}${path}`, { waitUntil: "networkidle" });
@@ -150,6 +178,8 @@ describe("on a phone", () => {
       await load(page, path);
       const { scrollWidth, culprits } = await sidewaysOverflow(page);
       if (scrollWidth > PHONE.width) overflowing.push(`${path}: ${scrollWidth} px, ${culprits.join("; ")}`);
+      const past = await controlsPastContent(page);
+      if (past.length > 0) overflowing.push(`${path}: past the content's edge: ${past.join("; ")}`);
     }
     expect(overflowing).toEqual([]);
   });

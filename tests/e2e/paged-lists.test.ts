@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SeededStack, startSeededStack } from "../../bench/lib/org-stack.ts";
 import { SESSION_COOKIE_NAME } from "../../shared/constants.ts";
 import { HOME_PAGE_SIZE, REVIEWS_PAGE_SIZE } from "../../shared/contract/paging.ts";
-import { launchBrowser, seriousViolations, waitForHydration } from "./browser.ts";
+import { heightOf, launchBrowser, seriousViolations, waitForHydration } from "./browser.ts";
 
 const SIZE = { repositories: 30, contributors: 25, seats: 2, runs: 60 };
 let seeded: SeededStack<"lists">;
@@ -65,7 +65,10 @@ describe("/home", () => {
       .toBe("lists/lists-repository-0001");
     expect(await cards.count()).toBe(HOME_PAGE_SIZE);
 
-    await page.getByRole("searchbox", { name: "Search repositories" }).fill("REPOSITORY-001");
+    const searchbox = page.getByRole("searchbox", { name: "Search repositories" });
+    // A button beside a field is as tall as the field.
+    expect(await heightOf(page.getByRole("button", { name: "Search" }))).toBe(await heightOf(searchbox));
+    await searchbox.fill("REPOSITORY-001");
     await page.getByRole("button", { name: "Search" }).click();
     await page.waitForURL(/\/home\?search=REPOSITORY-001$/);
     await expect.poll(() => page.getByText("10 repositories match “REPOSITORY-001”").isVisible()).toBe(true);
@@ -118,6 +121,9 @@ describe("/reviews", () => {
     await page.waitForURL(/\/reviews\?page=2$/);
     await expect.poll(() => rows.count()).toBe(SIZE.runs - REVIEWS_PAGE_SIZE);
 
+    expect(await heightOf(page.getByRole("button", { name: "Apply" }))).toBe(
+      await heightOf(page.getByRole("combobox", { name: "Outcome" })),
+    );
     await page.getByRole("combobox", { name: "Outcome" }).selectOption("failed");
     await page.getByRole("button", { name: "Apply" }).click();
     await page.waitForURL(/\/reviews\?status=failed$/);

@@ -1,10 +1,12 @@
 import type { ComponentProps, ReactNode } from "react";
 import { Link, type LinkProps } from "react-router";
 import { cn } from "../../lib/cn";
+import { FIELD_HEIGHT } from "./field-height";
 import { Spinner } from "./spinner";
 
 export type ButtonVariant = "primary" | "secondary" | "ghost" | "danger";
-export type ButtonSize = "sm" | "md" | "lg";
+/** "field": a field's height, for a button in one row with a text field or select (a search, a filter). */
+export type ButtonSize = "sm" | "md" | "field" | "lg";
 
 const BASE =
   "focus-ring inline-flex shrink-0 items-center justify-center gap-2 whitespace-nowrap rounded-md font-medium " +
@@ -22,10 +24,16 @@ const VARIANTS: Record<ButtonVariant, string> = {
 const SIZES: Record<ButtonSize, string> = {
   sm: "h-8 px-3 text-[13px]",
   md: "h-9 px-3.5 text-sm",
+  field: `${FIELD_HEIGHT} px-3.5 text-sm`,
   lg: "h-11 px-5 text-[15px]",
 };
 
-const ICON_SIZES: Record<ButtonSize, string> = { sm: "size-8", md: "size-9", lg: "size-11" };
+const ICON_SIZES: Record<ButtonSize, string> = {
+  sm: "size-8",
+  md: "size-9",
+  field: "size-10",
+  lg: "size-11",
+};
 
 /** The classes of a button, for the rare element that must look like one (see ButtonLink). */
 export function buttonClasses({

@@ -1,6 +1,7 @@
 import { CircleAlert } from "lucide-react";
 import { type ComponentProps, type ReactNode, useId } from "react";
 import { cn } from "../../lib/cn";
+import { FIELD_HEIGHT } from "./field-height";
 
 export interface TextFieldProps extends Omit<ComponentProps<"input">, "id"> {
   label: ReactNode;
@@ -15,7 +16,8 @@ export interface TextFieldProps extends Omit<ComponentProps<"input">, "id"> {
 
 export function inputClasses(invalid = false): string {
   return cn(
-    "focus-ring block h-10 w-full rounded-md border bg-surface px-3 text-[15px] text-fg shadow-card sm:text-sm",
+    FIELD_HEIGHT,
+    "focus-ring block w-full rounded-md border bg-surface px-3 text-[15px] text-fg shadow-card sm:text-sm",
     "placeholder:text-fg-subtle transition-colors disabled:cursor-not-allowed disabled:bg-surface-muted",
     "disabled:text-fg-muted",
     invalid ? "border-danger" : "border-border-strong hover:border-fg-subtle",

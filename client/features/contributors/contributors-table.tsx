@@ -379,6 +379,7 @@ export function ContributorsTable({ first, subscription, seats: loaded }: Contri
           <Button
             ref={addButton}
             variant="secondary"
+            size="field"
             icon={<UserPlus aria-hidden="true" className="size-4" />}
             onClick={() => setAdding(true)}
           >
