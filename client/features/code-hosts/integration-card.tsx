@@ -49,10 +49,11 @@ export function IntegrationCard({ integration }: { integration: Integration }) {
             </h3>
             <p className="text-fg-muted text-xs">{integration.sub_title}</p>
           </div>
-          <div className="flex flex-col items-end gap-1.5">
-            <ConnectionBadge active={integration.isActive} />
-            <SandboxMark integration={integration} />
-          </div>
+        </div>
+        {/* On a line of their own, so the name keeps the header's width ("Azure DevOps" wrapped). */}
+        <div className="flex flex-wrap items-center gap-1.5">
+          <ConnectionBadge active={integration.isActive} />
+          <SandboxMark integration={integration} />
         </div>
         <p className="text-fg-muted text-sm">{integration.description}</p>
       </div>
@@ -81,13 +82,13 @@ export function IntegrationCardSkeleton() {
             <Skeleton className="h-5 w-1/2" />
             <Skeleton className="h-3 w-1/3" />
           </div>
-          <Skeleton className="h-5 w-24 rounded-full" />
         </div>
+        <Skeleton className="h-5 w-24 rounded-full" />
         <Skeleton className="h-4 w-full" />
         <Skeleton className="h-4 w-4/5" />
       </div>
-      <div className="flex justify-end border-border border-t px-3 py-2.5">
-        <Skeleton className="h-6 w-20" />
+      <div className="flex justify-end border-border border-t px-3 py-2">
+        <Skeleton className="h-8 w-20" />
       </div>
     </Card>
   );
