@@ -1,10 +1,10 @@
-import { ArrowLeft, Bot, Plus } from "lucide-react";
+import { Bot, Plus } from "lucide-react";
 import { useState } from "react";
 import { href } from "react-router";
 import type { AiModelResponse } from "../../shared/contract/ai-model.ts";
 import { AI_MODEL, mayChangeAiModel } from "../../shared/contract/ai-model.ts";
 import { Streamed } from "../components/streamed";
-import { Button, Card, EmptyState, Skeleton, TextLink } from "../components/ui";
+import { BackLink, Button, Card, EmptyState, Skeleton } from "../components/ui";
 import { loadAiModel } from "../features/ai-model/ai-model.server";
 import { AiModelForm } from "../features/ai-model/ai-model-form";
 import { AiModelReadOnly } from "../features/ai-model/ai-model-read-only";
@@ -30,10 +30,7 @@ export function loader({ context, request }: Route.LoaderArgs) {
 export default function AiModelRoute({ loaderData }: Route.ComponentProps) {
   return (
     <section aria-labelledby="ai-model-title" className="mx-auto max-w-2xl space-y-6">
-      <TextLink to={href("/settings")} className="inline-flex items-center gap-1.5 text-sm">
-        <ArrowLeft aria-hidden="true" className="size-4" />
-        Organization settings
-      </TextLink>
+      <BackLink to={href("/settings")}>Organization settings</BackLink>
       <div className="space-y-1">
         <h2 id="ai-model-title" className="font-semibold text-2xl text-fg tracking-tight">
           {AI_MODEL.title}

@@ -1,10 +1,10 @@
-import { ArrowLeft, Plug, SearchX } from "lucide-react";
+import { Plug, SearchX } from "lucide-react";
 import { useState } from "react";
 import { href } from "react-router";
 import type { Integration, ServiceHookSecret } from "../../shared/contract/code-hosts.ts";
 import { INTEGRATIONS } from "../../shared/contract/code-hosts.ts";
 import { Streamed } from "../components/streamed";
-import { Alert, buttonClasses, Card, EmptyState, Skeleton, TextLink } from "../components/ui";
+import { Alert, BackLink, buttonClasses, Card, EmptyState, Skeleton } from "../components/ui";
 import { ConnectionBadge, SandboxMark } from "../features/code-hosts/integration-card";
 import { IntegrationIcon } from "../features/code-hosts/integration-icon";
 import { IntegrationSetupForm } from "../features/code-hosts/integration-setup-form";
@@ -32,10 +32,7 @@ export default function IntegrationPage({ loaderData }: Route.ComponentProps) {
   const [revealed, setRevealed] = useState<ServiceHookSecret | null>(null);
   return (
     <div className="mx-auto max-w-2xl space-y-6">
-      <TextLink to={href("/integrations")} className="inline-flex items-center gap-1.5 text-sm">
-        <ArrowLeft aria-hidden="true" className="size-4" />
-        Back to integrations
-      </TextLink>
+      <BackLink to={href("/integrations")}>Back to integrations</BackLink>
       <Streamed
         result={loaderData.integration}
         skeleton={<IntegrationSkeleton />}

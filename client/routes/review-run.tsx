@@ -1,9 +1,9 @@
-import { ArrowLeft, ExternalLink, RotateCw, SearchX } from "lucide-react";
+import { ExternalLink, RotateCw, SearchX } from "lucide-react";
 import { useCallback, useState } from "react";
 import { href, useNavigate, useRevalidator } from "react-router";
 import type { RunFinding } from "../../shared/contract/reviews.ts";
 import { Settled } from "../components/streamed";
-import { Button, Card, EmptyState, TextLink, useToast } from "../components/ui";
+import { BackLink, Button, Card, EmptyState, useToast } from "../components/ui";
 import { DecisionTimeline } from "../features/reviews/decision-timeline";
 import type { TimelineStep } from "../features/reviews/decision-timeline.server";
 import { FindingFix, FindingReference } from "../features/reviews/finding-details";
@@ -46,10 +46,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
 export default function ReviewRun({ loaderData }: Route.ComponentProps) {
   return (
     <div className="space-y-6">
-      <TextLink to={href("/reviews")} className="inline-flex items-center gap-1.5 text-sm">
-        <ArrowLeft aria-hidden="true" className="size-4" />
-        Back to reviews
-      </TextLink>
+      <BackLink to={href("/reviews")}>Back to reviews</BackLink>
       <Settled
         result={loaderData.run}
         errorDescription="The review could not be fetched. Check your connection and try again."

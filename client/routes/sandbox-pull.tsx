@@ -1,9 +1,9 @@
-import { ArrowLeft, GitPullRequest, MessageSquareText, SearchX } from "lucide-react";
+import { GitPullRequest, MessageSquareText, SearchX } from "lucide-react";
 import { useEffect } from "react";
 import { href, Link, useRevalidator } from "react-router";
 import { sandboxPullsHref } from "../../shared/contract/sandbox.ts";
 import { Settled } from "../components/streamed";
-import { Card, EmptyState, Spinner, TextLink } from "../components/ui";
+import { BackLink, Card, EmptyState, Spinner } from "../components/ui";
 import { MarkdownBody } from "../features/reviews/markdown-body";
 import {
   type RenderedPull,
@@ -71,10 +71,7 @@ function PullRequest({ pull }: { pull: RenderedPull }) {
 
   return (
     <>
-      <TextLink to={sandboxPullsHref(pull.projectId)} className="inline-flex items-center gap-1.5 text-sm">
-        <ArrowLeft aria-hidden="true" className="size-4" />
-        Pull requests of {pull.repository}
-      </TextLink>
+      <BackLink to={sandboxPullsHref(pull.projectId)}>Pull requests of {pull.repository}</BackLink>
       <Card as="section" aria-labelledby="pull-title" className="space-y-2 px-6 py-5">
         <div className="flex flex-wrap items-center gap-2">
           <SandboxBadge />

@@ -4,7 +4,7 @@ import { href, Link, useNavigate } from "react-router";
 import type { SandboxPullCreate, SandboxPullsData } from "../../shared/contract/sandbox.ts";
 import { SANDBOX_TITLE_MAX, sandboxPullHref } from "../../shared/contract/sandbox.ts";
 import { Settled } from "../components/streamed";
-import { Button, Card, EmptyState, TextField, TextLink, useToast } from "../components/ui";
+import { BackLink, Button, Card, EmptyState, TextField, useToast } from "../components/ui";
 import { reviewCalls } from "../features/reviews/lazy-reviews";
 import { loadSandboxPulls } from "../features/reviews/reviews.server";
 import { whenText } from "../features/reviews/run-status";
@@ -29,9 +29,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
 export default function SandboxPulls({ loaderData }: Route.ComponentProps) {
   return (
     <div className="space-y-6">
-      <TextLink to={href("/home")} className="text-sm">
-        Back to your repositories
-      </TextLink>
+      <BackLink to={href("/home")}>Back to your repositories</BackLink>
       <Settled
         result={loaderData.pulls}
         errorDescription="The sandbox repository could not be fetched. Check your connection and try again."

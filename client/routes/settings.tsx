@@ -1,4 +1,4 @@
-import { ArrowLeft, Bot, FolderX, Plug, SlidersHorizontal, Unplug } from "lucide-react";
+import { Bot, FolderX, Plug, SlidersHorizontal, Unplug } from "lucide-react";
 import { useEffect } from "react";
 import { href, useNavigate } from "react-router";
 import type { Integration } from "../../shared/contract/code-hosts.ts";
@@ -10,7 +10,7 @@ import {
   SETTINGS_PROVIDERS,
 } from "../../shared/settings-catalogue.ts";
 import { Streamed } from "../components/streamed";
-import { ButtonLink, Card, EmptyState, SelectField, Spinner, TextLink } from "../components/ui";
+import { BackLink, ButtonLink, Card, EmptyState, SelectField, Spinner, TextLink } from "../components/ui";
 import { IntegrationIcon } from "../features/code-hosts/integration-icon";
 import { settingsApi } from "../features/settings/lazy-settings";
 import { loadSettingsPage } from "../features/settings/settings.server";
@@ -152,13 +152,7 @@ function ReadySettings({
             <span className="text-fg-muted">Repository </span>
             <span className="font-medium font-mono">{repository.full_name}</span>
           </p>
-          <TextLink
-            to={organizationSettingsHref(settings.integrationName)}
-            className="inline-flex items-center gap-1.5"
-          >
-            <ArrowLeft aria-hidden="true" className="size-4" />
-            Organization settings
-          </TextLink>
+          <BackLink to={organizationSettingsHref(settings.integrationName)}>Organization settings</BackLink>
         </div>
       ) : null}
       {templates.length === 0 ? (

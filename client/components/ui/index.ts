@@ -1,5 +1,6 @@
 /** The design system: the only place where a control or a surface gets its look. */
 export { Alert } from "./alert";
+export { BackLink } from "./back-link";
 export { Badge } from "./badge";
 export { Button, ButtonLink, buttonClasses, IconButton } from "./button";
 export { Card } from "./card";

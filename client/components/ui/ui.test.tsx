@@ -1,8 +1,9 @@
 import { act, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import { MemoryRouter } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { TOAST_DURATION_MS } from "../../../shared/constants.ts";
-import { Alert, Button, IconButton, TextField, ToastProvider, useToast } from ".";
+import { Alert, BackLink, Button, IconButton, TextField, ToastProvider, useToast } from ".";
 
 afterEach(() => vi.useRealTimers());
 
@@ -29,6 +30,19 @@ describe("Button", () => {
   it("names icon-only buttons by their label", () => {
     render(<IconButton label="Close" icon={<svg />} />);
     expect(screen.getByRole("button", { name: "Close" })).toBeInTheDocument();
+  });
+});
+
+describe("BackLink", () => {
+  it("links back by its text alone, its arrow hidden from assistive technology", () => {
+    render(
+      <MemoryRouter>
+        <BackLink to="/reviews">Back to reviews</BackLink>
+      </MemoryRouter>,
+    );
+    const link = screen.getByRole("link", { name: "Back to reviews" });
+    expect(link).toHaveAttribute("href", "/reviews");
+    expect(link.querySelector("svg")).toHaveAttribute("aria-hidden", "true");
   });
 });
 
