@@ -31,10 +31,10 @@ describe("/reviews/:runId feedback", () => {
     renderPage({ path: "reviews/:runId", loader, Component: ReviewRun }, `/reviews/${RUN_ID}`);
     expect(await screen.findByText("Feedback")).toBeInTheDocument();
     // 2 + 1 useful, 0 + 3 noise.
-    expect(screen.getByText("Feedback").nextElementSibling).toHaveTextContent("👍 3 useful, 👎 3 noise");
+    expect(screen.getByText("Feedback").nextElementSibling).toHaveTextContent("3 useful, 3 noise");
     const findings = within(screen.getByRole("region", { name: "Findings" })).getAllByRole("listitem");
-    expect(findings[0]).toHaveTextContent("👍 2 useful, 👎 0 noise");
-    expect(findings[1]).toHaveTextContent("Suppressed (👎 in this repository)");
-    expect(findings[1]).toHaveTextContent("👍 1 useful, 👎 3 noise");
+    expect(findings[0]).toHaveTextContent("2 useful, 0 noise");
+    expect(findings[1]).toHaveTextContent("Suppressed (marked as noise in this repository)");
+    expect(findings[1]).toHaveTextContent("1 useful, 3 noise");
   });
 });

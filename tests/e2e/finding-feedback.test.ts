@@ -56,8 +56,8 @@ describe("finding feedback in the sandbox", () => {
     await page.waitForURL(/\/reviews\/[^/]+$/);
     const findings = page.getByRole("region", { name: "Findings" });
     await findings.getByText("secrets/github").waitFor();
-    expect(await findings.textContent()).toContain("Suppressed (👎 in this repository)");
-    expect(await findings.textContent()).toContain("👎 1 noise");
+    expect(await findings.textContent()).toContain("Suppressed (marked as noise in this repository)");
+    expect(await findings.textContent()).toContain("1 noise");
     const log = page.getByRole("region", { name: "Decision log" });
     expect(await log.textContent()).toContain("feedback.suppressed");
     expect(await seriousViolations(page)).toEqual([]);

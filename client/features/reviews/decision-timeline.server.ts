@@ -53,7 +53,7 @@ const STEP_TITLES: Record<string, string> = {
   "ai.merge": "AI findings merged",
   ai: "AI review result",
   feedback: "Feedback read",
-  "feedback.suppressed": "Findings suppressed by 👎",
+  "feedback.suppressed": "Findings suppressed as noise",
   post: "Posting",
 };
 

@@ -1,14 +1,18 @@
 /**
  * People's 👍 and 👎 on a run's findings (docs/product.md, "/reviews/:runId"): the counts of one
- * finding, and the run's totals, useful (👍) and noise (👎).
+ * finding, and the run's totals, useful (👍) and noise (👎). Drawn as icons, not emoji, which a
+ * machine without an emoji font shows as empty boxes.
  */
+import { ThumbsDown, ThumbsUp } from "lucide-react";
 import type { FindingFeedback, RunFinding } from "../../../shared/contract/reviews.ts";
+
+const ICON = "inline size-3.5 align-[-2px]";
 
 function Counts({ thumbsUp, thumbsDown }: FindingFeedback) {
   return (
     <>
-      <span aria-hidden="true">👍</span> {thumbsUp} <span className="sr-only">useful,</span>{" "}
-      <span aria-hidden="true">👎</span> {thumbsDown} <span className="sr-only">noise</span>
+      <ThumbsUp aria-hidden="true" className={ICON} /> {thumbsUp} <span className="sr-only">useful,</span>{" "}
+      <ThumbsDown aria-hidden="true" className={ICON} /> {thumbsDown} <span className="sr-only">noise</span>
     </>
   );
 }

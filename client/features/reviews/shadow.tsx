@@ -36,7 +36,7 @@ const DELIVERY: Record<RunFinding["delivery"], string> = {
   duplicate: "Already posted",
   not_posted: "Not posted",
   shadow: "Shadow",
-  suppressed: "Suppressed (👎 in this repository)",
+  suppressed: "Suppressed (marked as noise in this repository)",
 };
 
 const WOULD_HAVE_GONE: Record<NonNullable<RunFinding["shadowDelivery"]>, string> = {

@@ -3,15 +3,17 @@
  * pressed when they are the signed-in person's. A 👎 tells the reviewer the finding is noise: it is
  * not posted in this repository again (docs/product.md, "Sandbox pull requests").
  */
+import { type LucideIcon, ThumbsDown, ThumbsUp } from "lucide-react";
 import { useState } from "react";
 import type { SandboxReaction, SandboxReactions } from "../../../shared/contract/sandbox.ts";
 import { useToast } from "../../components/ui";
 import { cn } from "../../lib/cn";
 import { reviewCalls } from "../reviews/lazy-reviews";
 
-const REACTIONS: ReadonlyArray<{ content: SandboxReaction; emoji: string; label: string }> = [
-  { content: "+1", emoji: "👍", label: "Useful" },
-  { content: "-1", emoji: "👎", label: "Noise" },
+/** Icons rather than emoji, which a machine without an emoji font shows as empty boxes. */
+const REACTIONS: ReadonlyArray<{ content: SandboxReaction; Icon: LucideIcon; label: string }> = [
+  { content: "+1", Icon: ThumbsUp, label: "Useful" },
+  { content: "-1", Icon: ThumbsDown, label: "Noise" },
 ];
 
 export function CommentReactions({
@@ -41,7 +43,7 @@ export function CommentReactions({
   return (
     <fieldset className="flex items-center gap-1.5" aria-busy={busy}>
       <legend className="sr-only">Reactions</legend>
-      {REACTIONS.map(({ content, emoji, label }) => {
+      {REACTIONS.map(({ content, Icon, label }) => {
         const pressed = shown.mine.includes(content);
         return (
           <button
@@ -60,7 +62,7 @@ export function CommentReactions({
                 : "border-border bg-surface text-fg-muted hover:bg-surface-muted",
             )}
           >
-            <span aria-hidden="true">{emoji}</span>
+            <Icon aria-hidden="true" className="size-3.5" />
             <span className="sr-only">{label}</span> <span>{shown[content]}</span>
           </button>
         );
