@@ -42,7 +42,9 @@ export function Tabs({
             key={item.value}
             value={item.value}
             className={cn(
-              "focus-ring -mb-px inline-flex h-9 shrink-0 items-center whitespace-nowrap border-transparent border-b-2 px-3",
+              // The ring inside the tab: the list scrolls sideways, which clips anything drawn outside it.
+              "focus-ring focus-visible:-outline-offset-2 rounded-t-md",
+              "-mb-px inline-flex h-9 shrink-0 items-center whitespace-nowrap border-transparent border-b-2 px-3",
               "font-medium text-fg-muted",
               "text-sm transition-colors hover:text-fg data-[state=active]:border-accent data-[state=active]:text-fg",
             )}
