@@ -11,7 +11,7 @@ import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { claimPort } from "../../scripts/lib/ports.ts";
 import { type RunningStack, type StackOptions, startStack } from "../../scripts/lib/stack.ts";
-import { connectSandbox, launchBrowser, seriousViolations, signedInPage } from "./browser.ts";
+import { connectSandbox, heightOf, launchBrowser, seriousViolations, signedInPage } from "./browser.ts";
 
 let browser: Browser;
 beforeAll(async () => {
@@ -64,6 +64,18 @@ describe("settings", () => {
 
     await page.goto(`${stack.baseUrl}/settings`);
     await page.getByRole("heading", { name: "Organization Settings" }).waitFor();
+    // The arrow keys move between tabs; the focused tab's ring is drawn inside it, since the tab
+    // list scrolls sideways and would clip a ring drawn outside.
+    await page.getByRole("tab", { name: "Account Preferences" }).focus();
+    await page.keyboard.press("ArrowRight");
+    const focusedTab = page.getByRole("tab", { name: "Review Scope" });
+    expect(await focusedTab.evaluate((tab) => tab.matches(":focus-visible"))).toBe(true);
+    const ringOutside = await focusedTab.evaluate((tab) => {
+      const style = getComputedStyle(tab);
+      return Number.parseFloat(style.outlineOffset) + Number.parseFloat(style.outlineWidth);
+    });
+    expect(ringOutside).toBeLessThanOrEqual(0);
+    await page.getByRole("tab", { name: "Account Preferences" }).click();
     const auto = await settingSwitch(page, "Review draft pull requests");
     await expectChecked(auto, false);
     // Checked before any toast: one still fading in is, for that moment, low in contrast.
@@ -77,6 +89,12 @@ describe("settings", () => {
     await expectChecked(inheritedAuto, true);
     expect(await inheritedAuto.getAttribute("aria-describedby")).toBeTruthy();
     await page.getByRole("tab", { name: "Comment Style" }).click();
+    // A number setting: a short field, and its Save button as tall as the field.
+    const most = page.getByRole("spinbutton", { name: "Most findings per review" });
+    expect((await most.boundingBox())?.width).toBeLessThan(150);
+    expect(await heightOf(page.getByRole("button", { name: "Save Most findings per review" }))).toBe(
+      await heightOf(most),
+    );
     const summary = await settingSwitch(page, "Summary comment");
     await expectChecked(summary, true);
     await summary.click();

@@ -39,23 +39,26 @@ export function NumberSettingField({
           if (next !== value) submit(numberProblem({ label, min, max }, next), () => onSave(next));
         }}
       >
-        <input
-          id={id}
-          type="number"
-          inputMode="numeric"
-          min={min}
-          max={max}
-          step={1}
-          value={draft}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={describedBy()}
-          onChange={(event) => edit(event.target.value)}
-          className={cn(inputClasses(Boolean(error)), "w-28 tabular-nums")}
-        />
+        {/* The width on a wrapper: inputClasses() makes the input as wide as its container. */}
+        <div className="w-28">
+          <input
+            id={id}
+            type="number"
+            inputMode="numeric"
+            min={min}
+            max={max}
+            step={1}
+            value={draft}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={describedBy()}
+            onChange={(event) => edit(event.target.value)}
+            className={cn(inputClasses(Boolean(error)), "tabular-nums")}
+          />
+        </div>
         <Button
           type="submit"
           variant="secondary"
-          size="sm"
+          size="field"
           disabled={next === value}
           aria-label={`Save ${label}`}
         >
