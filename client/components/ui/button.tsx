@@ -31,7 +31,7 @@ const SIZES: Record<ButtonSize, string> = {
 const ICON_SIZES: Record<ButtonSize, string> = {
   sm: "size-8",
   md: "size-9",
-  field: "size-10",
+  field: `${FIELD_HEIGHT} aspect-square`,
   lg: "size-11",
 };
 

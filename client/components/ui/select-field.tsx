@@ -49,7 +49,7 @@ export function SelectField({
           id={selectId}
           aria-invalid={error ? true : undefined}
           aria-describedby={[descriptionId, errorId].filter(Boolean).join(" ") || undefined}
-          className={cn(inputClasses(Boolean(error)), "appearance-none pr-9")}
+          className={cn(inputClasses({ invalid: Boolean(error) }), "appearance-none pr-9")}
           {...selectProps}
         >
           {placeholder === undefined ? null : <option value="">{placeholder}</option>}

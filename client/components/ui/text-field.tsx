@@ -14,10 +14,24 @@ export interface TextFieldProps extends Omit<ComponentProps<"input">, "id"> {
   id?: string;
 }
 
-export function inputClasses(invalid = false): string {
+/**
+ * The look of a text input, textarea or select. Its size is chosen here, not overridden by the
+ * caller's classes: two classes for one property are decided by the stylesheet's order, not by
+ * their order in the attribute (a caller's "w-28" lost to "w-full").
+ */
+export function inputClasses({
+  invalid = false,
+  width = "w-full",
+  multiline = false,
+}: {
+  invalid?: boolean;
+  width?: string;
+  multiline?: boolean;
+} = {}): string {
   return cn(
-    FIELD_HEIGHT,
-    "focus-ring block w-full rounded-md border bg-surface px-3 text-[15px] text-fg shadow-card sm:text-sm",
+    multiline ? "py-2" : FIELD_HEIGHT,
+    width,
+    "focus-ring block rounded-md border bg-surface px-3 text-[15px] text-fg shadow-card sm:text-sm",
     "placeholder:text-fg-subtle transition-colors disabled:cursor-not-allowed disabled:bg-surface-muted",
     "disabled:text-fg-muted",
     invalid ? "border-danger" : "border-border-strong hover:border-fg-subtle",
@@ -44,7 +58,7 @@ export function TextField({ label, hint, error, labelAside, id, className, ...in
         id={inputId}
         aria-invalid={error ? true : undefined}
         aria-describedby={describedBy}
-        className={inputClasses(Boolean(error))}
+        className={inputClasses({ invalid: Boolean(error) })}
         {...inputProps}
       />
       {error ? (

@@ -98,7 +98,7 @@ function CopyableValue({ label, value }: { label: string; value: string }) {
           value={value}
           spellCheck={false}
           onFocus={(event) => event.currentTarget.select()}
-          className={cn(inputClasses(), "min-w-0 flex-1 font-mono")}
+          className={cn(inputClasses({ width: "min-w-0 flex-1" }), "font-mono")}
         />
         <Button variant="secondary" onClick={copy} aria-label={`${AZURE_DEVOPS.copy} ${label.toLowerCase()}`}>
           <Copy aria-hidden="true" className="size-4" />

@@ -463,24 +463,21 @@ export function ContributorsTable({ first, subscription, seats: loaded }: Contri
               <label htmlFor="contributor-page-size" className="whitespace-nowrap text-fg-muted">
                 Rows per page
               </label>
-              {/* The width on a wrapper: inputClasses() makes the select as wide as its container. */}
-              <div className="w-20">
-                <select
-                  id="contributor-page-size"
-                  className={inputClasses()}
-                  value={pageSize}
-                  onChange={(event) => {
-                    table.setPageSize(Number(event.target.value));
-                    table.setPageIndex(0);
-                  }}
-                >
-                  {CONTRIBUTOR_PAGE_SIZES.map((size) => (
-                    <option key={size} value={size}>
-                      {size}
-                    </option>
-                  ))}
-                </select>
-              </div>
+              <select
+                id="contributor-page-size"
+                className={inputClasses({ width: "w-20" })}
+                value={pageSize}
+                onChange={(event) => {
+                  table.setPageSize(Number(event.target.value));
+                  table.setPageIndex(0);
+                }}
+              >
+                {CONTRIBUTOR_PAGE_SIZES.map((size) => (
+                  <option key={size} value={size}>
+                    {size}
+                  </option>
+                ))}
+              </select>
             </div>
             <div className="flex items-center gap-2">
               <span className="whitespace-nowrap text-fg-muted" aria-live="polite">

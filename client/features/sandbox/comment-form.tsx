@@ -10,7 +10,6 @@ import { botCommandText } from "../../../shared/contract/reviews.ts";
 import { SANDBOX_COMMENT_MAX } from "../../../shared/contract/sandbox.ts";
 import { Button, Card, useToast } from "../../components/ui";
 import { inputClasses } from "../../components/ui/text-field";
-import { cn } from "../../lib/cn";
 import { useProductName } from "../../lib/root-data";
 import { reviewCalls } from "../reviews/lazy-reviews";
 
@@ -80,7 +79,7 @@ export function CommentForm({ pullId }: { pullId: string }) {
             aria-invalid={error ? true : undefined}
             aria-describedby={error ? `${fieldId}-error ${fieldId}-hint` : `${fieldId}-hint`}
             onChange={(event) => setBody(event.target.value)}
-            className={cn(inputClasses(Boolean(error)), "h-auto py-2")}
+            className={inputClasses({ invalid: Boolean(error), multiline: true })}
           />
           {error ? (
             <p id={`${fieldId}-error`} className="text-danger-text text-sm">

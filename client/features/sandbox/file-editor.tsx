@@ -55,7 +55,7 @@ export function FileEditor({
           spellCheck={false}
           rows={rows}
           onChange={(event) => edit.setContent(event.target.value)}
-          className={cn(inputClasses(), "h-auto py-2 font-mono text-xs leading-5")}
+          className={cn(inputClasses({ multiline: true }), "font-mono text-xs leading-5")}
         />
       </div>
     </>

@@ -39,22 +39,19 @@ export function NumberSettingField({
           if (next !== value) submit(numberProblem({ label, min, max }, next), () => onSave(next));
         }}
       >
-        {/* The width on a wrapper: inputClasses() makes the input as wide as its container. */}
-        <div className="w-28">
-          <input
-            id={id}
-            type="number"
-            inputMode="numeric"
-            min={min}
-            max={max}
-            step={1}
-            value={draft}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={describedBy()}
-            onChange={(event) => edit(event.target.value)}
-            className={cn(inputClasses(Boolean(error)), "tabular-nums")}
-          />
-        </div>
+        <input
+          id={id}
+          type="number"
+          inputMode="numeric"
+          min={min}
+          max={max}
+          step={1}
+          value={draft}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={describedBy()}
+          onChange={(event) => edit(event.target.value)}
+          className={cn(inputClasses({ invalid: Boolean(error), width: "w-28" }), "tabular-nums")}
+        />
         <Button
           type="submit"
           variant="secondary"

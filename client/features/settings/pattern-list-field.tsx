@@ -37,7 +37,7 @@ export function PatternListField({
         aria-invalid={error ? true : undefined}
         aria-describedby={describedBy()}
         onChange={(event) => edit(event.target.value)}
-        className={cn(inputClasses(Boolean(error)), "h-auto py-2 font-mono")}
+        className={cn(inputClasses({ invalid: Boolean(error), multiline: true }), "font-mono")}
       />
       <Button
         variant="secondary"

@@ -36,7 +36,7 @@ export function TextSettingField({
         aria-invalid={error ? true : undefined}
         aria-describedby={describedBy(countId)}
         onChange={(event) => edit(event.target.value)}
-        className={cn(inputClasses(Boolean(error)), "h-auto py-2")}
+        className={inputClasses({ invalid: Boolean(error), multiline: true })}
       />
       <div className="flex items-center justify-between gap-4">
         <Button
