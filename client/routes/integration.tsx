@@ -1,11 +1,15 @@
-import { Plug, SearchX } from "lucide-react";
+import { Plug, SearchX, Settings } from "lucide-react";
 import { useState } from "react";
 import { href } from "react-router";
 import type { Integration, ServiceHookSecret } from "../../shared/contract/code-hosts.ts";
 import { INTEGRATIONS } from "../../shared/contract/code-hosts.ts";
 import { Streamed } from "../components/streamed";
-import { Alert, BackLink, buttonClasses, Card, EmptyState, Skeleton } from "../components/ui";
-import { ConnectionBadge, SandboxMark } from "../features/code-hosts/integration-card";
+import { Alert, BackLink, ButtonLink, buttonClasses, Card, EmptyState, Skeleton } from "../components/ui";
+import {
+  ConnectionBadge,
+  integrationSettingsHref,
+  SandboxMark,
+} from "../features/code-hosts/integration-card";
 import { IntegrationIcon } from "../features/code-hosts/integration-icon";
 import { IntegrationSetupForm } from "../features/code-hosts/integration-setup-form";
 import { loadIntegration } from "../features/code-hosts/integrations.server";
@@ -78,6 +82,18 @@ function IntegrationDetail({ integration, ...hook }: { integration: Integration 
         <p className="text-fg-muted text-sm">{integration.description}</p>
         <IntegrationSetup integration={integration} {...hook} />
       </div>
+      {/* Once connected, what is left to do here is to set its repositories' reviews up. */}
+      {integration.isActive ? (
+        <div className="flex justify-end border-border border-t px-6 py-4">
+          <ButtonLink
+            to={integrationSettingsHref(integration)}
+            aria-label={`${INTEGRATIONS.settings} ${integration.display_name}`}
+          >
+            <Settings aria-hidden="true" className="size-4" />
+            {INTEGRATIONS.settings}
+          </ButtonLink>
+        </div>
+      ) : null}
     </Card>
   );
 }

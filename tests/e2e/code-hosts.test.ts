@@ -69,6 +69,10 @@ describe("code hosts", () => {
     // The integration shows as connected now.
     await page.goto(`${baseUrl}/integrations`);
     await page.getByText("Connected", { exact: true }).first().waitFor();
+    // Its own page, opened again, leads on to its repositories' settings.
+    await page.goto(`${baseUrl}/integrations/github`);
+    await page.getByRole("link", { name: "Settings GitHub" }).click();
+    await page.waitForURL(`${baseUrl}/settings?integrationName=github`);
     await page.context().close();
   });
 
@@ -108,6 +112,9 @@ describe("code hosts", () => {
     await page.reload();
     await page.getByRole("textbox", { name: "Service hook URL" }).waitFor();
     expect(await page.getByRole("textbox", { name: "Service hook secret" }).count()).toBe(0);
+    expect(await page.getByRole("link", { name: "Settings Azure DevOps" }).getAttribute("href")).toBe(
+      "/settings?integrationName=azure-devops",
+    );
 
     // /home lists GitHub's projects only (docs/product.md#home), so the import is read from the
     // API, through the gateway with the browser's session.

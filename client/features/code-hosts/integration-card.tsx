@@ -7,10 +7,15 @@ import { Badge, ButtonLink, Card, Skeleton } from "../../components/ui";
 import { SANDBOX_TEXT } from "../sandbox/sandbox-text";
 import { IntegrationIcon } from "./integration-icon";
 
+/** The review settings of one code host's repositories. */
+export function integrationSettingsHref(integration: Integration): string {
+  return `${href("/settings")}?${new URLSearchParams({ integrationName: integration.name })}`;
+}
+
 /** Where a card leads: the settings of an active integration, else its setup page. */
 function integrationHref(integration: Integration): string {
   return integration.isActive
-    ? `${href("/settings")}?${new URLSearchParams({ integrationName: integration.name })}`
+    ? integrationSettingsHref(integration)
     : href("/integrations/:integrationName", { integrationName: integration.name });
 }
 
