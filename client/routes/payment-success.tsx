@@ -42,8 +42,9 @@ export default function PaymentSuccess({ loaderData }: Route.ComponentProps) {
   }
 
   if (validation.state === "error") {
+    // Wide enough for its three buttons on one line.
     return (
-      <div role="alert" className="mx-auto max-w-lg">
+      <div role="alert" className="mx-auto max-w-xl">
         <EmptyState
           tone="danger"
           icon={<TriangleAlert />}

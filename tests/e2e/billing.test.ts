@@ -5,6 +5,7 @@
  */
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { PAYMENT_MESSAGES } from "../../shared/contract/billing.ts";
 import { launchBrowser, seriousViolations, signedInPage } from "./browser.ts";
 
 const baseUrl = inject("gatewayUrl");
@@ -119,6 +120,24 @@ describe("billing", () => {
     await page.getByRole("link", { name: "Try Again" }).click();
     await page.waitForURL(`${baseUrl}/subscriptions`);
     await page.getByText("Pro trial in progress").waitFor();
+    await page.context().close();
+  });
+
+  it("/payment-success without a session names the fault, offers its three ways on one line, then goes to /payment-cancel", async () => {
+    const page = await signedInPage(browser, stack, "Dorothy Vaughan", "/payment-success");
+    const alert = page.getByRole("alert").filter({ hasText: PAYMENT_MESSAGES.missingSessionId });
+    await alert.waitFor();
+    const actions = [
+      alert.getByRole("link", { name: "Back to Subscriptions" }),
+      alert.getByRole("button", { name: "Try Again" }),
+      alert.getByRole("link", { name: "Go to Dashboard" }),
+    ];
+    const tops = await Promise.all(actions.map(async (action) => (await action.boundingBox())?.y));
+    expect(new Set(tops).size, `tops ${tops.join(", ")}`).toBe(1);
+    expect(await seriousViolations(page)).toEqual([]);
+    // The cancellation page then shows the same message.
+    await page.waitForURL(/\/payment-cancel\?error=/);
+    await page.getByText(PAYMENT_MESSAGES.missingSessionId).waitFor();
     await page.context().close();
   });
 });
