@@ -48,6 +48,7 @@ export default defineConfig({
           environment: "node",
           include: ["tests/e2e/**/*.test.ts"],
           globalSetup: ["tests/e2e/global-setup.ts"],
+          setupFiles: ["tests/e2e/no-browser-errors.ts"],
           testTimeout: 60_000,
           hookTimeout: 180_000,
           fileParallelism: false,

@@ -3,8 +3,8 @@ import AxeBuilder from "@axe-core/playwright";
 import { type Browser, chromium, type Locator, type Page } from "playwright-core";
 import { createEmulatorUser } from "../support/firebase-emulator-users.ts";
 
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
+export async function launchBrowser(): Promise<Browser> {
+  const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
     args: [
       "--no-sandbox",
@@ -16,6 +16,35 @@ export function launchBrowser(): Promise<Browser> {
       "--no-first-run",
     ],
   });
+  // Every page of every context (browser.newPage makes its context through this too) is watched.
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    context.on("page", watchForErrors);
+    return context;
+  };
+  return browser;
+}
+
+/** What the suite's pages threw or logged as errors, until a test's end takes them (no-browser-errors.ts). */
+const browserErrors: string[] = [];
+
+// An answer of 4xx or 5xx is logged by Chromium itself; tests provoke those on purpose and check
+// what the page shows instead.
+const REFUSED_CALL = /^Failed to load resource: the server responded with a status of \d{3}/;
+
+function watchForErrors(page: Page): void {
+  page.on("pageerror", (error) => browserErrors.push(`${page.url()}: uncaught ${error.message}`));
+  page.on("console", (message) => {
+    if (message.type() === "error" && !REFUSED_CALL.test(message.text())) {
+      browserErrors.push(`${page.url()}: ${message.text()}`);
+    }
+  });
+}
+
+/** The errors the pages reported since the last call; a test that provokes one takes it itself. */
+export function takeBrowserErrors(): string[] {
+  return browserErrors.splice(0);
 }
 
 /** axe's serious and critical findings on the page, one line each (empty when there are none). */

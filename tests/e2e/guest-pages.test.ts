@@ -5,7 +5,7 @@
  */
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchBrowser, verifiedAccount, waitForHydration } from "./browser.ts";
+import { launchBrowser, takeBrowserErrors, verifiedAccount, waitForHydration } from "./browser.ts";
 
 const baseUrl = inject("gatewayUrl");
 const emulator = { emulatorHost: inject("emulatorHost"), projectId: inject("projectId") };
@@ -95,6 +95,8 @@ describe("guest pages rendered once", () => {
     });
     expect(ran).toBe(false);
     await expect.poll(violations).toContainEqual(expect.stringMatching(/^script-src/));
+    // Chromium reports the refusal on the console too; it is the one error of this test.
+    expect(takeBrowserErrors()).toEqual([expect.stringMatching(/Content Security Policy/)]);
     await context.close();
   });
 });
