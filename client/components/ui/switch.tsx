@@ -59,7 +59,7 @@ export function Switch({
         onCheckedChange={unavailableReason ? undefined : onCheckedChange}
         className={cn(
           "focus-ring relative inline-flex h-5 w-9 shrink-0 cursor-pointer items-center rounded-full",
-          "bg-border-strong transition-colors data-[state=checked]:bg-accent",
+          "bg-control-edge transition-colors data-[state=checked]:bg-accent",
           "disabled:cursor-not-allowed disabled:opacity-55",
           "aria-disabled:cursor-not-allowed aria-disabled:opacity-55",
         )}

@@ -34,7 +34,7 @@ export function inputClasses({
     "focus-ring block rounded-md border bg-surface px-3 text-[15px] text-fg shadow-card sm:text-sm",
     "placeholder:text-fg-subtle transition-colors disabled:cursor-not-allowed disabled:bg-surface-muted",
     "disabled:text-fg-muted",
-    invalid ? "border-danger" : "border-border-strong hover:border-fg-subtle",
+    invalid ? "border-danger" : "border-control-edge hover:border-fg-subtle",
   );
 }
 
