@@ -40,6 +40,11 @@ export function staticAssets(config: GatewayConfig): Router {
       serveStatic: { immutable: true, maxAge: "1y", index: false },
     }),
   );
+  // A file the build does not have is not found, rather than an unknown path sent home: a tab
+  // opened before an update asks for the old build's files and must learn they are gone.
+  router.use("/assets", (_req, res) => {
+    res.status(404).set("Cache-Control", "no-store").type("text/plain").send("Not found");
+  });
   return router;
 }
 

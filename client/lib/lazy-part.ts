@@ -1,4 +1,5 @@
 import { startTransition, useEffect, useState } from "react";
+import { withReloadIfBuildReplaced } from "./stale-build";
 
 export interface LazyPart<T> {
   /** Starts fetching the module; call it on pointerenter or focus of whatever opens the part. */
@@ -12,13 +13,14 @@ export interface LazyPart<T> {
  * A piece of the design system that stays off the first load (docs/decisions/006-page-weight.md):
  * its module is fetched by `preload()` (so it is there by the click) or, at the latest, when
  * `useLazyPart(part, true)` first renders. Fetched once and kept; a failed fetch is tried again the
- * next time.
+ * next time; when the part was asked for, the page reloads if the server has been updated since it
+ * loaded (stale-build.ts).
  */
 export function lazyPart<T>(importModule: () => Promise<T>): LazyPart<T> {
   let loaded: T | undefined;
   let pending: Promise<T> | undefined;
 
-  function load(): Promise<T> {
+  function fetchModule(): Promise<T> {
     pending ??= importModule().then(
       (module) => {
         loaded = module;
@@ -32,7 +34,12 @@ export function lazyPart<T>(importModule: () => Promise<T>): LazyPart<T> {
     return pending;
   }
 
-  return { load, preload: () => void load().catch(() => {}), loaded: () => loaded };
+  return {
+    // Only a part asked for may reload the page; a hover that preloads it may not.
+    load: () => withReloadIfBuildReplaced(fetchModule()),
+    preload: () => void fetchModule().catch(() => {}),
+    loaded: () => loaded,
+  };
 }
 
 /**

@@ -5,7 +5,7 @@ import { ERRORS, TEXT } from "../../shared/contract/accounts.ts";
 import { FORGOT_PASSWORD_RULES } from "../../shared/validation.ts";
 import { Alert, Button, ButtonLink, Card, TextField, TextLink } from "../components/ui";
 import { AuthHeader } from "../features/accounts/auth-header";
-import { loadAuthApi } from "../features/accounts/lazy-auth";
+import { loadAuthApi, warmUpAuthApi } from "../features/accounts/lazy-auth";
 import { useRulesForm } from "../lib/forms";
 import { useRootData } from "../lib/root-data";
 import { documentTitle, productNameOf, type RouteHandle } from "../lib/route-handle";
@@ -25,7 +25,7 @@ export default function ForgotPassword() {
   const [status, setStatus] = useState<Status>({ kind: "idle" });
   const inFlight = useRef(false);
   const form = useRulesForm<{ email: string }>(FORGOT_PASSWORD_RULES, { email: "" });
-  const warmUp = () => loadAuthApi().catch(() => {});
+  const warmUp = () => warmUpAuthApi();
 
   async function send({ email }: { email: string }) {
     if (inFlight.current) return;

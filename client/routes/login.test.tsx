@@ -7,12 +7,12 @@ import { ERROR_CODES } from "../../shared/contract/common.ts";
 import { jsonResponse, rootData } from "../../tests/support/client/fixtures";
 import { HomeProbe, IndexProbe, NoFallback, PassThrough } from "../../tests/support/client/stub-routes";
 import { ToastProvider } from "../components/ui";
-import { loadFirebaseAuth, signInWithEmail, signOutOfFirebase } from "../features/accounts/firebase-auth";
+import { signInWithEmail, signOutOfFirebase, warmUpFirebaseAuth } from "../features/accounts/firebase-auth";
 import Login from "./login";
 
 vi.mock("../features/accounts/firebase-auth", async (importOriginal) => ({
   ...(await importOriginal<typeof import("../features/accounts/firebase-auth")>()),
-  loadFirebaseAuth: vi.fn(async () => ({})),
+  warmUpFirebaseAuth: vi.fn(),
   signInWithEmail: vi.fn(),
   // Never open a real popup (GitHub sign-in is tested in login-github.test.tsx).
   signInWithGitHub: vi.fn(() => new Promise(() => {})),
@@ -20,7 +20,7 @@ vi.mock("../features/accounts/firebase-auth", async (importOriginal) => ({
 }));
 
 const signIn = vi.mocked(signInWithEmail);
-const loadFirebase = vi.mocked(loadFirebaseAuth);
+const warmUpFirebase = vi.mocked(warmUpFirebaseAuth);
 const fetchMock = vi.fn<typeof fetch>();
 
 const IDENTITY = {
@@ -229,19 +229,19 @@ describe("/login loading the sign-in code", () => {
     const user = userEvent.setup();
     renderLogin();
     const email = await screen.findByLabelText("Email");
-    expect(loadFirebase).not.toHaveBeenCalled();
+    expect(warmUpFirebase).not.toHaveBeenCalled();
     await user.click(email);
-    expect(loadFirebase).toHaveBeenCalledWith(expect.objectContaining({ projectId: "demo-argus" }));
+    expect(warmUpFirebase).toHaveBeenCalledWith(expect.objectContaining({ projectId: "demo-argus" }));
     await user.click(screen.getByLabelText("Password"));
-    // Each focus asks again; loadFirebaseAuth hands back the instance it already loads or holds.
-    expect(loadFirebase).toHaveBeenCalledTimes(2);
+    // Each focus asks again; the SDK is fetched once and the instance kept.
+    expect(warmUpFirebase).toHaveBeenCalledTimes(2);
   });
 
-  it("loads it when the GitHub button is pressed", async () => {
+  it("starts loading it when the GitHub button is pressed", async () => {
     const user = userEvent.setup();
     renderLogin();
     await user.click(await screen.findByRole("button", { name: "Sign in with GitHub" }));
-    expect(loadFirebase).toHaveBeenCalledTimes(1);
+    expect(warmUpFirebase).toHaveBeenCalledTimes(1);
   });
 });
 

@@ -8,12 +8,12 @@ import { Alert, Button, Card, TextField, TextLink } from "../components/ui";
 import { AuthHeader } from "../features/accounts/auth-header";
 import {
   firebaseErrorCode,
-  loadFirebaseAuth,
   signInWithEmail,
   signOutOfFirebase,
+  warmUpFirebaseAuth,
 } from "../features/accounts/firebase-auth";
 import { GitHubSignIn } from "../features/accounts/github-sign-in";
-import { loadAuthApi } from "../features/accounts/lazy-auth";
+import { loadAuthApi, warmUpAuthApi } from "../features/accounts/lazy-auth";
 import { verificationRequiredPart } from "../features/accounts/lazy-panels";
 import { useLoginNotice } from "../features/accounts/login-notice";
 import { safeRedirectPath } from "../features/accounts/safe-redirect.ts";
@@ -61,8 +61,8 @@ export default function Login() {
   // when the visitor starts to sign in (focus, submit, a provider button), so they are ready by the
   // time the form is filled in. Both are fetched once and kept.
   function warmUp() {
-    if (root?.firebase) loadFirebaseAuth(root.firebase).catch(() => {});
-    loadAuthApi().catch(() => {});
+    if (root?.firebase) warmUpFirebaseAuth(root.firebase);
+    warmUpAuthApi();
     verificationRequiredPart.preload();
   }
   const VerificationRequired = useLazyPart(

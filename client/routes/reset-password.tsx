@@ -6,7 +6,7 @@ import { ERRORS, TEXT } from "../../shared/contract/accounts.ts";
 import { RESET_PASSWORD_RULES, type ResetPasswordValues } from "../../shared/validation.ts";
 import { Alert, Button, ButtonLink, Card, TextField } from "../components/ui";
 import { AuthHeader } from "../features/accounts/auth-header";
-import { loadAuthApi } from "../features/accounts/lazy-auth";
+import { loadAuthApi, warmUpAuthApi } from "../features/accounts/lazy-auth";
 import { loginNoticeState } from "../features/accounts/login-notice";
 import { checkResetLink, type ResetLink } from "../features/accounts/reset-link.server";
 import { useRulesForm } from "../lib/forms";
@@ -52,7 +52,7 @@ export default function ResetPassword({ loaderData }: Route.ComponentProps) {
   const { errors } = form.formState;
 
   useEffect(() => () => window.clearTimeout(timer.current), []);
-  const warmUp = () => loadAuthApi().catch(() => {});
+  const warmUp = () => warmUpAuthApi();
 
   async function reset({ password }: ResetPasswordValues) {
     if (inFlight.current || !oobCode) return;

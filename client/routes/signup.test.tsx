@@ -7,15 +7,15 @@ import { renderRoute } from "../../tests/support/client/render-route";
 import {
   createUserWithEmail,
   discardNewFirebaseUser,
-  loadFirebaseAuth,
   signInWithGitHub,
   signOutOfFirebase,
+  warmUpFirebaseAuth,
 } from "../features/accounts/firebase-auth";
 import Signup from "./signup";
 
 vi.mock("../features/accounts/firebase-auth", async (importOriginal) => ({
   ...(await importOriginal<typeof import("../features/accounts/firebase-auth")>()),
-  loadFirebaseAuth: vi.fn(async () => ({})),
+  warmUpFirebaseAuth: vi.fn(),
   createUserWithEmail: vi.fn(),
   discardNewFirebaseUser: vi.fn(async () => {}),
   signInWithGitHub: vi.fn(),
@@ -110,9 +110,9 @@ describe("/signup form", () => {
     const user = userEvent.setup();
     renderSignup();
     const name = await screen.findByLabelText("Name");
-    expect(loadFirebaseAuth).not.toHaveBeenCalled();
+    expect(warmUpFirebaseAuth).not.toHaveBeenCalled();
     await user.click(name);
-    expect(loadFirebaseAuth).toHaveBeenCalledWith(expect.objectContaining({ projectId: "demo-argus" }));
+    expect(warmUpFirebaseAuth).toHaveBeenCalledWith(expect.objectContaining({ projectId: "demo-argus" }));
   });
 
   it("submits once however often it is pressed, and shows it is busy", async () => {

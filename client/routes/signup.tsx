@@ -9,11 +9,11 @@ import {
   createUserWithEmail,
   discardNewFirebaseUser,
   firebaseErrorCode,
-  loadFirebaseAuth,
   signOutOfFirebase,
+  warmUpFirebaseAuth,
 } from "../features/accounts/firebase-auth";
 import { GitHubSignIn } from "../features/accounts/github-sign-in";
-import { loadAuthApi } from "../features/accounts/lazy-auth";
+import { loadAuthApi, warmUpAuthApi } from "../features/accounts/lazy-auth";
 import { checkYourEmailPart, verificationRequiredPart } from "../features/accounts/lazy-panels";
 import { useRulesForm } from "../lib/forms";
 import { useLazyPart } from "../lib/lazy-part";
@@ -69,8 +69,8 @@ export default function Signup() {
 
   // Like /login: the Firebase SDK and the /auth calls load when the visitor starts, not with the page.
   function warmUp() {
-    if (root?.firebase) loadFirebaseAuth(root.firebase).catch(() => {});
-    loadAuthApi().catch(() => {});
+    if (root?.firebase) warmUpFirebaseAuth(root.firebase);
+    warmUpAuthApi();
     checkYourEmailPart.preload();
     verificationRequiredPart.preload();
   }

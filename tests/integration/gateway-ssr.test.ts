@@ -83,6 +83,17 @@ describe("the document", () => {
     expect(response.headers["cache-control"]).toContain("immutable");
   });
 
+  it("answers 404 for an asset the build does not have, as a tab open across an update asks for", async () => {
+    const { app } = createTestGateway(backend.url);
+    for (const method of ["get", "head"] as const) {
+      const response = await request(app)[method]("/assets/manifest-00000000.js");
+      // Not the unknown path's redirect home: a module import would get a page, and a tab could
+      // not tell its build is gone (client/lib/stale-build.ts).
+      expect(response.status, method).toBe(404);
+      expect(response.headers["cache-control"], method).toBe("no-store");
+    }
+  });
+
   it("serves scripts and styles compressed at build time, in the encoding the browser prefers", async () => {
     const running = await listenForTest(createTestGateway(backend.url));
     try {

@@ -1,6 +1,6 @@
 /**
  * The Firebase Auth client, loaded on demand: the SDK is imported dynamically when a visitor starts
- * to sign in or up (the forms call `loadFirebaseAuth` on focus, submit or a provider button; the
+ * to sign in or up (the forms call `warmUpFirebaseAuth` on focus, `loadFirebaseAuth` on submit or a provider button; the
  * verification page when it opens), so no page's first load carries it
  * (docs/decisions/006-page-weight.md). Persistence is in memory: the
  * product's session is the gateway's HttpOnly cookie, Firebase only proves the password once.
@@ -8,11 +8,12 @@
 import type { Auth, User } from "firebase/auth";
 import { GITHUB_SIGN_IN_SCOPES } from "../../../shared/constants.ts";
 import type { PublicFirebaseConfig } from "../../lib/gateway-context";
+import { withReloadIfBuildReplaced } from "../../lib/stale-build";
 
 let pending: Promise<Auth> | null = null;
 
 /** One Auth instance per page load (initializeAuth may run only once per app). */
-export function loadFirebaseAuth(config: PublicFirebaseConfig): Promise<Auth> {
+function firebaseAuth(config: PublicFirebaseConfig): Promise<Auth> {
   pending ??= (async () => {
     const [{ getApp, getApps, initializeApp }, { connectAuthEmulator, inMemoryPersistence, initializeAuth }] =
       await Promise.all([import("firebase/app"), import("firebase/auth")]);
@@ -32,6 +33,16 @@ export function loadFirebaseAuth(config: PublicFirebaseConfig): Promise<Auth> {
     throw error;
   });
   return pending;
+}
+
+/** Firebase Auth, for a sign-in under way: reloads the page if its build has been replaced. */
+export function loadFirebaseAuth(config: PublicFirebaseConfig): Promise<Auth> {
+  return withReloadIfBuildReplaced(firebaseAuth(config));
+}
+
+/** Starts fetching Firebase Auth as a visitor starts to sign in (a failure is left to the sign-in). */
+export function warmUpFirebaseAuth(config: PublicFirebaseConfig): void {
+  firebaseAuth(config).catch(() => {});
 }
 
 export interface FirebaseIdentity {

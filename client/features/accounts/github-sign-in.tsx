@@ -12,12 +12,12 @@ import {
   firebaseErrorCode,
   type GitHubIdentity,
   httpsUrlOrNull,
-  loadFirebaseAuth,
   signInWithEmulatorGitHub,
   signInWithGitHub,
   signOutOfFirebase,
+  warmUpFirebaseAuth,
 } from "./firebase-auth";
-import { loadAuthApi } from "./lazy-auth";
+import { loadAuthApi, warmUpAuthApi } from "./lazy-auth";
 import { safeRedirectPath } from "./safe-redirect.ts";
 
 const localGitHubDialog = lazyPart(() => import("./local-github-dialog"));
@@ -62,8 +62,8 @@ export function GitHubSignIn({
 
   // Loaded on focus too, so the popup opens right on the click (popup blockers want that).
   function warmUp() {
-    if (root?.firebase) loadFirebaseAuth(root.firebase).catch(() => {});
-    loadAuthApi().catch(() => {});
+    if (root?.firebase) warmUpFirebaseAuth(root.firebase);
+    warmUpAuthApi();
     if (local) localGitHubDialog.preload();
   }
 
