@@ -40,6 +40,11 @@ export function staticAssets(config: GatewayConfig): Router {
       serveStatic: { immutable: true, maxAge: "1y", index: false },
     }),
   );
+  // Nothing here is for search engines: every page is an organisation's or a way into one. Answered
+  // here, or the unknown path would be sent home (and a crawler would index the sign-in page).
+  router.get("/robots.txt", (_req, res) => {
+    res.type("text/plain").set("Cache-Control", "public, max-age=86400").send("User-agent: *\nDisallow: /\n");
+  });
   // A file the build does not have is not found, rather than an unknown path sent home: a tab
   // opened before an update asks for the old build's files and must learn they are gone.
   router.use("/assets", (_req, res) => {

@@ -83,6 +83,14 @@ describe("the document", () => {
     expect(response.headers["cache-control"]).toContain("immutable");
   });
 
+  it("asks crawlers to stay out of every page", async () => {
+    const { app } = createTestGateway(backend.url);
+    const response = await request(app).get("/robots.txt");
+    expect(response.status).toBe(200);
+    expect(response.headers["content-type"]).toMatch(/^text\/plain/);
+    expect(response.text).toBe("User-agent: *\nDisallow: /\n");
+  });
+
   it("answers 404 for an asset the build does not have, as a tab open across an update asks for", async () => {
     const { app } = createTestGateway(backend.url);
     for (const method of ["get", "head"] as const) {
