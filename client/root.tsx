@@ -6,6 +6,7 @@ import { ERRORS } from "../shared/contract/accounts.ts";
 import type { Route } from "./+types/root";
 import appCss from "./app.css?url";
 import { BrandMark, FAVICON_HREF } from "./components/brand";
+import { PartFailedNotice } from "./components/part-failed-notice";
 import { ButtonLink, Card, ToastProvider } from "./components/ui";
 import { gatewayContext } from "./lib/gateway-context";
 import { useNonce } from "./lib/nonce";
@@ -84,6 +85,7 @@ export default function App() {
   return (
     <ToastProvider>
       <Outlet />
+      <PartFailedNotice />
     </ToastProvider>
   );
 }

@@ -1,5 +1,5 @@
 import { startTransition, useEffect, useState } from "react";
-import { withReloadIfBuildReplaced } from "./stale-build";
+import { withRecovery } from "./stale-build";
 
 export interface LazyPart<T> {
   /** Starts fetching the module; call it on pointerenter or focus of whatever opens the part. */
@@ -36,7 +36,7 @@ export function lazyPart<T>(importModule: () => Promise<T>): LazyPart<T> {
 
   return {
     // Only a part asked for may reload the page; a hover that preloads it may not.
-    load: () => withReloadIfBuildReplaced(fetchModule()),
+    load: () => withRecovery(fetchModule()),
     preload: () => void fetchModule().catch(() => {}),
     loaded: () => loaded,
   };

@@ -1,13 +1,21 @@
 /**
  * A tab opened before the server was updated (client/lib/stale-build.ts): the part it fetches on
  * demand is gone, and so is its build's manifest, so asking for the part reloads the page, which then
- * has it. A part that fails while the build is still there (a dropped connection) reloads nothing.
+ * has it. A part that fails while the build is still there (a dropped connection) reloads nothing by
+ * itself: the page says so and offers the reload.
  * The update is played by answering 404 for the part's chunk and by pointing the page at a manifest
  * the server does not have, which the gateway answers 404 as it would an old build's.
  */
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchBrowser, signedInPage, takeBrowserErrors, waitForHydration } from "./browser.ts";
+import { PART_FAILED_TEXT } from "../../client/components/part-failed-notice.tsx";
+import {
+  launchBrowser,
+  seriousViolations,
+  signedInPage,
+  takeBrowserErrors,
+  waitForHydration,
+} from "./browser.ts";
 
 const baseUrl = inject("gatewayUrl");
 const stack = { baseUrl, emulatorHost: inject("emulatorHost"), projectId: inject("projectId") };
@@ -55,19 +63,23 @@ describe("a build replaced under an open tab", () => {
     await markDocument(page);
     await pointAtGoneManifest(page);
     await page.getByRole("button", { name: "Upgrade to Pro" }).click();
-    await page.waitForTimeout(1000);
+    // It says so instead, and offers the reload.
+    const notice = page.getByRole("alert").filter({ hasText: PART_FAILED_TEXT.title });
+    await notice.waitFor();
     expect(await stillMarked(page)).toBe(true);
 
     // The server answers as the new build would: the part is there.
     await page.unrouteAll();
-    await page.reload();
+    const reloadedAgain = page.waitForEvent("load");
+    await notice.getByRole("button", { name: PART_FAILED_TEXT.reload }).click();
+    await reloadedAgain;
     await waitForHydration(page);
     await page.getByRole("button", { name: "Upgrade to Pro" }).click();
     await page.getByRole("dialog", { name: "Upgrade to Pro" }).waitFor();
     await page.context().close();
   });
 
-  it("leaves the page as it is when the part fails but its build is still there", async () => {
+  it("says so when the part fails but its build is still there, and its reload brings the part", async () => {
     const page = await signedInPage(browser, stack, "Gladys West", "/subscriptions");
     await waitForHydration(page);
     await markDocument(page);
@@ -81,12 +93,24 @@ describe("a build replaced under an open tab", () => {
     });
 
     await page.getByRole("button", { name: "Upgrade to Pro" }).click();
-    // The page asked whether its build is still there, and it is.
+    // The page asked whether its build is still there, and it is: no reload, but a notice, since
+    // the browser will not fetch the part again in this page.
     expect(await manifestAsked).toBe(200);
-    await page.waitForTimeout(500);
+    const notice = page.getByRole("alert").filter({ hasText: PART_FAILED_TEXT.title });
+    await notice.waitFor();
     expect(await stillMarked(page)).toBe(true);
-    // Chromium logs the dropped fetch, the one error this test provokes.
+    expect(await seriousViolations(page)).toEqual([]);
+    // Chromium logged the dropped fetch, the one error this test provokes.
     expect(takeBrowserErrors()).toEqual([expect.stringContaining("ERR_CONNECTION_RESET")]);
+
+    // The connection is back: the notice's reload brings the part.
+    await page.unrouteAll();
+    const reloaded = page.waitForEvent("load");
+    await notice.getByRole("button", { name: PART_FAILED_TEXT.reload }).click();
+    await reloaded;
+    await waitForHydration(page);
+    await page.getByRole("button", { name: "Upgrade to Pro" }).click();
+    await page.getByRole("dialog", { name: "Upgrade to Pro" }).waitFor();
     await page.context().close();
   });
 });

@@ -8,7 +8,7 @@
 import type { Auth, User } from "firebase/auth";
 import { GITHUB_SIGN_IN_SCOPES } from "../../../shared/constants.ts";
 import type { PublicFirebaseConfig } from "../../lib/gateway-context";
-import { withReloadIfBuildReplaced } from "../../lib/stale-build";
+import { withRecovery } from "../../lib/stale-build";
 
 let pending: Promise<Auth> | null = null;
 
@@ -37,7 +37,7 @@ function firebaseAuth(config: PublicFirebaseConfig): Promise<Auth> {
 
 /** Firebase Auth, for a sign-in under way: reloads the page if its build has been replaced. */
 export function loadFirebaseAuth(config: PublicFirebaseConfig): Promise<Auth> {
-  return withReloadIfBuildReplaced(firebaseAuth(config));
+  return withRecovery(firebaseAuth(config));
 }
 
 /** Starts fetching Firebase Auth as a visitor starts to sign in (a failure is left to the sign-in). */

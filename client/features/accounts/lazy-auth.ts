@@ -1,4 +1,4 @@
-import { withReloadIfBuildReplaced } from "../../lib/stale-build";
+import { withRecovery } from "../../lib/stale-build";
 
 /**
  * The /auth calls, kept off the first load: no page imports them statically; they
@@ -6,7 +6,7 @@ import { withReloadIfBuildReplaced } from "../../lib/stale-build";
  * module system fetches the chunk once and keeps it.
  */
 export function loadAuthApi() {
-  return withReloadIfBuildReplaced(import("./auth-api"));
+  return withRecovery(import("./auth-api"));
 }
 
 /** Starts fetching the calls as a visitor starts to fill a form in (a failure is left to its submit). */
