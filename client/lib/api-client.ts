@@ -131,9 +131,9 @@ export function createApiClient(options: ApiClientOptions) {
   return {
     call,
     /** One page of the organisation's GitHub repositories (shared/contract/common.ts: page, size, search, sort). */
-    getProjects: (page: Partial<PageQuery<ProjectSort>> = {}) =>
+    getProjects: (page: Partial<PageQuery<ProjectSort>> = {}, integrationName = "github") =>
       call<typeof projectsResponseSchema>(
-        `${API_PATHS.projects}${pageQueryString(page, { integrationType: "git", integrationName: "github" })}`,
+        `${API_PATHS.projects}${pageQueryString(page, { integrationType: "git", integrationName })}`,
       ),
     /** The integration catalogue as the caller's organisation has it. */
     getIntegrations: () => call<typeof integrationsResponseSchema>(API_PATHS.integrations),

@@ -1,8 +1,13 @@
 import { FolderGit2, MessageSquareText, Plug, Search, Zap } from "lucide-react";
-import { Form, href } from "react-router";
+import { Form, href, Link } from "react-router";
 import { ERRORS, TEXT } from "../../shared/contract/accounts.ts";
 import { pageCount, SEARCH_MAX } from "../../shared/contract/paging.ts";
 import { botCommandText } from "../../shared/contract/reviews.ts";
+import {
+  DEFAULT_SETTINGS_PROVIDER,
+  SETTINGS_PROVIDERS,
+  type SettingsProvider,
+} from "../../shared/settings-catalogue.ts";
 import { Pager } from "../components/pager";
 import { Streamed } from "../components/streamed";
 import { Button, ButtonLink, Card, EmptyState, TextField, TextLink } from "../components/ui";
@@ -10,8 +15,9 @@ import { CardIconSprite } from "../features/code-hosts/card-icons";
 import { ProjectCard, ProjectCardSkeleton } from "../features/code-hosts/project-card";
 import { loadProjects, type ProjectsPage } from "../features/code-hosts/projects.server";
 import { backendFor } from "../lib/backend.server";
+import { cn } from "../lib/cn";
 import { confirmedUser } from "../lib/guards.server";
-import { listSearchOf, listStateOf } from "../lib/list-url";
+import { type ListState, listSearchOf, listStateOf } from "../lib/list-url";
 import { useProductName } from "../lib/root-data";
 import { documentTitle, productNameOf, type RouteHandle } from "../lib/route-handle";
 import type { Route } from "./+types/home";
@@ -30,12 +36,25 @@ export function meta({ matches }: Route.MetaArgs) {
 export async function loader({ context, request }: Route.LoaderArgs) {
   const { api } = backendFor(context, request);
   const state = listStateOf(request.url);
-  const projects = loadProjects(api, state);
-  return { user: await confirmedUser(context, request), state, projects };
+  const codeHost = codeHostOf(request.url);
+  const projects = loadProjects(api, state, codeHost);
+  return { user: await confirmedUser(context, request), state, codeHost, projects };
+}
+
+/** The code host whose repositories are listed: `?integrationName=`, GitHub when absent or unknown. */
+function codeHostOf(url: string): SettingsProvider {
+  const asked = new URL(url).searchParams.get("integrationName");
+  return SETTINGS_PROVIDERS.find((provider) => provider.value === asked)?.value ?? DEFAULT_SETTINGS_PROVIDER;
+}
+
+/** The query that keeps the code host (left out when it is the default) beside the list's state. */
+function homeHref(codeHost: SettingsProvider, state: Partial<ListState> = {}): string {
+  const integrationName = codeHost === DEFAULT_SETTINGS_PROVIDER ? undefined : codeHost;
+  return `/home${listSearchOf(state, { integrationName })}`;
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  const { user, state, projects } = loaderData;
+  const { user, state, codeHost, projects } = loaderData;
   const productName = useProductName();
   const firstName = (user.name || user.email).split(/\s+/)[0];
 
@@ -54,10 +73,13 @@ export default function Home({ loaderData }: Route.ComponentProps) {
 
       <section aria-labelledby="repositories" className="space-y-4">
         <div className="flex flex-wrap items-end justify-between gap-3">
-          <h2 id="repositories" className="font-semibold text-base text-fg">
-            Repositories
-          </h2>
-          <RepositorySearch search={state.search} />
+          <div className="flex flex-wrap items-center gap-3">
+            <h2 id="repositories" className="font-semibold text-base text-fg">
+              Repositories
+            </h2>
+            <CodeHostChoice codeHost={codeHost} />
+          </div>
+          <RepositorySearch search={state.search} codeHost={codeHost} />
         </div>
         <Streamed
           result={projects}
@@ -65,7 +87,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           errorTitle={ERRORS.loadProjects}
           errorDescription="The repository list could not be fetched. Check your connection and try again."
         >
-          {(list) => <ProjectsView list={list} search={state.search} />}
+          {(list) => <ProjectsView list={list} search={state.search} codeHost={codeHost} />}
         </Streamed>
       </section>
     </div>
@@ -127,11 +149,35 @@ function IntroIcon({ children }: { children: React.ReactNode }) {
   );
 }
 
+/** Which code host's repositories are listed: links, so each list has its URL and needs no script. */
+function CodeHostChoice({ codeHost }: { codeHost: SettingsProvider }) {
+  return (
+    <nav
+      aria-label="Code host"
+      className="inline-flex rounded-md border border-border bg-surface-muted p-0.5"
+    >
+      {SETTINGS_PROVIDERS.map(({ value, label }) => (
+        <Link
+          key={value}
+          to={homeHref(value)}
+          aria-current={value === codeHost ? "page" : undefined}
+          className={cn(
+            "focus-ring rounded px-3 py-1 font-medium text-sm",
+            value === codeHost ? "bg-surface text-fg shadow-card" : "text-fg-muted hover:text-fg",
+          )}
+        >
+          {label}
+        </Link>
+      ))}
+    </nav>
+  );
+}
+
 /**
  * The search: a GET form, so the search is in the URL (a link or the back button keeps it) and works
- * before hydration; a new search starts at the first page.
+ * before hydration; a new search starts at the first page, on the same code host.
  */
-function RepositorySearch({ search }: { search: string }) {
+function RepositorySearch({ search, codeHost }: { search: string; codeHost: SettingsProvider }) {
   return (
     <Form
       method="get"
@@ -139,6 +185,9 @@ function RepositorySearch({ search }: { search: string }) {
       className="flex w-full items-end gap-2 sm:w-auto"
       aria-label="Repositories"
     >
+      {codeHost === DEFAULT_SETTINGS_PROVIDER ? null : (
+        <input type="hidden" name="integrationName" value={codeHost} />
+      )}
       <TextField
         key={search}
         className="min-w-0 flex-1 sm:w-64 sm:flex-none"
@@ -161,14 +210,20 @@ function RepositorySearch({ search }: { search: string }) {
   );
 }
 
-function ProjectsView({ list, search }: { list: ProjectsPage; search: string }) {
+interface ListProps {
+  list: ProjectsPage;
+  search: string;
+  codeHost: SettingsProvider;
+}
+
+function ProjectsView({ list, search, codeHost }: ListProps) {
   if (list.page.total === 0 && search) {
     return (
       <EmptyState
         icon={<Search />}
         title={`No repository matches “${search}”`}
         description="Try another part of its name."
-        action={<ButtonLink to={href("/home")}>Show all repositories</ButtonLink>}
+        action={<ButtonLink to={homeHref(codeHost)}>Show all repositories</ButtonLink>}
       />
     );
   }
@@ -190,10 +245,10 @@ function ProjectsView({ list, search }: { list: ProjectsPage; search: string }) 
       />
     );
   }
-  return <ProjectGrid list={list} search={search} />;
+  return <ProjectGrid list={list} search={search} codeHost={codeHost} />;
 }
 
-function ProjectGrid({ list, search }: { list: ProjectsPage; search: string }) {
+function ProjectGrid({ list, search, codeHost }: ListProps) {
   const { projects, page } = list;
   return (
     <>
@@ -213,7 +268,7 @@ function ProjectGrid({ list, search }: { list: ProjectsPage; search: string }) {
         label="Repository pages"
         page={page.page}
         pageCount={pageCount(page)}
-        hrefOf={(n) => `/home${listSearchOf({ search, page: n })}`}
+        hrefOf={(n) => homeHref(codeHost, { search, page: n })}
       />
     </>
   );

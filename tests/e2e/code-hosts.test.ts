@@ -4,11 +4,8 @@
  */
 
 import type { Browser } from "playwright-core";
-import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { projectsResponseSchema } from "../../shared/contract/code-hosts.ts";
-import { API_PATHS } from "../../shared/contract/common.ts";
-import { launchBrowser, seriousViolations, signedInPage } from "./browser.ts";
+import { launchBrowser, seriousViolations, signedInPage, waitForHydration } from "./browser.ts";
 
 const baseUrl = inject("gatewayUrl");
 const stack = { baseUrl, emulatorHost: inject("emulatorHost"), projectId: inject("projectId") };
@@ -116,14 +113,30 @@ describe("code hosts", () => {
       "/settings?integrationName=azure-devops",
     );
 
-    // /home lists GitHub's projects only (docs/product.md#home), so the import is read from the
-    // API, through the gateway with the browser's session.
-    const answer = await page.request.get(
-      `${baseUrl}${API_PATHS.projects}?integrationType=git&integrationName=azure-devops`,
+    // /home lists GitHub's repositories first; its code host choice shows the imported ones.
+    await page.goto(`${baseUrl}/home`);
+    await waitForHydration(page);
+    const codeHost = page.getByRole("navigation", { name: "Code host" });
+    expect(await codeHost.getByRole("link", { name: "GitHub" }).getAttribute("aria-current")).toBe("page");
+    await codeHost.getByRole("link", { name: "Azure DevOps" }).click();
+    await page.waitForURL(`${baseUrl}/home?integrationName=azure-devops`);
+    expect(await codeHost.getByRole("link", { name: "Azure DevOps" }).getAttribute("aria-current")).toBe(
+      "page",
     );
-    expect(answer.status()).toBe(200);
-    const { projects } = v.parse(projectsResponseSchema, await answer.json()).data;
-    expect(projects.map((project) => project.name).sort()).toEqual([...azureDevOps.repositoryNames].sort());
+    const cards = page.getByRole("article");
+    await expect.poll(() => cards.count()).toBe(azureDevOps.repositoryNames.length);
+    const shown = (await cards.allInnerTexts()).join("\n");
+    for (const name of azureDevOps.repositoryNames) expect(shown).toContain(name);
+    expect(await seriousViolations(page)).toEqual([]);
+    // A repository's settings link names its code host.
+    const settings = new URL(
+      (await cards
+        .first()
+        .getByRole("link", { name: /^Settings for / })
+        .getAttribute("href")) ?? "",
+      baseUrl,
+    );
+    expect(settings.searchParams.get("integrationName")).toBe("azure-devops");
     await page.context().close();
   });
 });
