@@ -121,13 +121,34 @@ describe("/home", () => {
     expect(screen.queryByText("Loading repositories…")).not.toBeInTheDocument();
   });
 
-  it("shows the empty state", async () => {
+  it("shows the empty state, leading to the code host's setup", async () => {
     backendAnswers(() => projectsBody([]));
     renderHome();
     expect(await screen.findByRole("heading", { name: "No projects found" })).toBeInTheDocument();
-    expect(screen.getByRole("link", { name: /connect an integration/i })).toHaveAttribute(
+    expect(screen.getByRole("link", { name: "Connect GitHub" })).toHaveAttribute(
       "href",
-      "/integrations",
+      "/integrations/github",
+    );
+  });
+
+  it("asks for the code host in its query, marks it as the current one, and keeps it in the search", async () => {
+    backendAnswers(() => projectsBody([]));
+    renderHome(gateway(), "/home?integrationName=azure-devops");
+    expect(await screen.findByRole("link", { name: "Connect Azure DevOps" })).toHaveAttribute(
+      "href",
+      "/integrations/azure-devops",
+    );
+    const [call] = fetchMock.mock.calls[0] ?? [];
+    expect(new URL(String(call)).searchParams.get("integrationName")).toBe("azure-devops");
+    const choice = screen.getByRole("navigation", { name: "Code host" });
+    expect(within(choice).getByRole("link", { name: "Azure DevOps" })).toHaveAttribute(
+      "aria-current",
+      "page",
+    );
+    expect(within(choice).getByRole("link", { name: "GitHub" })).toHaveAttribute("href", "/home");
+    expect(screen.getByRole("search").querySelector("input[type=hidden]")).toHaveAttribute(
+      "value",
+      "azure-devops",
     );
   });
 

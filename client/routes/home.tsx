@@ -47,6 +47,10 @@ function codeHostOf(url: string): SettingsProvider {
   return SETTINGS_PROVIDERS.find((provider) => provider.value === asked)?.value ?? DEFAULT_SETTINGS_PROVIDER;
 }
 
+function codeHostLabel(codeHost: SettingsProvider): string {
+  return SETTINGS_PROVIDERS.find((provider) => provider.value === codeHost)?.label ?? codeHost;
+}
+
 /** The query that keeps the code host (left out when it is the default) beside the list's state. */
 function homeHref(codeHost: SettingsProvider, state: Partial<ListState> = {}): string {
   const integrationName = codeHost === DEFAULT_SETTINGS_PROVIDER ? undefined : codeHost;
@@ -232,14 +236,14 @@ function ProjectsView({ list, search, codeHost }: ListProps) {
       <EmptyState
         icon={<FolderGit2 />}
         title={TEXT.noProjects}
-        description="Connect an integration and the repositories it can see will show up here."
+        description={`Connect ${codeHostLabel(codeHost)} and the repositories it can see will show up here.`}
         action={
           <ButtonLink
-            to={href("/integrations")}
+            to={href("/integrations/:integrationName", { integrationName: codeHost })}
             variant="primary"
             icon={<Plug aria-hidden="true" className="size-4" />}
           >
-            Connect an integration
+            Connect {codeHostLabel(codeHost)}
           </ButtonLink>
         }
       />

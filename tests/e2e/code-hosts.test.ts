@@ -120,9 +120,10 @@ describe("code hosts", () => {
     expect(await codeHost.getByRole("link", { name: "GitHub" }).getAttribute("aria-current")).toBe("page");
     await codeHost.getByRole("link", { name: "Azure DevOps" }).click();
     await page.waitForURL(`${baseUrl}/home?integrationName=azure-devops`);
-    expect(await codeHost.getByRole("link", { name: "Azure DevOps" }).getAttribute("aria-current")).toBe(
-      "page",
-    );
+    // The address changes as the navigation ends; React renders the new list just after.
+    await expect
+      .poll(() => codeHost.getByRole("link", { name: "Azure DevOps" }).getAttribute("aria-current"))
+      .toBe("page");
     const cards = page.getByRole("article");
     await expect.poll(() => cards.count()).toBe(azureDevOps.repositoryNames.length);
     const shown = (await cards.allInnerTexts()).join("\n");
