@@ -3,7 +3,7 @@
  * (through its install page), and Azure DevOps through the fake the global setup runs.
  */
 
-import type { Browser } from "playwright-core";
+import type { Browser, Locator } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { launchBrowser, seriousViolations, signedInPage, waitForHydration } from "./browser.ts";
 
@@ -16,6 +16,14 @@ beforeAll(async () => {
   browser = await launchBrowser();
 });
 afterAll(() => browser?.close());
+
+/** Where a repository card's settings icon leads. */
+async function settingsLinkOf(card: Locator): Promise<URL> {
+  return new URL(
+    (await card.getByRole("link", { name: /^Settings for / }).getAttribute("href")) ?? "",
+    baseUrl,
+  );
+}
 
 describe("code hosts", () => {
   it("connects the sandbox GitHub, shows its repositories on /home and links to their settings", async () => {
@@ -50,13 +58,7 @@ describe("code hosts", () => {
     await cards.first().waitFor();
     expect(await cards.count()).toBeGreaterThan(0);
     await page.getByText("Sandbox").first().waitFor();
-    const settings = new URL(
-      (await cards
-        .first()
-        .getByRole("link", { name: /^Settings for / })
-        .getAttribute("href")) ?? "",
-      baseUrl,
-    );
+    const settings = await settingsLinkOf(cards.first());
     expect(settings.pathname).toBe("/settings");
     for (const key of ["repositoryId", "integrationKey", "integrationName", "integrationType"]) {
       expect(settings.searchParams.get(key), key).toBeTruthy();
@@ -130,13 +132,7 @@ describe("code hosts", () => {
     for (const name of azureDevOps.repositoryNames) expect(shown).toContain(name);
     expect(await seriousViolations(page)).toEqual([]);
     // A repository's settings link names its code host.
-    const settings = new URL(
-      (await cards
-        .first()
-        .getByRole("link", { name: /^Settings for / })
-        .getAttribute("href")) ?? "",
-      baseUrl,
-    );
+    const settings = await settingsLinkOf(cards.first());
     expect(settings.searchParams.get("integrationName")).toBe("azure-devops");
     await page.context().close();
   });

@@ -6,7 +6,7 @@
  * The update is played by answering 404 for the part's chunk and by pointing the page at a manifest
  * the server does not have, which the gateway answers 404 as it would an old build's.
  */
-import type { Browser, Page } from "playwright-core";
+import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { PART_FAILED_TEXT } from "../../client/components/part-failed-notice.tsx";
 import {
@@ -45,6 +45,16 @@ async function pointAtGoneManifest(page: Page) {
   });
 }
 
+/** The notice's Reload page, then the dialog the reloaded page now opens. */
+async function reloadFromNotice(page: Page, notice: Locator) {
+  const reloaded = page.waitForEvent("load");
+  await notice.getByRole("button", { name: PART_FAILED_TEXT.reload }).click();
+  await reloaded;
+  await waitForHydration(page);
+  await page.getByRole("button", { name: "Upgrade to Pro" }).click();
+  await page.getByRole("dialog", { name: "Upgrade to Pro" }).waitFor();
+}
+
 describe("a build replaced under an open tab", () => {
   it("reloads the page when a part asked for is gone with its build, once, and the part then opens", async () => {
     const page = await signedInPage(browser, stack, "Mary Golda Ross", "/subscriptions");
@@ -70,12 +80,7 @@ describe("a build replaced under an open tab", () => {
 
     // The server answers as the new build would: the part is there.
     await page.unrouteAll();
-    const reloadedAgain = page.waitForEvent("load");
-    await notice.getByRole("button", { name: PART_FAILED_TEXT.reload }).click();
-    await reloadedAgain;
-    await waitForHydration(page);
-    await page.getByRole("button", { name: "Upgrade to Pro" }).click();
-    await page.getByRole("dialog", { name: "Upgrade to Pro" }).waitFor();
+    await reloadFromNotice(page, notice);
     await page.context().close();
   });
 
@@ -105,12 +110,7 @@ describe("a build replaced under an open tab", () => {
 
     // The connection is back: the notice's reload brings the part.
     await page.unrouteAll();
-    const reloaded = page.waitForEvent("load");
-    await notice.getByRole("button", { name: PART_FAILED_TEXT.reload }).click();
-    await reloaded;
-    await waitForHydration(page);
-    await page.getByRole("button", { name: "Upgrade to Pro" }).click();
-    await page.getByRole("dialog", { name: "Upgrade to Pro" }).waitFor();
+    await reloadFromNotice(page, notice);
     await page.context().close();
   });
 });
