@@ -28,6 +28,7 @@ import {
   type successResponseSchema,
 } from "../../shared/contract/common.ts";
 import { type PageQuery, type ProjectSort, pageQueryString } from "../../shared/contract/paging.ts";
+import { DEFAULT_SETTINGS_PROVIDER, type SettingsProvider } from "../../shared/settings-catalogue.ts";
 
 export class ApiError extends Error {
   readonly status: number;
@@ -130,8 +131,14 @@ export function createApiClient(options: ApiClientOptions) {
 
   return {
     call,
-    /** One page of the organisation's GitHub repositories (shared/contract/common.ts: page, size, search, sort). */
-    getProjects: (page: Partial<PageQuery<ProjectSort>> = {}, integrationName = "github") =>
+    /**
+     * One page of the organisation's repositories on a code host, GitHub unless `integrationName`
+     * says (shared/contract/common.ts: page, size, search, sort).
+     */
+    getProjects: (
+      page: Partial<PageQuery<ProjectSort>> = {},
+      integrationName: SettingsProvider = DEFAULT_SETTINGS_PROVIDER,
+    ) =>
       call<typeof projectsResponseSchema>(
         `${API_PATHS.projects}${pageQueryString(page, { integrationType: "git", integrationName })}`,
       ),

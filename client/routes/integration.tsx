@@ -5,15 +5,12 @@ import type { Integration, ServiceHookSecret } from "../../shared/contract/code-
 import { INTEGRATIONS } from "../../shared/contract/code-hosts.ts";
 import { Streamed } from "../components/streamed";
 import { Alert, BackLink, ButtonLink, buttonClasses, Card, EmptyState, Skeleton } from "../components/ui";
-import {
-  ConnectionBadge,
-  integrationSettingsHref,
-  SandboxMark,
-} from "../features/code-hosts/integration-card";
+import { ConnectionBadge, SandboxMark } from "../features/code-hosts/integration-card";
 import { IntegrationIcon } from "../features/code-hosts/integration-icon";
 import { IntegrationSetupForm } from "../features/code-hosts/integration-setup-form";
 import { loadIntegration } from "../features/code-hosts/integrations.server";
 import { ServiceHookPanel } from "../features/code-hosts/service-hook-panel";
+import { organizationSettingsHref } from "../features/settings/settings-href";
 import { backendFor } from "../lib/backend.server";
 import { documentTitle, productNameOf, type RouteHandle } from "../lib/route-handle";
 import type { Route } from "./+types/integration";
@@ -86,7 +83,7 @@ function IntegrationDetail({ integration, ...hook }: { integration: Integration 
       {integration.isActive ? (
         <div className="flex justify-end border-border border-t px-6 py-4">
           <ButtonLink
-            to={integrationSettingsHref(integration)}
+            to={organizationSettingsHref(integration.name)}
             aria-label={`${INTEGRATIONS.settings} ${integration.display_name}`}
           >
             <Settings aria-hidden="true" className="size-4" />

@@ -15,8 +15,8 @@ import { IntegrationIcon } from "../features/code-hosts/integration-icon";
 import { settingsApi } from "../features/settings/lazy-settings";
 import { loadSettingsPage } from "../features/settings/settings.server";
 import { SettingsEditor } from "../features/settings/settings-editor";
+import { organizationSettingsHref } from "../features/settings/settings-href";
 import {
-  organizationSettingsHref,
   type SettingsPage,
   type SettingsPageQuery,
   settingsPageQuery,

@@ -5,17 +5,13 @@ import { INTEGRATIONS } from "../../../shared/contract/code-hosts.ts";
 import { sandboxInstallationOf } from "../../../shared/contract/sandbox.ts";
 import { Badge, ButtonLink, Card, Skeleton } from "../../components/ui";
 import { SANDBOX_TEXT } from "../sandbox/sandbox-text";
+import { organizationSettingsHref } from "../settings/settings-href";
 import { IntegrationIcon } from "./integration-icon";
-
-/** The review settings of one code host's repositories. */
-export function integrationSettingsHref(integration: Integration): string {
-  return `${href("/settings")}?${new URLSearchParams({ integrationName: integration.name })}`;
-}
 
 /** Where a card leads: the settings of an active integration, else its setup page. */
 function integrationHref(integration: Integration): string {
   return integration.isActive
-    ? integrationSettingsHref(integration)
+    ? organizationSettingsHref(integration.name)
     : href("/integrations/:integrationName", { integrationName: integration.name });
 }
 

@@ -3,7 +3,6 @@
  * by the browser's client loader: the query it was opened with, and its three loads combined into
  * one result. Plain code and types only, so the page's first load stays light.
  */
-import { href } from "react-router";
 import type { Integration } from "../../../shared/contract/code-hosts.ts";
 import type { SettingsData, SettingTemplate } from "../../../shared/contract/settings.ts";
 import { SETTINGS } from "../../../shared/contract/settings.ts";
@@ -47,11 +46,6 @@ export function settingsCallQuery(query: SettingsPageQuery, { withRepository = t
   if (query.integrationKey) params.set("integrationKey", query.integrationKey);
   if (query.integrationName) params.set("integrationName", query.integrationName);
   return params.toString();
-}
-
-/** The organisation view of a code host's settings. */
-export function organizationSettingsHref(integrationName: string): string {
-  return `${href("/settings")}?${new URLSearchParams({ integrationName })}`;
 }
 
 export type SettingsPage =
