@@ -222,7 +222,6 @@ describe.each(TEST_DATABASE_KINDS)("the review engine on %s", (kind) => {
       expect(text).toContain("event: run\ndata: ");
       expect(text).toContain(`"id":"${retried.id}"`);
       expect(text).toContain('"status":"running"');
-      // Nothing was pushed since the last review: the retry reviews an empty range.
       expect(text).toContain('"status":"succeeded"');
       // The stranger's organisation hears nothing of it (checked by the filter on org id).
     } finally {
@@ -236,7 +235,14 @@ describe.each(TEST_DATABASE_KINDS)("the review engine on %s", (kind) => {
     expect(retriedRun?.id).not.toBe(latest?.id);
     expect(latest?.headSha).toMatch(/^[0-9a-f]{40}$/);
     expect(retriedRun?.headSha).toBe(latest?.headSha);
-    // Nothing new since the last review: the retry posted no comment twice.
+    // Nothing was pushed since the last review: the retry reviewed the whole pull request again,
+    // found what the first run posted and posted none of it twice.
+    const again = await reviewRunDetail(backend, token, retriedRun?.id ?? "");
+    expect(again.decisions.map((decision) => `${decision.step}: ${decision.outcome}`)).toEqual(
+      expect.arrayContaining(["diff.range: base", "diff: from base"]),
+    );
+    expect(again.findings.length).toBeGreaterThan(0);
+    expect(again.findings.map((finding) => finding.delivery)).toEqual(again.findings.map(() => "duplicate"));
     const fingerprints = inlineFingerprints();
     expect(new Set(fingerprints).size).toBe(fingerprints.length);
   });

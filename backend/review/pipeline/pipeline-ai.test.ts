@@ -408,37 +408,29 @@ describe.each(TEST_DATABASE_KINDS)("the review pipeline's AI pass on %s", (kind)
     expect(posted.detail).toMatchObject({ inline: 2, not_posted: 1, over_limit: 1 });
   });
 
-  it("posts no duplicates when the same head is reviewed again and the model words its finding differently", async () => {
-    model$ = scriptedModel([
-      answer([INJECTION]),
-      answer([
-        { ...INJECTION, severity: "major", title: "Injectable query", quote: `    ${INJECTION.quote}` },
-      ]),
-    ]);
-    await run();
-    const again = await run("command", "full review");
-    expect(model$.requests).toHaveLength(2);
-    expect(host.reviews).toHaveLength(2);
-    expect(host.reviews[1]?.comments).toEqual([]);
-    expect((await findings(again)).map((row) => [row.finding.source, row.delivery])).toEqual([
-      ["builtin", "duplicate"],
-      ["ai", "duplicate"],
-    ]);
-  });
-
-  it("does not ask the model again when Review again finds the head already reviewed", async () => {
-    model$ = scriptedModel([answer([INJECTION], 12_000, 300)]);
-    await run();
-    // What POST /api/reviews/{runId}/retry queues: a `review` command, from the last reviewed head.
-    const again = await run("command", "review");
-    expect(model$.requests).toHaveLength(1);
-    expect(await runOf(again)).toMatchObject({
-      ai_outcome: null,
-      ai_input_tokens: null,
-      ai_cost_micros: null,
-    });
-    expect((await decision(again, "ai.model"))?.detail).toMatchObject({ reason: "no reviewable file" });
-  });
+  // `review` is what POST /api/reviews/{runId}/retry queues: with nothing pushed since the last
+  // review it covers the whole pull request again, as `full review` does.
+  it.each(["full review", "review"] as const)(
+    "posts no duplicates when the same head is reviewed again (%s) and the model words its finding differently",
+    async (command) => {
+      model$ = scriptedModel([
+        answer([INJECTION]),
+        answer([
+          { ...INJECTION, severity: "major", title: "Injectable query", quote: `    ${INJECTION.quote}` },
+        ]),
+      ]);
+      await run();
+      const again = await run("command", command);
+      expect(model$.requests).toHaveLength(2);
+      expect(host.reviews).toHaveLength(2);
+      expect(host.reviews[1]?.comments).toEqual([]);
+      expect((await findings(again)).map((row) => [row.finding.source, row.delivery])).toEqual([
+        ["builtin", "duplicate"],
+        ["ai", "duplicate"],
+      ]);
+      expect(await runOf(again)).toMatchObject({ ai_outcome: "reviewed" });
+    },
+  );
 
   it("reviews with the built-in reviewer alone when the organisation has no model", async () => {
     model = null;

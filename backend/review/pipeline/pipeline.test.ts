@@ -105,6 +105,17 @@ describe.each(TEST_DATABASE_KINDS)("the review pipeline on %s", (kind) => {
   const runOf = (runId: string) => runRow(db, runId);
   const decisions = (runId: string) => decisionSteps(db, runId);
   const findings = (runId: string) => findingRows(db, runId);
+  /** The detail the run logged with its first `step`. */
+  const stepDetail = async (runId: string, step: string) =>
+    (
+      await db
+        .selectFrom("review_decisions")
+        .select("detail")
+        .where("run_id", "=", runId)
+        .where("step", "=", step)
+        .orderBy("id")
+        .executeTakeFirstOrThrow()
+    ).detail;
 
   it("reviews an opened pull request from its base and posts one review, recording every finding", async () => {
     const runId = await run("opened");
@@ -168,6 +179,26 @@ describe.each(TEST_DATABASE_KINDS)("the review pipeline on %s", (kind) => {
     // `full review` starts from the base again.
     await run("command", "full review");
     expect(host.asked.at(-1)).toBe(`${BASE}...${HEAD2}`);
+  });
+
+  it("reviews the whole pull request again when someone asks with nothing pushed since the last review", async () => {
+    await run("opened");
+    const asked = await run("command", "review");
+    // Not an empty range answered "0 files": the whole change, its findings known as posted.
+    expect(host.asked).toEqual([`${BASE}...${HEAD1}`, `${BASE}...${HEAD1}`]);
+    expect(await decisions(asked)).toEqual(expect.arrayContaining(["diff.range: base", "diff: from base"]));
+    expect(await stepDetail(asked, "diff.range")).toEqual({ reason: "nothing pushed since the last review" });
+    expect((await findings(asked)).map((row) => [row.finding.ruleId, row.delivery])).toEqual([
+      ["hygiene/env-file", "duplicate"],
+      ["markers/debugger", "duplicate"],
+      ["markers/lint-disable", "duplicate"],
+    ]);
+    expect(host.reviews).toHaveLength(2);
+    expect(host.reviews[1]?.comments).toEqual([]);
+    expect(host.reviews[1]?.summary).toContain(
+      "reviewed the pull request at 1111111 (2 files): no new findings, 3 already reported",
+    );
+    expect(await runOf(asked)).toMatchObject({ status: "succeeded", findings_total: 3, findings_posted: 0 });
   });
 
   it("stores people's 👍 and 👎 and, after a 👎, never posts that fingerprint in the repository again", async () => {
@@ -243,13 +274,7 @@ describe.each(TEST_DATABASE_KINDS)("the review pipeline on %s", (kind) => {
       const steps = await decisions(pushed);
       expect(steps).toContain("diff.range: base");
       expect(steps).toContain("diff: from base");
-      const reason = await db
-        .selectFrom("review_decisions")
-        .select("detail")
-        .where("run_id", "=", pushed)
-        .where("step", "=", "diff.range")
-        .executeTakeFirstOrThrow();
-      expect(reason.detail).toEqual({
+      expect(await stepDetail(pushed, "diff.range")).toEqual({
         reason: "last reviewed commit no longer in the branch",
         last_reviewed: HEAD1,
       });
@@ -361,13 +386,7 @@ describe.each(TEST_DATABASE_KINDS)("the review pipeline on %s", (kind) => {
     settings.review_scope.ignored_paths = ["docs/**", "*.env"];
     const partly = await run("opened");
     expect(await runOf(partly)).toMatchObject({ status: "succeeded" });
-    const review = await db
-      .selectFrom("review_decisions")
-      .select("detail")
-      .where("run_id", "=", partly)
-      .where("step", "=", "review")
-      .executeTakeFirstOrThrow();
-    expect(review.detail.skipped).toEqual([
+    expect((await stepDetail(partly, "review")).skipped).toEqual([
       { path: ".env", reason: "ignored by ignored_paths", pattern: "*.env" },
     ]);
     // The .env finding is gone with its file; the others stay.

@@ -15,7 +15,12 @@ import type { Db } from "../../db/database.ts";
 import type { ProjectsTable } from "../../db/schema.ts";
 import { BOT_COMMANDS, botHandle } from "../ingest/commands.ts";
 import type { FindingDelivery, ReviewRunOutcome } from "../model.ts";
-import { type PullRequestRef, pullRequestState, updatePullRequest } from "../queue/pull-requests.ts";
+import {
+  type PullRequestRef,
+  type PullRequestState,
+  pullRequestState,
+  updatePullRequest,
+} from "../queue/pull-requests.ts";
 import { announceRunChange } from "../queue/run-events.ts";
 import {
   isLogged,
@@ -86,7 +91,8 @@ function wantsContent(file: DiffFile): boolean {
 function helpText(productName: string): string {
   const handle = `@${botHandle(productName)}`;
   const what: Record<(typeof BOT_COMMANDS)[number], string> = {
-    review: "review the changes since the last review",
+    review:
+      "review the changes since the last review (the whole pull request again if nothing was pushed since)",
     "full review": "review the whole pull request again, from its base",
     pause: "stop reviewing new pushes to this pull request",
     resume: "review new pushes again",
@@ -170,9 +176,7 @@ export function createReviewPipeline(deps: PipelineDeps): ReviewPipeline {
   async function scope(ctx: ReviewContext, since: string): Promise<Scope | { skipped: ReviewRunOutcome }> {
     const { pullRequest, settings, ref, log } = ctx;
     const head = pullRequest.headSha;
-    // Nothing pushed since the last review (a `review` command or a retry): an empty range.
-    const { from, changed } =
-      since === head ? { from: since, changed: [] } : await changedSince(ctx.host, pullRequest, since, log);
+    const { from, changed } = await changedSince(ctx.host, pullRequest, since, log);
     const all = fromPullRequestFiles(changed);
     const reviewScope = settings.review_scope;
     const files = reviewScope.review_test_files ? all : all.filter((file) => !TEST_FILE.test(file.path));
@@ -468,6 +472,29 @@ export function createReviewPipeline(deps: PipelineDeps): ReviewPipeline {
     return record(ctx, posting);
   }
 
+  /**
+   * Why a review that would start at the last reviewed head starts at the base instead, logged:
+   * - Nothing was pushed since (a `review` command or "Review again"): the person asking wants the
+   *   pull request looked at again, perhaps with new settings or a model; an empty range would
+   *   answer "0 files" and hide what is still wrong. Findings already posted are not posted twice.
+   * - Shadow mode was turned off since: what the shadow reviews found is not on the pull request
+   *   yet, and an incremental diff would not find it again.
+   */
+  async function reviewFromBaseInstead(
+    { pullRequest, settings, ref, log }: ReviewContext,
+    state: PullRequestState,
+  ): Promise<boolean> {
+    if (state.lastReviewedSha === pullRequest.headSha) {
+      await log("diff.range", "base", { reason: "nothing pushed since the last review" });
+      return true;
+    }
+    if (!settings.comment_style.shadow_mode && (await lastReviewInShadow(db, ref))) {
+      await log("diff.range", "base", { reason: "the last review was in shadow mode" });
+      return true;
+    }
+    return false;
+  }
+
   /** pause, resume and help: answered with a comment, once per run. */
   async function command({
     job,
@@ -529,17 +556,7 @@ export function createReviewPipeline(deps: PipelineDeps): ReviewPipeline {
       log,
     );
     if (!decision.review) return { status: "skipped", reason: decision.reason };
-    // The first review after shadow mode is turned off starts at the base: what the shadow reviews
-    // found is not on the pull request yet, and an incremental diff would not find it again.
-    const afterShadow =
-      decision.from === "last-review" &&
-      !settings.comment_style.shadow_mode &&
-      (await lastReviewInShadow(db, ref));
-    if (afterShadow) await log("diff.range", "base", { reason: "the last review was in shadow mode" });
-    const from =
-      decision.from === "last-review" && state.lastReviewedSha && !afterShadow
-        ? state.lastReviewedSha
-        : pullRequest.baseSha;
-    return review(ctx, from);
+    const fromBase = decision.from === "base" || (await reviewFromBaseInstead(ctx, state));
+    return review(ctx, fromBase || !state.lastReviewedSha ? pullRequest.baseSha : state.lastReviewedSha);
   };
 }
