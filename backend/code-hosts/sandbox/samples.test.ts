@@ -29,6 +29,7 @@ describe("sandbox templates", () => {
     ["leaked-key", "secrets/github", "critical", "githubToken: env.GITHUB_TOKEN"],
     ["focused-test", "markers/focused-test", "major", "it.only("],
     ["conflict-marker", "markers/conflict", "major", "<<<<<<< HEAD"],
+    ["sql-injection", "sql-injection/py-raw-query", "critical", `WHERE country = '{country}'`],
   ] as const)("%s makes the built-in reviewer report %s on its line", async (id, ruleId, severity, text) => {
     const findings = await findingsOf(id);
     const finding = findings.find((candidate) => candidate.ruleId === ruleId);

@@ -153,6 +153,18 @@ export const TEMPLATES: readonly TemplateChange[] = [
     ),
   },
   {
+    id: "sql-injection",
+    title: "Look up one country's orders in the database",
+    description:
+      "Builds a SQL query from a function's argument: the rule engine flags it as SQL injection, a critical finding.",
+    path: "scripts/report.py",
+    content: replaceOnce(
+      REPORT_PY,
+      '    return Counter(row["country"] for row in rows)\n',
+      '    return Counter(row["country"] for row in rows)\n\n\ndef orders_from(connection, country):\n    """The id and total of every order placed from one country."""\n    query = f"SELECT id, total_cents FROM orders WHERE country = \'{country}\'"\n    return connection.execute(query).fetchall()\n',
+    ),
+  },
+  {
     id: "clean-change",
     title: "Compute the cart total with reduce",
     description: "A small, clean refactor: the reviewer finds nothing to say.",
