@@ -30,7 +30,7 @@ import type { ReviewRunStatus } from "../review/model.ts";
 import { feedbackOf, NO_FEEDBACK } from "../review/pipeline/feedback.ts";
 import type { ReviewQueue } from "../review/queue/queue.ts";
 import { announceRunChange, onRunChange } from "../review/queue/run-events.ts";
-import { queueRun } from "../review/queue/runs.ts";
+import { queueRun, RUN_FINDINGS_KEPT_MAX } from "../review/queue/runs.ts";
 
 /**
  * A comment line on the event stream this often keeps it open through the gateway, whose upstream
@@ -220,6 +220,8 @@ export function reviewsRouter(db: Db, queue: ReviewQueue, streamGate: EventStrea
         .select(["fingerprint", "finding", "delivery", "shadow_delivery"])
         .where("run_id", "=", runId)
         .orderBy("id")
+        // Runs recorded before the cap may hold more.
+        .limit(RUN_FINDINGS_KEPT_MAX)
         .execute(),
       db
         .selectFrom("review_runs")

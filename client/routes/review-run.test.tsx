@@ -137,6 +137,25 @@ describe("/reviews/:runId", () => {
     expect(listed[1]).toHaveTextContent("Shadow: would have been in the summary");
   });
 
+  it("says how many of the run's findings it lists when the run kept only some of them", async () => {
+    fetchMock.mockImplementation(async () =>
+      jsonResponse({ success: true, data: runDetail({ findingsTotal: 1991, findingsPosted: 1 }) }),
+    );
+    renderRun();
+    const findings = await screen.findByRole("region", { name: "Findings" });
+    expect(findings).toHaveTextContent(
+      "Showing 2 of 1,991 findings: every one posted, then the most severe. A review keeps no more.",
+    );
+    expect(screen.getByText("1,991 (1 posted)")).toBeInTheDocument();
+  });
+
+  it("lists every finding without a note when the run kept them all", async () => {
+    renderRun();
+    const findings = await screen.findByRole("region", { name: "Findings" });
+    expect(within(findings).getAllByRole("listitem")).toHaveLength(2);
+    expect(findings).not.toHaveTextContent("Showing");
+  });
+
   it("Review again starts a new run and goes to its page", async () => {
     renderRun();
     await userEvent.setup().click(await screen.findByRole("button", { name: "Review again" }));

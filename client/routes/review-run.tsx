@@ -2,6 +2,7 @@ import { ExternalLink, RotateCw, SearchX } from "lucide-react";
 import { useCallback, useState } from "react";
 import { href, useNavigate, useRevalidator } from "react-router";
 import type { RunFinding } from "../../shared/contract/reviews.ts";
+import { formatCount } from "../../shared/format.ts";
 import { Settled } from "../components/streamed";
 import { BackLink, Button, Card, EmptyState, useToast } from "../components/ui";
 import { DecisionTimeline } from "../features/reviews/decision-timeline";
@@ -116,7 +117,7 @@ function RunDetail({ run }: { run: RenderedRun }) {
       </Card>
       {run.ai ? <RunAiUsageCard ai={run.ai} /> : null}
       <DecisionLog steps={run.timeline} underWay={underWay} />
-      <Findings findings={run.findings} />
+      <Findings findings={run.findings} found={run.findingsTotal} />
     </>
   );
 }
@@ -186,12 +187,19 @@ function anchorText(finding: RunFinding["finding"]): string {
   return finding.line === null ? finding.path : `${finding.path}:${finding.line}`;
 }
 
-function Findings({ findings }: { findings: RenderedFinding[] }) {
+/** `found` counts every finding of the run; a run keeps only so many (docs/review-engine.md). */
+function Findings({ findings, found }: { findings: RenderedFinding[]; found: number | null }) {
   return (
     <Card as="section" aria-labelledby="findings-title">
       <h2 id="findings-title" className="border-border border-b px-6 py-3.5 font-semibold text-fg text-sm">
         Findings
       </h2>
+      {findings.length > 0 && found !== null && found > findings.length ? (
+        <p className="border-border border-b px-6 py-3 text-fg-muted text-sm">
+          Showing {formatCount(findings.length)} of {formatCount(found)} findings: every one posted, then the
+          most severe. A review keeps no more.
+        </p>
+      ) : null}
       {findings.length === 0 ? (
         <p className="px-6 py-5 text-fg-muted text-sm">No findings.</p>
       ) : (

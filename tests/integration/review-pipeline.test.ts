@@ -8,6 +8,7 @@ import request from "supertest";
 import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Backend } from "../../backend/app.ts";
+import { RUN_FINDINGS_KEPT_MAX } from "../../backend/review/queue/runs.ts";
 import { API_PATHS } from "../../shared/contract/common.ts";
 import { reviewRetryResponseSchema, reviewRunsResponseSchema } from "../../shared/contract/reviews.ts";
 import { signedInAccount } from "../support/backend-sessions.ts";
@@ -245,6 +246,33 @@ describe.each(TEST_DATABASE_KINDS)("the review engine on %s", (kind) => {
     expect(again.findings.map((finding) => finding.delivery)).toEqual(again.findings.map(() => "duplicate"));
     const fingerprints = inlineFingerprints();
     expect(new Set(fingerprints).size).toBe(fingerprints.length);
+  });
+
+  it("lists at most RUN_FINDINGS_KEPT_MAX findings of a run recorded before runs kept no more", async () => {
+    const [latest] = await runs();
+    const [recorded] = (await reviewRunDetail(backend, token, latest?.id ?? "")).findings;
+    const extra = RUN_FINDINGS_KEPT_MAX + 3;
+    const fingerprintOf = (index: number) => `0f${index.toString(16).padStart(62, "0")}`;
+    await backend.db
+      .insertInto("review_findings")
+      .values(
+        Array.from({ length: extra }, (_, index) => ({
+          run_id: latest?.id ?? "",
+          fingerprint: fingerprintOf(index),
+          delivery: "not_posted",
+          shadow_delivery: null,
+          finding: JSON.stringify({ ...recorded?.finding, fingerprint: fingerprintOf(index) }),
+        })),
+      )
+      .execute();
+    const detail = await reviewRunDetail(backend, token, latest?.id ?? "");
+    expect(detail.findings).toHaveLength(RUN_FINDINGS_KEPT_MAX);
+    // In the order they were recorded: the run's own first.
+    expect(detail.findings[0]?.finding.fingerprint).toBe(recorded?.finding.fingerprint);
+    await backend.db
+      .deleteFrom("review_findings")
+      .where("fingerprint", "in", Array.from({ length: extra }, (_, index) => fingerprintOf(index)))
+      .execute();
   });
 
   it("marks a run reviewed in shadow mode, which posts nothing", async () => {

@@ -22,6 +22,7 @@ import type { ReviewHost } from "../../code-hosts/review-host.ts";
 import type { Db } from "../../db/database.ts";
 import { effectiveSettings } from "../../settings/effective.ts";
 import type { BotCommand, ReviewTrigger } from "../model.ts";
+import { RUN_FINDINGS_KEPT_MAX } from "../queue/runs.ts";
 import type { ReviewSettings } from "../review-settings.ts";
 import { fingerprint } from "./findings.ts";
 import { createReviewPipeline } from "./pipeline.ts";
@@ -105,14 +106,15 @@ describe.each(TEST_DATABASE_KINDS)("the review pipeline on %s", (kind) => {
   const runOf = (runId: string) => runRow(db, runId);
   const decisions = (runId: string) => decisionSteps(db, runId);
   const findings = (runId: string) => findingRows(db, runId);
-  /** The detail the run logged with its first `step`. */
-  const stepDetail = async (runId: string, step: string) =>
+  /** The detail the run logged with its first `step` (of that `outcome`, when named). */
+  const stepDetail = async (runId: string, step: string, outcome?: string) =>
     (
       await db
         .selectFrom("review_decisions")
         .select("detail")
         .where("run_id", "=", runId)
         .where("step", "=", step)
+        .$if(outcome !== undefined, (query) => query.where("outcome", "=", outcome ?? ""))
         .orderBy("id")
         .executeTakeFirstOrThrow()
     ).detail;
@@ -199,6 +201,34 @@ describe.each(TEST_DATABASE_KINDS)("the review pipeline on %s", (kind) => {
       "reviewed the pull request at 1111111 (2 files): no new findings, 3 already reported",
     );
     expect(await runOf(asked)).toMatchObject({ status: "succeeded", findings_total: 3, findings_posted: 0 });
+  });
+
+  it("keeps at most RUN_FINDINGS_KEPT_MAX findings of a run, every posted one among them, and counts them all", async () => {
+    const dump = Array.from({ length: RUN_FINDINGS_KEPT_MAX + 40 }, (_, index) => `+debugger; // ${index}`);
+    host.diffs.set(`${BASE}...${HEAD1}`, [
+      {
+        filename: "src/dump.ts",
+        status: "added",
+        additions: dump.length,
+        deletions: 0,
+        patch: hunk(dump, 1, 0),
+      },
+      { filename: ".env", status: "added", additions: 1, deletions: 0, patch: ENV_PATCH },
+    ]);
+    const runId = await run("opened");
+    const kept = await findings(runId);
+    expect(kept).toHaveLength(RUN_FINDINGS_KEPT_MAX);
+    expect(await runOf(runId)).toMatchObject({
+      status: "succeeded",
+      findings_total: RUN_FINDINGS_KEPT_MAX + 41,
+      findings_posted: settings.comment_style.max_findings,
+    });
+    expect(kept.filter((row) => row.delivery === "inline" || row.delivery === "summary")).toHaveLength(
+      settings.comment_style.max_findings,
+    );
+    // The .env file's finding is the most severe, so it is kept though it comes last in the diff.
+    expect(kept.map((row) => row.finding.ruleId)).toContain("hygiene/env-file");
+    expect(await stepDetail(runId, "post", "posted")).toMatchObject({ not_kept: 41 });
   });
 
   it("stores people's 👍 and 👎 and, after a 👎, never posts that fingerprint in the repository again", async () => {

@@ -23,6 +23,7 @@ import {
 } from "../queue/pull-requests.ts";
 import { announceRunChange } from "../queue/run-events.ts";
 import {
+  findingsToKeep,
   isLogged,
   lastReviewInShadow,
   type RecordedFinding,
@@ -441,7 +442,15 @@ export function createReviewPipeline(deps: PipelineDeps): ReviewPipeline {
     posting: Posting,
   ): Promise<ReviewRunOutcome> {
     const { findings, outcome, detail } = posting;
-    await recordPost(db, job.runId, { ref, head: pullRequest.headSha, findings }, outcome, detail);
+    const kept = findingsToKeep(findings);
+    const notKept = findings.length - kept.length;
+    await recordPost(
+      db,
+      job.runId,
+      { ref, head: pullRequest.headSha, findings: kept },
+      outcome,
+      notKept ? { ...detail, not_kept: notKept } : detail,
+    );
     const posted = findings.filter(({ delivery }) => delivery === "inline" || delivery === "summary").length;
     return { status: "succeeded", findingsTotal: findings.length, findingsPosted: posted };
   }

@@ -210,17 +210,43 @@ export async function isLogged(db: Db, runId: string, step: string, outcome: str
   return row !== undefined;
 }
 
-/** How many findings the run recorded, and how many of them it posted. */
+/** How many findings the run found (those it kept and those it did not), and how many it posted. */
 export async function runFindingCounts(db: Db, runId: string) {
-  const rows = await db
-    .selectFrom("review_findings")
-    .select("delivery")
-    .where("run_id", "=", runId)
-    .execute();
+  const [rows, post] = await Promise.all([
+    db.selectFrom("review_findings").select("delivery").where("run_id", "=", runId).execute(),
+    db
+      .selectFrom("review_decisions")
+      .select("detail")
+      .where("run_id", "=", runId)
+      .where("step", "=", "post")
+      .where("outcome", "in", ["posted", "shadow"])
+      .executeTakeFirst(),
+  ]);
+  const notKept = post?.detail.not_kept;
   return {
-    findingsTotal: rows.length,
+    findingsTotal: rows.length + (typeof notKept === "number" ? notKept : 0),
     findingsPosted: rows.filter((row) => row.delivery === "inline" || row.delivery === "summary").length,
   };
+}
+
+/**
+ * The most findings a run keeps. A pull request can hold thousands of hits of one rule (a pasted
+ * dump, a generated file under another name): kept whole they made the run's page megabytes and
+ * its one insert could pass Postgres's limit of 65,535 parameters. Posting is capped far below
+ * (max_findings, at most 50), so nothing posted is ever left out.
+ */
+export const RUN_FINDINGS_KEPT_MAX = 200;
+
+/**
+ * What a run keeps of its findings, in their order: every one it posted (or in shadow mode would
+ * have), then the others in that order, which is the most severe first, up to RUN_FINDINGS_KEPT_MAX.
+ */
+export function findingsToKeep(findings: readonly RecordedFinding[]): RecordedFinding[] {
+  if (findings.length <= RUN_FINDINGS_KEPT_MAX) return [...findings];
+  const delivered = (recorded: RecordedFinding) =>
+    recorded.delivery === "inline" || recorded.delivery === "summary" || recorded.shadowDelivery !== null;
+  let room = RUN_FINDINGS_KEPT_MAX - findings.filter(delivered).length;
+  return findings.filter((recorded) => delivered(recorded) || room-- > 0);
 }
 
 /** Whether the pull request's latest review was made in shadow mode (and posted nothing). */

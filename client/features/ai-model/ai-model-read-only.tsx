@@ -6,10 +6,9 @@
 import { Bot } from "lucide-react";
 import type { AiModelResponse } from "../../../shared/contract/ai-model.ts";
 import { AI_MODEL, MODEL_KINDS } from "../../../shared/contract/ai-model.ts";
+import { formatCount } from "../../../shared/format.ts";
 import { Alert, Badge, Card, EmptyState } from "../../components/ui";
 import { formatMoney } from "../billing/format-billing.ts";
-
-const TOKENS = new Intl.NumberFormat("en-US");
 
 export function AiModelReadOnly({ model }: { model: AiModelResponse["data"] }) {
   return (
@@ -30,7 +29,7 @@ export function AiModelReadOnly({ model }: { model: AiModelResponse["data"] }) {
                 {model.apiKeySet ? AI_MODEL.keySet : AI_MODEL.keyNotSet}
               </Badge>
             </Setting>
-            <Setting label="Input-token limit">{TOKENS.format(model.inputTokenLimit)}</Setting>
+            <Setting label="Input-token limit">{formatCount(model.inputTokenLimit)}</Setting>
             <Setting label="Monthly budget (USD)">
               {model.monthlyBudgetCents === null ? "No cap" : formatMoney(model.monthlyBudgetCents)}
             </Setting>

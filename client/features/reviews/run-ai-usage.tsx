@@ -1,7 +1,7 @@
 /** The run page's AI section (docs/review-engine.md, "AI pass"): how the pass ended, model, tokens, cost. */
 
 import type { RunAiUsage } from "../../../shared/contract/reviews.ts";
-import { costText } from "../../../shared/format.ts";
+import { costText, formatCount } from "../../../shared/format.ts";
 import { Badge, Card } from "../../components/ui";
 
 const OUTCOME: Record<RunAiUsage["outcome"], { label: string; tone: "success" | "warning" | "danger" }> = {
@@ -11,13 +11,11 @@ const OUTCOME: Record<RunAiUsage["outcome"], { label: string; tone: "success" | 
   over_call_limit: { label: "Over the hourly limit", tone: "warning" },
 };
 
-const COUNT = new Intl.NumberFormat("en-US");
-
 export function RunAiUsageCard({ ai }: { ai: RunAiUsage }) {
   const tokens =
     ai.inputTokens === null
       ? "—"
-      : `${COUNT.format(ai.inputTokens)} in, ${COUNT.format(ai.outputTokens ?? 0)} out`;
+      : `${formatCount(ai.inputTokens)} in, ${formatCount(ai.outputTokens ?? 0)} out`;
   return (
     <Card as="section" aria-labelledby="ai-review-title">
       <h2 id="ai-review-title" className="border-border border-b px-6 py-3.5 font-semibold text-fg text-sm">

@@ -1,6 +1,7 @@
 /** How the review screens name a run's status, trigger, times and a finding's severity. */
 import { CircleCheck, CircleDashed, CircleSlash, CircleX, Clock, LoaderCircle } from "lucide-react";
 import type { FindingSeverity, ReviewRunSummary } from "../../../shared/contract/reviews.ts";
+import { formatCount } from "../../../shared/format.ts";
 import { Badge } from "../../components/ui";
 
 type Status = ReviewRunSummary["status"];
@@ -71,7 +72,7 @@ export const whenText = (iso: string) => `${WHEN.format(new Date(iso))} UTC`;
 export function findingsText(run: Pick<ReviewRunSummary, "findingsTotal" | "findingsPosted">): string {
   if (run.findingsTotal === null) return "—";
   if (run.findingsTotal === 0) return "None";
-  return `${run.findingsTotal} (${run.findingsPosted ?? 0} posted)`;
+  return `${formatCount(run.findingsTotal)} (${formatCount(run.findingsPosted ?? 0)} posted)`;
 }
 
 export const SEVERITY_TONES: Record<FindingSeverity, "danger" | "warning" | "accent" | "neutral"> = {
