@@ -271,7 +271,11 @@ describe.each(TEST_DATABASE_KINDS)("the review engine on %s", (kind) => {
     expect(detail.findings[0]?.finding.fingerprint).toBe(recorded?.finding.fingerprint);
     await backend.db
       .deleteFrom("review_findings")
-      .where("fingerprint", "in", Array.from({ length: extra }, (_, index) => fingerprintOf(index)))
+      .where(
+        "fingerprint",
+        "in",
+        Array.from({ length: extra }, (_, index) => fingerprintOf(index)),
+      )
       .execute();
   });
 
