@@ -34,10 +34,3 @@ export function costText(micros: number): string {
   const dollars = micros / 1_000_000;
   return `$${dollars >= 1 ? dollars.toFixed(2) : dollars.toFixed(4)}`;
 }
-
-const COUNT = new Intl.NumberFormat("en-US");
-
-/** A count with thousands separators: "1,991" (the interface is in US English). */
-export function formatCount(count: number): string {
-  return COUNT.format(count);
-}

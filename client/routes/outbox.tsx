@@ -2,6 +2,7 @@ import { ExternalLink, Inbox, RotateCw, TriangleAlert } from "lucide-react";
 import { href, useRevalidator } from "react-router";
 import { Alert, Badge, Button, Card, EmptyState, TextLink } from "../components/ui";
 import { loadOutbox } from "../features/accounts/outbox.server";
+import { formatDateTime } from "../lib/formats";
 import { documentTitle, productNameOf, type RouteHandle } from "../lib/route-handle";
 import type { Route } from "./+types/outbox";
 
@@ -14,18 +15,6 @@ export function meta({ matches }: Route.MetaArgs) {
 /** Local mode only: a 404 otherwise (see loadOutbox). */
 export function loader({ context, request }: Route.LoaderArgs) {
   return loadOutbox(context, request);
-}
-
-/** The same text on the server and in every browser, whatever their time zones. */
-const SENT_AT = new Intl.DateTimeFormat("en-GB", {
-  dateStyle: "medium",
-  timeStyle: "medium",
-  timeZone: "UTC",
-});
-
-function sentAt(value: string): string {
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? value : `${SENT_AT.format(date)} UTC`;
 }
 
 /** Only web links become links: an e-mail's text is not ours to trust. */
@@ -85,7 +74,7 @@ export default function Outbox({ loaderData }: Route.ComponentProps) {
                 <dd className="break-all text-fg">{message.to}</dd>
                 <dt className="text-fg-muted">Sent</dt>
                 <dd className="text-fg">
-                  <time dateTime={message.sentAt}>{sentAt(message.sentAt)}</time>
+                  <time dateTime={message.sentAt}>{formatDateTime(message.sentAt, { seconds: true })}</time>
                 </dd>
               </dl>
               {message.links.length > 0 ? (

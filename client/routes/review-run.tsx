@@ -2,7 +2,6 @@ import { ExternalLink, RotateCw, SearchX } from "lucide-react";
 import { useCallback, useState } from "react";
 import { href, useNavigate, useRevalidator } from "react-router";
 import type { RunFinding } from "../../shared/contract/reviews.ts";
-import { formatCount } from "../../shared/format.ts";
 import { Settled } from "../components/streamed";
 import { BackLink, Button, Card, EmptyState, useToast } from "../components/ui";
 import { DecisionTimeline } from "../features/reviews/decision-timeline";
@@ -24,11 +23,11 @@ import {
   isUnderWay,
   SeverityBadge,
   triggerText,
-  whenText,
 } from "../features/reviews/run-status";
 import { deliveryText, RunStatusBadges } from "../features/reviews/shadow";
 import { useRunEvents } from "../features/reviews/use-run-events";
 import { backendFor } from "../lib/backend.server";
+import { formatCount, formatDateTime } from "../lib/formats";
 import { documentTitle, productNameOf, type RouteHandle } from "../lib/route-handle";
 import type { Route } from "./+types/review-run";
 
@@ -108,7 +107,7 @@ function RunDetail({ run }: { run: RenderedRun }) {
           <Fact term="Feedback">
             <RunFeedbackTotals findings={run.findings} />
           </Fact>
-          <Fact term="Queued">{whenText(run.queuedAt)}</Fact>
+          <Fact term="Queued">{formatDateTime(run.queuedAt)}</Fact>
           <Fact term="Head commit">
             <span className="font-mono">{run.headSha ? run.headSha.slice(0, 12) : "—"}</span>
           </Fact>

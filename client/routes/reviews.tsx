@@ -8,17 +8,12 @@ import { Settled } from "../components/streamed";
 import { Button, ButtonLink, EmptyState, ScrollRegion, SelectField, TextLink } from "../components/ui";
 import { RepositoryName } from "../features/code-hosts/repository-name";
 import { loadReviewRuns, runsStateOf } from "../features/reviews/reviews.server";
-import {
-  durationText,
-  findingsText,
-  STATUS_OPTIONS,
-  triggerText,
-  whenText,
-} from "../features/reviews/run-status";
+import { durationText, findingsText, STATUS_OPTIONS, triggerText } from "../features/reviews/run-status";
 import { RunStatusBadges } from "../features/reviews/shadow";
 import { useRunEvents } from "../features/reviews/use-run-events";
 import { backendFor } from "../lib/backend.server";
 import { cn } from "../lib/cn";
+import { formatDateTime } from "../lib/formats";
 import { listSearchOf } from "../lib/list-url";
 import { documentTitle, productNameOf, type RouteHandle } from "../lib/route-handle";
 import type { Route } from "./+types/reviews";
@@ -266,7 +261,7 @@ function RunRow({ run, repositoryHref }: { run: ReviewRunSummary; repositoryHref
         {durationText(run.durationMs)}
       </td>
       <td className="px-4 py-3 text-fg-muted tabular-nums">{findingsText(run)}</td>
-      <td className={cn("px-4 py-3 text-fg-muted", WIDE_SCREENS_ONLY)}>{whenText(run.queuedAt)}</td>
+      <td className={cn("px-4 py-3 text-fg-muted", WIDE_SCREENS_ONLY)}>{formatDateTime(run.queuedAt)}</td>
     </tr>
   );
 }

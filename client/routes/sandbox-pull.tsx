@@ -11,13 +11,14 @@ import {
   renderedPull,
 } from "../features/reviews/rendered-reviews.server";
 import { loadSandboxPull } from "../features/reviews/reviews.server";
-import { isUnderWay, RunStatusBadge, whenText } from "../features/reviews/run-status";
+import { isUnderWay, RunStatusBadge } from "../features/reviews/run-status";
 import { CommentForm } from "../features/sandbox/comment-form";
 import { CommentReactions } from "../features/sandbox/comment-reactions";
 import { FilesChanged } from "../features/sandbox/files-changed";
 import { PushCommit } from "../features/sandbox/push-commit";
 import { SandboxBadge } from "../features/sandbox/sandbox-badge";
 import { backendFor } from "../lib/backend.server";
+import { formatDateTime } from "../lib/formats";
 import { documentTitle, productNameOf, type RouteHandle } from "../lib/route-handle";
 import type { Route } from "./+types/sandbox-pull";
 
@@ -152,7 +153,7 @@ function Conversation({ reviews, headSha }: { reviews: RenderedReview[]; headSha
                     : review.kind === "review"
                       ? "Reviewed"
                       : "Commented"}{" "}
-                  · {whenText(review.createdAt)}
+                  · {formatDateTime(review.createdAt)}
                   {review.commitId ? (
                     <>
                       {" "}

@@ -7,10 +7,10 @@ import { Settled } from "../components/streamed";
 import { BackLink, Button, Card, EmptyState, TextField, useToast } from "../components/ui";
 import { reviewCalls } from "../features/reviews/lazy-reviews";
 import { loadSandboxPulls } from "../features/reviews/reviews.server";
-import { whenText } from "../features/reviews/run-status";
 import { FileEditor, useFileEdit } from "../features/sandbox/file-editor";
 import { SandboxBadge } from "../features/sandbox/sandbox-badge";
 import { backendFor } from "../lib/backend.server";
+import { formatDateTime } from "../lib/formats";
 import { documentTitle, productNameOf, type RouteHandle } from "../lib/route-handle";
 import type { Route } from "./+types/sandbox-pulls";
 
@@ -149,7 +149,7 @@ function PullsPage({ data }: { data: SandboxPullsData }) {
                     {pull.title}
                   </Link>
                   <span className="text-fg-muted">
-                    #{pull.number} by {pull.author} · {whenText(pull.createdAt)}
+                    #{pull.number} by {pull.author} · {formatDateTime(pull.createdAt)}
                   </span>
                 </li>
               ))}

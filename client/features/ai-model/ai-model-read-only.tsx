@@ -6,8 +6,8 @@
 import { Bot } from "lucide-react";
 import type { AiModelResponse } from "../../../shared/contract/ai-model.ts";
 import { AI_MODEL, MODEL_KINDS } from "../../../shared/contract/ai-model.ts";
-import { formatCount } from "../../../shared/format.ts";
 import { Alert, Badge, Card, EmptyState } from "../../components/ui";
+import { formatCount } from "../../lib/formats.ts";
 import { formatMoney } from "../billing/format-billing.ts";
 
 export function AiModelReadOnly({ model }: { model: AiModelResponse["data"] }) {

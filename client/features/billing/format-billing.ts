@@ -4,19 +4,7 @@
  * that show dates and amounts carry them. Pure and locale-stable, so server and browser renders agree.
  */
 import { DEFAULT_CURRENCY } from "../../../shared/constants.ts";
-
-/**
- * Formatters are built on first use and kept: building one took milliseconds of the first load's
- * script evaluation on a slow phone, for formats the page may never show (the relative times are the
- * contributors table's, which loads later).
- */
-function onFirstUse<T>(make: () => T): () => T {
-  let made: T | undefined;
-  return () => {
-    made ??= make();
-    return made;
-  };
-}
+import { onFirstUse } from "../../lib/formats.ts";
 
 const dateFormat = onFirstUse(
   () =>

@@ -4,8 +4,9 @@
  * readers know <details> as they are). The words come from the loader (decision-timeline.server.ts).
  */
 import { Circle, CircleCheck, CircleSlash, CircleX } from "lucide-react";
+import { formatDateTime } from "../../lib/formats";
 import type { StepTone, TimelineStep } from "./decision-timeline.server";
-import { durationText, whenText } from "./run-status";
+import { durationText } from "./run-status";
 
 const TONE_ICONS: Record<StepTone, { Icon: typeof Circle; className: string }> = {
   success: { Icon: CircleCheck, className: "text-success-text" },
@@ -38,7 +39,7 @@ export function DecisionTimeline({ steps }: { steps: TimelineStep[] }) {
                   <span className="sr-only">Took </span>
                   {step.durationMs === null ? "under way" : durationText(step.durationMs)}
                 </span>
-                <time dateTime={step.at}>{whenText(step.at)}</time>
+                <time dateTime={step.at}>{formatDateTime(step.at)}</time>
               </p>
               {step.details.length ? (
                 <details className="group text-xs">

@@ -1,8 +1,9 @@
 /** The run page's AI section (docs/review-engine.md, "AI pass"): how the pass ended, model, tokens, cost. */
 
 import type { RunAiUsage } from "../../../shared/contract/reviews.ts";
-import { costText, formatCount } from "../../../shared/format.ts";
+import { costText } from "../../../shared/format.ts";
 import { Badge, Card } from "../../components/ui";
+import { formatCount } from "../../lib/formats.ts";
 
 const OUTCOME: Record<RunAiUsage["outcome"], { label: string; tone: "success" | "warning" | "danger" }> = {
   reviewed: { label: "Reviewed", tone: "success" },

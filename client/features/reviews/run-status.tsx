@@ -1,8 +1,8 @@
 /** How the review screens name a run's status, trigger, times and a finding's severity. */
 import { CircleCheck, CircleDashed, CircleSlash, CircleX, Clock, LoaderCircle } from "lucide-react";
 import type { FindingSeverity, ReviewRunSummary } from "../../../shared/contract/reviews.ts";
-import { formatCount } from "../../../shared/format.ts";
 import { Badge } from "../../components/ui";
+import { formatCount } from "../../lib/formats.ts";
 
 type Status = ReviewRunSummary["status"];
 
@@ -63,10 +63,6 @@ export function durationText(ms: number | null): string {
     ? `${seconds.toFixed(1)} s`
     : `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s`;
 }
-
-// One time zone on the server and in the browser, so the first render hydrates as it was sent.
-const WHEN = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
-export const whenText = (iso: string) => `${WHEN.format(new Date(iso))} UTC`;
 
 /** "2 of 3 posted", "none", or "—" while the run has not counted. */
 export function findingsText(run: Pick<ReviewRunSummary, "findingsTotal" | "findingsPosted">): string {

@@ -5,8 +5,7 @@
  */
 import type { TeamRules } from "../../../shared/contract/settings.ts";
 import { Badge } from "../../components/ui";
-
-const when = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
+import { formatDateTime } from "../../lib/formats";
 
 export const TEAM_RULES_TEXT = {
   title: "Team rules",
@@ -16,7 +15,7 @@ export const TEAM_RULES_TEXT = {
     "No review has read this repository's rules yet. Each review reads .argus/rules/*.yml from the pull request's base branch (never from the pull request itself) and lists them here.",
   none: (folder: string) => `No rule files in ${folder}.`,
   read: (folder: string, sha: string, at: string) =>
-    `Read from ${folder} at ${sha.slice(0, 7)} by the latest review, ${when.format(new Date(at))} UTC.`,
+    `Read from ${folder} at ${sha.slice(0, 7)} by the latest review, ${formatDateTime(at)}.`,
   notLoaded: "Not loaded",
 } as const;
 
