@@ -114,7 +114,14 @@ export const SANDBOX_COMMENT_MAX = 5_000;
  */
 
 export const sandboxTemplateIdSchema = schema(() =>
-  v.picklist(["leaked-key", "focused-test", "conflict-marker", "sql-injection", "clean-change"]),
+  v.picklist([
+    "leaked-key",
+    "focused-test",
+    "conflict-marker",
+    "sql-injection",
+    "off-by-one",
+    "clean-change",
+  ]),
 );
 
 export type SandboxTemplateId = v.InferOutput<typeof sandboxTemplateIdSchema>;

@@ -30,6 +30,7 @@ describe("sandbox templates", () => {
     ["focused-test", "markers/focused-test", "major", "it.only("],
     ["conflict-marker", "markers/conflict", "major", "<<<<<<< HEAD"],
     ["sql-injection", "sql-injection/py-raw-query", "critical", `WHERE country = '{country}'`],
+    ["off-by-one", "logic/js-loop-past-end", "major", "for (let i = 0; i <= items.length; i++)"],
   ] as const)("%s makes the built-in reviewer report %s on its line", async (id, ruleId, severity, text) => {
     const findings = await findingsOf(id);
     const finding = findings.find((candidate) => candidate.ruleId === ruleId);

@@ -165,6 +165,23 @@ export const TEMPLATES: readonly TemplateChange[] = [
     ),
   },
   {
+    id: "off-by-one",
+    title: "Count the units in the cart",
+    description:
+      "Loops one step past the end of the list: the rule engine flags the off-by-one, which would throw on every cart.",
+    path: "src/cart.ts",
+    content: `${CART_TS}
+/** How many units the cart holds, for the badge on the cart icon. */
+export function unitCount(items: readonly LineItem[]): number {
+  let units = 0;
+  for (let i = 0; i <= items.length; i++) {
+    units += items[i].quantity;
+  }
+  return units;
+}
+`,
+  },
+  {
     id: "clean-change",
     title: "Compute the cart total with reduce",
     description: "A small, clean refactor: the reviewer finds nothing to say.",
