@@ -62,6 +62,34 @@ describe("planReview", () => {
     expect(plan.comments.map((comment) => comment.line)).toEqual([3, 2]);
   });
 
+  it("gives one finding of each rule in each file its place before any repeat of a rule of the same severity", () => {
+    const repeated = (line: number, path = "src/a.ts"): Finding => ({
+      ...finding(line, "major"),
+      ruleId: "markers/debugger",
+      path,
+      fingerprint: fingerprint("markers/debugger", path, `line ${line}`),
+    });
+    const logic = { ...finding(4, "major"), ruleId: "logic/js-loop-past-end" };
+    const plan = planReview(
+      [repeated(1), repeated(2), repeated(3), repeated(1, "src/b.ts"), logic, finding(4, "critical")],
+      index,
+      new Set(),
+      { ...STYLE, max_findings: 4 },
+      markers,
+    );
+    expect(
+      plan.deliveries.map(({ finding, delivery }) => [finding.ruleId, finding.path, finding.line, delivery]),
+    ).toEqual([
+      ["rule/critical", "src/a.ts", 4, "inline"],
+      ["markers/debugger", "src/a.ts", 1, "inline"],
+      ["markers/debugger", "src/b.ts", 1, "summary"],
+      ["logic/js-loop-past-end", "src/a.ts", 4, "inline"],
+      ["markers/debugger", "src/a.ts", 2, "not_posted"],
+      ["markers/debugger", "src/a.ts", 3, "not_posted"],
+    ]);
+    expect(plan.overLimit).toBe(2);
+  });
+
   it("leaves out findings below the severity threshold", () => {
     const plan = planReview(
       [finding(1, "info"), finding(2, "minor"), finding(3, "major")],

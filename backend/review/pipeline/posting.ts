@@ -58,7 +58,27 @@ export interface PlannedReview {
 const severityRank = (severity: FindingSeverity) => FINDING_SEVERITY_ORDER.indexOf(severity);
 
 /**
- * Where each finding goes, the most severe first. Not posted: findings below the severity
+ * The order findings claim the review's places in: the most severe first and, among equals, one of
+ * each rule in each file before any repeat of it. Ten `debugger;` lines must not crowd out the one
+ * logic flaw of the same severity when only ten findings are posted. Otherwise as found.
+ */
+function postingOrder(findings: readonly Finding[]): Finding[] {
+  const seen = new Map<string, number>();
+  const repeat = new Map<Finding, number>();
+  for (const finding of findings) {
+    const key = `${finding.ruleId}\0${finding.path ?? ""}`;
+    const count = seen.get(key) ?? 0;
+    seen.set(key, count + 1);
+    repeat.set(finding, count);
+  }
+  return [...findings].sort(
+    (a, b) =>
+      severityRank(a.severity) - severityRank(b.severity) || (repeat.get(a) ?? 0) - (repeat.get(b) ?? 0),
+  );
+}
+
+/**
+ * Where each finding goes, in posting order (above). Not posted: findings below the severity
  * threshold, and new ones beyond `max_findings` (over the per-review limit, counted in the
  * summary). Duplicate: a fingerprint already on the pull request (not counted towards the limit).
  * Inline: a line inside the diff, with inline comments on. Everything else is listed in the
@@ -72,8 +92,7 @@ export function planReview(
   markers: PullRequestMarkers,
 ): PlannedReview {
   const plan: PlannedReview = { deliveries: [], comments: [], summaryFindings: [], overLimit: 0 };
-  const bySeverity = [...findings].sort((a, b) => severityRank(a.severity) - severityRank(b.severity));
-  for (const finding of bySeverity) {
+  for (const finding of postingOrder(findings)) {
     let delivery: FindingDelivery;
     if (severityRank(finding.severity) > severityRank(style.severity_threshold)) {
       delivery = "not_posted";
