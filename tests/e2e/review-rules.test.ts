@@ -1,8 +1,9 @@
 /**
  * The rule engine seen in the browser (docs/decisions/033): a sandbox pull request's finding on
  * the run page names its kind of flaw, its CWE id (linked to MITRE) and its fix, the decision log
- * says which rules ran and that the team rules were read; the repository's settings list the rule
- * families with a switch each and the team rules the review read. Every page passes axe.
+ * says which rules ran and that the team rules were read (every sample repository carries one); the
+ * repository's settings list the rule families with a switch each and the team rule the review read.
+ * Every page passes axe.
  */
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -48,8 +49,8 @@ describe("the rule engine on the review and settings pages", () => {
     expect(await findings.textContent()).toContain("Security");
     expect(await findings.textContent()).toContain("Fix: Revoke it now");
     const log = page.getByRole("region", { name: "Decision log" });
-    // The timeline names each step and its outcome in words (the team rules: none; the rules: ran).
-    expect(await log.textContent()).toContain("Team rulesNone found");
+    // The timeline names each step and its outcome in words (the team rules: read; the rules: ran).
+    expect(await log.textContent()).toContain("Team rulesRead");
     expect(await log.textContent()).toContain("Rule engineRan");
     expect(await seriousViolations(page)).toEqual([]);
 
@@ -62,8 +63,9 @@ describe("the rule engine on the review and settings pages", () => {
     await sql.waitFor();
     expect(await sql.getAttribute("aria-checked")).toBe("true");
     const team = page.getByRole("region", { name: "Team rules" });
-    await team.getByText("No rule files in .argus/rules.").waitFor();
+    await team.getByText("config-from-env").waitFor();
     expect(await team.textContent()).toMatch(/Read from \.argus\/rules at [0-9a-f]{7} by the latest review/);
+    expect(await team.textContent()).toContain(".argus/rules/conventions.yml");
     expect(await seriousViolations(page)).toEqual([]);
 
     // Turned off for the repository, and still off after a reload.

@@ -21,8 +21,11 @@ import { bearerCalls, testBackends } from "../../../tests/support/test-backend.t
 import type { Backend } from "../../app.ts";
 import { NO_FEEDBACK } from "../../review/pipeline/feedback.ts";
 import { createSandboxReviewHost } from "./review-adapter.ts";
-import { BASE_TREE, templateOf } from "./samples.ts";
+import { baseTree, templateOf } from "./samples.ts";
+
 import { sandboxProject } from "./store.ts";
+
+const BASE_TREE = baseTree(DEFAULT_PRODUCT_NAME);
 
 const FINGERPRINT = (digit: string) => digit.repeat(64);
 
@@ -321,8 +324,9 @@ describe("a sandbox pull request reviewed end to end", () => {
   });
   afterAll(() => backends.stop());
 
-  it("the leaked-key template gets the token flagged on its line, as GitHub would show it", async () => {
-    const { token, orgId } = await signedInAccount(backend, "sandbox-e2e");
+  /** A new account with the sandbox connected: its bearer header and first sample repository. */
+  async function connectedSandbox(name: string) {
+    const { token, orgId } = await signedInAccount(backend, name);
     const auth = { Authorization: `Bearer ${token}` };
     const github = v.parse(
       integrationResponseSchema,
@@ -337,12 +341,13 @@ describe("a sandbox pull request reviewed end to end", () => {
       projectsResponseSchema,
       (await request(backend.app).get(API_PATHS.projects).set(auth)).body,
     ).data;
-    const created = await request(backend.app)
-      .post(SANDBOX_PULL_PATHS.pulls(projects[0]?.id ?? ""))
-      .set(auth)
-      .send({ template: "leaked-key" });
-    const { id } = v.parse(sandboxPullCreatedSchema, created.body).data;
+    return { auth, projectId: projects[0]?.id ?? "" };
+  }
 
+  /** Opens a sandbox pull request and waits for its review; its page's data then. */
+  async function reviewedPull(auth: Record<string, string>, projectId: string, body: object) {
+    const created = await request(backend.app).post(SANDBOX_PULL_PATHS.pulls(projectId)).set(auth).send(body);
+    const { id } = v.parse(sandboxPullCreatedSchema, created.body).data;
     const reviewed = async () => {
       const detail = v.parse(
         sandboxPullResponseSchema,
@@ -351,7 +356,12 @@ describe("a sandbox pull request reviewed end to end", () => {
       return detail.latestRun?.status === "succeeded" ? detail : undefined;
     };
     await expect.poll(reviewed, { timeout: 30_000, interval: 250 }).toBeDefined();
-    const detail = await reviewed();
+    return reviewed();
+  }
+
+  it("the leaked-key template gets the token flagged on its line, as GitHub would show it", async () => {
+    const { auth, projectId } = await connectedSandbox("sandbox-e2e");
+    const detail = await reviewedPull(auth, projectId, { template: "leaked-key" });
     const comments = detail?.reviews.flatMap((review) => review.comments) ?? [];
     const tokenLine =
       templateOf("leaked-key")
@@ -363,5 +373,22 @@ describe("a sandbox pull request reviewed end to end", () => {
     expect(comments[0]?.body).toContain("secrets/github");
     // The marker that lets later runs read back what was posted is not shown.
     expect(comments[0]?.body).not.toContain("argus:fp");
+  }, 60_000);
+
+  it("every sample repository carries a team rule, which flags the environment read outside src/config.ts", async () => {
+    const { auth, projectId } = await connectedSandbox("sandbox-team-rule");
+    const cart = BASE_TREE["src/cart.ts"] ?? "";
+    const read = 'export const taxRate = Number(process.env.TAX_RATE ?? "0");';
+    const detail = await reviewedPull(auth, projectId, {
+      title: "Read the tax rate",
+      path: "src/cart.ts",
+      content: `${cart}\n${read}\n`,
+    });
+    const comments = detail?.reviews.flatMap((review) => review.comments) ?? [];
+    expect(comments).toEqual([
+      expect.objectContaining({ path: "src/cart.ts", line: cart.split("\n").length + 1 }),
+    ]);
+    expect(comments[0]?.body).toContain("team/config-from-env");
+    expect(comments[0]?.body).toContain("outside src/config.ts");
   }, 60_000);
 });

@@ -35,7 +35,7 @@ import { storeFeedback } from "../../review/pipeline/feedback.ts";
 import { type MarkersFor, withoutMarkers } from "../../review/pipeline/markers.ts";
 import type { ReviewQueue } from "../../review/queue/queue.ts";
 import { announceRunChange } from "../../review/queue/run-events.ts";
-import { BASE_TREE, TEMPLATES, templateOf } from "./samples.ts";
+import { baseTree, TEMPLATES, templateOf } from "./samples.ts";
 import {
   changedFiles,
   commentOf,
@@ -185,7 +185,7 @@ export function sandboxPullsRouter(
     const data: SandboxPullsData = {
       repository: { id: project.id, ...repositoryOf(project) },
       templates: TEMPLATES.map(({ id, title, description, path }) => ({ id, title, description, path })),
-      files: Object.entries(BASE_TREE).map(([path, content]) => ({ path, content })),
+      files: Object.entries(baseTree(productName)).map(([path, content]) => ({ path, content })),
       pulls: pulls.map(summaryOf),
     };
     res.json({ success: true, data });
@@ -197,11 +197,16 @@ export function sandboxPullsRouter(
     const body = parseRequest(sandboxPullCreateSchema, req.body);
     const change = "template" in body ? templateOf(body.template) : body;
     const created = await db.transaction().execute(async (trx) => {
-      const pull = await openPullRequest(trx, project, {
-        title: change.title,
-        author: user.name || user.email,
-        change: { path: change.path, content: change.content },
-      });
+      const pull = await openPullRequest(
+        trx,
+        project,
+        {
+          title: change.title,
+          author: user.name || user.email,
+          change: { path: change.path, content: change.content },
+        },
+        productName,
+      );
       return { ...pull, queued: await queueReview(trx, queue, project, pull, "opened") };
     });
     announce(created.queued);

@@ -1,9 +1,12 @@
 import { describe, expect, it } from "vitest";
+import { DEFAULT_PRODUCT_NAME } from "../../../shared/constants.ts";
 import { sandboxTemplateIdSchema } from "../../../shared/contract/sandbox.ts";
 import { fromPullRequestFiles } from "../../review/pipeline/diff.ts";
 import { reviewBuiltIn } from "../../review/reviewers/builtin/index.ts";
 import { filePatch } from "./line-diff.ts";
-import { BASE_TREE, TEMPLATES, templateOf } from "./samples.ts";
+import { baseTree, TEMPLATES, templateOf } from "./samples.ts";
+
+const BASE_TREE = baseTree(DEFAULT_PRODUCT_NAME);
 
 /** The built-in reviewer's findings on a template's change, as a pull request would show it. */
 async function findingsOf(id: (typeof TEMPLATES)[number]["id"]) {

@@ -4,6 +4,7 @@
  * the built-in reviewer does (docs/review-engine.md#rules).
  */
 import type { SandboxTemplate, SandboxTemplateId } from "../../../shared/contract/sandbox.ts";
+import { teamRulesFolder } from "../../review/reviewers/builtin/rules/team-rules.ts";
 
 const CONFIG_TS = `import { readFileSync } from "node:fs";
 
@@ -84,23 +85,49 @@ if __name__ == "__main__":
         print(f"{country}\\t{count}")
 `;
 
-const README_MD = `# Sample service
+/** The team's own rule every sample repository carries, so a newcomer sees team rules at work. */
+const TEAM_RULES_YML = `# This team's own review rules, in ast-grep's rule YAML. Reviews read them from the
+# default branch, so a pull request cannot turn them off.
+id: config-from-env
+language: TypeScript
+severity: error
+message: The environment is read here, outside src/config.ts, where every setting is read once at start.
+note: Add the setting to \`Config\` in src/config.ts and pass it in.
+rule:
+  pattern: process.env.$NAME
+files:
+  - src/**
+ignores:
+  - src/config.ts
+metadata:
+  category: correctness
+`;
+
+/** Where the team rule lives: `.argus/rules/conventions.yml` for the product "Argus". */
+export const teamRulePath = (productName: string) => `${teamRulesFolder(productName)}/conventions.yml`;
+
+const readme = (productName: string) => `# Sample service
 
 A small service the sandbox code host serves so you can watch a review happen.
 
 - \`src/config.ts\` reads settings from the environment.
 - \`src/cart.ts\` prices a cart; \`src/cart.test.ts\` tests it.
 - \`scripts/report.py\` counts orders per country.
+- \`${teamRulePath(productName)}\` is this team's own review rule: read \`process.env\` in
+  \`src/cart.ts\` in a pull request to see it flagged.
 `;
 
-/** Every sample repository's default branch, path → text. */
-export const BASE_TREE: Readonly<Record<string, string>> = {
-  "README.md": README_MD,
-  "scripts/report.py": REPORT_PY,
-  "src/cart.test.ts": CART_TEST_TS,
-  "src/cart.ts": CART_TS,
-  "src/config.ts": CONFIG_TS,
-};
+/** Every sample repository's default branch, path → text (the README and the team rule name the product's folder). */
+export function baseTree(productName: string): Readonly<Record<string, string>> {
+  return {
+    "README.md": readme(productName),
+    "scripts/report.py": REPORT_PY,
+    "src/cart.test.ts": CART_TEST_TS,
+    "src/cart.ts": CART_TS,
+    "src/config.ts": CONFIG_TS,
+    [teamRulePath(productName)]: TEAM_RULES_YML,
+  };
+}
 
 // Assembled at run time so that no secret scanner mistakes this file for a leak; it is no real key.
 const SAMPLE_GITHUB_TOKEN = ["ghp", "wWPw5k4aXcaT4fNP0UcnZwJUVFk6LO0pINUx"].join("_");

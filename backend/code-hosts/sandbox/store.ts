@@ -10,7 +10,7 @@ import type { Db } from "../../db/database.ts";
 import type { PullRequestFile } from "../../review/pipeline/diff.ts";
 import { CommitNotFoundError } from "../review-host.ts";
 import { filePatch } from "./line-diff.ts";
-import { BASE_TREE } from "./samples.ts";
+import { baseTree } from "./samples.ts";
 
 export type Tree = Readonly<Record<string, string>>;
 
@@ -45,7 +45,7 @@ async function commit(db: Db, projectId: string, parentSha: string | null, tree:
 }
 
 /** The default branch's commit: the sample tree, stored the first time a pull request needs it. */
-export async function baseCommit(db: Db, projectId: string): Promise<string> {
+export async function baseCommit(db: Db, projectId: string, productName: string): Promise<string> {
   const root = await db
     .selectFrom("sandbox_commits")
     .select("sha")
@@ -54,7 +54,7 @@ export async function baseCommit(db: Db, projectId: string): Promise<string> {
     .orderBy("created_at")
     .limit(1)
     .executeTakeFirst();
-  return root?.sha ?? commit(db, projectId, null, BASE_TREE);
+  return root?.sha ?? commit(db, projectId, null, baseTree(productName));
 }
 
 export async function treeAt(db: Db, projectId: string, sha: string): Promise<Tree | null> {
@@ -99,11 +99,12 @@ export async function openPullRequest(
   trx: Db,
   project: Pick<SandboxProject, "id" | "org_id">,
   pull: { title: string; author: string; change: FileChange },
+  productName: string,
 ) {
   // Holds the project row so two pull requests opened at once get two numbers.
   await trx.selectFrom("projects").select("id").where("id", "=", project.id).forUpdate().execute();
-  const baseSha = await baseCommit(trx, project.id);
-  const base = (await treeAt(trx, project.id, baseSha)) ?? BASE_TREE;
+  const baseSha = await baseCommit(trx, project.id, productName);
+  const base = (await treeAt(trx, project.id, baseSha)) ?? baseTree(productName);
   const headSha = await commit(trx, project.id, baseSha, withChange(base, pull.change));
   const last = await trx
     .selectFrom("sandbox_pull_requests")
