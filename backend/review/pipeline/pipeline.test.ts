@@ -26,6 +26,7 @@ import { RUN_FINDINGS_KEPT_MAX } from "../queue/runs.ts";
 import type { ReviewSettings } from "../review-settings.ts";
 import { fingerprint } from "./findings.ts";
 import { createReviewPipeline } from "./pipeline.ts";
+import { SAME_RULE_PER_FILE_MAX } from "./posting.ts";
 
 const BASE = "a".repeat(40);
 const HEAD1 = "1".repeat(40);
@@ -221,10 +222,11 @@ describe.each(TEST_DATABASE_KINDS)("the review pipeline on %s", (kind) => {
     expect(await runOf(runId)).toMatchObject({
       status: "succeeded",
       findings_total: RUN_FINDINGS_KEPT_MAX + 41,
-      findings_posted: settings.comment_style.max_findings,
+      // The .env file's finding, and the first of the dump's `debugger;` lines (one rule, one file).
+      findings_posted: SAME_RULE_PER_FILE_MAX + 1,
     });
     expect(kept.filter((row) => row.delivery === "inline" || row.delivery === "summary")).toHaveLength(
-      settings.comment_style.max_findings,
+      SAME_RULE_PER_FILE_MAX + 1,
     );
     // The .env file's finding is the most severe, so it is kept though it comes last in the diff.
     expect(kept.map((row) => row.finding.ruleId)).toContain("hygiene/env-file");

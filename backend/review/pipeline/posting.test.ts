@@ -90,6 +90,50 @@ describe("planReview", () => {
     expect(plan.overLimit).toBe(2);
   });
 
+  it("comments on one rule in one file at most SAME_RULE_PER_FILE_MAX times, counting those already posted", () => {
+    const many = new RightSideIndex([
+      addedFile(
+        "src/a.ts",
+        Array.from({ length: 8 }, (_, i) => `line ${i + 1}`),
+      ),
+    ]);
+    const debuggerAt = (line: number): Finding => ({
+      ...finding(line, "major"),
+      ruleId: "markers/debugger",
+      fingerprint: fingerprint("markers/debugger", "src/a.ts", `line ${line}`),
+    });
+    const lines = [1, 2, 3, 4, 5, 6];
+    const other = { ...finding(7, "major"), ruleId: "logic/js-loop-past-end" };
+    const first = planReview([...lines.map(debuggerAt), other], many, new Set(), STYLE, markers);
+    expect(first.deliveries.map(({ finding, delivery }) => [finding.ruleId, finding.line, delivery])).toEqual(
+      [
+        ["markers/debugger", 1, "inline"],
+        ["logic/js-loop-past-end", 7, "inline"],
+        ["markers/debugger", 2, "inline"],
+        ["markers/debugger", 3, "inline"],
+        ["markers/debugger", 4, "not_posted"],
+        ["markers/debugger", 5, "not_posted"],
+        ["markers/debugger", 6, "not_posted"],
+      ],
+    );
+    expect(first.repeats).toEqual([{ ruleId: "markers/debugger", path: "src/a.ts", count: 3 }]);
+    // Repeats do not take the places max_findings leaves.
+    expect(first.overLimit).toBe(0);
+
+    // The same review again: the three on the pull request fill the rule's places in the file.
+    const posted = new Set([1, 2, 3].map((line) => debuggerAt(line).fingerprint));
+    const again = planReview(lines.map(debuggerAt), many, posted, STYLE, markers);
+    expect(again.deliveries.map(({ delivery }) => delivery)).toEqual([
+      "duplicate",
+      "duplicate",
+      "duplicate",
+      "not_posted",
+      "not_posted",
+      "not_posted",
+    ]);
+    expect(again.comments).toEqual([]);
+  });
+
   it("leaves out findings below the severity threshold", () => {
     const plan = planReview(
       [finding(1, "info"), finding(2, "minor"), finding(3, "major")],
@@ -192,5 +236,40 @@ describe("commentBody and summaryBody", () => {
       "`sql-injection/js-raw-query` · [CWE-89](https://cwe.mitre.org/data/definitions/89.html)",
     );
     expect(summary).toContain("Fix: Pass the values as parameters.");
+  });
+
+  it("sum up the repeats of a rule in a file in one line each, paths and rule ids inert", () => {
+    const repeated = (line: number, path: string): Finding => ({
+      ...finding(line, "major"),
+      ruleId: "markers/debugger",
+      path,
+      fingerprint: fingerprint("markers/debugger", path, `line ${line}`),
+    });
+    const odd = "src/`b`.ts";
+    const findings = [1, 2, 3, 4, 5].map((line) => repeated(line, "src/a.ts"));
+    findings.push(...[1, 2, 3, 4].map((line) => repeated(line, odd)));
+    const plan = planReview(findings, index, new Set(), STYLE, markers);
+    const summary = summaryBody(
+      plan,
+      {
+        productName: "Argus",
+        since: null,
+        headSha: "a".repeat(40),
+        filesReviewed: 2,
+        skipped: 0,
+        duplicates: 0,
+        maxFindings: 10,
+      },
+      true,
+      markers,
+    );
+    expect(summary).toContain("6 new findings, 3 more of a rule already commented on in the same file.");
+    expect(summary).toContain(
+      [
+        "**More of the same** (at most 3 comments of a rule in a file)",
+        "- `markers/debugger` in `src/a.ts`: 2 more",
+        "- `markers/debugger` in ``src/`b`.ts``: 1 more",
+      ].join("\n"),
+    );
   });
 });

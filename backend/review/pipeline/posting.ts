@@ -53,7 +53,23 @@ export interface PlannedReview {
   summaryFindings: Finding[];
   /** Findings not posted because the review already had `max_findings` (counted in the summary). */
   overLimit: number;
+  /** Findings not posted because their rule already had its comments in their file (summed up in the summary). */
+  repeats: RepeatedRule[];
 }
+
+/** One rule's findings in one file beyond SAME_RULE_PER_FILE_MAX. */
+export interface RepeatedRule {
+  ruleId: string;
+  path: string;
+  count: number;
+}
+
+/**
+ * Comments one rule gets in one file, at most, counting those already on the pull request. A
+ * pasted block of twenty `console.log` calls is one thing to fix, not twenty: the rest are counted
+ * in the summary, one line per rule and file, and do not take the places `max_findings` leaves.
+ */
+export const SAME_RULE_PER_FILE_MAX = 3;
 
 const severityRank = (severity: FindingSeverity) => FINDING_SEVERITY_ORDER.indexOf(severity);
 
@@ -79,8 +95,9 @@ function postingOrder(findings: readonly Finding[]): Finding[] {
 
 /**
  * Where each finding goes, in posting order (above). Not posted: findings below the severity
- * threshold, and new ones beyond `max_findings` (over the per-review limit, counted in the
- * summary). Duplicate: a fingerprint already on the pull request (not counted towards the limit).
+ * threshold, repeats of a rule in a file beyond SAME_RULE_PER_FILE_MAX, and new ones beyond
+ * `max_findings` (over the per-review limit); both counted in the summary. Duplicate: a fingerprint
+ * already on the pull request (not counted towards the limit, but towards its rule's in the file).
  * Inline: a line inside the diff, with inline comments on. Everything else is listed in the
  * summary, so no finding is silently dropped.
  */
@@ -91,13 +108,28 @@ export function planReview(
   style: ReviewSettings["comment_style"],
   markers: PullRequestMarkers,
 ): PlannedReview {
-  const plan: PlannedReview = { deliveries: [], comments: [], summaryFindings: [], overLimit: 0 };
+  const plan: PlannedReview = {
+    deliveries: [],
+    comments: [],
+    summaryFindings: [],
+    overLimit: 0,
+    repeats: [],
+  };
+  const onFile = new Map<string, number>();
+  const repeats = new Map<string, RepeatedRule>();
   for (const finding of postingOrder(findings)) {
     let delivery: FindingDelivery;
+    const sameRuleAndFile = finding.path === null ? null : `${finding.ruleId}\0${finding.path}`;
+    const alreadyOnFile = sameRuleAndFile === null ? 0 : (onFile.get(sameRuleAndFile) ?? 0);
     if (severityRank(finding.severity) > severityRank(style.severity_threshold)) {
       delivery = "not_posted";
     } else if (alreadyPosted.has(finding.fingerprint)) {
       delivery = "duplicate";
+    } else if (sameRuleAndFile !== null && finding.path !== null && alreadyOnFile >= SAME_RULE_PER_FILE_MAX) {
+      delivery = "not_posted";
+      const group = repeats.get(sameRuleAndFile) ?? { ruleId: finding.ruleId, path: finding.path, count: 0 };
+      group.count += 1;
+      repeats.set(sameRuleAndFile, group);
     } else if (plan.comments.length + plan.summaryFindings.length >= style.max_findings) {
       delivery = "not_posted";
       plan.overLimit += 1;
@@ -118,8 +150,10 @@ export function planReview(
       delivery = "summary";
       plan.summaryFindings.push(finding);
     }
+    if (sameRuleAndFile !== null && delivery !== "not_posted") onFile.set(sameRuleAndFile, alreadyOnFile + 1);
     plan.deliveries.push({ finding, delivery });
   }
+  plan.repeats = [...repeats.values()];
   return plan;
 }
 
@@ -153,16 +187,28 @@ export function summaryBody(
       ? `the changes since ${facts.since.slice(0, 7)} up to ${facts.headSha.slice(0, 7)}`
       : `the pull request at ${facts.headSha.slice(0, 7)}`;
     const posted = plan.comments.length + plan.summaryFindings.length;
+    const repeated = plan.repeats.reduce((sum, group) => sum + group.count, 0);
     const counts = [
       posted === 0 ? "no new findings" : `${posted} new finding${posted === 1 ? "" : "s"}`,
       ...(facts.duplicates ? [`${facts.duplicates} already reported`] : []),
       ...(facts.skipped ? [`${facts.skipped} file${facts.skipped === 1 ? "" : "s"} skipped`] : []),
       ...(plan.overLimit ? [`${plan.overLimit} more over the per-review limit of ${facts.maxFindings}`] : []),
+      ...(repeated ? [`${repeated} more of a rule already commented on in the same file`] : []),
     ];
     parts.push(
       `**${facts.productName}** reviewed ${range} (${facts.filesReviewed} file${facts.filesReviewed === 1 ? "" : "s"}): ${counts.join(", ")}.`,
       ...(facts.sections ?? []),
     );
+    if (plan.repeats.length) {
+      parts.push(
+        [
+          `**More of the same** (at most ${SAME_RULE_PER_FILE_MAX} comments of a rule in a file)`,
+          ...plan.repeats.map(
+            (group) => `- ${inlineCode(group.ruleId)} in ${inlineCode(group.path)}: ${group.count} more`,
+          ),
+        ].join("\n"),
+      );
+    }
   }
   if (plan.summaryFindings.length) {
     parts.push(
