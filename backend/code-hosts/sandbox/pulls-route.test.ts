@@ -22,7 +22,6 @@ import type { Backend } from "../../app.ts";
 import { NO_FEEDBACK } from "../../review/pipeline/feedback.ts";
 import { createSandboxReviewHost } from "./review-adapter.ts";
 import { baseTree, templateOf } from "./samples.ts";
-
 import { sandboxProject } from "./store.ts";
 
 const BASE_TREE = baseTree(DEFAULT_PRODUCT_NAME);

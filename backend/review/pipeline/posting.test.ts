@@ -35,6 +35,11 @@ function finding(line: number, severity: FindingSeverity): Finding {
   };
 }
 
+/** A major finding of `ruleId` on a line of `path`. */
+function ofRule(ruleId: string, line: number, path = "src/a.ts"): Finding {
+  return { ...finding(line, "major"), ruleId, path, fingerprint: fingerprint(ruleId, path, `line ${line}`) };
+}
+
 describe("planReview", () => {
   it("plans the most severe first and posts at most max_findings new findings; duplicates do not count", () => {
     const minor = finding(1, "minor");
@@ -63,15 +68,16 @@ describe("planReview", () => {
   });
 
   it("gives one finding of each rule in each file its place before any repeat of a rule of the same severity", () => {
-    const repeated = (line: number, path = "src/a.ts"): Finding => ({
-      ...finding(line, "major"),
-      ruleId: "markers/debugger",
-      path,
-      fingerprint: fingerprint("markers/debugger", path, `line ${line}`),
-    });
-    const logic = { ...finding(4, "major"), ruleId: "logic/js-loop-past-end" };
+    const repeated = (line: number, path?: string) => ofRule("markers/debugger", line, path);
     const plan = planReview(
-      [repeated(1), repeated(2), repeated(3), repeated(1, "src/b.ts"), logic, finding(4, "critical")],
+      [
+        repeated(1),
+        repeated(2),
+        repeated(3),
+        repeated(1, "src/b.ts"),
+        ofRule("logic/js-loop-past-end", 4),
+        finding(4, "critical"),
+      ],
       index,
       new Set(),
       { ...STYLE, max_findings: 4 },
@@ -97,13 +103,9 @@ describe("planReview", () => {
         Array.from({ length: 8 }, (_, i) => `line ${i + 1}`),
       ),
     ]);
-    const debuggerAt = (line: number): Finding => ({
-      ...finding(line, "major"),
-      ruleId: "markers/debugger",
-      fingerprint: fingerprint("markers/debugger", "src/a.ts", `line ${line}`),
-    });
+    const debuggerAt = (line: number) => ofRule("markers/debugger", line);
     const lines = [1, 2, 3, 4, 5, 6];
-    const other = { ...finding(7, "major"), ruleId: "logic/js-loop-past-end" };
+    const other = ofRule("logic/js-loop-past-end", 7);
     const first = planReview([...lines.map(debuggerAt), other], many, new Set(), STYLE, markers);
     expect(first.deliveries.map(({ finding, delivery }) => [finding.ruleId, finding.line, delivery])).toEqual(
       [
@@ -239,12 +241,7 @@ describe("commentBody and summaryBody", () => {
   });
 
   it("sum up the repeats of a rule in a file in one line each, paths and rule ids inert", () => {
-    const repeated = (line: number, path: string): Finding => ({
-      ...finding(line, "major"),
-      ruleId: "markers/debugger",
-      path,
-      fingerprint: fingerprint("markers/debugger", path, `line ${line}`),
-    });
+    const repeated = (line: number, path: string) => ofRule("markers/debugger", line, path);
     const odd = "src/`b`.ts";
     const findings = [1, 2, 3, 4, 5].map((line) => repeated(line, "src/a.ts"));
     findings.push(...[1, 2, 3, 4].map((line) => repeated(line, odd)));
