@@ -136,6 +136,22 @@ describe("planReview", () => {
     expect(again.comments).toEqual([]);
   });
 
+  it("counts no model finding as a repeat: each says something of its own under the one rule id", () => {
+    const many = new RightSideIndex([
+      addedFile(
+        "src/a.ts",
+        Array.from({ length: 6 }, (_, i) => `line ${i + 1}`),
+      ),
+    ]);
+    const fromModel = [1, 2, 3, 4, 5].map((line) => ({
+      ...ofRule("ai/review", line),
+      source: "ai" as const,
+    }));
+    const plan = planReview(fromModel, many, new Set(), STYLE, markers);
+    expect(plan.deliveries.map(({ delivery }) => delivery)).toEqual(fromModel.map(() => "inline"));
+    expect(plan.repeats).toEqual([]);
+  });
+
   it("leaves out findings below the severity threshold", () => {
     const plan = planReview(
       [finding(1, "info"), finding(2, "minor"), finding(3, "major")],

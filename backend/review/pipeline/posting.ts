@@ -74,6 +74,15 @@ export const SAME_RULE_PER_FILE_MAX = 3;
 const severityRank = (severity: FindingSeverity) => FINDING_SEVERITY_ORDER.indexOf(severity);
 
 /**
+ * What makes findings repeats of one another: the same rule in the same file. A finding about the
+ * whole pull request repeats nothing, and neither does a model's: its findings share one rule id
+ * (`ai/review`) but each says something of its own.
+ */
+function ruleInFile(finding: Finding): string | null {
+  return finding.path === null || finding.source === "ai" ? null : `${finding.ruleId}\0${finding.path}`;
+}
+
+/**
  * The order findings claim the review's places in: the most severe first and, among equals, one of
  * each rule in each file before any repeat of it. Ten `debugger;` lines must not crowd out the one
  * logic flaw of the same severity when only ten findings are posted. Otherwise as found.
@@ -82,7 +91,8 @@ function postingOrder(findings: readonly Finding[]): Finding[] {
   const seen = new Map<string, number>();
   const repeat = new Map<Finding, number>();
   for (const finding of findings) {
-    const key = `${finding.ruleId}\0${finding.path ?? ""}`;
+    const key = ruleInFile(finding);
+    if (key === null) continue;
     const count = seen.get(key) ?? 0;
     seen.set(key, count + 1);
     repeat.set(finding, count);
@@ -119,7 +129,7 @@ export function planReview(
   const repeats = new Map<string, RepeatedRule>();
   for (const finding of postingOrder(findings)) {
     let delivery: FindingDelivery;
-    const sameRuleAndFile = finding.path === null ? null : `${finding.ruleId}\0${finding.path}`;
+    const sameRuleAndFile = ruleInFile(finding);
     const alreadyOnFile = sameRuleAndFile === null ? 0 : (onFile.get(sameRuleAndFile) ?? 0);
     if (severityRank(finding.severity) > severityRank(style.severity_threshold)) {
       delivery = "not_posted";
