@@ -75,11 +75,14 @@ const severityRank = (severity: FindingSeverity) => FINDING_SEVERITY_ORDER.index
 
 /**
  * What makes findings repeats of one another: the same rule in the same file. A finding about the
- * whole pull request repeats nothing, and neither does a model's: its findings share one rule id
- * (`ai/review`) but each says something of its own.
+ * whole pull request repeats nothing; neither does a model's (its findings share one rule id,
+ * `ai/review`, but each says something of its own) nor a critical one (each leaked key is a key to
+ * revoke, each injection a hole to close).
  */
 function ruleInFile(finding: Finding): string | null {
-  return finding.path === null || finding.source === "ai" ? null : `${finding.ruleId}\0${finding.path}`;
+  return finding.path === null || finding.source === "ai" || finding.severity === "critical"
+    ? null
+    : `${finding.ruleId}\0${finding.path}`;
 }
 
 /**
