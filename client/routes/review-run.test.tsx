@@ -78,14 +78,15 @@ describe("/reviews/:runId", () => {
     const log = await screen.findByRole("region", { name: "Decision log" });
     const [event, draft, team, post] = within(log).getAllByRole("listitem") as HTMLElement[];
     expect(event).toHaveTextContent(/^Event receivedQueued/);
-    // Each step lasts until the next; the last until the run finished.
-    expect(event).toHaveTextContent("Took 1.0 s");
+    // A step is logged when it is done: it took the time since the step before; the first, none.
+    expect(event).not.toHaveTextContent("Took");
     expect(draft).toHaveTextContent(/^Check: draftPassed/);
-    expect(draft).toHaveTextContent("Took 250 ms");
+    expect(draft).toHaveTextContent("Took 1.0 s");
+    expect(team).toHaveTextContent("Took 250 ms");
     expect(team).toHaveTextContent(/^Team rulesNone found/);
     expect(team).toHaveTextContent("rules.team");
     expect(post).toHaveTextContent(/^PostingPosted/);
-    expect(post).toHaveTextContent("Took 500 ms");
+    expect(post).toHaveTextContent("Took 1.8 s");
     // A step without details has no disclosure.
     expect(within(draft as HTMLElement).queryByText("Details")).toBeNull();
 

@@ -4,35 +4,31 @@ import { timelineOf } from "./decision-timeline.server";
 const at = (ms: number) => new Date(Date.UTC(2026, 0, 5, 10, 0, 0, ms)).toISOString();
 
 describe("timelineOf", () => {
-  it("names steps and outcomes in words, and times each step until the next or the run's end", () => {
-    const steps = timelineOf(
-      [
-        { step: "triage.seat", outcome: "skip", detail: { reason: "no seat" }, at: at(0) },
-        { step: "run", outcome: "skipped", detail: {}, at: at(40) },
-      ],
-      at(100),
-    );
+  it("names steps and outcomes in words, and times each step from the one before, when it began", () => {
+    const steps = timelineOf([
+      { step: "run", outcome: "started", detail: {}, at: at(0) },
+      { step: "triage.seat", outcome: "skip", detail: { reason: "no seat" }, at: at(40) },
+      { step: "run", outcome: "skipped", detail: {}, at: at(100) },
+    ]);
     expect(
       steps.map(({ title, outcome, tone, durationMs }) => ({ title, outcome, tone, durationMs })),
     ).toEqual([
+      { title: "Run", outcome: "Started", tone: "neutral", durationMs: null },
       { title: "Check: author's seat", outcome: "Not reviewed", tone: "warning", durationMs: 40 },
       { title: "Run", outcome: "Skipped", tone: "warning", durationMs: 60 },
     ]);
-    expect(steps[0]?.details).toEqual([{ name: "reason", value: "no seat" }]);
+    expect(steps[1]?.details).toEqual([{ name: "reason", value: "no seat" }]);
   });
 
-  it("shows a step or outcome it has no words for as it is, and the last step of a running run as under way", () => {
-    const [step] = timelineOf(
-      [
-        {
-          step: "triage.new_rule",
-          outcome: "weighed",
-          detail: { files_left: ["a.ts", "b.ts"], limits: { max: 3 } },
-          at: at(0),
-        },
-      ],
-      null,
-    );
+  it("shows a step or outcome it has no words for as it is", () => {
+    const [step] = timelineOf([
+      {
+        step: "triage.new_rule",
+        outcome: "weighed",
+        detail: { files_left: ["a.ts", "b.ts"], limits: { max: 3 } },
+        at: at(0),
+      },
+    ]);
     expect(step).toMatchObject({
       title: "Check: new rule",
       outcome: "weighed",

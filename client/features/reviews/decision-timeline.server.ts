@@ -1,7 +1,7 @@
 /**
  * A run's decision log as the run page's timeline (docs/product.md#reviewsrunid), worked out in the
  * loader so the page ships no word lists: each step named in words, its outcome in words with a
- * tone, how long it took (until the next step, or until the run finished) and its details as text.
+ * tone, how long it took (since the step before: a step is logged when it is done) and its details as text.
  * Steps and outcomes the lists do not know (a new step of the engine) are shown as they are.
  */
 import type { ReviewDecision } from "../../../shared/contract/reviews.ts";
@@ -15,7 +15,10 @@ export interface TimelineStep {
   outcome: string;
   tone: StepTone;
   at: string;
-  /** Until the next step, or the run's end for the last; null while the run is still on it. */
+  /**
+   * Since the step before: the engine logs a step when it is done, so the time before it is the
+   * time it took. Null for the first step, which nothing comes before.
+   */
   durationMs: number | null;
   details: Array<{ name: string; value: string }>;
 }
@@ -110,9 +113,9 @@ const valueText = (value: unknown): string =>
       ? value.join(", ")
       : JSON.stringify(value);
 
-export function timelineOf(decisions: readonly ReviewDecision[], finishedAt: string | null): TimelineStep[] {
+export function timelineOf(decisions: readonly ReviewDecision[]): TimelineStep[] {
   return decisions.map((decision, index) => {
-    const until = decisions[index + 1]?.at ?? finishedAt;
+    const since = decisions[index - 1]?.at;
     const outcome = OUTCOMES[decision.outcome];
     return {
       step: decision.step,
@@ -120,7 +123,7 @@ export function timelineOf(decisions: readonly ReviewDecision[], finishedAt: str
       outcome: outcome?.text ?? decision.outcome,
       tone: outcome?.tone ?? "neutral",
       at: decision.at,
-      durationMs: until ? Math.max(0, Date.parse(until) - Date.parse(decision.at)) : null,
+      durationMs: since ? Math.max(0, Date.parse(decision.at) - Date.parse(since)) : null,
       details: Object.entries(decision.detail).map(([name, value]) => ({
         name: name.replaceAll("_", " "),
         value: valueText(value),

@@ -35,10 +35,12 @@ export function DecisionTimeline({ steps }: { steps: TimelineStep[] }) {
               </p>
               <p className="flex flex-wrap gap-x-2 text-fg-muted text-xs">
                 <span className="font-mono">{step.step}</span>
-                <span>
-                  <span className="sr-only">Took </span>
-                  {step.durationMs === null ? "under way" : durationText(step.durationMs)}
-                </span>
+                {step.durationMs === null ? null : (
+                  <span>
+                    <span className="sr-only">Took </span>
+                    {durationText(step.durationMs)}
+                  </span>
+                )}
                 <time dateTime={step.at}>{formatDateTime(step.at)}</time>
               </p>
               {step.details.length ? (

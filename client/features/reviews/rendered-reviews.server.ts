@@ -60,7 +60,7 @@ export async function renderedRun(result: LoadResult<ReviewRunDetail | null>) {
     result,
     ({ decisions, ...run }): RenderedRun => ({
       ...run,
-      timeline: timelineOf(decisions, run.finishedAt),
+      timeline: timelineOf(decisions),
       findings: run.findings.map((finding) => ({
         ...finding,
         messageHtml: untrustedMarkdownHtml(finding.finding.message),
