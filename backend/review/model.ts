@@ -30,4 +30,8 @@ export type FindingDelivery = RunFinding["delivery"];
 /** Where a posted (or, in shadow mode, a would-be posted) finding goes. */
 export type PostedDelivery = NonNullable<RunFinding["shadowDelivery"]>;
 
+/** Whether a finding reached the pull request, inline or in the summary. */
+export const isPosted = (delivery: FindingDelivery): delivery is PostedDelivery =>
+  delivery === "inline" || delivery === "summary";
+
 export type { BotCommand };

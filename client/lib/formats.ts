@@ -24,12 +24,9 @@ export function formatCount(count: number): string {
 }
 
 // One time zone on the server and in the browser, so the first render hydrates as it was sent.
-const dateTimeFormat = onFirstUse(
-  () => new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }),
-);
-const dateTimeSecondsFormat = onFirstUse(
-  () => new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "medium", timeZone: "UTC" }),
-);
+const dateTimeFormat = (timeStyle: "short" | "medium") =>
+  onFirstUse(() => new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle, timeZone: "UTC" }));
+const dateTimeFormats = { minutes: dateTimeFormat("short"), seconds: dateTimeFormat("medium") };
 
 /**
  * "27 Nov 2026, 06:31 UTC": the product's day, short month and year, then the time in UTC (with
@@ -38,5 +35,5 @@ const dateTimeSecondsFormat = onFirstUse(
 export function formatDateTime(iso: string, { seconds = false }: { seconds?: boolean } = {}): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
-  return `${(seconds ? dateTimeSecondsFormat() : dateTimeFormat()).format(date)} UTC`;
+  return `${dateTimeFormats[seconds ? "seconds" : "minutes"]().format(date)} UTC`;
 }

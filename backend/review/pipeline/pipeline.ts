@@ -14,7 +14,7 @@ import { CommitNotFoundError, type PullRequestInfo, type ReviewHost } from "../.
 import type { Db } from "../../db/database.ts";
 import type { ProjectsTable } from "../../db/schema.ts";
 import { BOT_COMMANDS, botHandle } from "../ingest/commands.ts";
-import type { FindingDelivery, ReviewRunOutcome } from "../model.ts";
+import { type FindingDelivery, isPosted, type ReviewRunOutcome } from "../model.ts";
 import {
   type PullRequestRef,
   type PullRequestState,
@@ -351,7 +351,7 @@ export function createReviewPipeline(deps: PipelineDeps): ReviewPipeline {
     return {
       outcome: "shadow",
       findings: planned.deliveries.map(({ finding, delivery }) =>
-        delivery === "inline" || delivery === "summary"
+        isPosted(delivery)
           ? { finding, delivery: "shadow" as const, shadowDelivery: delivery }
           : { finding, delivery, shadowDelivery: null },
       ),
@@ -451,7 +451,7 @@ export function createReviewPipeline(deps: PipelineDeps): ReviewPipeline {
       outcome,
       notKept ? { ...detail, not_kept: notKept } : detail,
     );
-    const posted = findings.filter(({ delivery }) => delivery === "inline" || delivery === "summary").length;
+    const posted = findings.filter(({ delivery }) => isPosted(delivery)).length;
     return { status: "succeeded", findingsTotal: findings.length, findingsPosted: posted };
   }
 

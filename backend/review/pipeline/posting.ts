@@ -12,7 +12,7 @@ import {
 } from "../../../shared/contract/reviews.ts";
 import { inertMarkdown, inlineCode } from "../../../shared/inert-markdown.ts";
 import type { LineComment } from "../../code-hosts/review-host.ts";
-import type { FindingDelivery } from "../model.ts";
+import { type FindingDelivery, isPosted } from "../model.ts";
 import type { ReviewSettings } from "../review-settings.ts";
 import type { RightSideIndex } from "./diff.ts";
 import type { PullRequestMarkers } from "./markers.ts";
@@ -252,8 +252,7 @@ export function asksForChanges(plan: PlannedReview, style: ReviewSettings["comme
     style.request_changes &&
     plan.deliveries.some(
       ({ finding, delivery }) =>
-        (delivery === "inline" || delivery === "summary") &&
-        (finding.severity === "critical" || finding.severity === "major"),
+        isPosted(delivery) && (finding.severity === "critical" || finding.severity === "major"),
     )
   );
 }

@@ -5,12 +5,13 @@
 import { sql } from "kysely";
 import type { Finding } from "../../../shared/contract/reviews.ts";
 import type { Db } from "../../db/database.ts";
-import type {
-  BotCommand,
-  FindingDelivery,
-  PostedDelivery,
-  ReviewRunOutcome,
-  ReviewTrigger,
+import {
+  type BotCommand,
+  type FindingDelivery,
+  isPosted,
+  type PostedDelivery,
+  type ReviewRunOutcome,
+  type ReviewTrigger,
 } from "../model.ts";
 import { type PullRequestRef, updatePullRequest } from "./pull-requests.ts";
 import { announceRunChange } from "./run-events.ts";
@@ -225,7 +226,7 @@ export async function runFindingCounts(db: Db, runId: string) {
   const notKept = post?.detail.not_kept;
   return {
     findingsTotal: rows.length + (typeof notKept === "number" ? notKept : 0),
-    findingsPosted: rows.filter((row) => row.delivery === "inline" || row.delivery === "summary").length,
+    findingsPosted: rows.filter((row) => isPosted(row.delivery)).length,
   };
 }
 
@@ -244,7 +245,7 @@ export const RUN_FINDINGS_KEPT_MAX = 200;
 export function findingsToKeep(findings: readonly RecordedFinding[]): RecordedFinding[] {
   if (findings.length <= RUN_FINDINGS_KEPT_MAX) return [...findings];
   const delivered = (recorded: RecordedFinding) =>
-    recorded.delivery === "inline" || recorded.delivery === "summary" || recorded.shadowDelivery !== null;
+    isPosted(recorded.delivery) || recorded.shadowDelivery !== null;
   let room = RUN_FINDINGS_KEPT_MAX - findings.filter(delivered).length;
   return findings.filter((recorded) => delivered(recorded) || room-- > 0);
 }
