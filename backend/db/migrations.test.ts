@@ -84,6 +84,7 @@ describe.each(TEST_DATABASE_KINDS)("migrations on %s", (kind) => {
       "0020_large_organisations",
       "0021_scale_out",
       "0022_read_versions",
+      "0023_not_posted_reason",
     ]);
     const orgs = await db.selectFrom("organizations").select(["id", "name"]).execute();
     expect(orgs).toEqual([{ id: org.id, name: "Acme" }]);

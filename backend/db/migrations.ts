@@ -27,6 +27,7 @@ import { sandboxPullComments } from "./migrations/0019-sandbox-pull-comments.ts"
 import { largeOrganisations } from "./migrations/0020-large-organisations.ts";
 import { scaleOut } from "./migrations/0021-scale-out.ts";
 import { readVersions } from "./migrations/0022-read-versions.ts";
+import { notPostedReason } from "./migrations/0023-not-posted-reason.ts";
 
 /** Every migration by the name the database records (never rename one), in order; exported so tests can stop at one. */
 export const migrations: Record<string, Migration> = {
@@ -52,6 +53,7 @@ export const migrations: Record<string, Migration> = {
   "0020_large_organisations": largeOrganisations,
   "0021_scale_out": scaleOut,
   "0022_read_versions": readVersions,
+  "0023_not_posted_reason": notPostedReason,
 };
 
 /** Applies every pending migration; safe to call on every start (applied ones are skipped). */

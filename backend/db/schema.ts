@@ -11,6 +11,7 @@ import type { InvalidTeamRule, TeamRule } from "../../shared/contract/settings.t
 import type {
   BotCommand,
   FindingDelivery,
+  NotPostedReason,
   PostedDelivery,
   ReviewRunStatus,
   ReviewTrigger,
@@ -323,6 +324,8 @@ export interface ReviewFindingsTable {
   delivery: FindingDelivery;
   /** Where a shadow finding would have gone; null for any other delivery (migration 0012). */
   shadow_delivery: ColumnType<PostedDelivery | null, PostedDelivery | null | undefined, never>;
+  /** Why a finding was not posted; null for any other delivery and for older runs (migration 0023). */
+  not_posted_reason: ColumnType<NotPostedReason | null, NotPostedReason | null | undefined, never>;
   finding: ColumnType<Finding, string, never>;
 }
 

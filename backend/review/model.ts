@@ -27,6 +27,9 @@ export type ReviewRunOutcome =
 /** What became of a finding: posted inline, in the summary, already posted before, not posted, or shadow. */
 export type FindingDelivery = RunFinding["delivery"];
 
+/** Why a finding was not posted (set with the delivery "not_posted" only). */
+export type NotPostedReason = NonNullable<RunFinding["notPostedReason"]>;
+
 /** Where a posted (or, in shadow mode, a would-be posted) finding goes. */
 export type PostedDelivery = NonNullable<RunFinding["shadowDelivery"]>;
 

@@ -217,7 +217,7 @@ export function reviewsRouter(db: Db, queue: ReviewQueue, streamGate: EventStrea
         .execute(),
       db
         .selectFrom("review_findings")
-        .select(["fingerprint", "finding", "delivery", "shadow_delivery"])
+        .select(["fingerprint", "finding", "delivery", "shadow_delivery", "not_posted_reason"])
         .where("run_id", "=", runId)
         .orderBy("id")
         // Runs recorded before the cap may hold more.
@@ -257,6 +257,7 @@ export function reviewsRouter(db: Db, queue: ReviewQueue, streamGate: EventStrea
         finding: row.finding,
         delivery: row.delivery,
         shadowDelivery: row.shadow_delivery,
+        notPostedReason: row.not_posted_reason,
         feedback: feedbackFor(row.fingerprint),
       })),
       ai: usage.ai_outcome && {

@@ -138,6 +138,28 @@ describe("/reviews/:runId", () => {
     expect(listed[1]).toHaveTextContent("Shadow: would have been in the summary");
   });
 
+  it("says why a finding was not posted, and only 'Not posted' for a run recorded before reasons were kept", async () => {
+    const [inline] = runDetail().findings as [RunFinding];
+    const reasons = ["below_threshold", "over_limit", "repeat", null] as const;
+    const detail = runDetail({
+      findingsPosted: 0,
+      findings: reasons.map((notPostedReason, index) => ({
+        ...inline,
+        finding: { ...inline.finding, fingerprint: String(index).repeat(64) },
+        delivery: "not_posted" as const,
+        notPostedReason,
+      })),
+    });
+    fetchMock.mockImplementation(async () => jsonResponse({ success: true, data: detail }));
+    renderRun();
+    const findings = await screen.findByRole("region", { name: "Findings" });
+    const listed = within(findings).getAllByRole("listitem");
+    expect(listed[0]).toHaveTextContent("Not posted: below the lowest severity reported");
+    expect(listed[1]).toHaveTextContent("Not posted: over the most findings per review");
+    expect(listed[2]).toHaveTextContent("Not posted: more of the same rule in this file");
+    expect(listed[3]).toHaveTextContent(/· Not posted(?!:)/);
+  });
+
   it("says how many of the run's findings it lists when the run kept only some of them", async () => {
     fetchMock.mockImplementation(async () =>
       jsonResponse({ success: true, data: runDetail({ findingsTotal: 1991, findingsPosted: 1 }) }),

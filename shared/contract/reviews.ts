@@ -214,13 +214,20 @@ export const findingFeedbackSchema = schema(() =>
 
 export type FindingFeedback = v.InferOutput<typeof findingFeedbackSchema>;
 
+/**
+ * Why a finding was not posted: below the lowest severity reported (`severity_threshold`), over the
+ * per-review limit (`max_findings`), or one more of a rule that already has its comments in the
+ * file (decision 059).
+ */
+export const notPostedReasonSchema = schema(() => v.picklist(["below_threshold", "over_limit", "repeat"]));
+
 /** A finding of a run and what became of it. */
 export const runFindingSchema = schema(() =>
   v.object({
     finding: findingSchema,
     /**
      * posted inline; in the summary (no line, or outside the diff); already posted by an earlier run;
-     * not posted (below the severity threshold or beyond the per-review limit); shadow: it would have
+     * not posted (`notPostedReason` says why); shadow: it would have
      * been posted, but the run was in shadow mode and posted nothing; suppressed (a 👎 in this
      * repository, decision 021).
      */
@@ -230,6 +237,8 @@ export const runFindingSchema = schema(() =>
     ]),
     /** For a shadow finding, where it would have gone; null otherwise. */
     shadowDelivery: v.nullable(postedDeliverySchema),
+    /** For a finding not posted, why; null otherwise, and for runs recorded before migration 0023. */
+    notPostedReason: v.nullable(notPostedReasonSchema),
     /** The repository's counts for this finding's fingerprint, as the latest run read them. */
     feedback: findingFeedbackSchema,
   }),

@@ -122,6 +122,7 @@ describe.each(TEST_DATABASE_KINDS)("the review engine on %s", (kind) => {
         finding: expect.objectContaining({ ruleId: "markers/debugger", path: "src/f0.ts", line: 2 }),
         delivery: "inline",
         shadowDelivery: null,
+        notPostedReason: null,
         feedback: { thumbsUp: 0, thumbsDown: 0 },
       },
     ]);

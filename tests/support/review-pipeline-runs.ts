@@ -149,7 +149,7 @@ export async function decisionSteps(db: Db, runId: string) {
 export const findingRows = (db: Db, runId: string) =>
   db
     .selectFrom("review_findings")
-    .select(["delivery", "finding"])
+    .select(["delivery", "not_posted_reason", "finding"])
     .where("run_id", "=", runId)
     .orderBy("id")
     .execute();

@@ -147,7 +147,7 @@ describe.each(TEST_DATABASE_KINDS)("the review pipeline's AI pass on %s", (kind)
     ]);
     expect(review?.comments[0]?.body).toContain("SQL injection: The id is pasted into the query");
     expect(review?.summary).toContain(
-      "**AI review** (gpt-test): 1 finding on its line, 0 moved to the summary (not on the line the model named), 0 dropped",
+      "**AI review** (gpt-test): 1 finding on its line, 0 not on a changed line the model named (no line comment), 0 dropped",
     );
     expect(review?.summary).toContain("12,000 input and 300 output tokens, $0.0270.");
     expect(

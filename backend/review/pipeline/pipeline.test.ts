@@ -467,23 +467,28 @@ describe.each(TEST_DATABASE_KINDS)("the review pipeline on %s", (kind) => {
     settings.comment_style.inline_comments = false;
     settings.comment_style.request_changes = true;
     const runId = await run("opened");
-    expect((await findings(runId)).map((row) => [row.finding.ruleId, row.delivery])).toEqual([
-      ["hygiene/env-file", "summary"],
-      ["markers/debugger", "summary"],
-      ["markers/lint-disable", "not_posted"],
+    expect(
+      (await findings(runId)).map((row) => [row.finding.ruleId, row.delivery, row.not_posted_reason]),
+    ).toEqual([
+      ["hygiene/env-file", "summary", null],
+      ["markers/debugger", "summary", null],
+      ["markers/lint-disable", "not_posted", "below_threshold"],
     ]);
     expect(host.reviews[0]?.comments).toEqual([]);
     expect(host.reviews[0]?.requestChanges).toBe(true);
     expect(host.reviews[0]?.summary).not.toContain("markers/lint-disable");
+    expect(host.reviews[0]?.summary).toContain("2 new findings, 1 below the lowest severity reported.");
   });
 
   it("posts at most max_findings findings, the most severe first", async () => {
     settings.comment_style.max_findings = 2;
     const runId = await run("opened");
-    expect((await findings(runId)).map((row) => [row.finding.ruleId, row.delivery])).toEqual([
-      ["hygiene/env-file", "summary"],
-      ["markers/debugger", "inline"],
-      ["markers/lint-disable", "not_posted"],
+    expect(
+      (await findings(runId)).map((row) => [row.finding.ruleId, row.delivery, row.not_posted_reason]),
+    ).toEqual([
+      ["hygiene/env-file", "summary", null],
+      ["markers/debugger", "inline", null],
+      ["markers/lint-disable", "not_posted", "over_limit"],
     ]);
     expect(host.reviews[0]?.comments.map((comment) => comment.line)).toEqual([2]);
   });

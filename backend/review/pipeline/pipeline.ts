@@ -350,10 +350,10 @@ export function createReviewPipeline(deps: PipelineDeps): ReviewPipeline {
       planned.deliveries.filter(({ delivery }) => delivery === kind).length;
     return {
       outcome: "shadow",
-      findings: planned.deliveries.map(({ finding, delivery }) =>
+      findings: planned.deliveries.map(({ finding, delivery, notPostedReason }) =>
         isPosted(delivery)
           ? { finding, delivery: "shadow" as const, shadowDelivery: delivery }
-          : { finding, delivery, shadowDelivery: null },
+          : { finding, delivery, shadowDelivery: null, notPostedReason },
       ),
       detail: {
         inline: count("inline"),
@@ -415,10 +415,11 @@ export function createReviewPipeline(deps: PipelineDeps): ReviewPipeline {
       movedToSummary = answer.movedToSummary;
     }
 
-    const findings = planned.deliveries.map(({ finding, delivery }) => ({
+    const findings = planned.deliveries.map(({ finding, delivery, notPostedReason }) => ({
       finding,
       delivery: delivery === "inline" && moved.has(finding.fingerprint) ? ("summary" as const) : delivery,
       shadowDelivery: null,
+      notPostedReason,
     }));
     const count = (kind: FindingDelivery) => findings.filter(({ delivery }) => delivery === kind).length;
     return {

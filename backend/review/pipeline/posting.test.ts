@@ -40,6 +40,17 @@ function ofRule(ruleId: string, line: number, path = "src/a.ts"): Finding {
   return { ...finding(line, "major"), ruleId, path, fingerprint: fingerprint(ruleId, path, `line ${line}`) };
 }
 
+/** What the overview says of a review of one file of the whole pull request. */
+const facts = {
+  productName: "Argus",
+  since: null,
+  headSha: "1".repeat(40),
+  filesReviewed: 1,
+  skipped: 0,
+  duplicates: 0,
+  maxFindings: 10,
+};
+
 describe("planReview", () => {
   it("plans the most severe first and posts at most max_findings new findings; duplicates do not count", () => {
     const minor = finding(1, "minor");
@@ -65,6 +76,13 @@ describe("planReview", () => {
       [4, "duplicate"],
     ]);
     expect(plan.comments.map((comment) => comment.line)).toEqual([3, 2]);
+    // Only the finding left out says why.
+    expect(plan.deliveries.map(({ notPostedReason }) => notPostedReason)).toEqual([
+      undefined,
+      undefined,
+      "over_limit",
+      undefined,
+    ]);
   });
 
   it("gives one finding of each rule in each file its place before any repeat of a rule of the same severity", () => {
@@ -119,6 +137,11 @@ describe("planReview", () => {
       ],
     );
     expect(first.repeats).toEqual([{ ruleId: "markers/debugger", path: "src/a.ts", count: 3 }]);
+    expect(first.deliveries.slice(4).map(({ notPostedReason }) => notPostedReason)).toEqual([
+      "repeat",
+      "repeat",
+      "repeat",
+    ]);
     // Repeats do not take the places max_findings leaves.
     expect(first.overLimit).toBe(0);
 
@@ -152,7 +175,7 @@ describe("planReview", () => {
     expect(plan.repeats).toEqual([]);
   });
 
-  it("leaves out findings below the severity threshold", () => {
+  it("leaves out findings below the severity threshold, and counts them", () => {
     const plan = planReview(
       [finding(1, "info"), finding(2, "minor"), finding(3, "major")],
       index,
@@ -163,7 +186,13 @@ describe("planReview", () => {
       },
       markers,
     );
-    expect(plan.deliveries.map(({ delivery }) => delivery)).toEqual(["inline", "not_posted", "not_posted"]);
+    expect(plan.deliveries.map(({ delivery, notPostedReason }) => [delivery, notPostedReason])).toEqual([
+      ["inline", undefined],
+      ["not_posted", "below_threshold"],
+      ["not_posted", "below_threshold"],
+    ]);
+    expect(plan.belowThreshold).toBe(2);
+    expect(plan.overLimit).toBe(0);
   });
 });
 
@@ -178,16 +207,6 @@ describe("the posted text", () => {
     path: line === null ? "src/`b`@x.ts" : "src/a.ts",
     message: HOSTILE,
   });
-  const facts = {
-    productName: "Argus",
-    since: null,
-    headSha: "1".repeat(40),
-    filesReviewed: 1,
-    skipped: 0,
-    duplicates: 0,
-    maxFindings: 10,
-  };
-
   it("posts a finding's message and path inert, followed by the engine's signed marker only", () => {
     const plan = planReview([hostile(2), hostile(null)], index, new Set(), STYLE, markers);
     const inline = plan.comments[0]?.body ?? "";
@@ -254,6 +273,26 @@ describe("commentBody and summaryBody", () => {
       "`sql-injection/js-raw-query` · [CWE-89](https://cwe.mitre.org/data/definitions/89.html)",
     );
     expect(summary).toContain("Fix: Pass the values as parameters.");
+  });
+
+  it("counts in the overview the findings below the lowest severity reported", () => {
+    const style = { ...STYLE, severity_threshold: "critical" as const };
+    const plan = planReview(
+      [finding(1, "critical"), finding(2, "major"), finding(3, "minor")],
+      index,
+      new Set(),
+      style,
+      markers,
+    );
+    const summary = summaryBody(plan, facts, true, markers);
+    expect(summary).toContain("(1 file): 1 new finding, 2 below the lowest severity reported.");
+    const none = summaryBody(
+      planReview([finding(1, "critical")], index, new Set(), style, markers),
+      facts,
+      true,
+      markers,
+    );
+    expect(none).not.toContain("below the lowest severity");
   });
 
   it("sum up the repeats of a rule in a file in one line each, paths and rule ids inert", () => {

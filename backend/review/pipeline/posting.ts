@@ -12,7 +12,7 @@ import {
 } from "../../../shared/contract/reviews.ts";
 import { inertMarkdown, inlineCode } from "../../../shared/inert-markdown.ts";
 import type { LineComment } from "../../code-hosts/review-host.ts";
-import { type FindingDelivery, isPosted } from "../model.ts";
+import { type FindingDelivery, isPosted, type NotPostedReason } from "../model.ts";
 import type { ReviewSettings } from "../review-settings.ts";
 import type { RightSideIndex } from "./diff.ts";
 import type { PullRequestMarkers } from "./markers.ts";
@@ -45,14 +45,23 @@ function summaryLine(finding: Finding, markers: PullRequestMarkers): string {
   return `- **${SEVERITY_LABEL[finding.severity]}** ${where(finding)} \`${finding.ruleId}\`${weakness(finding)}: ${inertMarkdown(finding.message)}${fix} ${markers.finding(finding.fingerprint)}`;
 }
 
+/** A finding and where it goes; for one not posted, why. */
+export interface PlannedDelivery {
+  finding: Finding;
+  delivery: FindingDelivery;
+  notPostedReason?: NotPostedReason;
+}
+
 export interface PlannedReview {
   /** Every finding of the run with where it goes. */
-  deliveries: Array<{ finding: Finding; delivery: FindingDelivery }>;
+  deliveries: PlannedDelivery[];
   comments: LineComment[];
   /** Findings listed in the summary: without a line, outside the diff, or with inline comments off. */
   summaryFindings: Finding[];
   /** Findings not posted because the review already had `max_findings` (counted in the summary). */
   overLimit: number;
+  /** Findings not posted because they are below `severity_threshold` (counted in the summary). */
+  belowThreshold: number;
   /** Findings not posted because their rule already had its comments in their file (summed up in the summary). */
   repeats: RepeatedRule[];
 }
@@ -109,10 +118,10 @@ function postingOrder(findings: readonly Finding[]): Finding[] {
 /**
  * Where each finding goes, in posting order (above). Not posted: findings below the severity
  * threshold, repeats of a rule in a file beyond SAME_RULE_PER_FILE_MAX, and new ones beyond
- * `max_findings` (over the per-review limit); both counted in the summary. Duplicate: a fingerprint
- * already on the pull request (not counted towards the limit, but towards its rule's in the file).
- * Inline: a line inside the diff, with inline comments on. Everything else is listed in the
- * summary, so no finding is silently dropped.
+ * `max_findings` (over the per-review limit); each recorded with its reason and counted in the
+ * summary. Duplicate: a fingerprint already on the pull request (not counted towards the limit, but
+ * towards its rule's in the file). Inline: a line inside the diff, with inline comments on.
+ * Everything else is listed in the summary, so no finding is silently dropped.
  */
 export function planReview(
   findings: readonly Finding[],
@@ -126,25 +135,31 @@ export function planReview(
     comments: [],
     summaryFindings: [],
     overLimit: 0,
+    belowThreshold: 0,
     repeats: [],
   };
   const onFile = new Map<string, number>();
   const repeats = new Map<string, RepeatedRule>();
   for (const finding of postingOrder(findings)) {
     let delivery: FindingDelivery;
+    let notPostedReason: NotPostedReason | undefined;
     const sameRuleAndFile = ruleInFile(finding);
     const alreadyOnFile = sameRuleAndFile === null ? 0 : (onFile.get(sameRuleAndFile) ?? 0);
     if (severityRank(finding.severity) > severityRank(style.severity_threshold)) {
       delivery = "not_posted";
+      notPostedReason = "below_threshold";
+      plan.belowThreshold += 1;
     } else if (alreadyPosted.has(finding.fingerprint)) {
       delivery = "duplicate";
     } else if (sameRuleAndFile !== null && finding.path !== null && alreadyOnFile >= SAME_RULE_PER_FILE_MAX) {
       delivery = "not_posted";
+      notPostedReason = "repeat";
       const group = repeats.get(sameRuleAndFile) ?? { ruleId: finding.ruleId, path: finding.path, count: 0 };
       group.count += 1;
       repeats.set(sameRuleAndFile, group);
     } else if (plan.comments.length + plan.summaryFindings.length >= style.max_findings) {
       delivery = "not_posted";
+      notPostedReason = "over_limit";
       plan.overLimit += 1;
     } else if (
       style.inline_comments &&
@@ -164,7 +179,7 @@ export function planReview(
       plan.summaryFindings.push(finding);
     }
     if (sameRuleAndFile !== null && delivery !== "not_posted") onFile.set(sameRuleAndFile, alreadyOnFile + 1);
-    plan.deliveries.push({ finding, delivery });
+    plan.deliveries.push(notPostedReason ? { finding, delivery, notPostedReason } : { finding, delivery });
   }
   plan.repeats = [...repeats.values()];
   return plan;
@@ -206,6 +221,7 @@ export function summaryBody(
       ...(facts.duplicates ? [`${facts.duplicates} already reported`] : []),
       ...(facts.skipped ? [`${facts.skipped} file${facts.skipped === 1 ? "" : "s"} skipped`] : []),
       ...(plan.overLimit ? [`${plan.overLimit} more over the per-review limit of ${facts.maxFindings}`] : []),
+      ...(plan.belowThreshold ? [`${plan.belowThreshold} below the lowest severity reported`] : []),
       ...(repeated ? [`${repeated} more of a rule already commented on in the same file`] : []),
     ];
     parts.push(

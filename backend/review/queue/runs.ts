@@ -9,6 +9,7 @@ import {
   type BotCommand,
   type FindingDelivery,
   isPosted,
+  type NotPostedReason,
   type PostedDelivery,
   type ReviewRunOutcome,
   type ReviewTrigger,
@@ -271,6 +272,8 @@ export interface RecordedFinding {
   delivery: FindingDelivery;
   /** Where a shadow finding would have gone; null otherwise. */
   shadowDelivery: PostedDelivery | null;
+  /** Why a finding was not posted; absent for any other delivery. */
+  notPostedReason?: NotPostedReason | undefined;
 }
 
 /** The run's findings, the pull request's last reviewed head and the `post` step, in one transaction. */
@@ -286,11 +289,12 @@ export async function recordPost(
       await trx
         .insertInto("review_findings")
         .values(
-          post.findings.map(({ finding, delivery, shadowDelivery }) => ({
+          post.findings.map(({ finding, delivery, shadowDelivery, notPostedReason }) => ({
             run_id: runId,
             fingerprint: finding.fingerprint,
             delivery,
             shadow_delivery: shadowDelivery,
+            not_posted_reason: notPostedReason ?? null,
             finding: JSON.stringify(finding),
           })),
         )

@@ -44,7 +44,20 @@ const WOULD_HAVE_GONE: Record<NonNullable<RunFinding["shadowDelivery"]>, string>
   summary: "Shadow: would have been in the summary",
 };
 
-/** What became of a finding, or for a shadow finding where it would have gone. */
-export function deliveryText({ delivery, shadowDelivery }: Pick<RunFinding, "delivery" | "shadowDelivery">) {
-  return delivery === "shadow" && shadowDelivery ? WOULD_HAVE_GONE[shadowDelivery] : DELIVERY[delivery];
+/** Why a finding was not posted, in the words of the Comment Style settings that decided it. */
+const NOT_POSTED_BECAUSE: Record<NonNullable<RunFinding["notPostedReason"]>, string> = {
+  below_threshold: "Not posted: below the lowest severity reported",
+  over_limit: "Not posted: over the most findings per review",
+  repeat: "Not posted: more of the same rule in this file",
+};
+
+/** What became of a finding: for a shadow finding where it would have gone, for one not posted why. */
+export function deliveryText({
+  delivery,
+  shadowDelivery,
+  notPostedReason,
+}: Pick<RunFinding, "delivery" | "shadowDelivery" | "notPostedReason">) {
+  if (delivery === "shadow" && shadowDelivery) return WOULD_HAVE_GONE[shadowDelivery];
+  if (delivery === "not_posted" && notPostedReason) return NOT_POSTED_BECAUSE[notPostedReason];
+  return DELIVERY[delivery];
 }

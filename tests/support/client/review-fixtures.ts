@@ -65,6 +65,7 @@ export function runDetail(overrides: Partial<ReviewRunDetail> = {}): ReviewRunDe
         },
         delivery: "inline",
         shadowDelivery: null,
+        notPostedReason: null,
         feedback: { thumbsUp: 2, thumbsDown: 0 },
       },
       {
@@ -81,6 +82,7 @@ export function runDetail(overrides: Partial<ReviewRunDetail> = {}): ReviewRunDe
         },
         delivery: "summary",
         shadowDelivery: null,
+        notPostedReason: null,
         feedback: { thumbsUp: 0, thumbsDown: 0 },
       },
     ],

@@ -58,7 +58,7 @@ export function aiSummarySection(facts: AiPassFacts): string {
   }
   const parts = [
     `${plural(facts.anchored, "finding")} on ${facts.anchored === 1 ? "its line" : "their lines"}`,
-    `${facts.moved} moved to the summary (not on the line the model named)`,
+    `${facts.moved} not on a changed line the model named (no line comment)`,
     `${facts.dropped} dropped (the code it quoted is not there)`,
   ];
   const lines = [`**AI review** (${model}): ${parts.join(", ")}.`];
