@@ -290,7 +290,9 @@ describe.each(VARIANTS)("$name", (variant) => {
     const error = await modelError(providerFor(variant).review(REQUEST));
 
     expect(error.failure).toBe("bad_request");
-    expect(error.message).toBe("The model server answered 404 Not Found");
+    expect(error.message).toBe(
+      "The model server answered 404 Not Found; check the model's name and the base URL",
+    );
   });
 
   it("fails server_error when a 200 answer is not the provider's shape", async () => {
@@ -377,7 +379,9 @@ describe.each(VARIANTS)("$name", (variant) => {
     const error = await modelError(providerFor(variant).testConnection());
 
     expect(error.failure).toBe("bad_request");
-    expect(error.message).toBe("The model server answered 404 Not Found");
+    expect(error.message).toBe(
+      "The model server answered 404 Not Found; check the model's name and the base URL",
+    );
   });
 
   it("calls no address the deployment does not allow: loopback without private addresses", async () => {

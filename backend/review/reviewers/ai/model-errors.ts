@@ -121,9 +121,15 @@ export const toModelError = (error: unknown, context: FailureContext): ModelErro
       status === 429 && APICallError.isInstance(error) ? retryAfterSeconds(error.responseHeaders) : undefined;
     const wait = retryAfter === undefined ? "" : `; retry after ${retryAfter} s`;
     const redirect = status < 400 ? "; redirects are not followed" : "";
+    // What a 404 most often means, since the server's own words are not shown: a model name the
+    // server does not have (Ollama, OpenAI), or a base URL without the API's path (`/v1`).
+    const notFound = status === 404 ? "; check the model's name and the base URL" : "";
     return fail(
       statusFailure(status),
-      `The model server answered ${status} ${STATUS_CODES[status] ?? ""}`.trimEnd() + wait + redirect,
+      `The model server answered ${status} ${STATUS_CODES[status] ?? ""}`.trimEnd() +
+        wait +
+        redirect +
+        notFound,
       retryAfter,
     );
   }
