@@ -39,6 +39,17 @@ describe("sandbox pull requests", () => {
     expect(await conversation.getByRole("article", { name: "Review" }).count()).toBe(1);
     expect(await seriousViolations(page)).toEqual([]);
 
+    // On a phone the diff's long lines scroll sideways, but the comment stays in view, whole.
+    await page.setViewportSize({ width: 390, height: 844 });
+    const diff = comment.locator("xpath=ancestor::div[contains(@class, 'overflow-x-auto')]");
+    expect(await diff.evaluate((element) => element.scrollWidth > element.clientWidth)).toBe(true);
+    await diff.evaluate((element) => {
+      element.scrollLeft = element.scrollWidth;
+    });
+    const [shown, box] = await Promise.all([diff.boundingBox(), comment.boundingBox()]);
+    expect(box && shown && box.x >= shown.x && box.x + box.width <= shown.x + shown.width).toBe(true);
+    await page.setViewportSize({ width: 1280, height: 720 });
+
     await page.getByRole("link", { name: "See its decision log" }).click();
     await page.waitForURL(/\/reviews\/[^/]+$/);
     const findings = page.getByRole("region", { name: "Findings" });

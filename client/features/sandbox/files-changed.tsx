@@ -6,7 +6,6 @@ import { MessageSquare } from "lucide-react";
 import { Fragment } from "react";
 import type { SandboxDiffFile, SandboxDiffLine } from "../../../shared/contract/sandbox.ts";
 import { Card } from "../../components/ui";
-import { cn } from "../../lib/cn";
 import { MarkdownBody } from "../reviews/markdown-body";
 import type { RenderedComment, RenderedReview } from "../reviews/rendered-reviews.server";
 import { CommentReactions } from "./comment-reactions";
@@ -62,7 +61,8 @@ function FileDiff({ file, comments }: { file: SandboxDiffFile; comments: Rendere
           <span className="text-danger-text">−{file.deletions}</span>
         </span>
       </h3>
-      <div className="overflow-x-auto">
+      {/* A size container, so that a review comment can be as wide as the visible part of the diff. */}
+      <div className="@container overflow-x-auto">
         <table className="w-full border-collapse font-mono text-xs">
           <caption className="sr-only">Changes to {file.path}</caption>
           <thead className="sr-only">
@@ -115,9 +115,11 @@ function InlineComment({ comment }: { comment: RenderedComment }) {
   return (
     <tr>
       <td colSpan={3} className="border-border border-y bg-surface px-4 py-3 font-sans">
+        {/* Held at the left edge of the visible diff and as wide as it, as GitHub does: a long
+            line scrolls the diff sideways, and the comment must not be read by scrolling too. */}
         <article
           aria-label={`Review comment on ${comment.path} line ${comment.line}`}
-          className={cn("space-y-1 rounded-md border border-border bg-surface p-3 shadow-card")}
+          className="sticky left-4 w-[calc(100cqw-2rem)] space-y-1 rounded-md border border-border bg-surface p-3 shadow-card"
         >
           <p className="flex items-center gap-1.5 text-fg-muted text-xs">
             <MessageSquare aria-hidden="true" className="size-3.5" />
