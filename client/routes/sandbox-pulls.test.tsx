@@ -60,6 +60,29 @@ describe("/sandbox/repositories/:projectId/pulls", () => {
     expect(opened).toEqual([{ template: "leaked-key" }]);
   });
 
+  it("lists the repository's pull requests first, above the ways to open one", async () => {
+    const pull = {
+      id: PULL_ID,
+      number: 3,
+      title: "Count the units in the cart",
+      author: "Ada",
+      headSha: "c".repeat(40),
+      createdAt: "2026-11-27T09:34:00.000Z",
+      updatedAt: "2026-11-27T09:34:00.000Z",
+    };
+    fetchMock.mockImplementation(async () =>
+      jsonResponse({ success: true, data: pullsData({ pulls: [pull] }) }),
+    );
+    renderPulls();
+    const pulls = await screen.findByRole("region", { name: "Pull requests" });
+    expect(within(pulls).getByRole("link", { name: "Count the units in the cart" })).toHaveAttribute(
+      "href",
+      `/sandbox/pulls/${PULL_ID}`,
+    );
+    const templates = screen.getByRole("region", { name: "Open a pull request from a template" });
+    expect(pulls.compareDocumentPosition(templates) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+  });
+
   it("opens a pull request from an edited file: the editor starts from the picked file", async () => {
     const user = userEvent.setup();
     renderPulls();

@@ -90,6 +90,35 @@ function PullsPage({ data }: { data: SandboxPullsData }) {
         </p>
       </section>
 
+      {/* What a returning visitor comes back for first, above the ways to open more. */}
+      <section aria-labelledby="pulls-title" className="space-y-3">
+        <h2 id="pulls-title" className="font-semibold text-base text-fg">
+          Pull requests
+        </h2>
+        {data.pulls.length === 0 ? (
+          <p className="text-fg-muted text-sm">No pull requests yet: open one from a template below.</p>
+        ) : (
+          <Card>
+            <ul className="divide-y divide-border">
+              {data.pulls.map((pull) => (
+                <li key={pull.id} className="flex flex-wrap items-center gap-2 px-4 py-3 text-sm">
+                  <GitPullRequest aria-hidden="true" className="size-4 text-success-text" />
+                  <Link
+                    to={sandboxPullHref(pull.id)}
+                    className="focus-ring rounded-sm font-medium text-fg hover:underline"
+                  >
+                    {pull.title}
+                  </Link>
+                  <span className="text-fg-muted">
+                    #{pull.number} by {pull.author} · {formatDateTime(pull.createdAt)}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          </Card>
+        )}
+      </section>
+
       <section aria-labelledby="templates-title" className="space-y-3">
         <h2 id="templates-title" className="font-semibold text-base text-fg">
           Open a pull request from a template
@@ -129,34 +158,6 @@ function PullsPage({ data }: { data: SandboxPullsData }) {
       </section>
 
       <EditFile data={data} busy={busy} onOpen={(body) => open(body, "edit")} />
-
-      <section aria-labelledby="pulls-title" className="space-y-3">
-        <h2 id="pulls-title" className="font-semibold text-base text-fg">
-          Pull requests
-        </h2>
-        {data.pulls.length === 0 ? (
-          <p className="text-fg-muted text-sm">No pull requests yet: open one above.</p>
-        ) : (
-          <Card>
-            <ul className="divide-y divide-border">
-              {data.pulls.map((pull) => (
-                <li key={pull.id} className="flex flex-wrap items-center gap-2 px-4 py-3 text-sm">
-                  <GitPullRequest aria-hidden="true" className="size-4 text-success-text" />
-                  <Link
-                    to={sandboxPullHref(pull.id)}
-                    className="focus-ring rounded-sm font-medium text-fg hover:underline"
-                  >
-                    {pull.title}
-                  </Link>
-                  <span className="text-fg-muted">
-                    #{pull.number} by {pull.author} · {formatDateTime(pull.createdAt)}
-                  </span>
-                </li>
-              ))}
-            </ul>
-          </Card>
-        )}
-      </section>
     </>
   );
 }
