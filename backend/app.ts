@@ -221,10 +221,18 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
   // Before any route: /auth/LOGIN and /auth/login/ are not /auth/login (http/router.ts).
   strictRouting(app);
   app.disable("x-powered-by");
+  // Every answer below the health check and the public keys is an organisation's data, a session
+  // or a webhook's receipt: no browser or shared cache (a CDN or proxy in front of a self-hosted
+  // instance) may keep one, so none is revalidated and an ETag would only cost a hash per answer.
+  app.set("etag", false);
   // The gateway sends its request id; keeping it ties both log lines of one request together.
   app.use(requestLogger(logger, { trustIncomingId: true }));
   app.use(healthRouter(db));
   app.use(jwksRouter(tokens));
+  app.use((_req, res, next) => {
+    res.setHeader("Cache-Control", "no-store");
+    next();
+  });
   // Before express.json: the signature is checked over the raw body.
   app.use(
     webhooksRouter({

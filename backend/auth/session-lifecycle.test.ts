@@ -62,7 +62,10 @@ describe.each(TEST_DATABASE_KINDS)("sessions on %s", (kind) => {
     database = await freshDatabase(kind, { survivesRestart: true });
     const first = await open(database.env);
     const token = await signIn(first);
-    const keys = (await request(first.app).get(API_PATHS.jwks)).body;
+    const published = await request(first.app).get(API_PATHS.jwks);
+    // Public keys, the same for everyone: the one answer a cache may keep (for five minutes).
+    expect(published.headers["cache-control"]).toBe("public, max-age=300");
+    const keys = published.body;
     await first.close();
     opened.splice(opened.indexOf(first), 1);
 

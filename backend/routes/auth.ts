@@ -83,11 +83,6 @@ async function requireIdentityInGoodStanding(
   );
 }
 
-/** Answers of the session-status check are about this one moment: never stored by anyone. */
-function noStore(res: Response): void {
-  res.set("Cache-Control", "no-store");
-}
-
 export function authRouter(deps: AuthDeps): Router {
   const { db, identity, tokens } = deps;
   const router = strictRouter();
@@ -147,7 +142,6 @@ export function authRouter(deps: AuthDeps): Router {
   // identity provider call. Refresh is where the identity provider is asked. The names are the
   // rows' (the query joins them anyway): pages show them rather than the token's.
   router.get(API_PATHS.sessionStatus, async (req, res) => {
-    noStore(res);
     const token = bearerToken(req);
     if (!token) throw missingTokenError();
     const session = await authenticateSession(db, tokens, token);

@@ -13,7 +13,6 @@ import { outboxMessages } from "../mail/outbox.ts";
 export function outboxRouter(db: Db): Router {
   const router = strictRouter();
   router.get(API_PATHS.outbox, async (_req, res) => {
-    res.set("Cache-Control", "no-store");
     res.json({ messages: await outboxMessages(db) } satisfies OutboxResponse);
   });
   return router;

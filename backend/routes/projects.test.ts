@@ -60,6 +60,9 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
         .set("Authorization", `Bearer ${mine.token}`);
 
       expect(response.status).toBe(200);
+      // An organisation's data: no browser or shared cache keeps it, so there is nothing to revalidate.
+      expect(response.headers["cache-control"]).toBe("no-store");
+      expect(response.headers.etag).toBeUndefined();
       const body = v.parse(projectsResponseSchema, response.body);
       expect(body.success).toBe(true);
       expect(body.data.projects.map((p) => p.name)).toEqual(["api", "web"]);
