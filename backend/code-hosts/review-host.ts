@@ -87,6 +87,18 @@ export interface ReviewHost {
    */
   postedFindings(number: number, readMarkers: FingerprintReader): Promise<PostedFindings>;
   postReview(number: number, review: ReviewToPost): Promise<PostedReview>;
+  /**
+   * Resolves the engine's own line comments that carry one of `fingerprints` in their signed marker
+   * (GitHub: the review thread; Azure DevOps: the thread's status "fixed"; the sandbox: the
+   * comment), as a reviewer resolves a thread once the code is fixed (docs/review-engine.md,
+   * "Resolving fixed findings"). Leaves resolved ones alone; answers how many it resolved now. A
+   * host without it leaves every comment open.
+   */
+  resolveComments?(
+    number: number,
+    fingerprints: ReadonlySet<string>,
+    readMarkers: FingerprintReader,
+  ): Promise<number>;
   /** A plain comment on the pull request (answers to `help`, `pause`, `resume`). */
   comment(number: number, body: string): Promise<void>;
 }

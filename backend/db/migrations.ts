@@ -28,6 +28,7 @@ import { largeOrganisations } from "./migrations/0020-large-organisations.ts";
 import { scaleOut } from "./migrations/0021-scale-out.ts";
 import { readVersions } from "./migrations/0022-read-versions.ts";
 import { notPostedReason } from "./migrations/0023-not-posted-reason.ts";
+import { resolvedSandboxComments } from "./migrations/0024-resolved-sandbox-comments.ts";
 
 /** Every migration by the name the database records (never rename one), in order; exported so tests can stop at one. */
 export const migrations: Record<string, Migration> = {
@@ -54,6 +55,7 @@ export const migrations: Record<string, Migration> = {
   "0021_scale_out": scaleOut,
   "0022_read_versions": readVersions,
   "0023_not_posted_reason": notPostedReason,
+  "0024_resolved_sandbox_comments": resolvedSandboxComments,
 };
 
 /** Applies every pending migration; safe to call on every start (applied ones are skipped). */

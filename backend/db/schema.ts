@@ -371,6 +371,8 @@ export interface SandboxReviewCommentsTable {
   side: ColumnType<"RIGHT", "RIGHT" | undefined, never>;
   commit_id: string;
   body: string;
+  /** When the review engine resolved it, its finding fixed; null while open (migration 0024). */
+  resolved_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 /** A fingerprint's 👍 and 👎 in one repository (migration 0013_finding_feedback). */

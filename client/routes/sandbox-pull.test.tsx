@@ -100,7 +100,18 @@ describe("/sandbox/pulls/:pullId", () => {
     renderPull();
     const outdated = await screen.findByRole("list", { name: "Outdated comments" });
     expect(outdated).toHaveTextContent("src/config.ts:2 (outdated)");
+    expect(outdated).not.toHaveTextContent("Resolved");
     expect(screen.queryByRole("article", { name: /Review comment on/ })).not.toBeInTheDocument();
+  });
+
+  it("marks an outdated comment the review engine resolved, its finding fixed by a later commit", async () => {
+    const review = REVIEWED.reviews[0];
+    if (!review) throw new Error("fixture");
+    const older = review.comments.map((c) => ({ ...c, commitId: "d".repeat(40), resolved: true }));
+    answers = [pullDetail({ reviews: [{ ...review, comments: older }] })];
+    renderPull();
+    const outdated = await screen.findByRole("list", { name: "Outdated comments" });
+    expect(within(outdated).getByText("Resolved")).toHaveAttribute("title", "A later commit fixed it");
   });
 
   it("pushes a commit with a changed file's new text, starting from its text at head, then reloads", async () => {

@@ -1,9 +1,9 @@
-import { GitPullRequest, MessageSquareText, SearchX } from "lucide-react";
+import { CircleCheck, GitPullRequest, MessageSquareText, SearchX } from "lucide-react";
 import { useEffect } from "react";
 import { href, Link, useRevalidator } from "react-router";
 import { sandboxPullsHref } from "../../shared/contract/sandbox.ts";
 import { Settled } from "../components/streamed";
-import { BackLink, Card, EmptyState, Spinner } from "../components/ui";
+import { BackLink, Badge, Card, EmptyState, Spinner } from "../components/ui";
 import { MarkdownBody } from "../features/reviews/markdown-body";
 import {
   type RenderedPull,
@@ -178,11 +178,16 @@ function Outdated({ comments }: { comments: RenderedReview["comments"] }) {
     <ul aria-label="Outdated comments" className="space-y-1 border-border border-t pt-2 text-sm">
       {comments.map((comment) => (
         <li key={comment.id} className="space-y-1 text-fg-muted">
-          <p>
+          <p className="flex flex-wrap items-center gap-1.5">
             <span className="font-mono">
               {comment.path}:{comment.line}
             </span>{" "}
-            (outdated):
+            (outdated)
+            {comment.resolved ? (
+              <Badge tone="success" icon={<CircleCheck aria-hidden="true" />} title="A later commit fixed it">
+                Resolved
+              </Badge>
+            ) : null}
           </p>
           <MarkdownBody html={comment.bodyHtml} />
           <CommentReactions commentId={comment.id} reactions={comment.reactions} />

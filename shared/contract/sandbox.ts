@@ -299,6 +299,8 @@ export const sandboxReviewCommentSchema = schema(() =>
     commitId: v.string(),
     body: v.string(),
     reactions: sandboxReactionsSchema,
+    /** Resolved by the review engine once a push fixed its finding, as GitHub resolves a thread. */
+    resolved: v.boolean(),
   }),
 );
 

@@ -9,9 +9,9 @@
  * For the review engine, a repository's pull requests (`pullRequests`, in its REST shapes):
  * GET …/repositories/{id}/pullrequests/{n}, GET …/diffs/commits (changed paths and the common
  * commit), POST …/filediffs (line blocks), GET …/items (a file's text at a commit, or with
- * `scopePath` and `recursionLevel=OneLevel` a folder's entries), and GET and
+ * `scopePath` and `recursionLevel=OneLevel` a folder's entries), GET and
  * POST …/pullRequests/{n}/threads (a thread's `status` and its comment's `usersLiked`, as people
- * left them).
+ * left them) and PATCH …/pullRequests/{n}/threads/{id} (a new `status`).
  *
  * For a bot command's permission check, the organisation's people (`addPerson`): GET
  * /{org}/_apis/identities?identityIds= (Identities - Read Identities: the legacy descriptor; an
@@ -26,6 +26,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 
 const ORGANIZATION = "fabrikam";
+
+export type FakeAzureThreadStatus = "active" | "fixed" | "wontFix" | "closed" | "byDesign" | "pending";
 
 export interface FakeAzurePullRequest {
   pullRequestId: number;
@@ -64,7 +66,7 @@ export interface FakeAzurePullRequests {
     pullRequestId: number;
     content: string;
     threadContext?: unknown;
-    status?: "active" | "fixed" | "wontFix" | "closed" | "byDesign" | "pending";
+    status?: FakeAzureThreadStatus;
     likedBy?: string[];
   }>;
 }
@@ -200,7 +202,7 @@ export async function startFakeAzureDevOps(
     const repository = repositories.find((candidate) => candidate.id === match?.[1]);
     if (!match || !repository) return false;
     const rest = match[2] ?? "";
-    const pull = /^pull[Rr]equests\/(\d+)(\/threads)?$/.exec(rest);
+    const pull = /^pull[Rr]equests\/(\d+)(\/threads)?(?:\/(\d+))?$/.exec(rest);
     const found = pull ? pulls.get(`${repository.id}/${pull[1]}`) : undefined;
     if (pull && !found) {
       send(res, 404, { $id: "1", message: `TF401180: The requested pull request was not found.` });
@@ -235,7 +237,20 @@ export async function startFakeAzureDevOps(
       });
       return true;
     }
-    if (found && pull?.[2] && req.method === "GET") {
+    if (found && pull?.[3] && req.method === "PATCH") {
+      // Pull Request Threads - Update: the thread's status (its id as GET lists it).
+      const own = pullRequests.threads.filter((thread) => thread.pullRequestId === found.pullRequestId);
+      const thread = own[Number(pull[3]) - 1];
+      if (!thread) {
+        send(res, 404, { $id: "1", message: "TF401181: The requested thread was not found." });
+        return true;
+      }
+      const body = JSON.parse((await text(req)) || "{}") as { status?: FakeAzureThreadStatus };
+      if (body.status) thread.status = body.status;
+      send(res, 200, { id: Number(pull[3]), status: thread.status ?? "active" });
+      return true;
+    }
+    if (found && pull?.[2] && !pull[3] && req.method === "GET") {
       const value = pullRequests.threads
         .filter((thread) => thread.pullRequestId === found.pullRequestId)
         .map((thread, index) => ({
@@ -261,7 +276,7 @@ export async function startFakeAzureDevOps(
       send(res, 200, { value, count: value.length });
       return true;
     }
-    if (found && pull?.[2] && req.method === "POST") {
+    if (found && pull?.[2] && !pull[3] && req.method === "POST") {
       const body = JSON.parse((await text(req)) || "{}") as {
         comments?: Array<{ content?: string }>;
         threadContext?: unknown;

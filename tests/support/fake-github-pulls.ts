@@ -6,7 +6,8 @@
  * GET /repos/{o}/{r}/pulls/{n}/comments (each with its `reactions` rollup), POST
  * /repos/{o}/{r}/pulls/comments/{id}/reactions (201 new, 200 when that person already reacted so),
  * DELETE /repos/{o}/{r}/pulls/comments/{id}/reactions/{reaction_id} and
- * POST /repos/{o}/{r}/issues/{n}/comments. A review
+ * POST /repos/{o}/{r}/issues/{n}/comments, and on POST /graphql a pull request's review threads and
+ * resolveReviewThread. A review
  * with a comment on a line outside the pull request's diff is refused with GitHub's 422, as a
  * whole; `rateLimitNextReview` makes the next review answer GitHub's secondary rate limit (403
  * with retry-after) once.
@@ -39,7 +40,8 @@ export interface FakeReview {
   commitId: string;
   event: string;
   body: string;
-  comments: Array<{ path: string; line: number; side: string; body: string }>;
+  /** Each line comment opens a review thread; `resolved` once resolveReviewThread resolved it. */
+  comments: Array<{ path: string; line: number; side: string; body: string; resolved?: true }>;
 }
 
 export interface FakeGitHubPulls {
@@ -575,5 +577,62 @@ export function createFakeGitHubPulls(api: () => string, send: Send, userOf: Use
     return false;
   }
 
-  return { state, handle };
+  /**
+   * POST /graphql, the two operations the review engine sends: a pull request's `reviewThreads`
+   * (each line comment opens one, `PRRT_{comment id}`, its first comment the app's) and the
+   * `resolveReviewThread` mutation, in GitHub's GraphQL shapes (`data`, and `errors` with
+   * `type: "NOT_FOUND"` for what the token cannot see). `installed`: the token's repositories.
+   */
+  async function graphql(req: IncomingMessage, res: ServerResponse, installed: readonly string[]) {
+    const { query, variables } = (await readJson(req)) as {
+      query?: string;
+      variables?: Record<string, unknown>;
+    };
+    const notFound = (message: string, path: string) =>
+      send(res, 200, {
+        data: { [path]: null },
+        errors: [{ type: "NOT_FOUND", path: [path], locations: [{ line: 2, column: 3 }], message }],
+      });
+    const threads = state.reviews.flatMap((review) =>
+      review.comments.map((comment, index) => ({ review, comment, id: review.id * 100 + index })),
+    );
+    if (query?.includes("resolveReviewThread")) {
+      const threadId = String(variables?.threadId ?? "");
+      const found = threads.find(({ id }) => `PRRT_${id}` === threadId);
+      // A review knows its pull request's number only: the token must see a repository that has it.
+      if (!found || !installed.some((fullName) => pulls.has(key(fullName, found.review.pullRequest)))) {
+        notFound(`Could not resolve to a node with the global id of '${threadId}'`, "resolveReviewThread");
+        return;
+      }
+      found.comment.resolved = true;
+      send(res, 200, { data: { resolveReviewThread: { thread: { id: threadId, isResolved: true } } } });
+      return;
+    }
+    if (query?.includes("reviewThreads")) {
+      const fullName = `${variables?.owner}/${variables?.name}`;
+      const pull = pulls.get(key(fullName, Number(variables?.number)));
+      if (!installed.includes(fullName)) {
+        notFound(`Could not resolve to a Repository with the name '${fullName}'.`, "repository");
+        return;
+      }
+      const nodes = threads
+        .filter(({ review }) => review.pullRequest === pull?.number)
+        .map(({ comment, id }) => ({
+          id: `PRRT_${id}`,
+          isResolved: comment.resolved === true,
+          comments: { nodes: [{ body: comment.body, author: { __typename: "Bot", login: "argus-test" } }] },
+        }));
+      send(res, 200, {
+        data: {
+          repository: pull
+            ? { pullRequest: { reviewThreads: { pageInfo: { hasNextPage: false, endCursor: null }, nodes } } }
+            : { pullRequest: null },
+        },
+      });
+      return;
+    }
+    send(res, 200, { errors: [{ message: "This fake answers reviewThreads and resolveReviewThread only" }] });
+  }
+
+  return { state, handle, graphql };
 }

@@ -616,6 +616,21 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
 
     if (await appCall(req, res, path)) return;
 
+    if (req.method === "POST" && path === "/graphql") {
+      const bearer = /^(?:Bearer|token) (\S+)$/i.exec(req.headers.authorization ?? "")?.[1] ?? "";
+      const installation = installations.get(installationTokens.get(bearer) ?? -1);
+      if (!installation) {
+        send(res, 401, { message: "Bad credentials", documentation_url: "https://docs.github.com/graphql" });
+        return;
+      }
+      await pulls.graphql(
+        req,
+        res,
+        installation.repositories.map((repository) => repository.full_name),
+      );
+      return;
+    }
+
     const repository = /^\/repos\/([^/]+\/[^/]+)\//.exec(path)?.[1];
     if (repository) {
       const bearer = /^(?:Bearer|token) (\S+)$/i.exec(req.headers.authorization ?? "")?.[1] ?? "";

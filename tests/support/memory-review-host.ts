@@ -28,6 +28,10 @@ export interface MemoryReviewHost extends ReviewHost {
   refuse: Set<string>;
   /** 👍 and 👎 people gave the line comment of a fingerprint. */
   reactions: Map<string, FindingFeedback>;
+  /** Fingerprints of the line comments resolved, read from their markers, in order. */
+  resolved: string[];
+  /** When set, resolveComments fails with it (a host's error). */
+  resolveError?: Error;
 }
 
 export function memoryReviewHost(info: PullRequestInfo): MemoryReviewHost {
@@ -40,6 +44,7 @@ export function memoryReviewHost(info: PullRequestInfo): MemoryReviewHost {
     asked: [],
     refuse: new Set(),
     reactions: new Map(),
+    resolved: [],
     async pullRequest() {
       return structuredClone(host.info);
     },
@@ -83,6 +88,18 @@ export function memoryReviewHost(info: PullRequestInfo): MemoryReviewHost {
     },
     async comment(_number, body) {
       host.comments.push(body);
+    },
+    async resolveComments(_number, fingerprints, readMarkers) {
+      if (host.resolveError) throw host.resolveError;
+      let resolved = 0;
+      for (const comment of host.reviews.flatMap((review) => review.comments)) {
+        const marked = readMarkers(comment.body).filter(
+          (fp) => fingerprints.has(fp) && !host.resolved.includes(fp),
+        );
+        host.resolved.push(...marked);
+        if (marked.length) resolved += 1;
+      }
+      return resolved;
     },
   };
   return host;

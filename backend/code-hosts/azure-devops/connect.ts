@@ -61,12 +61,16 @@ export async function azureDevOpsCall(
   target: AzureDevOpsProject,
   url: URL,
   what: string,
-  { body, notFound = `Not found (${what})` }: { body?: unknown; notFound?: string } = {},
+  {
+    body,
+    method = body === undefined ? "GET" : "POST",
+    notFound = `Not found (${what})`,
+  }: { body?: unknown; method?: "GET" | "POST" | "PATCH"; notFound?: string } = {},
 ): Promise<unknown> {
   let response: Response;
   try {
     response = await fetch(url, {
-      method: body === undefined ? "GET" : "POST",
+      method,
       headers: {
         accept: "application/json",
         authorization: `Basic ${Buffer.from(`:${target.personalAccessToken}`).toString("base64")}`,

@@ -197,6 +197,32 @@ describe("the Azure DevOps review host", () => {
     expect(reactionsOf({ status: 3 }, {})).toEqual({ thumbsUp: 0, thumbsDown: 1 });
   });
 
+  it("resolves the open line threads of fixed findings (status Fixed), never a summary thread or one people closed", async () => {
+    const leak = `Leak ${markers.finding(fp(5))}`;
+    const other = `Other ${markers.finding(fp(6))}`;
+    const summary = `Summary ${markers.finding(fp(5))}`;
+    await host.postReview(4, {
+      commitSha: HEAD,
+      summary,
+      comments: [
+        { path: "src/total.ts", line: 4, body: leak, fingerprint: fp(5) },
+        { path: "src/total.ts", line: 5, body: other, fingerprint: fp(6) },
+      ],
+    });
+    const statusOf = (content: string) =>
+      azure.pullRequests.threads.find((thread) => thread.content === content)?.status;
+    const debuggerThread = azure.pullRequests.threads.find((thread) => thread.content.includes(fp(2)));
+
+    // fp(2)'s thread is one people set to Won't fix (above): theirs to keep.
+    expect(await host.resolveComments?.(4, new Set([fp(2), fp(5)]), markers.findings)).toBe(1);
+    expect(statusOf(leak)).toBe("fixed");
+    expect(statusOf(other)).toBeUndefined();
+    expect(statusOf(summary)).toBeUndefined();
+    expect(debuggerThread?.status).toBe("wontFix");
+    // Nothing is left open to resolve the second time.
+    expect(await host.resolveComments?.(4, new Set([fp(5)]), markers.findings)).toBe(0);
+  });
+
   it("reads back only the markers signed for this pull request, whoever wrote the thread", async () => {
     const before = await host.postedFindings(4, markers.findings);
     const elsewhere = await testMarkersOf("another-project", 4);

@@ -22,6 +22,8 @@ const ACTIVE = 1;
 const TEXT = 1;
 /** The thread status "Won't fix", as text (REST answers) or as its number. */
 const WONT_FIX = new Set<unknown>(["wontFix", 3]);
+/** The thread status "Active", which a fixed finding's thread leaves for "Fixed". */
+const OPEN = new Set<unknown>(["active", ACTIVE]);
 
 type Json = Record<string, unknown>;
 const object = (value: unknown): Json => (isObject(value) ? value : {});
@@ -81,8 +83,8 @@ export async function azureDevOpsReviewHost(
       [target.project, "_apis", "git", "repositories", repository, ...segments],
       query,
     );
-  const call = (url: URL, what: string, body?: unknown) =>
-    azureDevOpsCall(target, url, what, body === undefined ? {} : { body });
+  const call = (url: URL, what: string, body?: unknown, method?: "PATCH") =>
+    azureDevOpsCall(target, url, what, body === undefined ? {} : { body, ...(method ? { method } : {}) });
   /** Texts read in this run, by commit and path: each file's head text serves both its patch and Biome. */
   const texts = new Map<string, Promise<string | null>>();
 
@@ -263,6 +265,24 @@ export async function azureDevOpsReviewHost(
         });
       }
       return { posted: review.comments.length, movedToSummary: 0 };
+    },
+
+    async resolveComments(number, fingerprints, readMarkers) {
+      let resolved = 0;
+      for (const thread of await threadsOf(number)) {
+        // Only an open line thread (a summary thread lists findings too, but is not about a line).
+        if (!OPEN.has(thread.status) || !isObject(thread.threadContext)) continue;
+        const [first] = list(thread.comments);
+        if (!readMarkers(text(first?.content)).some((fp) => fingerprints.has(fp))) continue;
+        await call(
+          at(["pullRequests", String(number), "threads", String(thread.id)]),
+          "thread status",
+          { status: "fixed" },
+          "PATCH",
+        );
+        resolved += 1;
+      }
+      return resolved;
     },
 
     async comment(number, body) {

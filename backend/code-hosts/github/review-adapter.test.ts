@@ -174,6 +174,27 @@ describe("the GitHub review host", () => {
     );
   });
 
+  it("resolves the review threads its fixed findings opened, through GraphQL, and only those still open", async () => {
+    await host.postReview(7, {
+      commitSha: HEAD,
+      summary: `Summary ${markers.finding(fp(8))}`,
+      comments: [
+        { path: "src/a.ts", line: 2, body: `Fixed ${markers.finding(fp(8))}`, fingerprint: fp(8) },
+        { path: "src/a.ts", line: 3, body: `Still there ${markers.finding(fp(9))}`, fingerprint: fp(9) },
+      ],
+    });
+    const threadOf = (body: string) =>
+      github.pulls.reviews.flatMap((review) => review.comments).find((comment) => comment.body === body);
+
+    expect(await host.resolveComments?.(7, new Set([fp(8)]), markers.findings)).toBe(1);
+    expect(threadOf(`Fixed ${markers.finding(fp(8))}`)?.resolved).toBe(true);
+    expect(threadOf(`Still there ${markers.finding(fp(9))}`)?.resolved).toBeUndefined();
+    expect(github.calls.filter((call) => call === "POST /graphql")).toHaveLength(2);
+    // A resolved thread is left alone: one more read, no second mutation.
+    expect(await host.resolveComments?.(7, new Set([fp(8)]), markers.findings)).toBe(0);
+    expect(github.calls.filter((call) => call === "POST /graphql")).toHaveLength(3);
+  });
+
   it("answers a command with a plain comment", async () => {
     await host.comment(7, "Paused");
     expect(github.pulls.issueComments).toEqual([{ pullRequest: 7, body: "Paused" }]);

@@ -3,7 +3,8 @@
  * installation token (Octokit's App; the token is cached by Octokit for its hour, never logged).
  * `@octokit/plugin-throttling` spaces writes and waits out rate limits (403/429 with retry-after),
  * `@octokit/plugin-retry` retries server errors. A review whose line comments GitHub refuses with
- * 422 (a line outside its diff) is posted again with those comments in the summary.
+ * 422 (a line outside its diff) is posted again with those comments in the summary. Review threads
+ * are resolved through the GraphQL API, the only one that has them.
  */
 import { createPrivateKey } from "node:crypto";
 import { App } from "@octokit/app";
@@ -39,6 +40,40 @@ interface PostedEntry {
 }
 
 export type GitHubReviewHostFor = (installationId: string, fullName: string) => ReviewHost;
+
+/**
+ * A pull request's review threads, each with its first comment: the one that opened it. Threads,
+ * and resolving them, exist only in GitHub's GraphQL API.
+ */
+const REVIEW_THREADS = `query ($owner: String!, $name: String!, $number: Int!, $after: String) {
+  repository(owner: $owner, name: $name) {
+    pullRequest(number: $number) {
+      reviewThreads(first: 100, after: $after) {
+        pageInfo { hasNextPage endCursor }
+        nodes { id isResolved comments(first: 1) { nodes { body author { __typename } } } }
+      }
+    }
+  }
+}`;
+
+const RESOLVE_REVIEW_THREAD = `mutation ($threadId: ID!) {
+  resolveReviewThread(input: { threadId: $threadId }) { thread { id isResolved } }
+}`;
+
+interface ReviewThreadsAnswer {
+  repository: {
+    pullRequest: {
+      reviewThreads: {
+        pageInfo: { hasNextPage: boolean; endCursor: string | null };
+        nodes: Array<{
+          id: string;
+          isResolved: boolean;
+          comments: { nodes: Array<{ body: string; author: { __typename: string } | null } | null> };
+        } | null>;
+      };
+    } | null;
+  } | null;
+}
 
 const statusOf = (error: unknown) =>
   typeof error === "object" && error !== null && "status" in error
@@ -205,6 +240,33 @@ export function githubReviewHosts(settings: GitHubReviewSettings): GitHubReviewH
       async comment(number, body) {
         const octokit = await client();
         await octokit.rest.issues.createComment({ owner, repo, issue_number: number, body });
+      },
+
+      async resolveComments(number, fingerprints, readMarkers) {
+        const octokit = await client();
+        let resolved = 0;
+        let after: string | null = null;
+        for (let page = 0; page < PAGES_MAX; page++) {
+          const answer: ReviewThreadsAnswer = await octokit.graphql(REVIEW_THREADS, {
+            owner,
+            name: repo,
+            number,
+            after,
+          });
+          const threads = answer.repository?.pullRequest?.reviewThreads;
+          if (!threads) break;
+          for (const thread of threads.nodes) {
+            const opener = thread?.comments.nodes[0];
+            // Only the app's own open threads: a person quoting a marker does not count.
+            if (!thread || thread.isResolved || opener?.author?.__typename !== "Bot") continue;
+            if (!readMarkers(opener.body).some((fp) => fingerprints.has(fp))) continue;
+            await octokit.graphql(RESOLVE_REVIEW_THREAD, { threadId: thread.id });
+            resolved += 1;
+          }
+          if (!threads.pageInfo.hasNextPage) break;
+          after = threads.pageInfo.endCursor;
+        }
+        return resolved;
       },
     };
   };

@@ -374,6 +374,33 @@ describe("a sandbox pull request reviewed end to end", () => {
     expect(comments[0]?.body).not.toContain("argus:fp");
   }, 60_000);
 
+  it("a push that takes the flagged line out resolves the comment on it, as GitHub resolves a thread", async () => {
+    const { auth, projectId } = await connectedSandbox("sandbox-resolve");
+    const opened = await reviewedPull(auth, projectId, { template: "leaked-key" });
+    if (!opened?.latestRun) throw new Error("the pull request was not reviewed");
+    const firstRun = opened.latestRun.id;
+    expect(opened.reviews.flatMap((review) => review.comments)).toEqual([
+      expect.objectContaining({ path: "src/config.ts", resolved: false }),
+    ]);
+
+    await request(backend.app)
+      .post(SANDBOX_PULL_PATHS.pullCommits(opened.id))
+      .set(auth)
+      .send({ path: "src/config.ts", content: BASE_TREE["src/config.ts"] });
+    const afterPush = async () => {
+      const detail = v.parse(
+        sandboxPullResponseSchema,
+        (await request(backend.app).get(SANDBOX_PULL_PATHS.pull(opened.id)).set(auth)).body,
+      ).data;
+      const run = detail.latestRun;
+      return run && run.id !== firstRun && run.status === "succeeded" ? detail : undefined;
+    };
+    await expect.poll(afterPush, { timeout: 30_000, interval: 250 }).toBeDefined();
+    expect((await afterPush())?.reviews.flatMap((review) => review.comments)).toEqual([
+      expect.objectContaining({ path: "src/config.ts", resolved: true }),
+    ]);
+  }, 60_000);
+
   it("every sample repository carries a team rule, which flags the environment read outside src/config.ts", async () => {
     const { auth, projectId } = await connectedSandbox("sandbox-team-rule");
     const cart = BASE_TREE["src/cart.ts"] ?? "";

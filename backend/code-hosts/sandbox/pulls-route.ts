@@ -309,6 +309,7 @@ export function sandboxPullsRouter(
           commitId: comment.commit_id,
           body: withoutMarkers(comment.body),
           reactions: reactions.get(comment.id) ?? { "+1": 0, "-1": 0, mine: [] },
+          resolved: comment.resolved_at !== null,
         })),
       })),
       latestRun: latestRun ?? null,

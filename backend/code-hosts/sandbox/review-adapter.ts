@@ -114,6 +114,21 @@ export function createSandboxReviewHost(
         url: sandboxPullHref(row.id),
       };
     },
+    async resolveComments(number, fingerprints, readMarkers) {
+      const posted = await postedOn(db, (await pull(number)).id);
+      const ids = posted
+        .flatMap((review) => review.comments)
+        .filter((comment) => comment.resolved_at === null)
+        .filter((comment) => readMarkers(comment.body).some((fp) => fingerprints.has(fp)))
+        .map((comment) => comment.id);
+      if (ids.length === 0) return 0;
+      await db
+        .updateTable("sandbox_review_comments")
+        .set({ resolved_at: new Date() })
+        .where("id", "in", ids)
+        .execute();
+      return ids.length;
+    },
     async comment(number, body) {
       const row = await pull(number);
       await db

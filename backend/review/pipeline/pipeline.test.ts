@@ -184,6 +184,75 @@ describe.each(TEST_DATABASE_KINDS)("the review pipeline on %s", (kind) => {
     expect(host.asked.at(-1)).toBe(`${BASE}...${HEAD2}`);
   });
 
+  describe("resolving the comments a push fixed", () => {
+    const APP_AT_HEAD1 =
+      "export const add = (a: number, b: number) => a + b;\ndebugger;\n// eslint-disable-next-line\n";
+    /** HEAD2 takes `debugger;` out and moves the other flagged line down: only the first is fixed. */
+    const APP_AT_HEAD2 =
+      "export const add = (a: number, b: number) => a + b;\n\n// a note\n// eslint-disable-next-line\n";
+    const FIX_PATCH = hunk(
+      [
+        " export const add = (a: number, b: number) => a + b;",
+        "-debugger;",
+        "+",
+        "+// a note",
+        " // eslint-disable-next-line",
+      ],
+      1,
+    );
+    const debuggerFinding = fingerprint("markers/debugger", "src/app.ts", "debugger;");
+
+    beforeEach(() => {
+      host.contents.set(`${HEAD1}:src/app.ts`, APP_AT_HEAD1);
+      host.contents.set(`${HEAD2}:src/app.ts`, APP_AT_HEAD2);
+      host.diffs.set(`${HEAD1}...${HEAD2}`, [
+        { filename: "src/app.ts", status: "modified", additions: 2, deletions: 1, patch: FIX_PATCH },
+      ]);
+    });
+
+    it("resolves the comment whose line the push took away, and leaves a moved line's and the other files' open", async () => {
+      await run("opened");
+      expect(host.reviews[0]?.comments.map((comment) => comment.fingerprint)).toContain(debuggerFinding);
+      host.info.headSha = HEAD2;
+      const pushed = await run("synchronize");
+      expect(host.resolved).toEqual([debuggerFinding]);
+      expect(await stepDetail(pushed, "resolve", "resolved")).toEqual({ fixed: 1, resolved: 1 });
+      expect(await runOf(pushed)).toMatchObject({ status: "succeeded" });
+    });
+
+    it("resolves every comment on a file the push removed", async () => {
+      await run("opened");
+      host.diffs.set(`${HEAD1}...${HEAD2}`, [
+        { filename: "src/app.ts", status: "removed", additions: 0, deletions: 3, patch: hunk(["-x"], 0, 1) },
+      ]);
+      host.info.headSha = HEAD2;
+      await run("synchronize");
+      const lintDisable = fingerprint("markers/lint-disable", "src/app.ts", "// eslint-disable-next-line");
+      expect(new Set(host.resolved)).toEqual(new Set([debuggerFinding, lintDisable]));
+    });
+
+    it("resolves nothing in shadow mode, which posts nothing to the code host", async () => {
+      await run("opened");
+      host.info.headSha = HEAD2;
+      settings.comment_style.shadow_mode = true;
+      const shadowed = await run("synchronize");
+      expect(host.resolved).toEqual([]);
+      expect((await decisions(shadowed)).filter((step) => step.startsWith("resolve"))).toEqual([]);
+    });
+
+    it("still succeeds when the code host fails to resolve, and says so in the log", async () => {
+      await run("opened");
+      host.info.headSha = HEAD2;
+      host.resolveError = new Error("GitHub answered 502 (resolve review thread)");
+      const pushed = await run("synchronize");
+      expect(await runOf(pushed)).toMatchObject({ status: "succeeded" });
+      expect(await stepDetail(pushed, "resolve", "failed")).toEqual({
+        fixed: 1,
+        error: "GitHub answered 502 (resolve review thread)",
+      });
+    });
+  });
+
   it("reviews the whole pull request again when someone asks with nothing pushed since the last review", async () => {
     await run("opened");
     const asked = await run("command", "review");

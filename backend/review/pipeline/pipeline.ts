@@ -10,7 +10,12 @@ import type { Selectable } from "kysely";
 import type { Finding } from "../../../shared/contract/reviews.ts";
 import type { Clock } from "../../billing/clock.ts";
 import { currentSubscription } from "../../billing/subscriptions.ts";
-import { CommitNotFoundError, type PullRequestInfo, type ReviewHost } from "../../code-hosts/review-host.ts";
+import {
+  CommitNotFoundError,
+  type PostedFindings,
+  type PullRequestInfo,
+  type ReviewHost,
+} from "../../code-hosts/review-host.ts";
 import type { Db } from "../../db/database.ts";
 import type { ProjectsTable } from "../../db/schema.ts";
 import { BOT_COMMANDS, botHandle } from "../ingest/commands.ts";
@@ -49,6 +54,7 @@ import { syncFeedback, withoutSuppressed } from "./feedback.ts";
 import { pathPatterns } from "./glob.ts";
 import type { MarkersFor, PullRequestMarkers } from "./markers.ts";
 import { asksForChanges, type PlannedReview, planReview, summaryBody } from "./posting.ts";
+import { fixedFingerprints, postedLineFindings } from "./resolve.ts";
 import { hasSeat, triage } from "./triage.ts";
 
 export type ProjectRow = Selectable<ProjectsTable>;
@@ -456,7 +462,49 @@ export function createReviewPipeline(deps: PipelineDeps): ReviewPipeline {
     return { status: "succeeded", findingsTotal: findings.length, findingsPosted: posted };
   }
 
-  /** scope → contents → reviewers → plan → post or shadow → record (docs/review-engine.md, "Pipeline"). */
+  /**
+   * Resolve: the engine's own line comments whose finding this push took away (resolve.ts), so a
+   * fixed finding's thread closes as a reviewer's would. Best effort: a host that fails here costs
+   * the run nothing but the resolving, which the next push tries again.
+   */
+  async function resolveFixed(
+    { job, host, ref, pullRequest, log }: ReviewContext,
+    scoped: Scope,
+    onPullRequest: PostedFindings,
+    markers: PullRequestMarkers,
+  ): Promise<void> {
+    if (!host.resolveComments || onPullRequest.size === 0) return;
+    const changed = new Map(scoped.files.map((file) => [file.path, file]));
+    // A file removed, or renamed away, is gone at head with every line of it.
+    const gone = new Set(scoped.files.flatMap((file) => (file.status === "removed" ? [file.path] : [])));
+    for (const file of scoped.files) if (file.previousPath) gone.add(file.previousPath);
+    /** The file's text at head, null when it is gone, undefined when the host has none to give. */
+    const atHead = async (path: string) => {
+      if (gone.has(path)) return null;
+      const file = changed.get(path);
+      return file?.content ?? (await host.fileContent(path, pullRequest.headSha)) ?? undefined;
+    };
+    let fixed = new Set<string>();
+    try {
+      const posted = (await postedLineFindings(db, ref, [...onPullRequest.keys()])).filter(
+        (finding) => changed.has(finding.path) || gone.has(finding.path),
+      );
+      const texts = new Map<string, string | null>();
+      for (const path of new Set(posted.map((finding) => finding.path))) {
+        const text = await atHead(path);
+        if (text !== undefined) texts.set(path, text);
+      }
+      fixed = fixedFingerprints(posted, texts);
+      if (fixed.size === 0) return;
+      const resolved = await host.resolveComments(job.pullRequest, fixed, markers.findings);
+      await log("resolve", "resolved", { fixed: fixed.size, resolved });
+    } catch (error) {
+      const message = (error instanceof Error ? error.message : String(error)).slice(0, 300);
+      await log("resolve", "failed", { fixed: fixed.size, error: message });
+    }
+  }
+
+  /** scope → contents → reviewers → plan → post or shadow (then resolve) → record (docs/review-engine.md, "Pipeline"). */
   async function review(ctx: ReviewContext, since: string): Promise<ReviewRunOutcome> {
     const { job, host, ref, log } = ctx;
     if (
@@ -476,9 +524,9 @@ export function createReviewPipeline(deps: PipelineDeps): ReviewPipeline {
     await contents(ctx, scoped);
     const reviewed = await reviewers(ctx, scoped.files);
     const planned = await plan(ctx, scoped.files, reviewed.findings, new Set(onPullRequest.keys()), markers);
-    const posting = ctx.settings.comment_style.shadow_mode
-      ? shadow(planned)
-      : await post(ctx, scoped, reviewed, planned, markers);
+    if (ctx.settings.comment_style.shadow_mode) return record(ctx, shadow(planned));
+    const posting = await post(ctx, scoped, reviewed, planned, markers);
+    await resolveFixed(ctx, scoped, onPullRequest, markers);
     return record(ctx, posting);
   }
 

@@ -177,6 +177,7 @@ export function reviewedPullDetail(reactions: SandboxReactions): SandboxPullDeta
             commitId: "c".repeat(40),
             body: "A GitHub token is committed (secrets/github).",
             reactions,
+            resolved: false,
           },
         ],
       },
