@@ -107,6 +107,9 @@ describe.each(TEST_DATABASE_KINDS)("the review pipeline on %s", (kind) => {
   const runOf = (runId: string) => runRow(db, runId);
   const decisions = (runId: string) => decisionSteps(db, runId);
   const findings = (runId: string) => findingRows(db, runId);
+  /** Each finding of the run: its rule, where it went and, when not posted, why. */
+  const deliveries = async (runId: string) =>
+    (await findings(runId)).map((row) => [row.finding.ruleId, row.delivery, row.not_posted_reason]);
   /** The detail the run logged with its first `step` (of that `outcome`, when named). */
   const stepDetail = async (runId: string, step: string, outcome?: string) =>
     (
@@ -536,9 +539,7 @@ describe.each(TEST_DATABASE_KINDS)("the review pipeline on %s", (kind) => {
     settings.comment_style.inline_comments = false;
     settings.comment_style.request_changes = true;
     const runId = await run("opened");
-    expect(
-      (await findings(runId)).map((row) => [row.finding.ruleId, row.delivery, row.not_posted_reason]),
-    ).toEqual([
+    expect(await deliveries(runId)).toEqual([
       ["hygiene/env-file", "summary", null],
       ["markers/debugger", "summary", null],
       ["markers/lint-disable", "not_posted", "below_threshold"],
@@ -552,9 +553,7 @@ describe.each(TEST_DATABASE_KINDS)("the review pipeline on %s", (kind) => {
   it("posts at most max_findings findings, the most severe first", async () => {
     settings.comment_style.max_findings = 2;
     const runId = await run("opened");
-    expect(
-      (await findings(runId)).map((row) => [row.finding.ruleId, row.delivery, row.not_posted_reason]),
-    ).toEqual([
+    expect(await deliveries(runId)).toEqual([
       ["hygiene/env-file", "summary", null],
       ["markers/debugger", "inline", null],
       ["markers/lint-disable", "not_posted", "over_limit"],
