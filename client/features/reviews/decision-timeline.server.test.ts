@@ -8,6 +8,7 @@ describe("timelineOf", () => {
     const steps = timelineOf([
       { step: "run", outcome: "started", detail: {}, at: at(0) },
       { step: "triage.seat", outcome: "skip", detail: { reason: "no seat" }, at: at(40) },
+      { step: "resolve", outcome: "resolved", detail: { fixed: 1, resolved: 1 }, at: at(70) },
       { step: "run", outcome: "skipped", detail: {}, at: at(100) },
     ]);
     expect(
@@ -15,7 +16,8 @@ describe("timelineOf", () => {
     ).toEqual([
       { title: "Run", outcome: "Started", tone: "neutral", durationMs: null },
       { title: "Check: author's seat", outcome: "Not reviewed", tone: "warning", durationMs: 40 },
-      { title: "Run", outcome: "Skipped", tone: "warning", durationMs: 60 },
+      { title: "Fixed findings' comments", outcome: "Resolved", tone: "success", durationMs: 30 },
+      { title: "Run", outcome: "Skipped", tone: "warning", durationMs: 30 },
     ]);
     expect(steps[1]?.details).toEqual([{ name: "reason", value: "no seat" }]);
   });

@@ -58,6 +58,7 @@ const STEP_TITLES: Record<string, string> = {
   feedback: "Feedback read",
   "feedback.suppressed": "Findings suppressed as noise",
   post: "Posting",
+  resolve: "Fixed findings' comments",
 };
 
 const OUTCOMES: Record<string, { text: string; tone: StepTone }> = {
@@ -91,6 +92,7 @@ const OUTCOMES: Record<string, { text: string; tone: StepTone }> = {
   suppressed: { text: "Suppressed", tone: "warning" },
   answered: { text: "Answered", tone: "success" },
   posted: { text: "Posted", tone: "success" },
+  resolved: { text: "Resolved", tone: "success" },
   "nothing to post": { text: "Nothing to post", tone: "neutral" },
   "already posted": { text: "Already posted", tone: "neutral" },
   shadow: { text: "Shadow mode: nothing posted", tone: "neutral" },
