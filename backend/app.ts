@@ -63,6 +63,7 @@ import { settingsRouter } from "./routes/settings.ts";
 import { signupRouter } from "./routes/signup.ts";
 import { stripeWebhooksRouter } from "./routes/stripe-webhooks.ts";
 import { subscriptionRouter } from "./routes/subscription.ts";
+import { suppressedFindingsRouter } from "./routes/suppressed-findings.ts";
 import { authRateLimitRouter } from "./scale/auth-rate-limit.ts";
 import { createSecretBox } from "./secrets/secret-box.ts";
 import { effectiveSettings } from "./settings/effective.ts";
@@ -286,6 +287,7 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
   app.use(sandboxPullsRouter(db, queue, markers, config.productName));
   app.use(accountRouter(db));
   app.use(reviewsRouter(db, queue, eventStreamGate(config.eventStreams)));
+  app.use(suppressedFindingsRouter(db));
   app.use(subscriptionRouter(billing));
   if (billing.provider.kind === "sandbox") app.use(sandboxBillingRouter(billing));
   app.use(settingsRouter(db));

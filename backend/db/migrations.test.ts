@@ -86,6 +86,7 @@ describe.each(TEST_DATABASE_KINDS)("migrations on %s", (kind) => {
       "0022_read_versions",
       "0023_not_posted_reason",
       "0024_resolved_sandbox_comments",
+      "0025_released_suppressions",
     ]);
     const orgs = await db.selectFrom("organizations").select(["id", "name"]).execute();
     expect(orgs).toEqual([{ id: org.id, name: "Acme" }]);

@@ -385,6 +385,8 @@ export interface FindingFeedbackTable {
   thumbs_down: number;
   /** When a 👎 was first seen: the fingerprint is not posted in the repository from then on. */
   suppressed_at: Date | null;
+  /** The 👎 count when someone posted it again; a 👎 beyond it suppresses it again (migration 0025). */
+  released_thumbs_down: ColumnType<number, number | undefined, number>;
   updated_at: ColumnType<Date, Date | undefined, Date>;
 }
 

@@ -2,6 +2,7 @@ import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Integration } from "../../shared/contract/code-hosts.ts";
+import type { SuppressedFinding } from "../../shared/contract/reviews.ts";
 import type { SettingTemplate, TeamRules } from "../../shared/contract/settings.ts";
 import { SETTINGS_CATALOGUE, settingCategory } from "../../shared/settings-catalogue.ts";
 import { GITHUB_INTEGRATION, integration, jsonResponse } from "../../tests/support/client/fixtures";
@@ -34,6 +35,9 @@ type SaveBody = { value: Record<string, boolean | string[] | string | number | n
 let refuseSave: ((category: string, body: SaveBody) => Response | Promise<Response>) | null;
 /** The repository's team rules as the backend answers them (repository level only). */
 let teamRules: TeamRules | null;
+/** The repository's findings marked as noise, and the fingerprints posted again. */
+let suppressed: SuppressedFinding[];
+let released: string[];
 
 function settingsAnswer(url: URL) {
   const repositoryId = url.searchParams.get("repositoryId");
@@ -99,10 +103,19 @@ beforeEach(() => {
   gate = Promise.resolve();
   refuseSave = null;
   teamRules = null;
+  suppressed = [];
+  released = [];
   fetchMock.mockImplementation(async (input, init) => {
     const url = new URL(String(input), "http://gateway.test");
     const path = url.pathname;
     if (path === "/auth/logout") return new Response(null, { status: 204 });
+    const noise = /^\/api\/projects\/[^/]+\/suppressed-findings(?:\/([0-9a-f]+))?$/.exec(path);
+    if (noise?.[1] && init?.method === "DELETE") {
+      released.push(noise[1]);
+      suppressed = suppressed.filter((entry) => entry.fingerprint !== noise[1]);
+      return jsonResponse({ success: true });
+    }
+    if (noise) return jsonResponse({ success: true, data: { findings: suppressed } });
     const category = /^\/api\/settings\/([^/]+)$/.exec(path)?.[1];
     if (init?.method === "PUT" && category) {
       const body = JSON.parse(String(init.body));
@@ -413,6 +426,45 @@ describe("/settings, repository view", () => {
       url: "/api/settings/built_in_rules?integrationKey=ik-1&integrationName=github",
       body: { value: category("built_in_rules", { sql_injection: false }), repositoryId: REPOSITORY_ID },
     });
+  });
+
+  it("lists the findings marked as noise in the repository, and posts one again", async () => {
+    const user = userEvent.setup();
+    const fingerprint = "a".repeat(64);
+    suppressed = [
+      {
+        fingerprint,
+        finding: {
+          ruleId: "sql-injection/js-template-query",
+          severity: "critical",
+          path: "src/orders.ts",
+          line: 12,
+          quote: "db.query(`SELECT * FROM orders WHERE id = ${id}`)",
+          message: "SQL is built from untrusted data here.",
+          fingerprint,
+          source: "builtin",
+        },
+        feedback: { thumbsUp: 0, thumbsDown: 1 },
+        suppressedAt: "2026-11-20T12:00:00.000Z",
+      },
+    ];
+    renderSettings(url);
+    await switchNamed("Review draft pull requests");
+    await user.click(screen.getByRole("tab", { name: "Built In Rules" }));
+    const section = await screen.findByRole("region", { name: "Findings marked as noise" });
+    const item = await within(section).findByRole("listitem");
+    expect(item).toHaveTextContent("src/orders.ts:12");
+    expect(item).toHaveTextContent("SQL is built from untrusted data here.");
+    expect(item).toHaveTextContent("suppressed 20 Nov 2026, 12:00 UTC");
+    await user.click(
+      within(item).getByRole("button", {
+        name: "Post it again: sql-injection/js-template-query in src/orders.ts:12",
+      }),
+    );
+    await waitFor(() => expect(released).toEqual([fingerprint]));
+    expect(
+      await within(section).findByText("No finding is marked as noise in this repository."),
+    ).toBeVisible();
   });
 
   it("lists the team rules the latest review read, and each one that did not load with why", async () => {

@@ -23,6 +23,7 @@ import {
   settingsTitle,
 } from "../features/settings/settings-page";
 import { keepTemplates } from "../features/settings/settings-templates-cache";
+import { SuppressedFindings } from "../features/settings/suppressed-findings";
 import { TeamRulesList } from "../features/settings/team-rules";
 import { backendFor } from "../lib/backend.server";
 import type { LoadResult } from "../lib/load-result.server";
@@ -166,7 +167,14 @@ function ReadySettings({
             integrationKey: query.integrationKey,
             repositoryId: repository?.id ?? null,
           }}
-          extras={{ [SETTING_CATEGORIES.builtInRules]: <TeamRulesList teamRules={settings.teamRules} /> }}
+          extras={{
+            [SETTING_CATEGORIES.builtInRules]: (
+              <>
+                <TeamRulesList teamRules={settings.teamRules} />
+                {repository ? <SuppressedFindings repositoryId={repository.id} /> : null}
+              </>
+            ),
+          }}
         />
       )}
     </div>

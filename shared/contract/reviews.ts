@@ -246,6 +246,49 @@ export const runFindingSchema = schema(() =>
 
 export type RunFinding = v.InferOutput<typeof runFindingSchema>;
 
+const suppressedIn = (projectId: string) => `/api/projects/${projectId}/suppressed-findings`;
+
+/** The calls of a repository's suppressed findings. */
+export const SUPPRESSED_FINDINGS_PATHS = {
+  /** GET: the findings a 👎 suppressed in the repository, most recently suppressed first. */
+  list: (projectId: string) => suppressedIn(encodeURIComponent(projectId)),
+  /** DELETE: post one again (by its fingerprint), answered `{success: true}`; a 👎 more than it has now suppresses it again. */
+  one: (projectId: string, fingerprint: string) =>
+    `${suppressedIn(encodeURIComponent(projectId))}/${encodeURIComponent(fingerprint)}`,
+} as const;
+
+/** The same paths as the backend's routes declare them. */
+export const SUPPRESSED_FINDINGS_ROUTES = {
+  list: suppressedIn(":projectId"),
+  one: `${suppressedIn(":projectId")}/:fingerprint`,
+} as const;
+
+/** Suppressed findings listed per repository, at most (the most recently suppressed). */
+export const SUPPRESSED_FINDINGS_LISTED_MAX = 200;
+
+/**
+ * A finding a 👎 suppressed in a repository (decision 021): what the latest run that kept it
+ * recorded (null when no run kept it), its repository's 👍 and 👎, and since when.
+ */
+export const suppressedFindingSchema = schema(() =>
+  v.object({
+    fingerprint: v.string(),
+    finding: v.nullable(findingSchema),
+    feedback: findingFeedbackSchema,
+    suppressedAt: v.string(),
+  }),
+);
+
+export type SuppressedFinding = v.InferOutput<typeof suppressedFindingSchema>;
+
+/** GET SUPPRESSED_FINDINGS_PATHS.list */
+export const suppressedFindingsResponseSchema = schema(() =>
+  v.object({
+    success: v.literal(true),
+    data: v.object({ findings: v.array(suppressedFindingSchema) }),
+  }),
+);
+
 /**
  * How a run's AI pass ended: reviewed (the model answered), failed (a model error: the built-in
  * findings were posted alone), over_budget (the organisation's monthly AI budget was spent),

@@ -39,6 +39,10 @@ describe("finding feedback in the sandbox", () => {
     );
     expect(await seriousViolations(page)).toEqual([]);
 
+    const repositoryId = /\/sandbox\/repositories\/([^/]+)\/pulls/.exec(
+      (await page.getByRole("link", { name: /^Pull requests of / }).getAttribute("href")) ?? "",
+    )?.[1];
+
     // Push the token line again, a line further down: same finding, same fingerprint.
     const firstRun = await page.getByRole("link", { name: "See its decision log" }).getAttribute("href");
     const editor = page.getByRole("textbox", { name: "New text of src/config.ts" });
@@ -61,6 +65,18 @@ describe("finding feedback in the sandbox", () => {
     const log = page.getByRole("region", { name: "Decision log" });
     expect(await log.textContent()).toContain("feedback.suppressed");
     expect(await seriousViolations(page)).toEqual([]);
+
+    // The repository's settings list it, and post it again on request.
+    await page.goto(`${baseUrl}/settings?repositoryId=${repositoryId}`);
+    await page.getByRole("tab", { name: "Built In Rules" }).click();
+    const marked = page.getByRole("region", { name: "Findings marked as noise" });
+    const entry = marked.getByRole("listitem").filter({ hasText: "secrets/github" });
+    await entry.waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await entry
+      .getByRole("button", { name: /^Post it again: secrets\/github in src\/config\.ts:\d+$/ })
+      .click();
+    await marked.getByText("No finding is marked as noise in this repository.").waitFor();
     await page.context().close();
   });
 });

@@ -28,7 +28,8 @@ export function addReactions(
 
 /**
  * Stores the counts as the code host shows them on a pull request now, and suppresses each
- * fingerprint the first time it has a 👎 (the suppression stays when the 👎 is taken back). The same
+ * fingerprint the first time it has a 👎 (the suppression stays when the 👎 is taken back), or,
+ * once someone posted it again (releaseSuppression), a 👎 more than it had then. The same
  * fingerprint may be on several pull requests: a read with reactions wins, and a read without any
  * replaces only counts read from the same pull request, so a fresh pull request does not wipe the
  * reactions an earlier one got.
@@ -58,7 +59,7 @@ export async function storeFeedback(
           pull_request: eb.ref("excluded.pull_request"),
           thumbs_up: eb.ref("excluded.thumbs_up"),
           thumbs_down: eb.ref("excluded.thumbs_down"),
-          suppressed_at: sql<Date | null>`coalesce(finding_feedback.suppressed_at, excluded.suppressed_at)`,
+          suppressed_at: sql<Date | null>`coalesce(finding_feedback.suppressed_at, case when excluded.thumbs_down > finding_feedback.released_thumbs_down then excluded.suppressed_at end)`,
           updated_at: sql<Date>`now()`,
         }))
         .where(
@@ -82,6 +83,25 @@ export async function syncFeedback(
     thumbs_up: counts.reduce((sum, count) => sum + count.thumbsUp, 0),
     thumbs_down: counts.reduce((sum, count) => sum + count.thumbsDown, 0),
   });
+}
+
+/**
+ * Posts a suppressed finding again: the suppression ends, and only a 👎 beyond those it has now
+ * brings it back. False when the fingerprint is not suppressed in the repository.
+ */
+export async function releaseSuppression(db: Db, projectId: string, fingerprint: string): Promise<boolean> {
+  const released = await db
+    .updateTable("finding_feedback")
+    .set((eb) => ({
+      suppressed_at: null,
+      released_thumbs_down: eb.ref("thumbs_down"),
+      updated_at: sql<Date>`now()`,
+    }))
+    .where("project_id", "=", projectId)
+    .where("fingerprint", "=", fingerprint)
+    .where("suppressed_at", "is not", null)
+    .executeTakeFirst();
+  return released.numUpdatedRows > 0n;
 }
 
 /** The stored counts of these fingerprints in the repository; absent ones have none. */
