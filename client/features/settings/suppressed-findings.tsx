@@ -17,8 +17,8 @@ export function SuppressedFindings({ repositoryId }: { repositoryId: string }) {
         Findings marked as noise
       </h3>
       <p className="text-fg-muted text-sm">
-        A 👎 on a review comment keeps that finding off every later review of this repository. Post it again
-        if the 👎 was a mistake; a new 👎 hides it again.
+        Marking a review comment as noise keeps its finding off every later review of this repository. Post it
+        again if that was a mistake; marking it as noise once more hides it again.
       </p>
       {loaded ? (
         <loaded.SuppressedFindingsList repositoryId={repositoryId} />
