@@ -447,12 +447,24 @@ describe("/settings, repository view", () => {
         feedback: { thumbsUp: 0, thumbsDown: 1 },
         suppressedAt: "2026-11-20T12:00:00.000Z",
       },
+      // One no run kept (the runs' findings are capped): known by its fingerprint alone.
+      {
+        fingerprint: "b".repeat(64),
+        finding: null,
+        feedback: { thumbsUp: 0, thumbsDown: 2 },
+        suppressedAt: "2026-11-19T09:00:00.000Z",
+      },
     ];
     renderSettings(url);
     await switchNamed("Review draft pull requests");
     await user.click(screen.getByRole("tab", { name: "Built In Rules" }));
     const section = await screen.findByRole("region", { name: "Findings marked as noise" });
-    const item = await within(section).findByRole("listitem");
+    const [item, unknown] = await within(section).findAllByRole("listitem");
+    if (!item || !unknown) throw new Error("both findings are listed");
+    expect(unknown).toHaveTextContent("Place unknown");
+    expect(
+      within(unknown).getByRole("button", { name: "Post it again: the finding bbbbbbbbbbbb" }),
+    ).toBeEnabled();
     expect(item).toHaveTextContent("src/orders.ts:12");
     expect(item).toHaveTextContent("SQL is built from untrusted data here.");
     expect(item).toHaveTextContent("suppressed 20 Nov 2026, 12:00 UTC");
@@ -462,6 +474,10 @@ describe("/settings, repository view", () => {
       }),
     );
     await waitFor(() => expect(released).toEqual([fingerprint]));
+    await waitFor(() => expect(within(section).getAllByRole("listitem")).toHaveLength(1));
+    await user.click(
+      within(section).getByRole("button", { name: "Post it again: the finding bbbbbbbbbbbb" }),
+    );
     expect(
       await within(section).findByText("No finding is marked as noise in this repository."),
     ).toBeVisible();

@@ -24,9 +24,16 @@ const TEXT = {
 
 type Listing = { kind: "loading" } | { kind: "failed" } | { kind: "loaded"; findings: SuppressedFinding[] };
 
-function where({ finding }: SuppressedFinding): string {
-  if (!finding?.path) return "The whole pull request";
-  return finding.line === null ? finding.path : `${finding.path}:${finding.line}`;
+/** Where the finding is, and what a screen reader hears its button name it by. */
+function describe({ finding, fingerprint }: SuppressedFinding): { place: string; name: string } {
+  // No run kept it (decision 058): only its fingerprint is known.
+  if (!finding) return { place: "Place unknown", name: `the finding ${fingerprint.slice(0, 12)}` };
+  const place = !finding.path
+    ? "The whole pull request"
+    : finding.line === null
+      ? finding.path
+      : `${finding.path}:${finding.line}`;
+  return { place, name: `${finding.ruleId} in ${place}` };
 }
 
 export function SuppressedFindingsList({ repositoryId }: { repositoryId: string }) {
@@ -102,7 +109,7 @@ export function SuppressedFindingsList({ repositoryId }: { repositoryId: string 
           <div className="min-w-0 flex-1 space-y-1">
             <p className="flex flex-wrap items-center gap-2">
               {entry.finding ? <SeverityBadge severity={entry.finding.severity} /> : null}
-              <span className="font-mono text-fg">{where(entry)}</span>
+              <span className="font-mono text-fg">{describe(entry).place}</span>
               <span className="font-mono text-fg-muted text-xs">
                 {entry.finding?.ruleId ?? entry.fingerprint.slice(0, 12)}
               </span>
@@ -121,7 +128,7 @@ export function SuppressedFindingsList({ repositoryId }: { repositoryId: string 
             size="sm"
             loading={releasing === entry.fingerprint}
             disabled={releasing !== null}
-            aria-label={`${TEXT.release}: ${entry.finding?.ruleId ?? "finding"} in ${where(entry)}`}
+            aria-label={`${TEXT.release}: ${describe(entry).name}`}
             onClick={() => void release(entry.fingerprint)}
           >
             {TEXT.release}
