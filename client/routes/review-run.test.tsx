@@ -160,6 +160,20 @@ describe("/reviews/:runId", () => {
     expect(listed[3]).toHaveTextContent(/· Not posted(?!:)/);
   });
 
+  it("links a suppressed finding to the repository's findings marked as noise", async () => {
+    const [inline] = runDetail().findings as [RunFinding];
+    const detail = runDetail({ findingsPosted: 0, findings: [{ ...inline, delivery: "suppressed" }] });
+    fetchMock.mockImplementation(async () => jsonResponse({ success: true, data: detail }));
+    renderRun();
+    const findings = await screen.findByRole("region", { name: "Findings" });
+    expect(findings).toHaveTextContent("Suppressed (marked as noise in this repository)");
+    expect(
+      within(findings).getByRole("link", {
+        name: "Manage the findings marked as noise in this repository's settings",
+      }),
+    ).toHaveAttribute("href", `/settings?repositoryId=${detail.projectId}&tab=built_in_rules`);
+  });
+
   it("says how many of the run's findings it lists when the run kept only some of them", async () => {
     fetchMock.mockImplementation(async () =>
       jsonResponse({ success: true, data: runDetail({ findingsTotal: 1991, findingsPosted: 1 }) }),

@@ -3,7 +3,7 @@ import { useCallback, useState } from "react";
 import { href, useNavigate, useRevalidator } from "react-router";
 import type { RunFinding } from "../../shared/contract/reviews.ts";
 import { Settled } from "../components/streamed";
-import { BackLink, Button, Card, EmptyState, useToast } from "../components/ui";
+import { BackLink, Button, Card, EmptyState, TextLink, useToast } from "../components/ui";
 import { DecisionTimeline } from "../features/reviews/decision-timeline";
 import type { TimelineStep } from "../features/reviews/decision-timeline.server";
 import { FindingFix, FindingReference } from "../features/reviews/finding-details";
@@ -26,6 +26,7 @@ import {
 } from "../features/reviews/run-status";
 import { deliveryText, RunStatusBadges } from "../features/reviews/shadow";
 import { useRunEvents } from "../features/reviews/use-run-events";
+import { noiseSettingsHref } from "../features/settings/settings-href";
 import { backendFor } from "../lib/backend.server";
 import { formatCount, formatDateTime } from "../lib/formats";
 import { documentTitle, productNameOf, type RouteHandle } from "../lib/route-handle";
@@ -116,7 +117,7 @@ function RunDetail({ run }: { run: RenderedRun }) {
       </Card>
       {run.ai ? <RunAiUsageCard ai={run.ai} /> : null}
       <DecisionLog steps={run.timeline} underWay={underWay} />
-      <Findings findings={run.findings} found={run.findingsTotal} />
+      <Findings findings={run.findings} found={run.findingsTotal} projectId={run.projectId} />
     </>
   );
 }
@@ -187,7 +188,15 @@ function anchorText(finding: RunFinding["finding"]): string {
 }
 
 /** `found` counts every finding of the run; a run keeps only so many (docs/review-engine.md). */
-function Findings({ findings, found }: { findings: RenderedFinding[]; found: number | null }) {
+function Findings({
+  findings,
+  found,
+  projectId,
+}: {
+  findings: RenderedFinding[];
+  found: number | null;
+  projectId: string;
+}) {
   return (
     <Card as="section" aria-labelledby="findings-title">
       <h2 id="findings-title" className="border-border border-b px-6 py-3.5 font-semibold text-fg text-sm">
@@ -211,6 +220,15 @@ function Findings({ findings, found }: { findings: RenderedFinding[]; found: num
                 <span className="font-mono text-fg-muted text-xs">{finding.ruleId}</span>
                 <FindingReference finding={finding} />
                 <span className="text-fg-muted text-xs">· {deliveryText(delivery)}</span>
+                {delivery.delivery === "suppressed" ? (
+                  <TextLink
+                    to={noiseSettingsHref(projectId)}
+                    className="text-xs"
+                    aria-label="Manage the findings marked as noise in this repository's settings"
+                  >
+                    Manage
+                  </TextLink>
+                ) : null}
                 <FindingFeedbackCounts feedback={feedback} />
               </p>
               {finding.quote ? (

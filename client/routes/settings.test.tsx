@@ -428,6 +428,12 @@ describe("/settings, repository view", () => {
     });
   });
 
+  it("opens on the tab a link names: the run page's link to the findings marked as noise", async () => {
+    renderSettings(`${url}&tab=built_in_rules`);
+    expect(await screen.findByRole("tab", { name: "Built In Rules", selected: true })).toBeInTheDocument();
+    expect(await screen.findByRole("region", { name: "Findings marked as noise" })).toBeInTheDocument();
+  });
+
   it("lists the findings marked as noise in the repository, and posts one again", async () => {
     const user = userEvent.setup();
     const fingerprint = "a".repeat(64);

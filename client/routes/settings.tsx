@@ -1,6 +1,6 @@
 import { Bot, FolderX, Plug, SlidersHorizontal, Unplug } from "lucide-react";
 import { useEffect } from "react";
-import { href, useNavigate } from "react-router";
+import { href, useNavigate, useSearchParams } from "react-router";
 import type { Integration } from "../../shared/contract/code-hosts.ts";
 import { INTEGRATIONS } from "../../shared/contract/code-hosts.ts";
 import { SETTINGS } from "../../shared/contract/settings.ts";
@@ -142,6 +142,8 @@ function ReadySettings({
   query: SettingsPageQuery;
 }) {
   const { settings, templates } = page;
+  // A link may name the tab to open (the run page's link to the findings marked as noise).
+  const [search] = useSearchParams();
   // What the first HTML brought is kept for client navigations (effects run in the browser only).
   useEffect(() => keepTemplates(templates), [templates]);
   const repository = settings.repository;
@@ -160,6 +162,7 @@ function ReadySettings({
         <EmptyState icon={<SlidersHorizontal />} title={SETTINGS.noTemplates} />
       ) : (
         <SettingsEditor
+          initialTab={search.get("tab")}
           templates={templates}
           settings={settings}
           scope={{

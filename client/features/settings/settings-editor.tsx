@@ -53,10 +53,13 @@ export function SettingsEditor({
   settings,
   scope,
   extras = {},
+  initialTab = null,
 }: {
   templates: SettingTemplate[];
   settings: SettingsData;
   scope: SaveScope;
+  /** The category whose tab opens first, when it is one of them; else the first. */
+  initialTab?: string | null;
   /** Shown under a category's settings, by category (the team rules under the rule families). */
   extras?: Partial<Record<string, ReactNode>>;
 }) {
@@ -72,6 +75,9 @@ export function SettingsEditor({
     >
       <Tabs
         label="Setting categories"
+        defaultValue={
+          templates.find((template) => template.setting_category === initialTab)?.setting_category
+        }
         items={templates.map((template) => ({
           value: template.setting_category,
           label: formatSnakeWords(template.setting_category),
