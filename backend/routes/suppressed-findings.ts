@@ -12,12 +12,14 @@ import {
   type suppressedFindingsResponseSchema,
 } from "../../shared/contract/reviews.ts";
 import { uuidSchema } from "../../shared/contract/schema.ts";
+import { SETTINGS } from "../../shared/contract/settings.ts";
 import { sessionOf } from "../auth/require-session.ts";
 import type { Db } from "../db/database.ts";
 import { HttpError } from "../http/errors.ts";
 import { strictRouter } from "../http/router.ts";
 import { parseRequest } from "../http/validate.ts";
 import { releaseSuppression } from "../review/pipeline/feedback.ts";
+import { findRepository } from "../settings/store.ts";
 
 const listParamsSchema = v.object({ projectId: uuidSchema });
 const oneParamsSchema = v.object({
@@ -25,17 +27,7 @@ const oneParamsSchema = v.object({
   fingerprint: v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/, "A fingerprint is 64 hex digits.")),
 });
 
-const repositoryNotFound = () => new HttpError(404, { error: "Repository not found" });
-
-/** The project, when it is the organisation's. */
-function ownProject(db: Db, orgId: string, projectId: string) {
-  return db
-    .selectFrom("projects")
-    .select("id")
-    .where("id", "=", projectId)
-    .where("org_id", "=", orgId)
-    .executeTakeFirst();
-}
+const repositoryNotFound = () => new HttpError(404, { error: SETTINGS.repositoryNotFound });
 
 /** What the latest run that kept each fingerprint recorded of it. */
 async function latestRecords(db: Db, projectId: string, fingerprints: string[]) {
@@ -59,7 +51,7 @@ export function suppressedFindingsRouter(db: Db): Router {
   router.get(SUPPRESSED_FINDINGS_ROUTES.list, async (req, res) => {
     const { projectId } = parseRequest(listParamsSchema, req.params, "path");
     const { org } = sessionOf(res);
-    if (!(await ownProject(db, org.id, projectId))) throw repositoryNotFound();
+    if (!(await findRepository(db, org.id, projectId))) throw repositoryNotFound();
     const rows = await db
       .selectFrom("finding_feedback")
       .select(["fingerprint", "thumbs_up", "thumbs_down", "suppressed_at"])
@@ -88,7 +80,7 @@ export function suppressedFindingsRouter(db: Db): Router {
   router.delete(SUPPRESSED_FINDINGS_ROUTES.one, async (req, res) => {
     const { projectId, fingerprint } = parseRequest(oneParamsSchema, req.params, "path");
     const { org } = sessionOf(res);
-    if (!(await ownProject(db, org.id, projectId))) throw repositoryNotFound();
+    if (!(await findRepository(db, org.id, projectId))) throw repositoryNotFound();
     if (!(await releaseSuppression(db, projectId, fingerprint))) {
       throw new HttpError(404, { error: "This finding is not suppressed in the repository" });
     }
