@@ -53,7 +53,7 @@ import { type DiffFile, fromPullRequestFiles, type PullRequestFile, RightSideInd
 import { syncFeedback, withoutSuppressed } from "./feedback.ts";
 import { pathPatterns } from "./glob.ts";
 import type { MarkersFor, PullRequestMarkers } from "./markers.ts";
-import { asksForChanges, type PlannedReview, planReview, summaryBody } from "./posting.ts";
+import { asksForChanges, notPostedFor, type PlannedReview, planReview, summaryBody } from "./posting.ts";
 import { fixedFingerprints, postedLineFindings } from "./resolve.ts";
 import { hasSeat, triage } from "./triage.ts";
 
@@ -436,7 +436,7 @@ export function createReviewPipeline(deps: PipelineDeps): ReviewPipeline {
         summary: count("summary"),
         duplicates: count("duplicate"),
         not_posted: count("not_posted"),
-        over_limit: planned.overLimit,
+        over_limit: notPostedFor(planned, "over_limit"),
         suppressed: count("suppressed"),
         moved_to_summary: movedToSummary,
       },

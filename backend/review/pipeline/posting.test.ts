@@ -7,7 +7,7 @@ import type { ReviewSettings } from "../review-settings.ts";
 import { RightSideIndex } from "./diff.ts";
 import { fingerprint } from "./findings.ts";
 import type { PullRequestMarkers } from "./markers.ts";
-import { commentBody, planReview, summaryBody, summaryWithMoved } from "./posting.ts";
+import { commentBody, notPostedFor, planReview, summaryBody, summaryWithMoved } from "./posting.ts";
 
 const STYLE = Object.fromEntries(
   (
@@ -111,7 +111,7 @@ describe("planReview", () => {
       ["markers/debugger", "src/a.ts", 2, "not_posted"],
       ["markers/debugger", "src/a.ts", 3, "not_posted"],
     ]);
-    expect(plan.overLimit).toBe(2);
+    expect(notPostedFor(plan, "over_limit")).toBe(2);
   });
 
   it("comments on one rule in one file at most SAME_RULE_PER_FILE_MAX times, counting those already posted", () => {
@@ -143,7 +143,7 @@ describe("planReview", () => {
       "repeat",
     ]);
     // Repeats do not take the places max_findings leaves.
-    expect(first.overLimit).toBe(0);
+    expect(notPostedFor(first, "over_limit")).toBe(0);
 
     // The same review again: the three on the pull request fill the rule's places in the file.
     const posted = new Set([1, 2, 3].map((line) => debuggerAt(line).fingerprint));
@@ -191,8 +191,8 @@ describe("planReview", () => {
       ["not_posted", "below_threshold"],
       ["not_posted", "below_threshold"],
     ]);
-    expect(plan.belowThreshold).toBe(2);
-    expect(plan.overLimit).toBe(0);
+    expect(notPostedFor(plan, "below_threshold")).toBe(2);
+    expect(notPostedFor(plan, "over_limit")).toBe(0);
   });
 });
 

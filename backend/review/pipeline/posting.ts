@@ -52,16 +52,17 @@ export interface PlannedDelivery {
   notPostedReason?: NotPostedReason;
 }
 
+/** How many of the plan's findings were not posted for `reason` (the summary counts them). */
+export function notPostedFor(plan: Pick<PlannedReview, "deliveries">, reason: NotPostedReason): number {
+  return plan.deliveries.filter((planned) => planned.notPostedReason === reason).length;
+}
+
 export interface PlannedReview {
   /** Every finding of the run with where it goes. */
   deliveries: PlannedDelivery[];
   comments: LineComment[];
   /** Findings listed in the summary: without a line, outside the diff, or with inline comments off. */
   summaryFindings: Finding[];
-  /** Findings not posted because the review already had `max_findings` (counted in the summary). */
-  overLimit: number;
-  /** Findings not posted because they are below `severity_threshold` (counted in the summary). */
-  belowThreshold: number;
   /** Findings not posted because their rule already had its comments in their file (summed up in the summary). */
   repeats: RepeatedRule[];
 }
@@ -134,8 +135,6 @@ export function planReview(
     deliveries: [],
     comments: [],
     summaryFindings: [],
-    overLimit: 0,
-    belowThreshold: 0,
     repeats: [],
   };
   const onFile = new Map<string, number>();
@@ -148,7 +147,6 @@ export function planReview(
     if (severityRank(finding.severity) > severityRank(style.severity_threshold)) {
       delivery = "not_posted";
       notPostedReason = "below_threshold";
-      plan.belowThreshold += 1;
     } else if (alreadyPosted.has(finding.fingerprint)) {
       delivery = "duplicate";
     } else if (sameRuleAndFile !== null && finding.path !== null && alreadyOnFile >= SAME_RULE_PER_FILE_MAX) {
@@ -160,7 +158,6 @@ export function planReview(
     } else if (plan.comments.length + plan.summaryFindings.length >= style.max_findings) {
       delivery = "not_posted";
       notPostedReason = "over_limit";
-      plan.overLimit += 1;
     } else if (
       style.inline_comments &&
       finding.path !== null &&
@@ -215,13 +212,15 @@ export function summaryBody(
       ? `the changes since ${facts.since.slice(0, 7)} up to ${facts.headSha.slice(0, 7)}`
       : `the pull request at ${facts.headSha.slice(0, 7)}`;
     const posted = plan.comments.length + plan.summaryFindings.length;
-    const repeated = plan.repeats.reduce((sum, group) => sum + group.count, 0);
+    const repeated = notPostedFor(plan, "repeat");
+    const overLimit = notPostedFor(plan, "over_limit");
+    const belowThreshold = notPostedFor(plan, "below_threshold");
     const counts = [
       posted === 0 ? "no new findings" : `${posted} new finding${posted === 1 ? "" : "s"}`,
       ...(facts.duplicates ? [`${facts.duplicates} already reported`] : []),
       ...(facts.skipped ? [`${facts.skipped} file${facts.skipped === 1 ? "" : "s"} skipped`] : []),
-      ...(plan.overLimit ? [`${plan.overLimit} more over the per-review limit of ${facts.maxFindings}`] : []),
-      ...(plan.belowThreshold ? [`${plan.belowThreshold} below the lowest severity reported`] : []),
+      ...(overLimit ? [`${overLimit} more over the per-review limit of ${facts.maxFindings}`] : []),
+      ...(belowThreshold ? [`${belowThreshold} below the lowest severity reported`] : []),
       ...(repeated ? [`${repeated} more of a rule already commented on in the same file`] : []),
     ];
     parts.push(
