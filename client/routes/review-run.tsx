@@ -6,7 +6,7 @@ import { Settled } from "../components/streamed";
 import { BackLink, Button, Card, EmptyState, TextLink, useToast } from "../components/ui";
 import { DecisionTimeline } from "../features/reviews/decision-timeline";
 import type { TimelineStep } from "../features/reviews/decision-timeline.server";
-import { FindingFix, FindingReference } from "../features/reviews/finding-details";
+import { FindingFix, FindingReference, findingPlace } from "../features/reviews/finding-details";
 import { FindingFeedbackCounts, RunFeedbackTotals } from "../features/reviews/finding-feedback";
 import { reviewCalls } from "../features/reviews/lazy-reviews";
 import { MarkdownBody } from "../features/reviews/markdown-body";
@@ -182,11 +182,6 @@ function DecisionLog({ steps, underWay }: { steps: TimelineStep[]; underWay: boo
   );
 }
 
-function anchorText(finding: RunFinding["finding"]): string {
-  if (finding.path === null) return "The whole pull request";
-  return finding.line === null ? finding.path : `${finding.path}:${finding.line}`;
-}
-
 /** `found` counts every finding of the run; a run keeps only so many (docs/review-engine.md). */
 function Findings({
   findings,
@@ -216,7 +211,7 @@ function Findings({
             <li key={finding.fingerprint} className="space-y-1.5 px-6 py-3 text-sm">
               <p className="flex flex-wrap items-center gap-2">
                 <SeverityBadge severity={finding.severity} />
-                <span className="font-mono text-fg">{anchorText(finding)}</span>
+                <span className="font-mono text-fg">{findingPlace(finding)}</span>
                 <span className="font-mono text-fg-muted text-xs">{finding.ruleId}</span>
                 <FindingReference finding={finding} />
                 <span className="text-fg-muted text-xs">· {deliveryText(delivery)}</span>

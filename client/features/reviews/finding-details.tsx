@@ -10,6 +10,12 @@ import { MarkdownBody } from "./markdown-body";
 
 type Finding = RunFinding["finding"];
 
+/** Where a finding is: `path:line`, a file, or the whole pull request. */
+export function findingPlace(finding: Pick<Finding, "path" | "line">): string {
+  if (finding.path === null) return "The whole pull request";
+  return finding.line === null ? finding.path : `${finding.path}:${finding.line}`;
+}
+
 export const FINDING_CATEGORY_LABELS: Record<NonNullable<Finding["category"]>, string> = {
   security: "Security",
   logic: "Logic",

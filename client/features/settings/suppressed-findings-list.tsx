@@ -9,6 +9,7 @@ import {
 import { Alert, Button, useToast } from "../../components/ui";
 import { browserApiClient } from "../../lib/browser-api";
 import { formatDateTime } from "../../lib/formats";
+import { findingPlace } from "../reviews/finding-details";
 import { SeverityBadge } from "../reviews/run-status";
 
 const api = browserApiClient();
@@ -28,11 +29,7 @@ type Listing = { kind: "loading" } | { kind: "failed" } | { kind: "loaded"; find
 function describe({ finding, fingerprint }: SuppressedFinding): { place: string; name: string } {
   // No run kept it (decision 058): only its fingerprint is known.
   if (!finding) return { place: "Place unknown", name: `the finding ${fingerprint.slice(0, 12)}` };
-  const place = !finding.path
-    ? "The whole pull request"
-    : finding.line === null
-      ? finding.path
-      : `${finding.path}:${finding.line}`;
+  const place = findingPlace(finding);
   return { place, name: `${finding.ruleId} in ${place}` };
 }
 
