@@ -33,10 +33,10 @@ export interface OpenQueue {
 }
 
 /** The database, migrated, with its review queue open (no workers yet). */
-export async function openQueue(target: DatabaseTarget): Promise<OpenQueue> {
+export async function openQueue(target: DatabaseTarget, options = FAST_QUEUE): Promise<OpenQueue> {
   const db = await openDatabase(target);
   await migrateToLatest(db);
-  return { db, queue: await openReviewQueue(db, target, FAST_QUEUE) };
+  return { db, queue: await openReviewQueue(db, target, options) };
 }
 
 /** An organisation with one GitHub project (acme/web of installation 1). */

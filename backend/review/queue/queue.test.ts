@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { createLogger } from "../../../shared/node/logging.ts";
 import { type FreshDatabase, freshDatabase, TEST_DATABASE_KINDS } from "../../../tests/support/databases.ts";
 import {
+  FAST_QUEUE,
   gatedPipeline,
   type OpenQueue,
   openQueue,
@@ -10,6 +11,7 @@ import {
   seedProject,
 } from "../../../tests/support/review-queue.ts";
 import type { Db } from "../../db/database.ts";
+import type { QueueOptions } from "./queue.ts";
 import type { PullRequestEvent } from "./runs.ts";
 import { reviewWorker } from "./worker.ts";
 
@@ -27,8 +29,8 @@ afterEach(async () => {
   fresh = undefined;
 });
 
-async function open(database: FreshDatabase): Promise<OpenQueue> {
-  const handle = await openQueue(database.target);
+async function open(database: FreshDatabase, options?: QueueOptions): Promise<OpenQueue> {
+  const handle = await openQueue(database.target, options);
   opened.push(handle);
   return handle;
 }
@@ -152,6 +154,37 @@ describe.each(TEST_DATABASE_KINDS)("review queue on %s", (kind) => {
     },
     60_000,
   );
+
+  it("works through a backlog without waiting its polling interval between jobs", async () => {
+    fresh = await freshDatabase(kind);
+    // An interval no test waits out: only a worker that looks again at once can finish in time.
+    const { db, queue } = await open(fresh, { ...FAST_QUEUE, pollingIntervalSeconds: 60 });
+    const { orgId, projectId } = await seedProject(db);
+    for (const pullRequest of [1, 2, 3, 4]) {
+      await push(db, queue, {
+        orgId,
+        projectId,
+        pullRequest,
+        trigger: "opened",
+        deliveryId: `d${pullRequest}`,
+      });
+    }
+    const reviewed: number[] = [];
+    await queue.start(
+      reviewWorker(
+        db,
+        async (job) => {
+          reviewed.push(job.pullRequest);
+          return { status: "succeeded", findingsTotal: 0, findingsPosted: 0 };
+        },
+        silent,
+      ),
+      { workers: 1 },
+    );
+    await vi.waitFor(() => expect(reviewed).toHaveLength(4), { ...WAIT, timeout: 20_000 });
+    await vi.waitFor(() => allSucceeded(db), WAIT);
+    expect(reviewed.toSorted()).toEqual([1, 2, 3, 4]);
+  }, 60_000);
 
   it("ends a run whose pipeline throws as failed with the reason, and does not run it again", async () => {
     fresh = await freshDatabase(kind);

@@ -121,17 +121,22 @@ export async function openReviewQueue(
       if (id === null) throw new Error(`A review job of ${singletonKey(job)} is already waiting`);
     },
     async start(handler, { workers }) {
-      await boss.work<QueuedReview>(
-        QUEUE_NAME,
-        {
-          // One session: a second worker on PGlite would only wait for the first.
-          localConcurrency: embedded ? 1 : workers,
-          pollingIntervalSeconds: options.pollingIntervalSeconds,
-        },
-        async ([job]) => {
-          if (job) await handler(job.data, job.retryCount);
-        },
-      );
+      // One session: a second worker on PGlite would only wait for the first.
+      const count = embedded ? 1 : workers;
+      for (let n = 0; n < count; n++) {
+        let workerId = "";
+        workerId = await boss.work<QueuedReview>(
+          QUEUE_NAME,
+          { pollingIntervalSeconds: options.pollingIntervalSeconds },
+          async ([job]) => {
+            if (!job) return;
+            await handler(job.data, job.retryCount);
+            // The worker looks for its next job at once, not after its polling interval: pull
+            // requests opened together are reviewed at the pipeline's pace, not one per interval.
+            boss.notifyWorker(workerId);
+          },
+        );
+      }
     },
     async stop() {
       await boss.stop({ graceful: true, timeout: options.stopTimeoutSeconds * 1000 });
