@@ -247,7 +247,8 @@ function RunRow({ run, repositoryHref }: { run: ReviewRunSummary; repositoryHref
             to={repositoryHref}
             aria-label={`Only this repository: ${run.repository}`}
             // Above the run's link, which covers the row.
-            className="focus-ring relative z-10 rounded-sm text-accent-text text-xs hover:underline"
+            // A line of its own also under a run not started yet, which has no title to push it down.
+            className="focus-ring relative z-10 block w-fit rounded-sm text-accent-text text-xs hover:underline"
           >
             Only this repository
           </Link>
@@ -260,7 +261,7 @@ function RunRow({ run, repositoryHref }: { run: ReviewRunSummary; repositoryHref
       <td className={cn("px-4 py-3 text-fg-muted tabular-nums", WIDE_SCREENS_ONLY)}>
         {durationText(run.durationMs)}
       </td>
-      <td className="px-4 py-3 text-fg-muted tabular-nums">{findingsText(run)}</td>
+      <td className="whitespace-nowrap px-4 py-3 text-fg-muted tabular-nums">{findingsText(run)}</td>
       <td className={cn("px-4 py-3 text-fg-muted", WIDE_SCREENS_ONLY)}>{formatDateTime(run.queuedAt)}</td>
     </tr>
   );
