@@ -298,6 +298,7 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
       logger,
       createModelProvider,
       addresses: modelAddresses,
+      clock,
     }),
   );
   app.use(notFoundHandler);

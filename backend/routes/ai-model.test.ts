@@ -12,6 +12,7 @@ import { createLogger } from "../../shared/node/logging.ts";
 import { signedInAccount } from "../../tests/support/backend-sessions.ts";
 import { TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
 import { type FakeModelServer, startFakeOpenAiServer } from "../../tests/support/fake-model-servers.ts";
+import { githubProjectRow } from "../../tests/support/project-rows.ts";
 import { bearerCalls, testBackends } from "../../tests/support/test-backend.ts";
 import { modelSettingsReader } from "../ai-models/reader.ts";
 import { apiKeyContext } from "../ai-models/store.ts";
@@ -21,6 +22,7 @@ import {
   ModelError,
   type ModelSettings,
 } from "../review/reviewers/ai/model-provider.ts";
+import { utcMonth } from "../review/reviewers/ai/pricing.ts";
 import { createSecretBox } from "../secrets/secret-box.ts";
 import { AI_MODEL_TESTS_PER_MINUTE } from "./ai-model.ts";
 
@@ -224,6 +226,53 @@ describe.each(TEST_DATABASE_KINDS)("the AI model API (%s)", (kind) => {
       .where("org_id", "=", b.orgId)
       .execute();
     expect((await get(b.token, API_PATHS.aiModel)).body.data).toMatchObject({ apiKeySet: false });
+  });
+
+  it("answers this month's AI reviews of the caller's organisation: tokens and cost, unpriced ones counted apart", async () => {
+    const a = await signedInAccount(backend, "usage-a");
+    const b = await signedInAccount(backend, "usage-b");
+    await put(a.token, API_PATHS.aiModel, OLLAMA).expect(200);
+    const { start, end } = utcMonth(new Date());
+    const spend = async (orgId: string, at: Date | null, tokens: [number, number], micros: number | null) => {
+      const { id: projectId } = await backend.db
+        .insertInto("projects")
+        .values(githubProjectRow(orgId, `usage-${orgId.slice(0, 8)}-${Math.random()}`))
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      await backend.db
+        .insertInto("review_runs")
+        .values({
+          org_id: orgId,
+          project_id: projectId,
+          pull_request: 1,
+          trigger: "opened",
+          status: "succeeded",
+          ai_outcome: at ? "reviewed" : "over_budget",
+          ai_model: OLLAMA.model,
+          ai_input_tokens: tokens[0],
+          ai_output_tokens: tokens[1],
+          ai_cost_micros: micros,
+          ai_at: at,
+        })
+        .execute();
+    };
+    await spend(a.orgId, start, [1_000, 100], 250_000);
+    await spend(a.orgId, new Date(end.getTime() - 1), [2_000, 200], null);
+    // Not counted: last month's, a pass that never called the model, another organisation's.
+    await spend(a.orgId, new Date(start.getTime() - 1), [9_000, 900], 9_000_000);
+    await spend(a.orgId, null, [0, 0], null);
+    await spend(b.orgId, start, [7_000, 700], 7_000_000);
+
+    const answer = v.parse(aiModelResponseSchema, (await get(a.token, API_PATHS.aiModel)).body).data;
+    expect(answer.configured && answer.thisMonth).toEqual({
+      since: start.toISOString(),
+      until: end.toISOString(),
+      reviews: 2,
+      unpricedReviews: 1,
+      inputTokens: 3_000,
+      outputTokens: 300,
+      costMicros: 250_000,
+    });
   });
 
   it("removes the model: reviews go back to the built-in reviewer", async () => {

@@ -25,6 +25,7 @@ import {
   saveAiModel,
 } from "../ai-models/store.ts";
 import { sessionOf } from "../auth/require-session.ts";
+import type { Clock } from "../billing/clock.ts";
 import { HttpError } from "../http/errors.ts";
 import { strictRouter } from "../http/router.ts";
 import { parseRequest } from "../http/validate.ts";
@@ -36,6 +37,7 @@ import {
   ModelError,
   type ModelSettings,
 } from "../review/reviewers/ai/model-provider.ts";
+import { monthUsage } from "../review/reviewers/ai/pricing.ts";
 
 /** Connection tests call out to a model server: a few a minute per organisation. */
 export const AI_MODEL_TESTS_PER_MINUTE = 10;
@@ -47,9 +49,11 @@ export interface AiModelRouteDeps extends AiModelStoreDeps {
   createModelProvider: CreateModelProvider;
   /** Which addresses a base URL may resolve to (checked again on every call by the provider). */
   addresses: ModelAddressPolicy;
+  /** The month the usage shown is counted in: the review engine's clock, which the budget uses. */
+  clock: Clock;
 }
 
-async function currentModel(deps: AiModelStoreDeps, orgId: string): Promise<AiModelResponse["data"]> {
+async function currentModel(deps: AiModelRouteDeps, orgId: string): Promise<AiModelResponse["data"]> {
   const stored = await readAiModel(deps, orgId);
   if (!stored) return { configured: false };
   const { apiKey, ...settings } = stored.settings;
@@ -58,6 +62,7 @@ async function currentModel(deps: AiModelStoreDeps, orgId: string): Promise<AiMo
     ...settings,
     apiKeySet: apiKey !== null,
     updatedAt: stored.updatedAt.toISOString(),
+    thisMonth: await monthUsage(deps.db, orgId, deps.clock()),
   };
 }
 

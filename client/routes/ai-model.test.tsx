@@ -1,4 +1,4 @@
-import { screen, waitFor } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { AiModel, AiModelResponse } from "../../shared/contract/ai-model.ts";
@@ -22,6 +22,15 @@ const SAVED: AiModel = {
   inputTokenLimit: 32_000,
   monthlyBudgetCents: 2_550,
   updatedAt: "2026-11-23T06:00:00.000Z",
+  thisMonth: {
+    since: "2026-11-01T00:00:00.000Z",
+    until: "2026-12-01T00:00:00.000Z",
+    reviews: 12,
+    unpricedReviews: 0,
+    inputTokens: 123_456,
+    outputTokens: 7_890,
+    costMicros: 4_200_000,
+  },
 };
 
 /** The page as the organisation's owner sees it, or as `role` does. */
@@ -235,6 +244,41 @@ describe("/settings/ai-model", () => {
     expect(await screen.findByText(AI_MODEL.baseUrlCredentials)).toBeVisible();
   });
 
+  it("shows this month's AI reviews, tokens and spend against the budget", async () => {
+    stored = SAVED;
+    renderAiModel();
+    const usage = await screen.findByRole("region", { name: AI_MODEL.usageTitle });
+    expect(usage).toHaveTextContent("1 Nov 2026 to 30 Nov 2026 (UTC)");
+    expect(usage).toHaveTextContent(`${AI_MODEL.usageReviews}12`);
+    expect(usage).toHaveTextContent(`${AI_MODEL.usageTokens}123,456 in, 7,890 out`);
+    expect(usage).toHaveTextContent(`${AI_MODEL.usageSpent}$4.20 of $25.50`);
+    expect(screen.queryByText(AI_MODEL.budgetReached)).toBeNull();
+    expect(usage).not.toHaveTextContent("without a known price");
+  });
+
+  it("says the budget is spent once the month's cost reaches it, and that unpriced reviews count nothing", async () => {
+    stored = {
+      ...SAVED,
+      monthlyBudgetCents: 400,
+      thisMonth: { ...SAVED.thisMonth, unpricedReviews: 1, costMicros: 4_000_000 },
+    };
+    renderAiModel();
+    const usage = await screen.findByRole("region", { name: AI_MODEL.usageTitle });
+    expect(usage).toHaveTextContent(`${AI_MODEL.usageSpent}$4.00 of $4.00`);
+    expect(within(usage).getByRole("status")).toHaveTextContent(AI_MODEL.budgetReached);
+    expect(usage).toHaveTextContent(
+      "1 review by a model without a known price (AI_MODEL_PRICES) counts as $0.",
+    );
+  });
+
+  it("shows the month's spend without a cap when no budget is set", async () => {
+    stored = { ...SAVED, monthlyBudgetCents: null };
+    renderAiModel();
+    const usage = await screen.findByRole("region", { name: AI_MODEL.usageTitle });
+    expect(usage).toHaveTextContent(`${AI_MODEL.usageSpent}$4.20 (${AI_MODEL.usageNoCap})`);
+    expect(screen.queryByText(AI_MODEL.budgetReached)).toBeNull();
+  });
+
   it("shows a member who is not the owner the model read-only, saying why, with nothing to change it", async () => {
     stored = SAVED;
     renderAiModel("user");
@@ -245,6 +289,9 @@ describe("/settings/ai-model", () => {
     expect(settings).toHaveTextContent(`API key${AI_MODEL.keySet}`);
     expect(settings).toHaveTextContent("32,000");
     expect(settings).toHaveTextContent("$25.50");
+    expect(screen.getByRole("region", { name: AI_MODEL.usageTitle })).toHaveTextContent(
+      `${AI_MODEL.usageSpent}$4.20 of $25.50`,
+    );
     expect(screen.queryByRole("textbox")).toBeNull();
     expect(screen.queryByRole("combobox")).toBeNull();
     for (const name of ["Save", "Test connection", "Remove AI model", "Remove the stored key"]) {

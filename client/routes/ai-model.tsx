@@ -8,6 +8,7 @@ import { BackLink, Button, Card, EmptyState, Skeleton } from "../components/ui";
 import { loadAiModel } from "../features/ai-model/ai-model.server";
 import { AiModelForm } from "../features/ai-model/ai-model-form";
 import { AiModelReadOnly } from "../features/ai-model/ai-model-read-only";
+import { AiMonthUsageCard } from "../features/ai-model/ai-month-usage";
 import { aiModelApi } from "../features/ai-model/lazy-ai-model";
 import { backendFor } from "../lib/backend.server";
 import { useRootData } from "../lib/root-data";
@@ -74,14 +75,19 @@ function AiModelBody({ model }: { model: AiModelResponse["data"] }) {
     );
   }
   return (
-    <Card className="px-6 py-5">
-      {/* A save loads the model again: the form starts over from what was saved. */}
-      <AiModelForm
-        key={model.configured ? model.updatedAt : "new"}
-        model={model.configured ? model : null}
-        focusFirst={adding}
-      />
-    </Card>
+    <>
+      {model.configured ? (
+        <AiMonthUsageCard usage={model.thisMonth} budgetCents={model.monthlyBudgetCents} />
+      ) : null}
+      <Card className="px-6 py-5">
+        {/* A save loads the model again: the form starts over from what was saved. */}
+        <AiModelForm
+          key={model.configured ? model.updatedAt : "new"}
+          model={model.configured ? model : null}
+          focusFirst={adding}
+        />
+      </Card>
+    </>
   );
 }
 

@@ -110,6 +110,16 @@ export const AI_MODEL = {
   inputTokenLimit: "Enter a whole number of tokens from 1,000 to 2,000,000",
   budgetCents: "A monthly budget is a whole number of cents from 0 to 100,000,000, or null for no cap",
   budgetUsd: "Enter US dollars from 0 to 1,000,000 (at most two decimals), or leave it empty for no cap",
+  /** This month's use of the model, beside the settings. */
+  usageTitle: "This month",
+  usageReviews: "AI reviews",
+  usageTokens: "Tokens",
+  usageSpent: "Spent",
+  usageNoCap: "no cap",
+  budgetReached:
+    "The monthly budget is spent: pull requests get the built-in reviewer's findings only, until the month ends.",
+  unpricedReviews: (count: number) =>
+    `${count.toLocaleString("en-US")} ${count === 1 ? "review" : "reviews"} by a model without a known price (AI_MODEL_PRICES) ${count === 1 ? "counts" : "count"} as $0.`,
 } as const;
 
 /** What is wrong with a typed base URL, if anything; which addresses it may reach is the backend's check. */
@@ -259,6 +269,28 @@ export const aiModelFormSchema = schema(() =>
   ),
 );
 
+/** Micro-dollars per cent: costs are counted in micro-dollars (USD millionths), budgets in cents. */
+export const MICROS_PER_CENT = 10_000;
+
+/**
+ * The organisation's AI reviews this calendar month (UTC), which the monthly budget is held to: the
+ * passes that called the model, their tokens, and their cost in micro-dollars (a pass by a model
+ * without a price counts 0 and is counted in `unpricedReviews`). `until` is when the count restarts.
+ */
+export const aiMonthUsageSchema = schema(() =>
+  v.object({
+    since: v.string(),
+    until: v.string(),
+    reviews: v.number(),
+    unpricedReviews: v.number(),
+    inputTokens: v.number(),
+    outputTokens: v.number(),
+    costMicros: v.number(),
+  }),
+);
+
+export type AiMonthUsage = v.InferOutput<typeof aiMonthUsageSchema>;
+
 /** An organisation's model as the API shows it: whether a key is stored, never the key. */
 export const aiModelSchema = schema(() =>
   v.object({
@@ -270,6 +302,7 @@ export const aiModelSchema = schema(() =>
     inputTokenLimit: v.number(),
     monthlyBudgetCents: v.nullable(v.number()),
     updatedAt: v.string(),
+    thisMonth: aiMonthUsageSchema,
   }),
 );
 

@@ -67,6 +67,10 @@ describe("the AI model screen", () => {
     await expect.poll(() => page.getByLabel("Base URL", { exact: true }).inputValue()).toBe(server.baseUrl);
     expect(await page.getByLabel("API key", { exact: true }).inputValue()).toBe("");
     expect(await page.content()).not.toContain(API_KEY);
+    // Saved, the month's use shows above it: a connection test is not a review.
+    expect(await page.getByRole("region", { name: AI_MODEL.usageTitle }).textContent()).toContain(
+      `${AI_MODEL.usageReviews}0`,
+    );
 
     // With the stored key: the form's key field is empty, the test still passes.
     server.script({ text: "OK" });

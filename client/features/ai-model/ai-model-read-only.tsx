@@ -9,11 +9,15 @@ import { AI_MODEL, MODEL_KINDS } from "../../../shared/contract/ai-model.ts";
 import { Alert, Badge, Card, EmptyState } from "../../components/ui";
 import { formatCount } from "../../lib/formats.ts";
 import { formatMoney } from "../billing/format-billing.ts";
+import { AiMonthUsageCard } from "./ai-month-usage";
 
 export function AiModelReadOnly({ model }: { model: AiModelResponse["data"] }) {
   return (
     <div className="space-y-4">
       <Alert>{AI_MODEL.readOnly}</Alert>
+      {model.configured ? (
+        <AiMonthUsageCard usage={model.thisMonth} budgetCents={model.monthlyBudgetCents} />
+      ) : null}
       {model.configured ? (
         <Card className="px-6 py-5">
           <dl className="grid gap-x-6 gap-y-4 text-sm sm:grid-cols-2">

@@ -6,6 +6,7 @@
  * started again after a crash reuses that record and never calls the model twice. A model failure
  * costs only the AI findings: the caller posts the built-in ones.
  */
+import { MICROS_PER_CENT } from "../../../../shared/contract/ai-model.ts";
 import type { Finding } from "../../../../shared/contract/reviews.ts";
 import { takeModelCall } from "../../../ai-models/call-limits.ts";
 import type { ReviewHost } from "../../../code-hosts/review-host.ts";
@@ -29,7 +30,7 @@ import {
   type ModelUsage,
 } from "./model-provider.ts";
 import { packDiff, tokensOf } from "./pack.ts";
-import { costMicros, MICROS_PER_CENT, monthSpendMicros, type PriceTable } from "./pricing.ts";
+import { costMicros, monthUsage, type PriceTable } from "./pricing.ts";
 import { promptPreamble, REVIEW_SYSTEM_PROMPT, reviewPrompt } from "./prompt.ts";
 import { type AiPassFacts, failureText, noPriceNote, overBudgetNote, overCallLimitNote } from "./summary.ts";
 
@@ -168,7 +169,7 @@ export async function runAiPass(deps: ModelDeps, input: AiPassInput): Promise<Ai
     return undefined;
   }
   if (settings.monthlyBudgetCents !== null) {
-    const spent = await monthSpendMicros(db, input.orgId, input.now);
+    const { costMicros: spent } = await monthUsage(db, input.orgId, input.now);
     if (spent >= settings.monthlyBudgetCents * MICROS_PER_CENT) {
       const result = {
         ...emptyResult(settings.model),

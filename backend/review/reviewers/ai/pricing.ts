@@ -5,6 +5,7 @@
  */
 import { sql } from "kysely";
 import { z } from "zod";
+import type { AiMonthUsage } from "../../../../shared/contract/ai-model.ts";
 import type { Db } from "../../../db/database.ts";
 import type { ModelUsage } from "./model-provider.ts";
 
@@ -27,9 +28,6 @@ export function costMicros(prices: PriceTable, model: string, usage: ModelUsage)
   return Math.round(usage.inputTokens * price.input + usage.outputTokens * price.output);
 }
 
-/** Micro-dollars per cent. */
-export const MICROS_PER_CENT = 10_000;
-
 /** The calendar month (UTC) `now` falls in: [start, end). */
 export function utcMonth(now: Date): { start: Date; end: Date } {
   return {
@@ -38,15 +36,32 @@ export function utcMonth(now: Date): { start: Date; end: Date } {
   };
 }
 
-/** The organisation's AI spend this calendar month (UTC), in micro-dollars; unpriced runs count 0. */
-export async function monthSpendMicros(db: Db, orgId: string, now: Date): Promise<number> {
+/**
+ * The organisation's AI reviews this calendar month (UTC): the passes that called the model, their
+ * tokens and cost (micro-dollars; unpriced passes count 0), which the monthly budget is held to.
+ */
+export async function monthUsage(db: Db, orgId: string, now: Date): Promise<AiMonthUsage> {
   const { start, end } = utcMonth(now);
   const row = await db
     .selectFrom("review_runs")
-    .select(sql<string | number | null>`sum(ai_cost_micros)`.as("spent"))
+    .select([
+      sql<string>`count(*)`.as("reviews"),
+      sql<string>`count(*) filter (where ai_cost_micros is null)`.as("unpriced"),
+      sql<string>`coalesce(sum(ai_input_tokens), 0)`.as("input"),
+      sql<string>`coalesce(sum(ai_output_tokens), 0)`.as("output"),
+      sql<string>`coalesce(sum(ai_cost_micros), 0)`.as("cost"),
+    ])
     .where("org_id", "=", orgId)
     .where("ai_at", ">=", start)
     .where("ai_at", "<", end)
-    .executeTakeFirst();
-  return Number(row?.spent ?? 0);
+    .executeTakeFirstOrThrow();
+  return {
+    since: start.toISOString(),
+    until: end.toISOString(),
+    reviews: Number(row.reviews),
+    unpricedReviews: Number(row.unpriced),
+    inputTokens: Number(row.input),
+    outputTokens: Number(row.output),
+    costMicros: Number(row.cost),
+  };
 }

@@ -3,11 +3,11 @@
  * the summary, the run's log and the run page.
  */
 
+import { MICROS_PER_CENT } from "../../../../shared/contract/ai-model.ts";
 import type { RunAiOutcome } from "../../../../shared/contract/reviews.ts";
 import { costText } from "../../../../shared/format.ts";
 import { inertMarkdown, inlineCode } from "../../../../shared/inert-markdown.ts";
 import type { ModelFailure, ModelUsage } from "./model-provider.ts";
-import { MICROS_PER_CENT } from "./pricing.ts";
 
 const FAILURE_TEXT: Record<ModelFailure | "unexpected", string> = {
   timeout: "the model did not answer in time",
