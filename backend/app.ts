@@ -172,6 +172,7 @@ export async function createBackend(config: BackendConfig, options: BackendOptio
         settings: options.reviewSettings ?? effectiveSettings,
         clock,
         productName: config.productName,
+        publicOrigin: config.publicOrigin,
         markers,
         models: {
           settingsFor: modelSettingsReader({ db, secrets, logger }),

@@ -213,6 +213,14 @@ export const SETTINGS_CATALOGUE = [
         description: "Submit the review as a change request when it finds a bug or a security problem.",
       },
       {
+        key: "commit_status",
+        type: "boolean",
+        label: "Review status on the pull request",
+        value: true,
+        description:
+          "Show the review as a check on the pull request's latest commit: in progress while it runs, then what it found, with a link to its run.",
+      },
+      {
         key: "shadow_mode",
         type: "boolean",
         label: "Shadow mode",

@@ -58,6 +58,25 @@ export interface PostedReview {
   url?: string | undefined;
 }
 
+/** A review's check on the head commit as it starts: its name, and the run page it links to. */
+export interface CheckStart {
+  name: string;
+  headSha: string;
+  detailsUrl: string;
+}
+
+/**
+ * How the review ended, as a check concludes (GitHub's words): `success` when it was posted,
+ * `skipped` when there was nothing to review, `neutral` when it did not finish. A review never
+ * fails the check: whether its findings block a merge is the team's call (request_changes).
+ */
+export interface CheckEnd {
+  conclusion: "success" | "neutral" | "skipped";
+  title: string;
+  summary: string;
+  detailsUrl: string;
+}
+
 /**
  * Our findings on a pull request, by fingerprint, with the 👍 and 👎 people gave them (a finding
  * listed in a review's body has none: reactions are on comments).
@@ -101,4 +120,12 @@ export interface ReviewHost {
   ): Promise<number>;
   /** A plain comment on the pull request (answers to `help`, `pause`, `resume`). */
   comment(number: number, body: string): Promise<void>;
+  /**
+   * Shows the review on the pull request's head commit while it runs (GitHub: a check run in
+   * progress; Azure DevOps: a pending pull request status; the sandbox: its page) and answers the
+   * check's id, which `finishCheck` concludes (docs/review-engine.md, "The review's check"). A host
+   * without checks leaves both out.
+   */
+  startCheck?(number: number, check: CheckStart): Promise<string>;
+  finishCheck?(number: number, id: string, end: CheckEnd): Promise<void>;
 }

@@ -87,6 +87,7 @@ describe.each(TEST_DATABASE_KINDS)("migrations on %s", (kind) => {
       "0023_not_posted_reason",
       "0024_resolved_sandbox_comments",
       "0025_released_suppressions",
+      "0026_sandbox_checks",
     ]);
     const orgs = await db.selectFrom("organizations").select(["id", "name"]).execute();
     expect(orgs).toEqual([{ id: org.id, name: "Acme" }]);

@@ -375,6 +375,21 @@ export interface SandboxReviewCommentsTable {
   resolved_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
+/** The review's check on a sandbox pull request's head commit (migration 0026_sandbox_checks). */
+export interface SandboxChecksTable {
+  id: Generated<number>;
+  pull_request_id: string;
+  name: string;
+  head_sha: string;
+  /** Null while the review runs. */
+  conclusion: "success" | "neutral" | "skipped" | null;
+  title: string;
+  summary: string;
+  details_url: string;
+  started_at: CreatedAt;
+  completed_at: Date | null;
+}
+
 /** A fingerprint's 👍 and 👎 in one repository (migration 0013_finding_feedback). */
 export interface FindingFeedbackTable {
   project_id: string;
@@ -480,6 +495,7 @@ export interface Database {
   sandbox_pull_requests: SandboxPullRequestsTable;
   sandbox_reviews: SandboxReviewsTable;
   sandbox_review_comments: SandboxReviewCommentsTable;
+  sandbox_checks: SandboxChecksTable;
   ai_models: AiModelsTable;
   model_call_windows: ModelCallWindowsTable;
   finding_feedback: FindingFeedbackTable;

@@ -131,6 +131,7 @@ export async function runQualityBench(options: QualityBenchOptions): Promise<Qua
       settings: async () => settings,
       clock: () => new Date(),
       productName: DEFAULT_PRODUCT_NAME,
+      publicOrigin: "http://127.0.0.1",
       // A key for this run only: nothing it posts outlives it.
       markers: deploymentMarkers({ key: undefined, previousKeys: [], keyFile: undefined }),
       ...modelDeps(options.model, count),

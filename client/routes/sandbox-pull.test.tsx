@@ -89,6 +89,42 @@ describe("/sandbox/pulls/:pullId", () => {
     expect(screen.getByText("Succeeded")).toBeInTheDocument();
   });
 
+  it("shows the review's check on the head commit, in progress and then concluded, with its details", async () => {
+    const check = {
+      id: 3,
+      name: "Argus review",
+      conclusion: null,
+      title: "Reviewing",
+      summary: "The review of this commit is under way.",
+      detailsUrl: `http://127.0.0.1:3000/reviews/${RUN_ID}`,
+    };
+    answers = [
+      pullDetail({ latestRun: { id: RUN_ID, status: "running" }, checks: [check] }),
+      pullDetail({
+        checks: [
+          { ...check, conclusion: "success", title: "1 new finding", summary: "The comments are posted." },
+        ],
+      }),
+    ];
+    renderPull();
+    const checks = await screen.findByRole("region", { name: "Checks" });
+    expect(checks).toHaveTextContent("Argus review · In progress: Reviewing");
+    expect(within(checks).getByRole("link", { name: "Details of Argus review" })).toHaveAttribute(
+      "href",
+      check.detailsUrl,
+    );
+    expect(
+      await within(checks).findByText(/Successful: 1 new finding/, {}, { timeout: 4000 }),
+    ).toBeInTheDocument();
+    expect(checks).toHaveTextContent("The comments are posted.");
+  });
+
+  it("shows no checks where the commit has none", async () => {
+    renderPull();
+    await screen.findByRole("region", { name: "Conversation" });
+    expect(screen.queryByRole("region", { name: "Checks" })).toBeNull();
+  });
+
   it("lists a comment on an older commit as outdated, not under a line", async () => {
     const review = REVIEWED.reviews[0];
     if (!review) throw new Error("fixture");

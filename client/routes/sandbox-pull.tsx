@@ -12,6 +12,7 @@ import {
 } from "../features/reviews/rendered-reviews.server";
 import { loadSandboxPull } from "../features/reviews/reviews.server";
 import { isUnderWay, RunStatusBadge } from "../features/reviews/run-status";
+import { Checks } from "../features/sandbox/checks";
 import { CommentForm } from "../features/sandbox/comment-form";
 import { CommentReactions } from "../features/sandbox/comment-reactions";
 import { FilesChanged } from "../features/sandbox/files-changed";
@@ -89,6 +90,7 @@ function PullRequest({ pull }: { pull: RenderedPull }) {
         <ReviewState pull={pull} reviewing={reviewing} />
       </Card>
       <Conversation reviews={pull.reviews} headSha={pull.headSha} />
+      <Checks checks={pull.checks} />
       <CommentForm pullId={pull.id} />
       <section aria-labelledby="files-title" className="space-y-3">
         <h2 id="files-title" className="font-semibold text-base text-fg">

@@ -322,6 +322,20 @@ export const sandboxReviewSchema = schema(() =>
 
 export type SandboxReview = v.InferOutput<typeof sandboxReviewSchema>;
 
+/** A check on a commit, as GitHub holds a check run: `conclusion` is null while it runs. */
+export const sandboxCheckSchema = schema(() =>
+  v.object({
+    id: integerSchema,
+    name: v.string(),
+    conclusion: v.nullable(v.picklist(["success", "neutral", "skipped"])),
+    title: v.string(),
+    summary: v.string(),
+    detailsUrl: v.string(),
+  }),
+);
+
+export type SandboxCheck = v.InferOutput<typeof sandboxCheckSchema>;
+
 /** GET SANDBOX_PULL_PATHS.pull */
 export const sandboxPullResponseSchema = schema(() =>
   v.object({
@@ -335,6 +349,8 @@ export const sandboxPullResponseSchema = schema(() =>
       headRef: v.string(),
       files: v.array(sandboxDiffFileSchema),
       reviews: v.array(sandboxReviewSchema),
+      /** The checks on the head commit (the review's, the latest of each name), as GitHub shows them. */
+      checks: v.array(sandboxCheckSchema),
       /** The newest review run of this pull request, while the page waits for its review. */
       latestRun: v.nullable(v.object({ id: v.string(), status: reviewRunStatusSchema })),
     }),

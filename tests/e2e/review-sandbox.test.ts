@@ -37,6 +37,11 @@ describe("sandbox pull requests", () => {
     expect(await comment.textContent()).toContain("secrets/github");
     const conversation = page.getByRole("region", { name: "Conversation" });
     expect(await conversation.getByRole("article", { name: "Review" }).count()).toBe(1);
+    // The review's check on the head commit, concluded once the review is posted.
+    const checks = page.getByRole("region", { name: "Checks" });
+    await checks.getByText(/Successful: 1 new finding/).waitFor();
+    const details = checks.getByRole("link", { name: /^Details of .* review$/ });
+    expect(await details.getAttribute("href")).toMatch(/\/reviews\/[0-9a-f-]+$/);
     expect(await seriousViolations(page)).toEqual([]);
 
     // On a phone the diff's long lines scroll sideways, but the comment stays in view, whole.

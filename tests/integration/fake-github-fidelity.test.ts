@@ -19,14 +19,21 @@ const description = require(`@octokit/openapi/generated/${DESCRIPTION}.json`) as
 
 /**
  * OpenAPI 3.0 puts `nullable: true` beside `allOf` or `$ref` too; Ajv knows `nullable` only beside
- * `type`, so there it becomes "this, or null".
+ * `type`, so there it becomes "this, or null". Beside `type` with an `enum`, Ajv also wants null in
+ * the enum: a nullable enum (a check run's `conclusion` while it runs) gets it.
  */
 function withNullsAsJsonSchema(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(withNullsAsJsonSchema);
   if (typeof node !== "object" || node === null) return node;
   const entries = Object.entries(node).map(([key, value]) => [key, withNullsAsJsonSchema(value)] as const);
   const { nullable, ...schema } = Object.fromEntries(entries);
-  if (nullable !== true || "type" in schema) return Object.fromEntries(entries);
+  if (nullable !== true) return Object.fromEntries(entries);
+  if ("type" in schema) {
+    const values = schema.enum;
+    return Array.isArray(values) && !values.includes(null)
+      ? { ...schema, nullable, enum: [...values, null] }
+      : Object.fromEntries(entries);
+  }
   return { anyOf: [schema, { type: "null" }] };
 }
 
@@ -74,6 +81,8 @@ const ENDPOINTS = {
   issueComment: schemaOf("post", "/repos/{owner}/{repo}/issues/{issue_number}/comments", 201),
   reaction: schemaOf("post", "/repos/{owner}/{repo}/pulls/comments/{comment_id}/reactions", 201),
   sameReaction: schemaOf("post", "/repos/{owner}/{repo}/pulls/comments/{comment_id}/reactions", 200),
+  createCheckRun: schemaOf("post", "/repos/{owner}/{repo}/check-runs", 201),
+  updateCheckRun: schemaOf("patch", "/repos/{owner}/{repo}/check-runs/{check_run_id}", 200),
 };
 
 /** Ajv's complaints, readable in a failed expectation; [] when the answer is GitHub's. */
@@ -310,6 +319,23 @@ describe("the fake GitHub answers in the shapes of GitHub's OpenAPI description"
       [ENDPOINTS.reviewComments, await answer(`${repo}/pulls/3/comments`, auth), 200],
       [ENDPOINTS.issueComment, await answer(`${repo}/issues/3/comments`, auth, "POST", { body: "Hi" }), 201],
     ];
+    const checkRun = await answer(`${repo}/check-runs`, auth, "POST", {
+      name: "Argus review",
+      head_sha: head,
+      status: "in_progress",
+      details_url: "https://argus.example/reviews/1",
+      output: { title: "Reviewing", summary: "Under way" },
+    });
+    checks.push([ENDPOINTS.createCheckRun, checkRun, 201]);
+    checks.push([
+      ENDPOINTS.updateCheckRun,
+      await answer(`${repo}/check-runs/${(checkRun.body as { id: number }).id}`, auth, "PATCH", {
+        status: "completed",
+        conclusion: "success",
+        output: { title: "No new findings", summary: "Nothing new" },
+      }),
+      200,
+    ]);
     for (const [validate, { status, body }, expected] of checks) {
       expect(status).toBe(expected);
       expect(complaints(validate, body)).toEqual([]);

@@ -11,7 +11,8 @@
  * commit), POST …/filediffs (line blocks), GET …/items (a file's text at a commit, or with
  * `scopePath` and `recursionLevel=OneLevel` a folder's entries), GET and
  * POST …/pullRequests/{n}/threads (a thread's `status` and its comment's `usersLiked`, as people
- * left them) and PATCH …/pullRequests/{n}/threads/{id} (a new `status`).
+ * left them), PATCH …/pullRequests/{n}/threads/{id} (a new `status`) and POST
+ * …/pullRequests/{n}/statuses (a pull request status: state, description, context, target URL).
  *
  * For a bot command's permission check, the organisation's people (`addPerson`): GET
  * /{org}/_apis/identities?identityIds= (Identities - Read Identities: the legacy descriptor; an
@@ -68,6 +69,14 @@ export interface FakeAzurePullRequests {
     threadContext?: unknown;
     status?: FakeAzureThreadStatus;
     likedBy?: string[];
+  }>;
+  /** Pull request statuses posted, in order (Pull Request Statuses - Create). */
+  statuses: Array<{
+    pullRequestId: number;
+    state: string;
+    description: string;
+    context: { name: string; genre: string };
+    targetUrl: string | null;
   }>;
 }
 
@@ -173,6 +182,7 @@ export async function startFakeAzureDevOps(
   const files = new Map<string, string>();
   const pullRequests: FakeAzurePullRequests = {
     threads: [],
+    statuses: [],
     add(repositoryName, pullRequest) {
       const repository = repositories.find((candidate) => candidate.name === repositoryName);
       if (!repository) throw new Error(`No repository ${repositoryName}`);
@@ -202,6 +212,42 @@ export async function startFakeAzureDevOps(
     const repository = repositories.find((candidate) => candidate.id === match?.[1]);
     if (!match || !repository) return false;
     const rest = match[2] ?? "";
+    const statusesOf = /^pull[Rr]equests\/(\d+)\/statuses$/.exec(rest);
+    const statusPull = statusesOf ? pulls.get(`${repository.id}/${statusesOf[1]}`) : undefined;
+    if (statusesOf && req.method === "POST") {
+      if (!statusPull) {
+        send(res, 404, { $id: "1", message: `TF401180: The requested pull request was not found.` });
+        return true;
+      }
+      // Pull Request Statuses - Create: the status as stored, with its id and who posted it.
+      const body = JSON.parse((await text(req)) || "{}") as {
+        state?: string;
+        description?: string;
+        context?: { name?: string; genre?: string };
+        targetUrl?: string;
+      };
+      if (!body.context?.name) {
+        send(res, 400, { $id: "1", message: "The status context name is required." });
+        return true;
+      }
+      const status = {
+        pullRequestId: statusPull.pullRequestId,
+        state: body.state ?? "notSet",
+        description: body.description ?? "",
+        context: { name: body.context.name, genre: body.context.genre ?? "" },
+        targetUrl: body.targetUrl ?? null,
+      };
+      pullRequests.statuses.push(status);
+      const { pullRequestId: _pull, ...stored } = status;
+      send(res, 200, {
+        id: pullRequests.statuses.length,
+        ...stored,
+        creationDate: "2026-11-20T10:00:00Z",
+        updatedDate: "2026-11-20T10:00:00Z",
+        createdBy: identity("argus@example.com"),
+      });
+      return true;
+    }
     const pull = /^pull[Rr]equests\/(\d+)(\/threads)?(?:\/(\d+))?$/.exec(rest);
     const found = pull ? pulls.get(`${repository.id}/${pull[1]}`) : undefined;
     if (pull && !found) {

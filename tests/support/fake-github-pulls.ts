@@ -6,8 +6,9 @@
  * GET /repos/{o}/{r}/pulls/{n}/comments (each with its `reactions` rollup), POST
  * /repos/{o}/{r}/pulls/comments/{id}/reactions (201 new, 200 when that person already reacted so),
  * DELETE /repos/{o}/{r}/pulls/comments/{id}/reactions/{reaction_id} and
- * POST /repos/{o}/{r}/issues/{n}/comments, and on POST /graphql a pull request's review threads and
- * resolveReviewThread. A review
+ * POST /repos/{o}/{r}/issues/{n}/comments, POST /repos/{o}/{r}/check-runs and PATCH
+ * /repos/{o}/{r}/check-runs/{id} (`refuseChecks`: 403, an App without the checks permission), and on
+ * POST /graphql a pull request's review threads and resolveReviewThread. A review
  * with a comment on a line outside the pull request's diff is refused with GitHub's 422, as a
  * whole; `rateLimitNextReview` makes the next review answer GitHub's secondary rate limit (403
  * with retry-after) once.
@@ -59,6 +60,23 @@ export interface FakeGitHubPulls {
   rateLimitNextReview: boolean;
   /** Reviews are taken but never answered (the poster dies waiting: a crash test). */
   holdReviews: boolean;
+  /** Check runs created, each as last updated. */
+  checkRuns: FakeCheckRun[];
+  /** Check runs are refused with 403, as for an App installed without the checks permission. */
+  refuseChecks: boolean;
+}
+
+export interface FakeCheckRun {
+  id: number;
+  repository: string;
+  name: string;
+  head_sha: string;
+  status: string;
+  conclusion: string | null;
+  details_url: string | null;
+  started_at: string | null;
+  completed_at: string | null;
+  output: { title: string | null; summary: string | null };
 }
 
 /** GitHub's reaction contents; the rollup counts each. */
@@ -112,6 +130,8 @@ export function createFakeGitHubPulls(api: () => string, send: Send, userOf: Use
     issueComments: [],
     rateLimitNextReview: false,
     holdReviews: false,
+    checkRuns: [],
+    refuseChecks: false,
     addPullRequest(fullName, pullRequest) {
       pulls.set(key(fullName, pullRequest.number), structuredClone(pullRequest));
     },
@@ -361,6 +381,117 @@ export function createFakeGitHubPulls(api: () => string, send: Send, userOf: Use
     return false;
   }
 
+  /** A check run as GitHub answers it, with the open pull requests whose head it is on. */
+  function checkRunAnswer(run: FakeCheckRun, repo: Record<string, unknown>) {
+    const url = `${repoUrl(run.repository)}/check-runs/${run.id}`;
+    const side = (ref: string, sha: string) => ({
+      ref,
+      sha,
+      repo: { id: repo.id, url: repoUrl(run.repository), name: repo.name },
+    });
+    const { repository: _repository, ...fields } = run;
+    return {
+      ...fields,
+      node_id: Buffer.from(`CheckRun:${run.id}`).toString("base64"),
+      external_id: "",
+      url,
+      html_url: `${web(run.repository)}/runs/${run.id}`,
+      output: { ...run.output, text: null, annotations_count: 0, annotations_url: `${url}/annotations` },
+      check_suite: { id: run.id + 100_000 },
+      app: null,
+      pull_requests: [...pulls.values()]
+        .filter((pull) => pull.head.sha === run.head_sha && (pull.state ?? "open") === "open")
+        .map((pull) => ({
+          id: pull.number + 1000,
+          number: pull.number,
+          url: `${repoUrl(run.repository)}/pulls/${pull.number}`,
+          head: side(pull.head.ref, pull.head.sha),
+          base: side(pull.base.ref, pull.base.sha),
+        })),
+    };
+  }
+
+  /** POST …/check-runs and PATCH …/check-runs/{id}, with the installation's token; false when not one. */
+  async function checkRunCall(
+    req: IncomingMessage,
+    res: ServerResponse,
+    rest: string,
+    repo: { fullName: string; answer: Record<string, unknown>; person?: unknown },
+  ): Promise<boolean> {
+    const match = /^\/check-runs(?:\/(\d+))?$/.exec(rest);
+    if (!match || repo.person) return false;
+    if (state.refuseChecks) {
+      send(res, 403, {
+        message: "Resource not accessible by integration",
+        documentation_url: "https://docs.github.com/rest/checks/runs#create-a-check-run",
+        status: "403",
+      });
+      return true;
+    }
+    const body = (await readJson(req)) as {
+      name?: string;
+      head_sha?: string;
+      status?: string;
+      conclusion?: string;
+      details_url?: string;
+      started_at?: string;
+      completed_at?: string;
+      output?: { title?: string; summary?: string };
+    };
+    const now = new Date().toISOString();
+    const completed = body.status === "completed" || body.conclusion !== undefined;
+    if (req.method === "POST" && !match[1]) {
+      if (!body.name || !body.head_sha || (completed && !body.conclusion)) {
+        send(res, 422, {
+          message: "Invalid request.",
+          documentation_url: "https://docs.github.com/rest/checks/runs",
+        });
+        return true;
+      }
+      const run: FakeCheckRun = {
+        id: nextId++,
+        repository: repo.fullName,
+        name: body.name,
+        head_sha: body.head_sha,
+        status: completed ? "completed" : (body.status ?? "queued"),
+        conclusion: body.conclusion ?? null,
+        details_url: body.details_url ?? null,
+        started_at: body.started_at ?? now,
+        completed_at: completed ? (body.completed_at ?? now) : null,
+        output: { title: body.output?.title ?? null, summary: body.output?.summary ?? null },
+      };
+      state.checkRuns.push(run);
+      send(res, 201, checkRunAnswer(run, repo.answer));
+      return true;
+    }
+    const run = state.checkRuns.find(
+      (candidate) => candidate.id === Number(match[1]) && candidate.repository === repo.fullName,
+    );
+    if (req.method === "PATCH" && run) {
+      if (completed && !body.conclusion) {
+        send(res, 422, {
+          message: "Invalid request.",
+          documentation_url: "https://docs.github.com/rest/checks/runs",
+        });
+        return true;
+      }
+      Object.assign(run, {
+        ...(body.name ? { name: body.name } : {}),
+        ...(body.details_url ? { details_url: body.details_url } : {}),
+        ...(body.status ? { status: body.status } : {}),
+        ...(completed
+          ? { status: "completed", conclusion: body.conclusion, completed_at: body.completed_at ?? now }
+          : {}),
+        ...(body.output
+          ? { output: { title: body.output.title ?? null, summary: body.output.summary ?? null } }
+          : {}),
+      });
+      send(res, 200, checkRunAnswer(run, repo.answer));
+      return true;
+    }
+    return false;
+  }
+
   /** Answers a pull-request call of repository `fullName`; false when the path is not one. */
   async function handle(
     req: IncomingMessage,
@@ -380,6 +511,7 @@ export function createFakeGitHubPulls(api: () => string, send: Send, userOf: Use
       : { login: BOT_LOGIN, id: BOT_ID, type: "Bot" as const };
     if (await reactionCall(req, res, rest, actor)) return true;
     if (repo.person && req.method !== "GET") return false;
+    if (await checkRunCall(req, res, rest, repo)) return true;
     const query = new URL(req.url ?? "/", "http://localhost").searchParams;
     const pullPath = /^\/pulls\/(\d+)(\/reviews|\/comments)?$/.exec(rest);
     const pull = pullPath ? pulls.get(key(fullName, Number(pullPath[1]))) : undefined;

@@ -4,6 +4,8 @@
  */
 
 import type {
+  CheckEnd,
+  CheckStart,
   PostedReview,
   PullRequestInfo,
   ReviewHost,
@@ -32,6 +34,10 @@ export interface MemoryReviewHost extends ReviewHost {
   resolved: string[];
   /** When set, resolveComments fails with it (a host's error). */
   resolveError?: Error;
+  /** The review's checks on the head commit, as started and then concluded. */
+  checks: Array<CheckStart & { id: string; end?: CheckEnd }>;
+  /** When set, startCheck fails with it (a host that refuses checks). */
+  checkError?: Error;
 }
 
 export function memoryReviewHost(info: PullRequestInfo): MemoryReviewHost {
@@ -45,6 +51,7 @@ export function memoryReviewHost(info: PullRequestInfo): MemoryReviewHost {
     refuse: new Set(),
     reactions: new Map(),
     resolved: [],
+    checks: [],
     async pullRequest() {
       return structuredClone(host.info);
     },
@@ -100,6 +107,17 @@ export function memoryReviewHost(info: PullRequestInfo): MemoryReviewHost {
         if (marked.length) resolved += 1;
       }
       return resolved;
+    },
+    async startCheck(_number, check) {
+      if (host.checkError) throw host.checkError;
+      const id = `check-${host.checks.length + 1}`;
+      host.checks.push({ ...check, id });
+      return id;
+    },
+    async finishCheck(_number, id, end) {
+      const check = host.checks.find((candidate) => candidate.id === id);
+      if (!check) throw new Error(`No check ${id}`);
+      check.end = end;
     },
   };
   return host;

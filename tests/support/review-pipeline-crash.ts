@@ -31,6 +31,7 @@ export function githubPipeline(db: Db, github: FakeGitHubApp) {
     settings: effectiveSettings,
     clock: systemClock,
     productName: "Argus",
+    publicOrigin: "https://argus.test",
     // One key for the crashed process and the one that retries: each reads what the other posted.
     markers: testMarkers,
   });

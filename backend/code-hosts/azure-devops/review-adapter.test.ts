@@ -223,6 +223,35 @@ describe("the Azure DevOps review host", () => {
     expect(await host.resolveComments?.(4, new Set([fp(5)]), markers.findings)).toBe(0);
   });
 
+  it("shows the review as a pull request status: pending, then succeeded or not applicable with what happened", async () => {
+    const detailsUrl = "https://argus.example/reviews/run-4";
+    const id = await host.startCheck?.(4, { name: "Argus review", headSha: HEAD, detailsUrl });
+    await host.finishCheck?.(4, id ?? "", {
+      conclusion: "success",
+      title: "2 new findings",
+      summary: "The review's comments are on the pull request.",
+      detailsUrl,
+    });
+    await host.finishCheck?.(4, id ?? "", {
+      conclusion: "neutral",
+      title: "The review did not finish",
+      summary: "Azure DevOps answered 503",
+      detailsUrl,
+    });
+    const context = { name: "review", genre: "Argus review" };
+    expect(azure.pullRequests.statuses).toEqual([
+      { pullRequestId: 4, state: "pending", description: "Reviewing", context, targetUrl: detailsUrl },
+      { pullRequestId: 4, state: "succeeded", description: "2 new findings", context, targetUrl: detailsUrl },
+      {
+        pullRequestId: 4,
+        state: "notApplicable",
+        description: "The review did not finish: Azure DevOps answered 503",
+        context,
+        targetUrl: detailsUrl,
+      },
+    ]);
+  });
+
   it("reads back only the markers signed for this pull request, whoever wrote the thread", async () => {
     const before = await host.postedFindings(4, markers.findings);
     const elsewhere = await testMarkersOf("another-project", 4);

@@ -5,6 +5,7 @@
  * Azure DevOps has no patch text, so each file's patch is written here from its line blocks. A
  * review is a summary thread and one thread per line comment; Azure DevOps anchors any line, so
  * nothing is moved to the summary, and it has no "request changes" verdict for a token's owner.
+ * The review's check is a pull request status (the token's Code (status) scope).
  */
 
 import type { FindingFeedback } from "../../../shared/contract/reviews.ts";
@@ -120,6 +121,9 @@ export async function azureDevOpsReviewHost(
 
   const threadsOf = async (number: number) =>
     list(object(await call(at(["pullRequests", String(number), "threads"]), "threads")).value);
+
+  const postStatus = (number: number, status: Json) =>
+    call(at(["pullRequests", String(number), "statuses"]), "pull request status", status);
 
   const postThread = (number: number, content: string, threadContext?: Json) =>
     call(at(["pullRequests", String(number), "threads"]), "thread", {
@@ -287,6 +291,27 @@ export async function azureDevOpsReviewHost(
 
     async comment(number, body) {
       await postThread(number, body);
+    },
+
+    // The review's check is a pull request status; the last one of a context is what shows.
+    async startCheck(number, check) {
+      const context = { name: "review", genre: check.name };
+      await postStatus(number, {
+        state: "pending",
+        description: "Reviewing",
+        context,
+        targetUrl: check.detailsUrl,
+      });
+      return check.name;
+    },
+
+    async finishCheck(number, name, end) {
+      await postStatus(number, {
+        state: end.conclusion === "success" ? "succeeded" : "notApplicable",
+        description: `${end.title}${end.conclusion === "success" ? "" : `: ${end.summary}`}`.slice(0, 400),
+        context: { name: "review", genre: name },
+        targetUrl: end.detailsUrl,
+      });
     },
   };
 }

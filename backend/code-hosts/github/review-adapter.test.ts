@@ -195,6 +195,45 @@ describe("the GitHub review host", () => {
     expect(github.calls.filter((call) => call === "POST /graphql")).toHaveLength(3);
   });
 
+  it("shows the review as a check run on the head commit: in progress, then concluded with what it found", async () => {
+    const details = "https://argus.example/reviews/run-1";
+    const id = await host.startCheck?.(7, { name: "Argus review", headSha: HEAD, detailsUrl: details });
+    expect(github.pulls.checkRuns).toEqual([
+      expect.objectContaining({
+        id: Number(id),
+        repository: REPO,
+        name: "Argus review",
+        head_sha: HEAD,
+        status: "in_progress",
+        conclusion: null,
+        details_url: details,
+      }),
+    ]);
+    await host.finishCheck?.(7, id ?? "", {
+      conclusion: "success",
+      title: "2 new findings",
+      summary: "The review's comments are on the pull request.",
+      detailsUrl: details,
+    });
+    expect(github.pulls.checkRuns[0]).toMatchObject({
+      status: "completed",
+      conclusion: "success",
+      output: { title: "2 new findings", summary: "The review's comments are on the pull request." },
+    });
+    expect(github.calls).toContain(`PATCH /repos/${REPO}/check-runs/${id}`);
+  });
+
+  it("fails to start a check on an App installed without the checks permission", async () => {
+    github.pulls.refuseChecks = true;
+    try {
+      await expect(
+        host.startCheck?.(7, { name: "Argus review", headSha: HEAD, detailsUrl: "https://argus.example/r" }),
+      ).rejects.toMatchObject({ status: 403 });
+    } finally {
+      github.pulls.refuseChecks = false;
+    }
+  });
+
   it("answers a command with a plain comment", async () => {
     await host.comment(7, "Paused");
     expect(github.pulls.issueComments).toEqual([{ pullRequest: 7, body: "Paused" }]);

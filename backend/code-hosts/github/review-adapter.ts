@@ -4,7 +4,8 @@
  * `@octokit/plugin-throttling` spaces writes and waits out rate limits (403/429 with retry-after),
  * `@octokit/plugin-retry` retries server errors. A review whose line comments GitHub refuses with
  * 422 (a line outside its diff) is posted again with those comments in the summary. Review threads
- * are resolved through the GraphQL API, the only one that has them.
+ * are resolved through the GraphQL API, the only one that has them. The review's check is a check
+ * run (the App's Checks permission, read and write).
  */
 import { createPrivateKey } from "node:crypto";
 import { App } from "@octokit/app";
@@ -240,6 +241,35 @@ export function githubReviewHosts(settings: GitHubReviewSettings): GitHubReviewH
       async comment(number, body) {
         const octokit = await client();
         await octokit.rest.issues.createComment({ owner, repo, issue_number: number, body });
+      },
+
+      async startCheck(_number, check) {
+        const octokit = await client();
+        const { data } = await octokit.rest.checks.create({
+          owner,
+          repo,
+          name: check.name,
+          head_sha: check.headSha,
+          status: "in_progress",
+          started_at: new Date().toISOString(),
+          details_url: check.detailsUrl,
+          output: { title: "Reviewing", summary: "The review of this commit is under way." },
+        });
+        return String(data.id);
+      },
+
+      async finishCheck(_number, id, end) {
+        const octokit = await client();
+        await octokit.rest.checks.update({
+          owner,
+          repo,
+          check_run_id: Number(id),
+          status: "completed",
+          conclusion: end.conclusion,
+          completed_at: new Date().toISOString(),
+          details_url: end.detailsUrl,
+          output: { title: end.title, summary: end.summary },
+        });
       },
 
       async resolveComments(number, fingerprints, readMarkers) {

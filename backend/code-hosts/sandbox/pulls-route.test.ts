@@ -372,6 +372,15 @@ describe("a sandbox pull request reviewed end to end", () => {
     expect(comments[0]?.body).toContain("secrets/github");
     // The marker that lets later runs read back what was posted is not shown.
     expect(comments[0]?.body).not.toContain("argus:fp");
+    // The review's check on the head commit, concluded, linking to the run's page.
+    expect(detail?.checks).toEqual([
+      expect.objectContaining({
+        name: `${DEFAULT_PRODUCT_NAME} review`,
+        conclusion: "success",
+        title: "1 new finding",
+        detailsUrl: `http://127.0.0.1:3000/reviews/${detail?.latestRun?.id}`,
+      }),
+    ]);
   }, 60_000);
 
   it("a push that takes the flagged line out resolves the comment on it, as GitHub resolves a thread", async () => {
@@ -396,8 +405,13 @@ describe("a sandbox pull request reviewed end to end", () => {
       return run && run.id !== firstRun && run.status === "succeeded" ? detail : undefined;
     };
     await expect.poll(afterPush, { timeout: 30_000, interval: 250 }).toBeDefined();
-    expect((await afterPush())?.reviews.flatMap((review) => review.comments)).toEqual([
+    const pushed = await afterPush();
+    expect(pushed?.reviews.flatMap((review) => review.comments)).toEqual([
       expect.objectContaining({ path: "src/config.ts", resolved: true }),
+    ]);
+    // Only the new head's check shows: the first commit's stays with that commit.
+    expect(pushed?.checks).toEqual([
+      expect.objectContaining({ conclusion: "success", title: "No new findings" }),
     ]);
   }, 60_000);
 

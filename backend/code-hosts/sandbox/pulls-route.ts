@@ -38,6 +38,7 @@ import { announceRunChange } from "../../review/queue/run-events.ts";
 import { baseTree, TEMPLATES, templateOf } from "./samples.ts";
 import {
   changedFiles,
+  checksOn,
   commentOf,
   openPullRequest,
   postComment,
@@ -259,10 +260,11 @@ export function sandboxPullsRouter(
     const pull = await pullRequestOf(db, org.id, pathParam(req.params.pullId));
     if (!pull) throw notFound();
     const project = await projectFor(org.id, pull.project_id);
-    const [files, head, posted, latestRun] = await Promise.all([
+    const [files, head, posted, checks, latestRun] = await Promise.all([
       changedFiles(db, project.id, pull.base_sha, pull.head_sha),
       treeAt(db, project.id, pull.head_sha),
       postedOn(db, pull.id),
+      checksOn(db, pull.id, pull.head_sha),
       db
         .selectFrom("review_runs")
         .select(["id", "status"])
@@ -311,6 +313,14 @@ export function sandboxPullsRouter(
           reactions: reactions.get(comment.id) ?? { "+1": 0, "-1": 0, mine: [] },
           resolved: comment.resolved_at !== null,
         })),
+      })),
+      checks: checks.map((check) => ({
+        id: check.id,
+        name: check.name,
+        conclusion: check.conclusion,
+        title: check.title,
+        summary: check.summary,
+        detailsUrl: check.details_url,
       })),
       latestRun: latestRun ?? null,
     };

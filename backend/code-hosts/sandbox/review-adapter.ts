@@ -2,7 +2,7 @@
  * The sandbox's adapter of the ReviewHost port: reads its pull requests from the sandbox store and
  * keeps what is posted as GitHub holds it (a review with its body and its line comments on the
  * RIGHT side of one commit). Like GitHub, it only takes a comment on a line the diff shows; the
- * others go into the summary.
+ * others go into the summary. The review's check is kept as GitHub keeps a check run.
  */
 
 import type { FindingFeedback } from "../../../shared/contract/reviews.ts";
@@ -134,6 +134,37 @@ export function createSandboxReviewHost(
       await db
         .insertInto("sandbox_reviews")
         .values({ pull_request_id: row.id, kind: "comment", commit_id: null, body })
+        .execute();
+    },
+    async startCheck(number, check) {
+      const row = await pull(number);
+      const { id } = await db
+        .insertInto("sandbox_checks")
+        .values({
+          pull_request_id: row.id,
+          name: check.name,
+          head_sha: check.headSha,
+          title: "Reviewing",
+          summary: "The review of this commit is under way.",
+          details_url: check.detailsUrl,
+        })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      return String(id);
+    },
+    async finishCheck(number, id, end) {
+      const row = await pull(number);
+      await db
+        .updateTable("sandbox_checks")
+        .set({
+          conclusion: end.conclusion,
+          title: end.title,
+          summary: end.summary,
+          details_url: end.detailsUrl,
+          completed_at: new Date(),
+        })
+        .where("id", "=", Number(id))
+        .where("pull_request_id", "=", row.id)
         .execute();
     },
   };

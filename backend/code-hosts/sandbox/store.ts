@@ -201,6 +201,18 @@ export async function postedOn(db: Db, pullId: string) {
   }));
 }
 
+/** The checks on the pull request's head commit, the latest of each name, as GitHub lists them. */
+export async function checksOn(db: Db, pullId: string, headSha: string) {
+  const rows = await db
+    .selectFrom("sandbox_checks")
+    .selectAll()
+    .where("pull_request_id", "=", pullId)
+    .where("head_sha", "=", headSha)
+    .orderBy("id", "desc")
+    .execute();
+  return rows.filter((row, index) => rows.findIndex((other) => other.name === row.name) === index);
+}
+
 /** Each comment's 👍 and 👎 counts, and which of them `userId` pressed (none for the review host). */
 export async function reactionsOn(
   db: Db,

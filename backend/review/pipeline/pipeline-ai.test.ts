@@ -104,6 +104,7 @@ describe.each(TEST_DATABASE_KINDS)("the review pipeline's AI pass on %s", (kind)
       settings: async () => settings,
       clock: () => now,
       productName: "Argus",
+      publicOrigin: "https://argus.test",
       markers: testMarkers,
       models: {
         settingsFor: async () => model,

@@ -94,6 +94,7 @@ describe.each(TEST_DATABASE_KINDS)("a model's finding with hostile text, on %s",
       settings: async () => settings,
       clock: () => PIPELINE_NOW,
       productName: "Argus",
+      publicOrigin: "https://argus.test",
       markers: testMarkers,
       models: {
         settingsFor: async () => ({

@@ -103,6 +103,7 @@ describe.each(TEST_DATABASE_KINDS)("rules in the review pipeline on %s", (kind) 
         settings: async () => settings,
         clock: () => PIPELINE_NOW,
         productName: "Argus",
+        publicOrigin: "https://argus.test",
         markers: testMarkers,
       }),
       { orgId, projectId, trigger: "opened", headSha: HEAD },

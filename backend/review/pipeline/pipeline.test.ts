@@ -78,6 +78,7 @@ describe.each(TEST_DATABASE_KINDS)("the review pipeline on %s", (kind) => {
       settings: async () => settings,
       clock: () => PIPELINE_NOW,
       productName: "Argus",
+      publicOrigin: "https://argus.test",
       markers: testMarkers,
     });
 
@@ -644,5 +645,116 @@ describe.each(TEST_DATABASE_KINDS)("the review pipeline on %s", (kind) => {
     expect(await runOf(runId)).toMatchObject({ status: "succeeded", findings_total: 3, findings_posted: 0 });
     expect(await decisions(runId)).toContain("post: nothing to post");
     expect((await findings(runId)).every((row) => row.delivery === "duplicate")).toBe(true);
+  });
+
+  describe("the review's check on the head commit", () => {
+    const runPage = (runId: string) => `https://argus.test/reviews/${runId}`;
+
+    it("is in progress while the review runs, then says what it posted, linking to the run", async () => {
+      const during: Array<(typeof host.checks)[number]["end"]> = [];
+      host.afterPost = async () => {
+        during.push(host.checks[0]?.end);
+      };
+      const runId = await run("opened");
+      expect(during).toEqual([undefined]);
+      expect(host.checks).toEqual([
+        {
+          id: "check-1",
+          name: "Argus review",
+          headSha: HEAD1,
+          detailsUrl: runPage(runId),
+          end: {
+            conclusion: "success",
+            title: "3 new findings",
+            summary: expect.stringContaining("comments are on the pull request"),
+            detailsUrl: runPage(runId),
+          },
+        },
+      ]);
+      const steps = await decisions(runId);
+      expect(steps.indexOf("check: started")).toBeLessThan(steps.indexOf("post: started"));
+      expect(steps.at(-2)).toBe("check: completed");
+
+      host.info.headSha = HEAD2;
+      await run("synchronize");
+      // The push's `debugger;` has the fingerprint (rule, path, line text) of the one already
+      // commented on: nothing new.
+      expect(host.checks[1]).toMatchObject({
+        headSha: HEAD2,
+        end: { conclusion: "success", title: "No new findings" },
+      });
+    });
+
+    it("is not shown when the setting is off, in shadow mode, or when triage skips the pull request", async () => {
+      settings.comment_style.commit_status = false;
+      await run("opened");
+      settings.comment_style.commit_status = true;
+      settings.comment_style.shadow_mode = true;
+      host.info.headSha = HEAD2;
+      await run("synchronize");
+      settings.comment_style.shadow_mode = false;
+      host.info.draft = true;
+      await run("synchronize");
+      expect(host.checks).toEqual([]);
+      expect(host.reviews).toHaveLength(1);
+    });
+
+    it("concludes skipped, with the reason, when nothing in scope is left to review", async () => {
+      settings.review_scope.skip_documentation_only = true;
+      host.diffs.set(`${BASE}...${HEAD1}`, [
+        {
+          filename: "README.md",
+          status: "modified",
+          additions: 1,
+          deletions: 0,
+          patch: hunk(["+More words."], 1, 0),
+        },
+      ]);
+      const runId = await run("opened");
+      expect(host.checks[0]?.end).toEqual({
+        conclusion: "skipped",
+        title: "Not reviewed",
+        summary: "Only documentation changed (skip_documentation_only)",
+        detailsUrl: runPage(runId),
+      });
+    });
+
+    it("concludes neutral when the review fails, and the run fails with the host's error", async () => {
+      host.postReview = async () => {
+        throw new Error("GitHub answered 502");
+      };
+      const runId = await run("opened");
+      expect(await runOf(runId)).toMatchObject({ status: "failed", reason: "GitHub answered 502" });
+      expect(host.checks[0]?.end).toMatchObject({
+        conclusion: "neutral",
+        title: "The review did not finish",
+        summary: "GitHub answered 502. The run's page shows where it stopped.",
+      });
+    });
+
+    it("costs the run nothing but the check when the host refuses it", async () => {
+      host.checkError = new Error("Resource not accessible by integration");
+      const runId = await run("opened");
+      expect(await runOf(runId)).toMatchObject({ status: "succeeded", findings_posted: 3 });
+      expect(await decisions(runId)).toContain("check: failed");
+      expect(await stepDetail(runId, "check", "failed")).toEqual({
+        error: "Resource not accessible by integration",
+      });
+    });
+
+    it("is concluded, not started again, by a run started again after its worker died", async () => {
+      const runId = await rerunAfterCrashWhilePosting(db, pipeline, host, {
+        orgId,
+        projectId,
+        headSha: HEAD1,
+      });
+      expect(host.checks).toEqual([
+        expect.objectContaining({ id: "check-1", end: expect.objectContaining({ conclusion: "success" }) }),
+      ]);
+      expect((await decisions(runId)).filter((step) => step.startsWith("check:"))).toEqual([
+        "check: started",
+        "check: completed",
+      ]);
+    });
   });
 });

@@ -49,6 +49,7 @@ import { builtInFamilies, builtInRules, familiesOff } from "../reviewers/builtin
 import { fileLanguage } from "../reviewers/builtin/rules/languages.ts";
 import { readTeamRules, type TeamRules, teamRulesFolder } from "../reviewers/builtin/rules/team-rules.ts";
 import { recordTeamRules } from "../reviewers/builtin/rules/team-rules-store.ts";
+import { startReviewCheck } from "./check.ts";
 import { type DiffFile, fromPullRequestFiles, type PullRequestFile, RightSideIndex } from "./diff.ts";
 import { syncFeedback, withoutSuppressed } from "./feedback.ts";
 import { pathPatterns } from "./glob.ts";
@@ -72,6 +73,8 @@ export interface PipelineDeps {
   markers: MarkersFor;
   /** The AI pass (docs/review-engine.md, "AI pass"); absent, every review is built-in only. */
   models?: ModelDeps | undefined;
+  /** Where this deployment's pages are: the review's check links to its run page there. */
+  publicOrigin: string;
 }
 
 /** Whole files fetched at head for Biome, the rule engine and the dependency rule, at most this many per run. */
@@ -615,6 +618,30 @@ export function createReviewPipeline(deps: PipelineDeps): ReviewPipeline {
     );
     if (!decision.review) return { status: "skipped", reason: decision.reason };
     const fromBase = decision.from === "base" || (await reviewFromBaseInstead(ctx, state));
-    return review(ctx, fromBase || !state.lastReviewedSha ? pullRequest.baseSha : state.lastReviewedSha);
+    const since = fromBase || !state.lastReviewedSha ? pullRequest.baseSha : state.lastReviewedSha;
+    const style = settings.comment_style;
+    // Shadow mode shows nothing on the pull request, a check neither.
+    if (!style.commit_status || style.shadow_mode) return review(ctx, since);
+    const check = await startReviewCheck({
+      db,
+      host,
+      job,
+      headSha: pullRequest.headSha,
+      name: `${productName} review`,
+      publicOrigin: deps.publicOrigin,
+      log,
+    });
+    let outcome: ReviewRunOutcome;
+    try {
+      outcome = await review(ctx, since);
+    } catch (error) {
+      await check.finish({
+        status: "failed",
+        reason: error instanceof Error ? error.message : String(error),
+      });
+      throw error;
+    }
+    await check.finish(outcome);
+    return outcome;
   };
 }

@@ -212,6 +212,24 @@ export async function isLogged(db: Db, runId: string, step: string, outcome: str
   return row !== undefined;
 }
 
+/** The detail of the run's log entry with this step and outcome (the first), if it has one. */
+export async function loggedDetail(
+  db: Db,
+  runId: string,
+  step: string,
+  outcome: string,
+): Promise<Record<string, unknown> | undefined> {
+  const row = await db
+    .selectFrom("review_decisions")
+    .select("detail")
+    .where("run_id", "=", runId)
+    .where("step", "=", step)
+    .where("outcome", "=", outcome)
+    .orderBy("id")
+    .executeTakeFirst();
+  return row?.detail as Record<string, unknown> | undefined;
+}
+
 /** How many findings the run found (those it kept and those it did not), and how many it posted. */
 export async function runFindingCounts(db: Db, runId: string) {
   const [rows, post] = await Promise.all([

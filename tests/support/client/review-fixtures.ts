@@ -152,6 +152,7 @@ export function pullDetail(overrides: Partial<SandboxPullDetail> = {}): SandboxP
       },
     ],
     reviews: [],
+    checks: [],
     latestRun: { id: RUN_ID, status: "succeeded" },
     ...overrides,
   };
