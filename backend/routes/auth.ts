@@ -1,6 +1,6 @@
 /** Sign-in, refresh, session status and logout (docs/product.md#api, docs/architecture.md#session). */
 /** Sign-in, refresh, session status and logout (docs/product.md#api, docs/architecture.md#session). */
-import type { Response, Router } from "express";
+import type { Router } from "express";
 import {
   ERRORS,
   loginRequestSchema,

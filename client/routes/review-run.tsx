@@ -1,9 +1,8 @@
 import { ExternalLink, RotateCw, SearchX } from "lucide-react";
 import { useCallback, useState } from "react";
 import { href, useNavigate, useRevalidator } from "react-router";
-import type { RunFinding } from "../../shared/contract/reviews.ts";
 import { Settled } from "../components/streamed";
-import { BackLink, Button, Card, EmptyState, TextLink, useToast } from "../components/ui";
+import { BackLink, Button, Card, EmptyState, Fact, TextLink, useToast } from "../components/ui";
 import { DecisionTimeline } from "../features/reviews/decision-timeline";
 import type { TimelineStep } from "../features/reviews/decision-timeline.server";
 import { FindingFix, FindingReference, findingPlace } from "../features/reviews/finding-details";
@@ -119,15 +118,6 @@ function RunDetail({ run }: { run: RenderedRun }) {
       <DecisionLog steps={run.timeline} underWay={underWay} />
       <Findings findings={run.findings} found={run.findingsTotal} projectId={run.projectId} />
     </>
-  );
-}
-
-function Fact({ term, children }: { term: string; children: React.ReactNode }) {
-  return (
-    <div className="space-y-1">
-      <dt className="text-fg-muted text-xs">{term}</dt>
-      <dd className="text-fg">{children}</dd>
-    </div>
   );
 }
 

@@ -46,6 +46,18 @@ const runs = (db: Db, pullRequest?: number) =>
     .orderBy("queued_at")
     .execute();
 
+/** Ingest's events for opening pull requests `numbers` of the project, one delivery each. */
+async function openPulls(
+  db: Db,
+  queue: OpenQueue["queue"],
+  project: { orgId: string; projectId: string },
+  numbers: number[],
+) {
+  for (const pullRequest of numbers) {
+    await push(db, queue, { ...project, pullRequest, trigger: "opened", deliveryId: `d${pullRequest}` });
+  }
+}
+
 const allSucceeded = async (db: Db) =>
   expect((await runs(db)).filter((run) => run.status !== "succeeded")).toEqual([]);
 
@@ -138,15 +150,7 @@ describe.each(TEST_DATABASE_KINDS)("review queue on %s", (kind) => {
       const { orgId, projectId } = await seedProject(db);
       const gated = gatedPipeline();
       await queue.start(reviewWorker(db, gated.pipeline, silent), { workers: 3 });
-      for (const pullRequest of [1, 2, 3]) {
-        await push(db, queue, {
-          orgId,
-          projectId,
-          pullRequest,
-          trigger: "opened",
-          deliveryId: `d${pullRequest}`,
-        });
-      }
+      await openPulls(db, queue, { orgId, projectId }, [1, 2, 3]);
       await vi.waitFor(() => expect(gated.seen).toHaveLength(3), WAIT);
       expect(gated.seen.map((job) => job.pullRequest).sort()).toEqual([1, 2, 3]);
       for (let n = 0; n < 3; n++) gated.releaseNext();
@@ -160,15 +164,7 @@ describe.each(TEST_DATABASE_KINDS)("review queue on %s", (kind) => {
     // An interval no test waits out: only a worker that looks again at once can finish in time.
     const { db, queue } = await open(fresh, { ...FAST_QUEUE, pollingIntervalSeconds: 60 });
     const { orgId, projectId } = await seedProject(db);
-    for (const pullRequest of [1, 2, 3, 4]) {
-      await push(db, queue, {
-        orgId,
-        projectId,
-        pullRequest,
-        trigger: "opened",
-        deliveryId: `d${pullRequest}`,
-      });
-    }
+    await openPulls(db, queue, { orgId, projectId }, [1, 2, 3, 4]);
     const reviewed: number[] = [];
     await queue.start(
       reviewWorker(

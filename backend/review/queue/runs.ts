@@ -202,14 +202,7 @@ export function runProject(db: Db, projectId: string) {
 
 /** Whether the run's log already has this step and outcome (a run started again after a crash). */
 export async function isLogged(db: Db, runId: string, step: string, outcome: string): Promise<boolean> {
-  const row = await db
-    .selectFrom("review_decisions")
-    .select("id")
-    .where("run_id", "=", runId)
-    .where("step", "=", step)
-    .where("outcome", "=", outcome)
-    .executeTakeFirst();
-  return row !== undefined;
+  return (await loggedDetail(db, runId, step, outcome)) !== undefined;
 }
 
 /** The detail of the run's log entry with this step and outcome (the first), if it has one. */

@@ -7,6 +7,7 @@ export { Card } from "./card";
 export { Dialog, type DialogProps } from "./dialog";
 export { Drawer, preloadDrawer } from "./drawer";
 export { EmptyState } from "./empty-state";
+export { Fact } from "./fact";
 export { type ClosePopover, Popover } from "./popover";
 export { ScrollRegion } from "./scroll-region";
 export { SelectField } from "./select-field";

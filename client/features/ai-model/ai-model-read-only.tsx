@@ -6,7 +6,7 @@
 import { Bot } from "lucide-react";
 import type { AiModelResponse } from "../../../shared/contract/ai-model.ts";
 import { AI_MODEL, MODEL_KINDS } from "../../../shared/contract/ai-model.ts";
-import { Alert, Badge, Card, EmptyState } from "../../components/ui";
+import { Alert, Badge, Card, EmptyState, Fact } from "../../components/ui";
 import { formatCount } from "../../lib/formats.ts";
 import { formatMoney } from "../billing/format-billing.ts";
 import { AiMonthUsageCard } from "./ai-month-usage";
@@ -21,36 +21,27 @@ export function AiModelReadOnly({ model }: { model: AiModelResponse["data"] }) {
       {model.configured ? (
         <Card className="px-6 py-5">
           <dl className="grid gap-x-6 gap-y-4 text-sm sm:grid-cols-2">
-            <Setting label="Kind">{MODEL_KINDS.find((kind) => kind.value === model.kind)?.label}</Setting>
-            <Setting label="Base URL">
+            <Fact term="Kind">{MODEL_KINDS.find((kind) => kind.value === model.kind)?.label}</Fact>
+            <Fact term="Base URL">
               <span className="break-all font-mono">{model.baseUrl ?? "The provider's own"}</span>
-            </Setting>
-            <Setting label="Model">
+            </Fact>
+            <Fact term="Model">
               <span className="break-all font-mono">{model.model}</span>
-            </Setting>
-            <Setting label="API key">
+            </Fact>
+            <Fact term="API key">
               <Badge tone={model.apiKeySet ? "success" : "neutral"}>
                 {model.apiKeySet ? AI_MODEL.keySet : AI_MODEL.keyNotSet}
               </Badge>
-            </Setting>
-            <Setting label="Input-token limit">{formatCount(model.inputTokenLimit)}</Setting>
-            <Setting label="Monthly budget (USD)">
+            </Fact>
+            <Fact term="Input-token limit">{formatCount(model.inputTokenLimit)}</Fact>
+            <Fact term="Monthly budget (USD)">
               {model.monthlyBudgetCents === null ? "No cap" : formatMoney(model.monthlyBudgetCents)}
-            </Setting>
+            </Fact>
           </dl>
         </Card>
       ) : (
         <EmptyState icon={<Bot />} title={AI_MODEL.empty} description={AI_MODEL.emptyHint} />
       )}
-    </div>
-  );
-}
-
-function Setting({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <div className="space-y-1">
-      <dt className="text-fg-muted text-xs">{label}</dt>
-      <dd className="text-fg">{children}</dd>
     </div>
   );
 }

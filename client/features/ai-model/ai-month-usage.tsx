@@ -5,7 +5,7 @@
  */
 import { AI_MODEL, type AiMonthUsage, MICROS_PER_CENT } from "../../../shared/contract/ai-model.ts";
 import { costText } from "../../../shared/format.ts";
-import { Alert, Card } from "../../components/ui";
+import { Alert, Card, Fact } from "../../components/ui";
 import { cn } from "../../lib/cn";
 import { formatCount } from "../../lib/formats.ts";
 import { formatDate, formatMoney } from "../billing/format-billing.ts";
@@ -34,17 +34,17 @@ export function AiMonthUsageCard({
         </p>
       </div>
       <div className="space-y-4 px-6 py-5">
-        <dl className="grid gap-x-6 gap-y-3 text-sm sm:grid-cols-3">
-          <UsageFigure label={AI_MODEL.usageReviews}>{formatCount(usage.reviews)}</UsageFigure>
-          <UsageFigure label={AI_MODEL.usageTokens}>
+        <dl className="grid gap-x-6 gap-y-3 text-sm tabular-nums sm:grid-cols-3">
+          <Fact term={AI_MODEL.usageReviews}>{formatCount(usage.reviews)}</Fact>
+          <Fact term={AI_MODEL.usageTokens}>
             {formatCount(usage.inputTokens)} in, {formatCount(usage.outputTokens)} out
-          </UsageFigure>
-          <UsageFigure label={AI_MODEL.usageSpent}>
+          </Fact>
+          <Fact term={AI_MODEL.usageSpent}>
             {costText(usage.costMicros)}{" "}
             <span className="text-fg-muted">
               {budgetCents === null ? `(${AI_MODEL.usageNoCap})` : `of ${formatMoney(budgetCents)}`}
             </span>
-          </UsageFigure>
+          </Fact>
         </dl>
         {share === null ? null : (
           // The figures above say it in words; the bar is for the eye.
@@ -61,14 +61,5 @@ export function AiMonthUsageCard({
         ) : null}
       </div>
     </Card>
-  );
-}
-
-function UsageFigure({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <div className="space-y-1">
-      <dt className="text-fg-muted text-xs">{label}</dt>
-      <dd className="text-fg tabular-nums">{children}</dd>
-    </div>
   );
 }

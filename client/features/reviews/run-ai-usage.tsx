@@ -2,7 +2,7 @@
 
 import type { RunAiUsage } from "../../../shared/contract/reviews.ts";
 import { costText } from "../../../shared/format.ts";
-import { Badge, Card } from "../../components/ui";
+import { Badge, Card, Fact } from "../../components/ui";
 import { formatCount } from "../../lib/formats.ts";
 
 const OUTCOME: Record<RunAiUsage["outcome"], { label: string; tone: "success" | "warning" | "danger" }> = {
@@ -23,29 +23,18 @@ export function RunAiUsageCard({ ai }: { ai: RunAiUsage }) {
         AI review
       </h2>
       <dl className="grid gap-x-6 gap-y-3 px-6 py-5 text-sm sm:grid-cols-4">
-        <div className="space-y-1">
-          <dt className="text-fg-muted text-xs">Outcome</dt>
-          <dd>
-            <Badge tone={OUTCOME[ai.outcome].tone}>{OUTCOME[ai.outcome].label}</Badge>
-          </dd>
-        </div>
-        <div className="space-y-1">
-          <dt className="text-fg-muted text-xs">Model</dt>
-          <dd className="break-all font-mono text-fg">{ai.model ?? "—"}</dd>
-        </div>
-        <div className="space-y-1">
-          <dt className="text-fg-muted text-xs">Tokens</dt>
-          <dd className="text-fg">{tokens}</dd>
-        </div>
-        <div className="space-y-1">
-          <dt className="text-fg-muted text-xs">Cost</dt>
-          <dd className="text-fg">{ai.costMicros === null ? "Unknown" : costText(ai.costMicros)}</dd>
-        </div>
+        <Fact term="Outcome">
+          <Badge tone={OUTCOME[ai.outcome].tone}>{OUTCOME[ai.outcome].label}</Badge>
+        </Fact>
+        <Fact term="Model">
+          <span className="break-all font-mono">{ai.model ?? "—"}</span>
+        </Fact>
+        <Fact term="Tokens">{tokens}</Fact>
+        <Fact term="Cost">{ai.costMicros === null ? "Unknown" : costText(ai.costMicros)}</Fact>
         {ai.note ? (
-          <div className="space-y-1 sm:col-span-4">
-            <dt className="text-fg-muted text-xs">Note</dt>
-            <dd className="text-fg">{ai.note}</dd>
-          </div>
+          <Fact term="Note" className="sm:col-span-4">
+            {ai.note}
+          </Fact>
         ) : null}
       </dl>
     </Card>
