@@ -1,5 +1,4 @@
 /** Sign-in, refresh, session status and logout (docs/product.md#api, docs/architecture.md#session). */
-/** Sign-in, refresh, session status and logout (docs/product.md#api, docs/architecture.md#session). */
 import type { Router } from "express";
 import {
   ERRORS,
