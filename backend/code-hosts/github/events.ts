@@ -1,17 +1,19 @@
 /**
  * GitHub's events for the review engine, read from their payloads: `pull_request` (opened,
- * reopened, ready_for_review, synchronize) and `issue_comment` (created, on a pull request, with a
- * bot command from someone with write access to the repository). Everything else is acknowledged
- * and ignored, with the reason.
+ * reopened, ready_for_review, synchronize), `issue_comment` (created, on a pull request, with a
+ * bot command from someone with write access to the repository) and `check_run` (rerequested: "Re-run"
+ * on the review's check, a `review` command). Everything else is acknowledged and ignored, with the
+ * reason.
  */
 import { z } from "zod";
 import { parseBotCommand } from "../../review/ingest/commands.ts";
 import type { ReviewEvent } from "../../review/ingest/ingest.ts";
 import type { ReviewTrigger } from "../../review/model.ts";
+import { reviewCheckName } from "../../review/pipeline/check.ts";
 import { GITHUB_INTEGRATION } from "../catalogue.ts";
 import type { CommandAccess } from "./command-access.ts";
 
-export const GITHUB_REVIEW_EVENTS = new Set(["pull_request", "issue_comment"]);
+export const GITHUB_REVIEW_EVENTS = new Set(["pull_request", "issue_comment", "check_run"]);
 
 const REVIEWED_ACTIONS = new Set<string>(["opened", "reopened", "ready_for_review", "synchronize"]);
 
@@ -42,13 +44,30 @@ const issueCommentSchema = z.object({
   comment: z.object({ body: z.string().nullable(), user: z.object({ type: z.string(), login: z.string() }) }),
 });
 
+const checkRunSchema = z.object({
+  action: z.string(),
+  ...source,
+  repository: z.object({ id: z.number().int(), full_name: z.string() }),
+  check_run: z.object({
+    name: z.string(),
+    head_sha: z.string(),
+    pull_requests: z.array(z.object({ number: z.number().int().positive() })),
+  }),
+  sender: z.object({ login: z.string() }),
+});
+
 export interface GitHubEventOptions {
   productName: string;
   /** Who may command the bot; undefined (no GitHub App configured): nobody, since none can be checked. */
   commandAccess?: CommandAccess | undefined;
 }
 
-const repositoryOf = (payload: z.infer<typeof pullRequestSchema> | z.infer<typeof issueCommentSchema>) => ({
+const repositoryOf = (
+  payload:
+    | z.infer<typeof pullRequestSchema>
+    | z.infer<typeof issueCommentSchema>
+    | z.infer<typeof checkRunSchema>,
+) => ({
   integration: GITHUB_INTEGRATION,
   key: String(payload.installation.id),
   externalId: String(payload.repository.id),
@@ -78,6 +97,7 @@ export async function githubReviewEvent(
       baseSha: pull_request.base.sha,
     };
   }
+  if (event === "check_run") return checkRunEvent(payload, { productName, commandAccess });
   const parsed = issueCommentSchema.safeParse(payload);
   if (!parsed.success) return { kind: "ignored", reason: "not a comment event of an installation" };
   const { action, issue, comment } = parsed.data;
@@ -87,18 +107,55 @@ export async function githubReviewEvent(
   if (comment.user.type === "Bot") return { kind: "ignored", reason: "comment by a bot" };
   const command = parseBotCommand(comment.body ?? "", productName);
   if (!command) return { kind: "ignored", reason: "no command" };
-  const { login } = comment.user;
-  const fullName = parsed.data.repository.full_name;
-  if (!commandAccess)
-    return { kind: "ignored", reason: "commands need a GitHub App to check who gives them" };
-  if (!(await commandAccess(String(parsed.data.installation.id), fullName, login))) {
-    return { kind: "ignored", reason: `${login} may not command reviews (no write access to ${fullName})` };
-  }
+  const refused = await refusal(parsed.data, comment.user.login, commandAccess);
+  if (refused) return refused;
   return {
     kind: "review",
     repository: repositoryOf(parsed.data),
     pullRequest: issue.number,
     trigger: "command",
     command,
+  };
+}
+
+/**
+ * Why `login` may not command the bot on the delivery's repository (no write access, or nobody can
+ * check without a GitHub App); undefined when they may.
+ */
+async function refusal(
+  payload: { installation: { id: number }; repository: { full_name: string } },
+  login: string,
+  commandAccess: CommandAccess | undefined,
+): Promise<ReviewEvent | undefined> {
+  const fullName = payload.repository.full_name;
+  if (!commandAccess)
+    return { kind: "ignored", reason: "commands need a GitHub App to check who gives them" };
+  if (await commandAccess(String(payload.installation.id), fullName, login)) return undefined;
+  return { kind: "ignored", reason: `${login} may not command reviews (no write access to ${fullName})` };
+}
+
+/**
+ * "Re-run" on the review's check run (docs/review-engine.md, "The review's check"): a `review`
+ * command on the pull request it is on, from the person who pressed it, checked as a comment's.
+ */
+async function checkRunEvent(payload: unknown, { productName, commandAccess }: GitHubEventOptions) {
+  const parsed = checkRunSchema.safeParse(payload);
+  if (!parsed.success)
+    return { kind: "ignored" as const, reason: "not a check run event of an installation" };
+  const { action, check_run: run, sender } = parsed.data;
+  if (action !== "rerequested") return { kind: "ignored" as const, reason: `check run ${action}` };
+  if (run.name !== reviewCheckName(productName)) {
+    return { kind: "ignored" as const, reason: `check run ${run.name} is not the review's` };
+  }
+  const [pull] = run.pull_requests;
+  if (!pull) return { kind: "ignored" as const, reason: "the check run is on no open pull request" };
+  const refused = await refusal(parsed.data, sender.login, commandAccess);
+  if (refused) return refused;
+  return {
+    kind: "review" as const,
+    repository: repositoryOf(parsed.data),
+    pullRequest: pull.number,
+    trigger: "command" as const,
+    command: "review" as const,
   };
 }

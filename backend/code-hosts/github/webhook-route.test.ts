@@ -197,7 +197,7 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
   });
 
   /** GitHub's example of the event, pointed at a connected repository (installation `id`, repository `id * 10`). */
-  function example<E extends "pull_request" | "issue_comment">(
+  function example<E extends "pull_request" | "issue_comment" | "check_run">(
     event: E,
     action: string,
     installationId: number,
@@ -418,6 +418,38 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
     }
     expect(await deliveryOutcome(delivery)).toBeUndefined();
     expect((await deliver("issue_comment", pause, { delivery })).body.outcome).toBe("coalesced");
+  });
+
+  it("queues a review when someone with write access re-runs the review's check, and only then", async () => {
+    await connected("hook-rerun", 26);
+    const rerun = (login: string) =>
+      example("check_run", "rerequested", 26, (payload) => {
+        payload.repository.full_name = "hook-rerun/alpha";
+        payload.check_run.name = "Argus review";
+        const side = {
+          ref: "feature",
+          sha: payload.check_run.head_sha,
+          repo: { id: 260, url: "u", name: "alpha" },
+        };
+        payload.check_run.pull_requests = [{ id: 1, number: 9, url: "u", head: side, base: side }];
+        payload.sender = { ...payload.sender, login };
+      });
+    github.addUser({ id: 2_601, login: "rerun-reader", name: null, emails: [] });
+    github.addUser({ id: 2_602, login: "rerun-writer", name: null, emails: [] });
+    github.setRole("hook-rerun/alpha", "rerun-reader", "read");
+    github.setRole("hook-rerun/alpha", "rerun-writer", "write");
+
+    const refused = randomUUID();
+    expect((await deliver("check_run", rerun("rerun-reader"), { delivery: refused })).status).toBe(202);
+    expect((await deliveryOutcome(refused))?.outcome).toBe(
+      "ignored: rerun-reader may not command reviews (no write access to hook-rerun/alpha)",
+    );
+    expect(await reviewRuns(26)).toEqual([]);
+
+    expect((await deliver("check_run", rerun("rerun-writer"))).body.outcome).toBe("queued");
+    expect(await reviewRuns(26)).toEqual([
+      expect.objectContaining({ trigger: "command", command: "review", pull_request: 9 }),
+    ]);
   });
 
   it("acknowledges and records an event of a repository it does not know", async () => {

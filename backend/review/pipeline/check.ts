@@ -20,6 +20,9 @@ export interface ReviewCheck {
 
 const NO_CHECK: ReviewCheck = { finish: async () => {} };
 
+/** The review's check as the code host names it: GitHub's "Re-run" of it is known by this name. */
+export const reviewCheckName = (productName: string) => `${productName} review`;
+
 /** The run's page on this deployment, which the check links to. */
 export const runPageUrl = (publicOrigin: string, runId: string) =>
   new URL(`/reviews/${encodeURIComponent(runId)}`, publicOrigin).href;

@@ -49,7 +49,7 @@ import { builtInFamilies, builtInRules, familiesOff } from "../reviewers/builtin
 import { fileLanguage } from "../reviewers/builtin/rules/languages.ts";
 import { readTeamRules, type TeamRules, teamRulesFolder } from "../reviewers/builtin/rules/team-rules.ts";
 import { recordTeamRules } from "../reviewers/builtin/rules/team-rules-store.ts";
-import { startReviewCheck } from "./check.ts";
+import { reviewCheckName, startReviewCheck } from "./check.ts";
 import { type DiffFile, fromPullRequestFiles, type PullRequestFile, RightSideIndex } from "./diff.ts";
 import { syncFeedback, withoutSuppressed } from "./feedback.ts";
 import { pathPatterns } from "./glob.ts";
@@ -627,7 +627,7 @@ export function createReviewPipeline(deps: PipelineDeps): ReviewPipeline {
       host,
       job,
       headSha: pullRequest.headSha,
-      name: `${productName} review`,
+      name: reviewCheckName(productName),
       publicOrigin: deps.publicOrigin,
       log,
     });
