@@ -9,6 +9,7 @@ describe("timelineOf", () => {
       { step: "run", outcome: "started", detail: {}, at: at(0) },
       { step: "triage.seat", outcome: "skip", detail: { reason: "no seat" }, at: at(40) },
       { step: "resolve", outcome: "resolved", detail: { fixed: 1, resolved: 1 }, at: at(70) },
+      { step: "check", outcome: "completed", detail: { conclusion: "success" }, at: at(80) },
       { step: "run", outcome: "skipped", detail: {}, at: at(100) },
     ]);
     expect(
@@ -17,7 +18,8 @@ describe("timelineOf", () => {
       { title: "Run", outcome: "Started", tone: "neutral", durationMs: null },
       { title: "Check: author's seat", outcome: "Not reviewed", tone: "warning", durationMs: 40 },
       { title: "Fixed findings' comments", outcome: "Resolved", tone: "success", durationMs: 30 },
-      { title: "Run", outcome: "Skipped", tone: "warning", durationMs: 30 },
+      { title: "Status on the pull request", outcome: "Completed", tone: "success", durationMs: 10 },
+      { title: "Run", outcome: "Skipped", tone: "warning", durationMs: 20 },
     ]);
     expect(steps[1]?.details).toEqual([{ name: "reason", value: "no seat" }]);
   });

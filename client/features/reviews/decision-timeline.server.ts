@@ -59,6 +59,7 @@ const STEP_TITLES: Record<string, string> = {
   "feedback.suppressed": "Findings suppressed as noise",
   post: "Posting",
   resolve: "Fixed findings' comments",
+  check: "Status on the pull request",
 };
 
 const OUTCOMES: Record<string, { text: string; tone: StepTone }> = {
@@ -93,6 +94,7 @@ const OUTCOMES: Record<string, { text: string; tone: StepTone }> = {
   answered: { text: "Answered", tone: "success" },
   posted: { text: "Posted", tone: "success" },
   resolved: { text: "Resolved", tone: "success" },
+  completed: { text: "Completed", tone: "success" },
   "nothing to post": { text: "Nothing to post", tone: "neutral" },
   "already posted": { text: "Already posted", tone: "neutral" },
   shadow: { text: "Shadow mode: nothing posted", tone: "neutral" },
