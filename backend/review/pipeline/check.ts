@@ -49,7 +49,7 @@ export function checkEnd(outcome: ReviewRunOutcome, detailsUrl: string): CheckEn
   return {
     conclusion: "neutral",
     title: "The review did not finish",
-    summary: `${outcome.reason}. The run's page shows where it stopped.`,
+    summary: `${outcome.reason.replace(/\.$/, "")}. The run's page shows where it stopped.`,
     detailsUrl,
   };
 }
