@@ -142,7 +142,7 @@ export const reviewRunSummarySchema = schema(() =>
     /** The repository's full name. */
     repository: v.string(),
     pullRequest: integerSchema,
-    /** Null until the run has read the pull request from the code host. */
+    /** Null until the event or the run's read of the pull request gave them. */
     pullRequestTitle: v.nullable(v.string()),
     pullRequestUrl: v.nullable(v.string()),
     status: reviewRunStatusSchema,

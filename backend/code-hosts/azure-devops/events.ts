@@ -20,6 +20,7 @@ const commitSchema = z.object({ commitId: z.string() }).optional();
 const pullRequestSchema = z.object({
   pullRequestId: z.number().int().positive(),
   status: z.string(),
+  title: z.string().optional(),
   repository: z.object({
     id: z.string().min(1),
     url: z.string().optional(),
@@ -120,6 +121,8 @@ function review(
     trigger,
     headSha: pullRequest.lastMergeSourceCommit?.commitId,
     baseSha: pullRequest.lastMergeTargetCommit?.commitId,
+    // The event's repository carries only its API URL; the link waits for the worker's read.
+    label: pullRequest.title === undefined ? undefined : { title: pullRequest.title },
   };
 }
 

@@ -26,6 +26,7 @@ import {
   integrationRowBeforeHooks,
   startFakeAzureDevOps,
 } from "../../../tests/support/fake-azure-devops.ts";
+import { reviewRuns } from "../../../tests/support/github-review-flow.ts";
 import { testBackends } from "../../../tests/support/test-backend.ts";
 import type { Backend } from "../../app.ts";
 
@@ -241,6 +242,9 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
         base_sha: "a511f535b1ea495ee0c903badb68fbc83772c882",
       },
     ]);
+    // Listed by the event's title before any worker has read the pull request; its link comes then.
+    const [listed] = (await reviewRuns(backend, victim.token)).filter((run) => run.pullRequest === 4);
+    expect(listed).toMatchObject({ pullRequestTitle: "Add the settings page", pullRequestUrl: null });
   });
 
   it("folds updates into the queued review, and ignores a pull request that is no longer active", async () => {

@@ -27,6 +27,8 @@ const pullRequestSchema = z.object({
   ...source,
   pull_request: z.object({
     number: z.number().int().positive(),
+    title: z.string().optional(),
+    html_url: z.string().optional(),
     head: z.object({ sha: z.string() }),
     base: z.object({ sha: z.string() }),
   }),
@@ -37,8 +39,9 @@ const issueCommentSchema = z.object({
   ...source,
   issue: z.object({
     number: z.number().int().positive(),
+    title: z.string().optional(),
     // Present only when the issue is a pull request.
-    pull_request: z.object({}).optional(),
+    pull_request: z.object({ html_url: z.string().optional() }).optional(),
   }),
   repository: z.object({ id: z.number().int(), full_name: z.string() }),
   comment: z.object({ body: z.string().nullable(), user: z.object({ type: z.string(), login: z.string() }) }),
@@ -73,6 +76,9 @@ const repositoryOf = (
   externalId: String(payload.repository.id),
 });
 
+const labelOf = (title: string | undefined, url: string | undefined) =>
+  title === undefined ? undefined : { title, url };
+
 /**
  * What a `pull_request` or `issue_comment` delivery asks of the review engine. A command asks
  * GitHub whether its author may give it (every command: any of them would let a stranger steer the
@@ -95,6 +101,7 @@ export async function githubReviewEvent(
       trigger: action as ReviewTrigger,
       headSha: pull_request.head.sha,
       baseSha: pull_request.base.sha,
+      label: labelOf(pull_request.title, pull_request.html_url),
     };
   }
   if (event === "check_run") return checkRunEvent(payload, { productName, commandAccess });
@@ -115,6 +122,7 @@ export async function githubReviewEvent(
     pullRequest: issue.number,
     trigger: "command",
     command,
+    label: labelOf(issue.title, issue.pull_request.html_url),
   };
 }
 

@@ -14,6 +14,7 @@ import {
   gitHubAppEnv,
   startFakeGitHub,
 } from "../../../tests/support/fake-github.ts";
+import { reviewRuns as listedRuns, reviewRuns } from "../../../tests/support/github-review-flow.ts";
 import { type WebhookExample, webhookExample } from "../../../tests/support/github-webhook-examples.ts";
 import { testBackends } from "../../../tests/support/test-backend.ts";
 import { type Backend, createBackend } from "../../app.ts";
@@ -218,6 +219,13 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
       .orderBy("queued_at")
       .execute();
   }
+  /** The title and link of each run the organisation's Reviews list shows. */
+  async function listedPullRequests(token: string) {
+    return (await listedRuns(backend, token)).map((run) => ({
+      title: run.pullRequestTitle,
+      url: run.pullRequestUrl,
+    }));
+  }
   async function queuedJobs(runIds: string[]) {
     const { rows } = await sql<{ state: string; data: { runId: string } }>`
       select state, data from pgboss.job where name = 'review'`.execute(backend.db);
@@ -233,7 +241,7 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
   }
 
   it("queues a review of an opened pull request at its head, once per delivery", async () => {
-    await connected("hook-review", 21);
+    const account = await connected("hook-review", 21);
     const delivery = randomUUID();
     const payload = example("pull_request", "opened", 21);
     const first = await deliver("pull_request", payload, { delivery });
@@ -259,6 +267,10 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
     ]);
     expect(await queuedJobs(runs.map((run) => run.id))).toHaveLength(1);
     expect(await deliveryOutcome(delivery)).toEqual({ event: "pull_request.opened", outcome: "queued" });
+    // Listed by the title and link the event gave, before any worker has read the pull request.
+    expect(await listedPullRequests(account.token)).toEqual([
+      { title: payload.pull_request.title, url: payload.pull_request.html_url },
+    ]);
   });
 
   it("refuses a pull-request delivery with a missing or wrong signature and queues nothing", async () => {
@@ -319,7 +331,7 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
       });
 
   it("queues a bot command from a pull-request comment, and ignores other comments and actions", async () => {
-    await connected("hook-review-comments", 24);
+    const account = await connected("hook-review-comments", 24);
     const comment = commentOn("hook-review-comments", 24);
     const ignored: Array<[string, unknown, string]> = [
       ["issue_comment", comment("Looks good to me"), "ignored: no command"],
@@ -359,6 +371,9 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
         pull_request: payload.issue.number,
         head_sha: null,
       }),
+    ]);
+    expect(await listedPullRequests(account.token)).toEqual([
+      { title: payload.issue.title, url: "https://github.com/o/r/pull/1" },
     ]);
   });
 

@@ -4,12 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_PRODUCT_NAME } from "../../../shared/constants.ts";
 import { integrationResponseSchema, projectsResponseSchema } from "../../../shared/contract/code-hosts.ts";
 import { API_PATHS } from "../../../shared/contract/common.ts";
-import { botCommandText } from "../../../shared/contract/reviews.ts";
+import { botCommandText, reviewRunsResponseSchema } from "../../../shared/contract/reviews.ts";
 import {
   SANDBOX_PULL_PATHS,
   sandboxCommentPostedSchema,
   sandboxConnectOf,
   sandboxPullCreatedSchema,
+  sandboxPullHref,
   sandboxPullResponseSchema,
   sandboxPullsResponseSchema,
 } from "../../../shared/contract/sandbox.ts";
@@ -90,6 +91,12 @@ describe.each(TEST_DATABASE_KINDS)("sandbox pull requests on %s", (kind) => {
         head_sha: second.headSha,
         status: "queued",
       }),
+    ]);
+    // The Reviews list names each queued run's pull request before a worker has read it.
+    const listedRuns = v.parse(reviewRunsResponseSchema, (await get(token, API_PATHS.reviews)).body).data;
+    expect(listedRuns.map((run) => [run.pullRequestTitle, run.pullRequestUrl])).toEqual([
+      ["Say hello", sandboxPullHref(second.id)],
+      [templateOf("leaked-key").title, sandboxPullHref(first.id)],
     ]);
     const detail = v.parse(
       sandboxPullResponseSchema,

@@ -18,6 +18,7 @@ import {
   sandboxCommentSchema,
   sandboxCommitSchema,
   sandboxPullCreateSchema,
+  sandboxPullHref,
   type sandboxReactionsResponseSchema,
   sandboxReactSchema,
 } from "../../../shared/contract/sandbox.ts";
@@ -84,12 +85,17 @@ const repositoryRef = (project: Pick<SandboxProject, "integration_key" | "extern
   externalId: project.external_id ?? "",
 });
 
+const labelOf = (pull: { id: string; title: string }) => ({
+  title: pull.title,
+  url: sandboxPullHref(pull.id),
+});
+
 /** What a webhook delivery would tell ingest about this pull request. */
 function queueReview(
   trx: Db,
   queue: ReviewQueue,
   project: Pick<SandboxProject, "integration_key" | "external_id">,
-  pull: { number: number; head_sha: string; base_sha: string },
+  pull: { id: string; number: number; title: string; head_sha: string; base_sha: string },
   trigger: ReviewTrigger,
 ) {
   return ingestDelivery(
@@ -103,6 +109,7 @@ function queueReview(
       trigger,
       headSha: pull.head_sha,
       baseSha: pull.base_sha,
+      label: labelOf(pull),
     },
   );
 }
@@ -117,7 +124,7 @@ function takeComment(
   trx: Db,
   queue: ReviewQueue,
   project: Pick<SandboxProject, "integration_key" | "external_id">,
-  pull: { number: number },
+  pull: { id: string; number: number; title: string },
   command: BotCommand | undefined,
 ) {
   return ingestDelivery(
@@ -131,6 +138,7 @@ function takeComment(
           pullRequest: pull.number,
           trigger: "command",
           command,
+          label: labelOf(pull),
         }
       : { kind: "ignored", reason: "no command" },
   );

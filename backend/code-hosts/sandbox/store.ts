@@ -124,7 +124,7 @@ export async function openPullRequest(
       head_sha: headSha,
       head_ref: `sandbox/pull-${number}`,
     })
-    .returning(["id", "number", "base_sha", "head_sha"])
+    .returning(["id", "number", "title", "base_sha", "head_sha"])
     .executeTakeFirstOrThrow();
   return row;
 }

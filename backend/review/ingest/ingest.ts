@@ -6,6 +6,7 @@
  */
 import type { Db } from "../../db/database.ts";
 import type { BotCommand, ReviewTrigger } from "../model.ts";
+import { updatePullRequest } from "../queue/pull-requests.ts";
 import type { ReviewQueue } from "../queue/queue.ts";
 import { announceRunChange } from "../queue/run-events.ts";
 import { queueRun } from "../queue/runs.ts";
@@ -20,6 +21,15 @@ export interface RepositoryRef {
   externalId: string;
 }
 
+/**
+ * The pull request's title and link as the event gives them, so that a queued run is listed by its
+ * title before the worker reads the pull request (which records them again, as they are then).
+ */
+export interface PullRequestLabel {
+  title: string;
+  url?: string | undefined;
+}
+
 /** What a code host's event asks of the review engine, read from its payload. */
 export type ReviewEvent =
   | {
@@ -30,6 +40,7 @@ export type ReviewEvent =
       command?: BotCommand | undefined;
       headSha?: string | undefined;
       baseSha?: string | undefined;
+      label?: PullRequestLabel | undefined;
     }
   | { kind: "ignored"; reason: string };
 
@@ -73,6 +84,14 @@ async function takeIn(
     baseSha: event.baseSha,
     deliveryId,
   });
+  if (event.label) {
+    const { title, url } = event.label;
+    await updatePullRequest(
+      trx,
+      { projectId: project.id, pullRequest: event.pullRequest },
+      url ? { title, url } : { title },
+    );
+  }
   if (!created) return { outcome: "coalesced", runId, orgId: project.org_id };
   await queue.enqueue(trx, { runId, projectId: project.id, pullRequest: event.pullRequest });
   return { outcome: "queued", runId, orgId: project.org_id };
