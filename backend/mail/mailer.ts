@@ -13,6 +13,8 @@ export interface MailMessage {
   to: string;
   subject: string;
   text: string;
+  /** The same message as HTML, sent beside the text as its alternative; the outbox keeps the text. */
+  html?: string | undefined;
   /** The links the text carries, kept apart so the outbox can list them. */
   links: string[];
 }

@@ -7,7 +7,8 @@ export function smtpMailer(url: string, from: string): Mailer {
   const transport = nodemailer.createTransport(url);
   return {
     async send(message) {
-      await transport.sendMail({ from, to: message.to, subject: message.subject, text: message.text });
+      const { to, subject, text, html } = message;
+      await transport.sendMail({ from, to, subject, text, ...(html ? { html } : {}) });
     },
     close: () => transport.close(),
   };
