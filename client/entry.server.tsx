@@ -10,9 +10,10 @@ import { renderToPipeableStream } from "react-dom/server";
 import { type EntryContext, type RouterContextProvider, ServerRouter } from "react-router";
 import { gatewayContext } from "./lib/gateway-context";
 import { NonceProvider } from "./lib/nonce.tsx";
+import { STREAM_TIMEOUT_MS } from "./lib/stream-timeout";
 
-/** How long pending Suspense data may stream before the render is cut off. */
-export const streamTimeout = 5_000;
+/** React Router reads this export: how long pending Suspense data may stream before it is cut off. */
+export const streamTimeout = STREAM_TIMEOUT_MS;
 
 /**
  * Passes React's output on as one chunk per React flush instead of one per 2 kB write: React calls

@@ -122,6 +122,25 @@ describe("createApiClient", () => {
     expect(await failureOf(aborted.logout())).toMatchObject({ name: "AbortError" });
   });
 
+  it("gives up on a call not answered within its time as on an unavailable backend", async () => {
+    /** A fetch that never answers, and ends when its signal does, as fetch does. */
+    const silent: typeof fetch = (_input, init) =>
+      new Promise((_resolve, reject) => {
+        init?.signal?.addEventListener("abort", () => reject(init.signal?.reason));
+      });
+    const page = new AbortController();
+    const client = createApiClient({ baseUrl: "", signal: page.signal, timeoutMs: 20, fetch: silent });
+    expect(await failureOf(client.logout())).toMatchObject({
+      status: 503,
+      message: ERRORS.backendUnavailable,
+      unreachable: true,
+    });
+    // The page request going away is still its own reason, not the backend's.
+    const leaving = client.logout();
+    page.abort(new DOMException("the browser left", "AbortError"));
+    expect(await failureOf(leaving)).toMatchObject({ name: "AbortError" });
+  });
+
   it("tells a 503 answer from no answer", async () => {
     const api = createApiClient({ baseUrl: "", fetch: async () => json({ error: "Unavailable" }, 503) });
     expect(await failureOf(api.logout())).toMatchObject({ status: 503, unreachable: false });

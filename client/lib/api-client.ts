@@ -75,7 +75,10 @@ export interface ApiClientOptions {
   token?: string;
   requestId?: string;
   fetch?: typeof fetch;
+  /** The caller's own end (the page request going away): a call it aborts throws its reason. */
   signal?: AbortSignal;
+  /** A call not answered within this time fails as the backend being unavailable would. */
+  timeoutMs?: number;
   /**
    * Called when an `/api` call answers 401: the session is gone (signed out in another tab,
    * revoked). The browser's calls send the user to sign in; the call still throws.
@@ -89,6 +92,12 @@ interface CallInit {
 }
 
 export function createApiClient(options: ApiClientOptions) {
+  const callSignal = () => {
+    if (options.timeoutMs === undefined) return options.signal;
+    const timeout = AbortSignal.timeout(options.timeoutMs);
+    return options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+  };
+
   /** One call: answers the JSON body (undefined if there is none), throws ApiError unless 2xx. */
   async function send(path: string, init: CallInit = {}): Promise<unknown> {
     const headers: Record<string, string> = { accept: "application/json" };
@@ -102,7 +111,7 @@ export function createApiClient(options: ApiClientOptions) {
         method: init.method ?? "GET",
         headers,
         body: init.body === undefined ? undefined : JSON.stringify(init.body),
-        signal: options.signal,
+        signal: callSignal(),
         credentials: "same-origin",
       });
     } catch (cause) {

@@ -5,7 +5,10 @@ import path from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import request from "supertest";
 import { beforeAll, describe, expect, it, vi } from "vitest";
+import { LOADER_CALL_TIMEOUT_MS } from "../../client/lib/backend.server.ts";
+import { STREAM_TIMEOUT_MS } from "../../client/lib/stream-timeout.ts";
 import { ensureBuild } from "../../scripts/lib/build.ts";
+import { ERRORS } from "../../shared/contract/accounts.ts";
 import { type FakeBackend, TEST_USER } from "../support/fake-backend.ts";
 import { fakeBackendForFile } from "../support/fake-backend-for-file.ts";
 import { cookieHeader, createTestGateway, listenForTest, sessionCookieOf } from "../support/gateway.ts";
@@ -227,7 +230,7 @@ describe("route guards on the server", () => {
 
 /** Milliseconds until the first byte of the body, and the whole body. */
 function timeFirstByte(url: string, headers: Record<string, string>) {
-  return new Promise<{ firstByteMs: number; body: string }>((resolve, reject) => {
+  return new Promise<{ status: number; firstByteMs: number; body: string }>((resolve, reject) => {
     const started = Date.now();
     http
       .get(url, { headers }, (response) => {
@@ -238,7 +241,7 @@ function timeFirstByte(url: string, headers: Record<string, string>) {
           if (firstByteMs < 0) firstByteMs = Date.now() - started;
           body += chunk;
         });
-        response.on("end", () => resolve({ firstByteMs, body }));
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, firstByteMs, body }));
       })
       .on("error", reject);
   });
@@ -259,6 +262,25 @@ describe("streaming", () => {
     expect(browser.body).toContain("No projects found");
     expect(bot.firstByteMs).toBeGreaterThanOrEqual(800);
     expect(bot.body).toContain("No projects found");
+  });
+
+  it("shows a list the backend does not answer as failed, before the stream is cut off", async () => {
+    // Never answered while the test runs: the loader's call must give up on its own.
+    backend.projectsDelayMs = 60_000;
+    const running = await listenForTest(createTestGateway(backend.url));
+    const cookie = cookieHeader(await backend.mint());
+    const started = Date.now();
+    const page = await timeFirstByte(`${running.url}/home`, { cookie, "user-agent": browserAgent });
+    const tookMs = Date.now() - started;
+    await running.shutdown();
+    expect(page.status).toBe(200);
+    expect(page.firstByteMs).toBeLessThan(1000);
+    // The page's own message with its Retry, streamed as the list's outcome, not a render error that
+    // React Router's stream timeout would leave behind ("Unexpected Server Error" on the client).
+    expect(page.body).toContain(ERRORS.loadProjects);
+    expect(page.body).not.toContain("SanitizedError");
+    expect(tookMs).toBeGreaterThanOrEqual(LOADER_CALL_TIMEOUT_MS);
+    expect(tookMs).toBeLessThan(STREAM_TIMEOUT_MS);
   });
 
   it("finishes a streamed page during shutdown", async () => {
