@@ -88,6 +88,7 @@ describe.each(TEST_DATABASE_KINDS)("migrations on %s", (kind) => {
       "0024_resolved_sandbox_comments",
       "0025_released_suppressions",
       "0026_sandbox_checks",
+      "0027_finding_records_by_fingerprint",
     ]);
     const orgs = await db.selectFrom("organizations").select(["id", "name"]).execute();
     expect(orgs).toEqual([{ id: org.id, name: "Acme" }]);

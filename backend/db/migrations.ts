@@ -31,6 +31,7 @@ import { notPostedReason } from "./migrations/0023-not-posted-reason.ts";
 import { resolvedSandboxComments } from "./migrations/0024-resolved-sandbox-comments.ts";
 import { releasedSuppressions } from "./migrations/0025-released-suppressions.ts";
 import { sandboxChecks } from "./migrations/0026-sandbox-checks.ts";
+import { findingRecordsByFingerprint } from "./migrations/0027-finding-records-by-fingerprint.ts";
 
 /** Every migration by the name the database records (never rename one), in order; exported so tests can stop at one. */
 export const migrations: Record<string, Migration> = {
@@ -60,6 +61,7 @@ export const migrations: Record<string, Migration> = {
   "0024_resolved_sandbox_comments": resolvedSandboxComments,
   "0025_released_suppressions": releasedSuppressions,
   "0026_sandbox_checks": sandboxChecks,
+  "0027_finding_records_by_fingerprint": findingRecordsByFingerprint,
 };
 
 /** Applies every pending migration; safe to call on every start (applied ones are skipped). */

@@ -10,8 +10,11 @@ import type { Router } from "express";
 import * as v from "valibot";
 import { API_PATHS } from "../../shared/contract/common.ts";
 import {
+  REVIEW_FEEDBACK_PATH,
   type ReviewRunDetail,
   type ReviewRunSummary,
+  reviewFeedbackQuerySchema,
+  type reviewFeedbackResponseSchema,
   type reviewRetryResponseSchema,
   type reviewRunResponseSchema,
   reviewRunsQuerySchema,
@@ -26,6 +29,7 @@ import { HttpError } from "../http/errors.ts";
 import type { EventStreamGate } from "../http/event-streams.ts";
 import { strictRouter } from "../http/router.ts";
 import { parseRequest } from "../http/validate.ts";
+import { feedbackSummary } from "../review/feedback-summary.ts";
 import type { ReviewRunStatus } from "../review/model.ts";
 import { feedbackOf, NO_FEEDBACK } from "../review/pipeline/feedback.ts";
 import type { ReviewQueue } from "../review/queue/queue.ts";
@@ -55,6 +59,11 @@ export const EVENT_STREAM_HEADERS = {
  */
 const RUN_PAGES: ReadCacheKind = {
   tables: ["review_runs", "review_decisions", "review_pull_requests", "projects"],
+};
+
+/** The reactions summed, likewise until the next write to the feedback or to what it names. */
+const FEEDBACK_SUMS: ReadCacheKind = {
+  tables: ["finding_feedback", "review_findings", "review_runs", "projects"],
 };
 
 const RUN_PATH = `${API_PATHS.reviews}/:runId` as const;
@@ -177,6 +186,15 @@ export function reviewsRouter(db: Db, queue: ReviewQueue, streamGate: EventStrea
       data: rows.map(summaryOf),
       page: pageInfoOf(query, total),
     } satisfies v.InferOutput<typeof reviewRunsResponseSchema>);
+  });
+
+  // Before RUN_PATH, which would take "feedback" for a run id.
+  router.get(REVIEW_FEEDBACK_PATH, async (req, res) => {
+    const { projectId } = parseRequest(reviewFeedbackQuerySchema, req.query, "query");
+    const { org } = sessionOf(res);
+    const key = JSON.stringify([org.id, projectId]);
+    const data = await cachedRead(db, FEEDBACK_SUMS, key, () => feedbackSummary(db, org.id, projectId));
+    res.json({ success: true, data } satisfies v.InferOutput<typeof reviewFeedbackResponseSchema>);
   });
 
   // Before RUN_PATH, which would take "events" for a run id.

@@ -25,7 +25,7 @@ import {
 } from "../features/reviews/run-status";
 import { deliveryText, RunStatusBadges } from "../features/reviews/shadow";
 import { useRunEvents } from "../features/reviews/use-run-events";
-import { noiseSettingsHref } from "../features/settings/settings-href";
+import { builtInRulesHref } from "../features/settings/settings-href";
 import { backendFor } from "../lib/backend.server";
 import { formatCount, formatDateTime } from "../lib/formats";
 import { documentTitle, productNameOf, type RouteHandle } from "../lib/route-handle";
@@ -207,7 +207,7 @@ function Findings({
                 <span className="text-fg-muted text-xs">· {deliveryText(delivery)}</span>
                 {delivery.delivery === "suppressed" ? (
                   <TextLink
-                    to={noiseSettingsHref(projectId)}
+                    to={builtInRulesHref(projectId)}
                     className="text-xs"
                     aria-label="Manage the findings marked as noise in this repository's settings"
                   >

@@ -1,7 +1,7 @@
 import { act, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { REVIEWS_PAGE_SIZE } from "../../shared/contract/paging.ts";
-import type { ReviewRunSummary } from "../../shared/contract/reviews.ts";
+import type { ReviewFeedback, ReviewRunSummary } from "../../shared/contract/reviews.ts";
 import { jsonResponse } from "../../tests/support/client/fixtures";
 import { renderPage } from "../../tests/support/client/render-page";
 import { RUN_ID, runSummary } from "../../tests/support/client/review-fixtures";
@@ -9,6 +9,8 @@ import Reviews, { loader } from "./reviews";
 
 const fetchMock = vi.fn<typeof fetch>();
 let runs: ReviewRunSummary[];
+/** What the backend answers GET /api/reviews/feedback, or its status when it fails. */
+let feedback: ReviewFeedback | number;
 let status: number;
 /** What the backend says the total is; the runs of the page when undefined. */
 let total: number;
@@ -36,6 +38,7 @@ class FakeEventSource extends EventTarget {
 
 beforeEach(() => {
   runs = [runSummary()];
+  feedback = NO_FEEDBACK;
   total = 1;
   status = 200;
   FakeEventSource.last = undefined;
@@ -50,6 +53,11 @@ beforeEach(() => {
         ? jsonResponse({ success: true, data: runs, page: { total, page, pageSize: REVIEWS_PAGE_SIZE } })
         : jsonResponse({ error: "boom" }, status);
     }
+    if (url.origin === "http://backend.test" && url.pathname === "/api/reviews/feedback") {
+      return typeof feedback === "number"
+        ? jsonResponse({ error: "boom" }, feedback)
+        : jsonResponse({ success: true, data: feedback });
+    }
     throw new Error(`unexpected fetch ${String(input)}`);
   });
 });
@@ -59,8 +67,11 @@ afterEach(() => {
 });
 
 const renderReviews = (url = "/reviews") => renderPage({ path: "reviews", loader, Component: Reviews }, url);
-const reviewCalls = () =>
-  fetchMock.mock.calls.map(([url]) => String(url)).filter((url) => url.includes("/api/reviews"));
+const callsTo = (pathname: string) =>
+  fetchMock.mock.calls.map(([url]) => String(url)).filter((url) => new URL(url).pathname === pathname);
+const reviewCalls = () => callsTo("/api/reviews");
+
+const NO_FEEDBACK: ReviewFeedback = { findings: 0, thumbsUp: 0, thumbsDown: 0, suppressed: 0, rules: [] };
 
 describe("/reviews", () => {
   it("lists each run with its pull request, status, trigger, duration and findings, linked to its page", async () => {
@@ -205,5 +216,86 @@ describe("/reviews", () => {
     renderReviews();
     expect(await screen.findByRole("alert")).toHaveTextContent("Could not load the reviews");
     expect(screen.getByRole("button", { name: "Retry" })).toBeInTheDocument();
+  });
+});
+
+describe("/reviews: feedback on findings", () => {
+  const summary = () => screen.findByRole("region", { name: "Feedback on findings" });
+
+  it("sums the reactions and lists the rules most marked as noise first, for every repository", async () => {
+    feedback = {
+      findings: 5,
+      thumbsUp: 5,
+      thumbsDown: 4,
+      suppressed: 3,
+      rules: [
+        { ruleId: "markers/debugger", source: "builtin", findings: 2, thumbsUp: 0, thumbsDown: 3 },
+        { ruleId: "ai/review", source: "ai", findings: 1, thumbsUp: 1, thumbsDown: 1 },
+      ],
+    };
+    renderReviews();
+    const region = await summary();
+    expect(callsTo("/api/reviews/feedback")).toEqual(["http://backend.test/api/reviews/feedback"]);
+    expect(region).toHaveTextContent("In every repository");
+    const facts = Object.fromEntries(
+      within(region)
+        .getAllByRole("term")
+        .map((term) => [term.textContent?.trim(), term.nextElementSibling?.textContent]),
+    );
+    expect(facts).toEqual({ Useful: "5", Noise: "4", "Found useful": "56 %", "Not posted again": "3" });
+    const table = within(region).getByRole("table", { name: "By rule, most marked as noise first" });
+    expect(
+      within(table)
+        .getAllByRole("row")
+        .map((row) => [...row.querySelectorAll("th, td")].map((cell) => cell.textContent)),
+    ).toEqual([
+      ["Rule", "Reviewer", "Findings", "Useful", "Noise"],
+      ["markers/debugger", "Built-in", "2", "0", "3"],
+      ["ai/review", "AI model", "1", "1", "1"],
+    ]);
+    expect(within(region).getByRole("link", { name: "Built In Rules settings" })).toHaveAttribute(
+      "href",
+      "/settings?tab=built_in_rules",
+    );
+  });
+
+  it("narrows to the repository the page is filtered to, and links to its settings", async () => {
+    feedback = { findings: 1, thumbsUp: 1, thumbsDown: 0, suppressed: 0, rules: [] };
+    const { projectId } = runSummary();
+    renderReviews(`/reviews?projectId=${projectId}`);
+    const region = await summary();
+    expect(callsTo("/api/reviews/feedback")).toEqual([
+      `http://backend.test/api/reviews/feedback?projectId=${projectId}`,
+    ]);
+    expect(region).toHaveTextContent("In this repository");
+    expect(region).toHaveTextContent("Found useful100 %");
+    expect(within(region).queryByRole("table")).not.toBeInTheDocument();
+    expect(within(region).getByRole("link", { name: "Built In Rules settings" })).toHaveAttribute(
+      "href",
+      `/settings?repositoryId=${projectId}&tab=built_in_rules`,
+    );
+  });
+
+  it("says how to give feedback when there is none yet", async () => {
+    renderReviews();
+    expect(await screen.findByText(/No reactions yet\./)).toHaveTextContent(
+      "Mark a review comment on the pull request as useful () or noise () to tell Argus whether it helped",
+    );
+    expect(screen.queryByRole("region", { name: "Feedback on findings" })).not.toBeInTheDocument();
+  });
+
+  it("stays quiet before the first review", async () => {
+    runs = [];
+    total = 0;
+    renderReviews();
+    await screen.findByRole("heading", { name: "No reviews yet" });
+    expect(screen.queryByText(/No reactions yet/)).not.toBeInTheDocument();
+  });
+
+  it("says when the feedback could not be loaded, and still lists the runs", async () => {
+    feedback = 500;
+    renderReviews();
+    expect(await screen.findByText("The feedback on findings could not be loaded.")).toBeInTheDocument();
+    expect(screen.getByRole("table", { name: "Review runs, newest first" })).toBeInTheDocument();
   });
 });

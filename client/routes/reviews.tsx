@@ -7,7 +7,8 @@ import { Pager } from "../components/pager";
 import { Settled } from "../components/streamed";
 import { Button, ButtonLink, EmptyState, ScrollRegion, SelectField, TextLink } from "../components/ui";
 import { RepositoryName } from "../features/code-hosts/repository-name";
-import { loadReviewRuns, runsStateOf } from "../features/reviews/reviews.server";
+import { FeedbackSummary } from "../features/reviews/feedback-summary";
+import { loadReviewFeedback, loadReviewRuns, runsStateOf } from "../features/reviews/reviews.server";
 import { durationText, findingsText, STATUS_OPTIONS, triggerText } from "../features/reviews/run-status";
 import { RunStatusBadges } from "../features/reviews/shadow";
 import { useRunEvents } from "../features/reviews/use-run-events";
@@ -27,7 +28,11 @@ export function meta({ matches }: Route.MetaArgs) {
 export async function loader({ context, request }: Route.LoaderArgs) {
   const { api } = backendFor(context, request);
   const state = runsStateOf(request.url);
-  return { state, runs: await loadReviewRuns(api, state) };
+  const [runs, feedback] = await Promise.all([
+    loadReviewRuns(api, state),
+    loadReviewFeedback(api, state.projectId),
+  ]);
+  return { state, runs, feedback };
 }
 
 /**
@@ -46,6 +51,11 @@ export default function Reviews({ loaderData }: Route.ComponentProps) {
           Every review of a pull request: what started it, how it went and what it found.
         </p>
       </div>
+      <FeedbackSummary
+        result={loaderData.feedback}
+        projectId={state.projectId}
+        hasReviews={loaderData.runs.status === "ok" && loaderData.runs.data.page.total > 0}
+      />
       <RunsFilterForm state={state} />
       <Settled
         result={loaderData.runs}

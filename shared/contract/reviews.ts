@@ -290,6 +290,55 @@ export const suppressedFindingsResponseSchema = schema(() =>
 );
 
 /**
+ * GET: people's 👍 and 👎 on the organisation's posted findings (`?projectId` narrows to one
+ * repository). Here rather than in API_PATHS, which every page loads; only /reviews calls it.
+ */
+export const REVIEW_FEEDBACK_PATH = "/api/reviews/feedback";
+
+/** The rules listed with their reactions, at most: those with the most 👎 first. */
+export const FEEDBACK_RULES_LISTED_MAX = 5;
+
+export const reviewFeedbackQuerySchema = schema(() => v.object({ projectId: v.optional(uuidSchema) }));
+
+// A function, not a schema made at load: this module's schemas are built only where they are used.
+const countSchema = () => v.pipe(v.number(), v.integer(), v.minValue(0));
+
+/** The reactions on one rule's findings. */
+export const ruleFeedbackSchema = schema(() =>
+  v.object({
+    ruleId: v.string(),
+    source: findingSourceSchema,
+    /** Its findings that people reacted to or that a 👎 suppressed. */
+    findings: countSchema(),
+    thumbsUp: countSchema(),
+    thumbsDown: countSchema(),
+  }),
+);
+
+export type RuleFeedback = v.InferOutput<typeof ruleFeedbackSchema>;
+
+/**
+ * The reactions on the findings of every repository, or of one: how many findings people reacted
+ * to, the 👍 and 👎 on them, how many a 👎 keeps from being posted again, and the rules with the
+ * most 👎 (those a team may want to turn off).
+ */
+export const reviewFeedbackSchema = schema(() =>
+  v.object({
+    findings: countSchema(),
+    thumbsUp: countSchema(),
+    thumbsDown: countSchema(),
+    suppressed: countSchema(),
+    rules: v.array(ruleFeedbackSchema),
+  }),
+);
+
+export type ReviewFeedback = v.InferOutput<typeof reviewFeedbackSchema>;
+
+export const reviewFeedbackResponseSchema = schema(() =>
+  v.object({ success: v.literal(true), data: reviewFeedbackSchema }),
+);
+
+/**
  * How a run's AI pass ended: reviewed (the model answered), failed (a model error: the built-in
  * findings were posted alone), over_budget (the organisation's monthly AI budget was spent),
  * over_call_limit (the organisation's AI reviews of the hour were used up).

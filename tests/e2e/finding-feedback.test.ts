@@ -1,7 +1,8 @@
 /**
  * 👎 on a posted finding in the sandbox (decision 021): open the leaked-key template, press 👎 on
  * the review comment, push a commit that adds the line again, and the new run records the finding
- * as suppressed instead of posting it; every page passes axe.
+ * as suppressed instead of posting it; the repository's Reviews page counts the 👎 under its rule;
+ * every page passes axe.
  */
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -66,9 +67,24 @@ describe("finding feedback in the sandbox", () => {
     expect(await log.textContent()).toContain("feedback.suppressed");
     expect(await seriousViolations(page)).toEqual([]);
 
+    // The repository's reviews sum its reactions by rule, and lead to its settings.
+    await page.goto(`${baseUrl}/reviews?projectId=${repositoryId}`);
+    const summary = page.getByRole("region", { name: "Feedback on findings" });
+    const rules = summary.getByRole("table", { name: "By rule, most marked as noise first" });
+    await rules.waitFor();
+    expect(await rules.getByRole("row").nth(1).locator("td").allTextContents()).toEqual([
+      "secrets/github",
+      "Built-in",
+      "1",
+      "0",
+      "1",
+    ]);
+    expect(await summary.textContent()).toContain("Not posted again1");
+    expect(await seriousViolations(page)).toEqual([]);
+
     // The repository's settings list it, and post it again on request.
-    await page.goto(`${baseUrl}/settings?repositoryId=${repositoryId}`);
-    await page.getByRole("tab", { name: "Built In Rules" }).click();
+    await summary.getByRole("link", { name: "Built In Rules settings" }).click();
+    await page.waitForURL(/\/settings\?/);
     const marked = page.getByRole("region", { name: "Findings marked as noise" });
     const entry = marked.getByRole("listitem").filter({ hasText: "secrets/github" });
     await entry.waitFor();

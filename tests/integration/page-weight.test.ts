@@ -53,7 +53,9 @@ const BUDGETS_KB: Record<string, number> = {
   // +1 kB on both settings pages: the browser's calls send a session ended elsewhere to sign-in, and
   // the pattern settings refuse a bracket that closes nothing (shared/contract/settings.ts).
   // +1 kB: every page's notice that a part could not be loaded (0.23 kB; decision 056).
-  "/settings": 152,
+  // +1 kB: the link to the Built In Rules tab names a repository or none (0.02 kB; the budget was
+  // full to the byte).
+  "/settings": 153,
   // The AI model form (react-hook-form, as on /integrations/azure-devops) on the first screen; its
   // checks and calls (zod, the contract's schemas) load on demand. +1 kB: its back link is the
   // design system's BackLink, a chunk of its own shared by the pages that have one.
@@ -62,7 +64,8 @@ const BUDGETS_KB: Record<string, number> = {
   // The review screens: their calls (zod, the review schemas) load on demand, when a button that
   // makes one is pointed at; the live list reads its event stream without a schema.
   // +2 kB on /reviews: its pages and outcome filter (a GET form), the table's scroll box on phones.
-  "/reviews": 137,
+  // +2 kB on /reviews: the feedback on findings, summed and by rule, above the runs.
+  "/reviews": 139,
   // +1 kB: the decision log as a timeline, the repository name that breaks after its "/".
   "/reviews/7d3f0b52-9a43-4c55-8f8a-1f1c7e0b1a01": 136,
   "/sandbox/repositories/0b8f7c1e-5f3a-4d2b-9c4e-6a7b8c9d0e1f/pulls": 135,

@@ -8,7 +8,9 @@ import * as v from "valibot";
 import { API_PATHS } from "../../../shared/contract/common.ts";
 import { pageQueryString, REVIEWS_PAGE_SIZE } from "../../../shared/contract/paging.ts";
 import {
+  REVIEW_FEEDBACK_PATH,
   type ReviewRunSummary,
+  type reviewFeedbackResponseSchema,
   type reviewRunResponseSchema,
   reviewRunStatusSchema,
   type reviewRunsResponseSchema,
@@ -49,6 +51,7 @@ export const REVIEW_LOAD_ERRORS = {
   run: "Could not load the review",
   pulls: "Could not load the pull requests",
   pull: "Could not load the pull request",
+  feedback: "Could not load the feedback on findings",
 } as const;
 
 /** One page of the organisation's runs, newest first, of one repository and status when given. */
@@ -62,6 +65,17 @@ export function loadReviewRuns(api: Api, filter: RunsFilter & { page: number }) 
       .call<typeof reviewRunsResponseSchema>(`${API_PATHS.reviews}${query}`)
       .then((answer) => ({ runs: answer.data, page: answer.page })),
     REVIEW_LOAD_ERRORS.runs,
+  );
+}
+
+/** People's 👍 and 👎 on the organisation's findings, or on one repository's. */
+export function loadReviewFeedback(api: Api, projectId: string | undefined) {
+  const query = projectId ? `?${new URLSearchParams({ projectId })}` : "";
+  return settle(
+    api
+      .call<typeof reviewFeedbackResponseSchema>(`${REVIEW_FEEDBACK_PATH}${query}`)
+      .then((answer) => answer.data),
+    REVIEW_LOAD_ERRORS.feedback,
   );
 }
 

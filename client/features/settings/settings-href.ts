@@ -9,7 +9,11 @@ export function organizationSettingsHref(integrationName: string): string {
   return `${href("/settings")}?${new URLSearchParams({ integrationName })}`;
 }
 
-/** A repository's Built In Rules tab, where its findings marked as noise are listed (decision 062). */
-export function noiseSettingsHref(repositoryId: string): string {
-  return `${href("/settings")}?${new URLSearchParams({ repositoryId, tab: SETTING_CATEGORIES.builtInRules })}`;
+/**
+ * The Built In Rules tab, where rule families are turned on and off: a repository's, which also
+ * lists its findings marked as noise (decision 062), or the organisation's.
+ */
+export function builtInRulesHref(repositoryId?: string): string {
+  const tab = { tab: SETTING_CATEGORIES.builtInRules };
+  return `${href("/settings")}?${new URLSearchParams(repositoryId ? { repositoryId, ...tab } : tab)}`;
 }
