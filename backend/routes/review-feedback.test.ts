@@ -10,10 +10,9 @@ import {
 } from "../../shared/contract/reviews.ts";
 import { signedInAccount } from "../../tests/support/backend-sessions.ts";
 import { TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
-import { githubProjectRow } from "../../tests/support/project-rows.ts";
+import { repositoryWithFindings } from "../../tests/support/reacted-findings.ts";
 import { testBackends } from "../../tests/support/test-backend.ts";
 import type { Backend } from "../app.ts";
-import { storeFeedback } from "../review/pipeline/feedback.ts";
 
 /** A finding a run kept: its rule, its source and its fingerprint (64 hex digits from `digit`). */
 type Kept = { ruleId: string; source?: FindingSource; digit: string };
@@ -50,43 +49,11 @@ describe.each(TEST_DATABASE_KINDS)("the reactions summed on %s", (kind) => {
 
   /** A repository of the organisation whose one run kept `kept`, with `reactions` read since. */
   async function repository(orgId: string, name: string, kept: Kept[], reactions: Reaction[]) {
-    const { id: projectId } = await backend.db
-      .insertInto("projects")
-      .values(githubProjectRow(orgId, name))
-      .returning("id")
-      .executeTakeFirstOrThrow();
-    const run = await backend.db
-      .insertInto("review_runs")
-      .values({
-        org_id: orgId,
-        project_id: projectId,
-        pull_request: 4,
-        trigger: "opened",
-        status: "succeeded",
-      })
-      .returning("id")
-      .executeTakeFirstOrThrow();
-    if (kept.length > 0) {
-      await backend.db
-        .insertInto("review_findings")
-        .values(
-          kept.map((entry) => ({
-            run_id: run.id,
-            fingerprint: fingerprint(entry.digit),
-            delivery: "inline" as const,
-            finding: JSON.stringify(finding(entry)),
-          })),
-        )
-        .execute();
-    }
-    const react = (counts: Reaction[]) =>
-      storeFeedback(
-        backend.db,
-        { projectId, pullRequest: 4 },
-        new Map(counts.map(([digit, up, down]) => [fingerprint(digit), { thumbsUp: up, thumbsDown: down }])),
-      );
-    await react(reactions);
-    return { projectId, react };
+    const { projectId, react } = await repositoryWithFindings(backend.db, orgId, name, kept.map(finding));
+    const reactTo = (counts: Reaction[]) =>
+      react(counts.map(([digit, up, down]) => [fingerprint(digit), up, down]));
+    await reactTo(reactions);
+    return { projectId, react: reactTo };
   }
 
   async function summed(auth: Record<string, string>, projectId?: string) {

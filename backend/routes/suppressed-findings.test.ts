@@ -8,10 +8,9 @@ import {
 } from "../../shared/contract/reviews.ts";
 import { signedInAccount } from "../../tests/support/backend-sessions.ts";
 import { TEST_DATABASE_KINDS } from "../../tests/support/databases.ts";
-import { githubProjectRow } from "../../tests/support/project-rows.ts";
+import { repositoryWithFindings } from "../../tests/support/reacted-findings.ts";
 import { testBackends } from "../../tests/support/test-backend.ts";
 import type { Backend } from "../app.ts";
-import { storeFeedback } from "../review/pipeline/feedback.ts";
 
 const fingerprint = (digit: string) => digit.repeat(64);
 
@@ -39,39 +38,14 @@ describe.each(TEST_DATABASE_KINDS)("suppressed findings on %s", (kind) => {
   /** An account with one repository whose runs found `findings`, with these 👍/👎 on pull request 4. */
   async function repositoryWith(name: string, reactions: Array<[string, number, number]>) {
     const { token, orgId } = await signedInAccount(backend, name, "github");
-    const { id: projectId } = await backend.db
-      .insertInto("projects")
-      .values(githubProjectRow(orgId, name))
-      .returning("id")
-      .executeTakeFirstOrThrow();
-    const run = await backend.db
-      .insertInto("review_runs")
-      .values({
-        org_id: orgId,
-        project_id: projectId,
-        pull_request: 4,
-        trigger: "opened",
-        status: "succeeded",
-      })
-      .returning("id")
-      .executeTakeFirstOrThrow();
-    await backend.db
-      .insertInto("review_findings")
-      .values(
-        reactions.map(([digit], index) => ({
-          run_id: run.id,
-          fingerprint: fingerprint(digit),
-          delivery: "inline" as const,
-          finding: JSON.stringify(finding(digit, index + 10)),
-        })),
-      )
-      .execute();
+    const { projectId, react } = await repositoryWithFindings(
+      backend.db,
+      orgId,
+      name,
+      reactions.map(([digit], index) => finding(digit, index + 10)),
+    );
     const feedback = (counts: Array<[string, number, number]>) =>
-      storeFeedback(
-        backend.db,
-        { projectId, pullRequest: 4 },
-        new Map(counts.map(([digit, up, down]) => [fingerprint(digit), { thumbsUp: up, thumbsDown: down }])),
-      );
+      react(counts.map(([digit, up, down]) => [fingerprint(digit), up, down]));
     await feedback(reactions);
     return { auth: { Authorization: `Bearer ${token}` }, projectId, feedback };
   }

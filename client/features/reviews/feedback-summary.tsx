@@ -64,7 +64,7 @@ export function FeedbackSummary({
   const settingsHref = builtInRulesHref(projectId);
   return (
     <Card as="section" aria-labelledby="feedback-summary-title">
-      <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 border-border border-b px-5 py-3">
+      <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 border-border border-b px-6 py-3.5">
         <h3 id="feedback-summary-title" className="font-semibold text-fg text-sm">
           {FEEDBACK_TEXT.title}
         </h3>
@@ -72,7 +72,7 @@ export function FeedbackSummary({
           {projectId ? FEEDBACK_TEXT.thisRepository : FEEDBACK_TEXT.everyRepository}
         </p>
       </div>
-      <div className="space-y-4 px-5 py-4">
+      <div className="space-y-4 px-6 py-5">
         <div className="grid gap-x-8 gap-y-4 lg:grid-cols-[minmax(0,16rem)_minmax(0,1fr)]">
           <dl className="grid h-fit grid-cols-2 gap-x-6 gap-y-3 text-sm tabular-nums sm:grid-cols-4 lg:grid-cols-2">
             <Fact
