@@ -1,8 +1,9 @@
 import { render, screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
 import { createRoutesStub } from "react-router";
 import { describe, expect, it } from "vitest";
 import { confirmedAs, contextWith, gateway, USER } from "../../tests/support/client/fixtures";
-import { NoFallback, PageBody } from "../../tests/support/client/stub-routes";
+import { NoFallback, PageBody, SettingsProbe } from "../../tests/support/client/stub-routes";
 import AppLayout, { loader, middleware } from "./app-layout";
 import { loader as guestLoader } from "./guest-layout";
 
@@ -134,5 +135,45 @@ describe("signed-in layout", () => {
     expect(screen.getAllByText("Analytical Engines").length).toBeGreaterThan(0);
     expect(screen.getByRole("button", { name: "Ada Lovelace" })).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Open navigation" })).toBeInTheDocument();
+  });
+
+  it("shows a navigation under way: a progress bar, and the page marked busy until the next one is there", async () => {
+    let arrive: (value: null) => void = () => {};
+    const Layout = createRoutesStub(
+      [
+        {
+          path: "/",
+          loader: (args) => loader(args as never),
+          HydrateFallback: NoFallback,
+          Component: AppLayout as never,
+          children: [
+            { path: "home", handle: { title: "Home" }, Component: PageBody },
+            {
+              path: "settings",
+              handle: { title: "Settings" },
+              loader: () => new Promise<null>((resolve) => (arrive = resolve)),
+              Component: SettingsProbe,
+            },
+          ],
+        },
+      ],
+      contextWith(gateway()),
+    );
+    render(<Layout initialEntries={["/home"]} />);
+    await screen.findByText("Page body");
+    expect(screen.queryByRole("progressbar")).not.toBeInTheDocument();
+    expect(screen.getByRole("main")).toHaveAttribute("aria-busy", "false");
+
+    const nav = screen.getAllByRole("navigation", { name: "Main" })[0] as HTMLElement;
+    await userEvent.click(within(nav).getByRole("link", { name: "Settings" }));
+    expect(await screen.findByRole("progressbar", { name: "Loading the page" })).toBeInTheDocument();
+    expect(screen.getByRole("main")).toHaveAttribute("aria-busy", "true");
+    // Still the page the user was on while the next one loads.
+    expect(screen.getByText("Page body")).toBeInTheDocument();
+
+    arrive(null);
+    expect(await screen.findByText("Settings page")).toBeInTheDocument();
+    expect(screen.queryByRole("progressbar")).not.toBeInTheDocument();
+    expect(screen.getByRole("main")).toHaveAttribute("aria-busy", "false");
   });
 });

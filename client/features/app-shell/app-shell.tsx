@@ -1,6 +1,6 @@
 import { Menu } from "lucide-react";
 import { type ReactNode, useCallback, useEffect, useState } from "react";
-import { useLocation } from "react-router";
+import { useLocation, useNavigation } from "react-router";
 import type { SessionUser } from "../../../shared/contract/accounts.ts";
 import { Drawer, IconButton, preloadDrawer } from "../../components/ui";
 import { useLazyPart } from "../../lib/lazy-part";
@@ -19,6 +19,8 @@ export function AppShell({ user, children }: { user: SessionUser; children: Reac
   const productName = useProductName();
   const title = usePageTitle() ?? productName;
   const location = useLocation();
+  // A client navigation waits for the next page's data from the server before it shows anything.
+  const navigating = useNavigation().state !== "idle";
   const [editing, setEditing] = useState<{ kind: "user" | "org"; returnFocusTo: HTMLElement | null }>();
   const onEditName = useCallback<EditName>((kind, returnFocusTo) => setEditing({ kind, returnFocusTo }), []);
   const EditNameDialog = useLazyPart(editNameDialog, editing !== undefined)?.EditNameDialog;
@@ -29,6 +31,13 @@ export function AppShell({ user, children }: { user: SessionUser; children: Reac
 
   return (
     <div className="min-h-dvh bg-canvas">
+      {navigating ? (
+        <div
+          role="progressbar"
+          aria-label="Loading the page"
+          className="pointer-events-none fixed inset-x-0 top-0 z-50 h-0.5 origin-left animate-navigation-progress bg-accent"
+        />
+      ) : null}
       <a
         href="#main"
         className="focus-ring sr-only z-50 rounded-md bg-surface px-3 py-2 font-medium text-sm shadow-popover focus:not-sr-only focus:fixed focus:top-3 focus:left-3"
@@ -64,7 +73,12 @@ export function AppShell({ user, children }: { user: SessionUser; children: Reac
           <UserMenu user={user} onEditName={onEditName} />
         </header>
 
-        <main id="main" tabIndex={-1} className="flex-1 px-4 py-6 outline-none sm:px-6 lg:px-8 lg:py-8">
+        <main
+          id="main"
+          tabIndex={-1}
+          aria-busy={navigating}
+          className="flex-1 px-4 py-6 outline-none sm:px-6 lg:px-8 lg:py-8"
+        >
           <div className="mx-auto w-full max-w-6xl">{children}</div>
         </main>
       </div>

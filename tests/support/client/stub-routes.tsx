@@ -26,3 +26,7 @@ export function LoginProbe() {
 export function PageBody() {
   return <p>Page body</p>;
 }
+
+export function SettingsProbe() {
+  return <p>Settings page</p>;
+}
