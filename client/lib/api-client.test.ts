@@ -122,23 +122,25 @@ describe("createApiClient", () => {
     expect(await failureOf(aborted.logout())).toMatchObject({ name: "AbortError" });
   });
 
-  it("gives up on a call not answered within its time as on an unavailable backend", async () => {
+  it("gives up on calls not answered by the deadline as on an unavailable backend", async () => {
     /** A fetch that never answers, and ends when its signal does, as fetch does. */
     const silent: typeof fetch = (_input, init) =>
       new Promise((_resolve, reject) => {
+        if (init?.signal?.aborted) reject(init.signal.reason);
         init?.signal?.addEventListener("abort", () => reject(init.signal?.reason));
       });
     const page = new AbortController();
-    const client = createApiClient({ baseUrl: "", signal: page.signal, timeoutMs: 20, fetch: silent });
-    expect(await failureOf(client.logout())).toMatchObject({
-      status: 503,
-      message: ERRORS.backendUnavailable,
-      unreachable: true,
-    });
+    const client = createApiClient({ baseUrl: "", signal: page.signal, deadlineMs: 20, fetch: silent });
+    const unavailable = { status: 503, message: ERRORS.backendUnavailable, unreachable: true };
+    expect(await failureOf(client.logout())).toMatchObject(unavailable);
+    // The deadline is the client's, from its first call: a later call has no more time.
+    expect(await failureOf(client.logout())).toMatchObject(unavailable);
+
     // The page request going away is still its own reason, not the backend's.
-    const leaving = client.logout();
+    const leaving = createApiClient({ baseUrl: "", signal: page.signal, deadlineMs: 60_000, fetch: silent });
+    const call = leaving.logout();
     page.abort(new DOMException("the browser left", "AbortError"));
-    expect(await failureOf(leaving)).toMatchObject({ name: "AbortError" });
+    expect(await failureOf(call)).toMatchObject({ name: "AbortError" });
   });
 
   it("tells a 503 answer from no answer", async () => {

@@ -77,8 +77,11 @@ export interface ApiClientOptions {
   fetch?: typeof fetch;
   /** The caller's own end (the page request going away): a call it aborts throws its reason. */
   signal?: AbortSignal;
-  /** A call not answered within this time fails as the backend being unavailable would. */
-  timeoutMs?: number;
+  /**
+   * Calls still unanswered this long after the client's first call fail as an unavailable backend
+   * would: a deadline for all of them, as a page's loader has (client/lib/backend.server.ts).
+   */
+  deadlineMs?: number;
   /**
    * Called when an `/api` call answers 401: the session is gone (signed out in another tab,
    * revoked). The browser's calls send the user to sign in; the call still throws.
@@ -92,10 +95,15 @@ interface CallInit {
 }
 
 export function createApiClient(options: ApiClientOptions) {
+  // Made at the first call, one for all of them: a timer per call would cost more than the call's own work.
+  let deadline: AbortSignal | undefined;
   const callSignal = () => {
-    if (options.timeoutMs === undefined) return options.signal;
-    const timeout = AbortSignal.timeout(options.timeoutMs);
-    return options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+    if (options.deadlineMs === undefined) return options.signal;
+    if (!deadline) {
+      const timeout = AbortSignal.timeout(options.deadlineMs);
+      deadline = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+    }
+    return deadline;
   };
 
   /** One call: answers the JSON body (undefined if there is none), throws ApiError unless 2xx. */

@@ -12,10 +12,10 @@ import { requireSession } from "./guards.server";
 import { STREAM_TIMEOUT_MS } from "./stream-timeout";
 
 /**
- * A loader's call that the backend has not answered by then fails as an unavailable backend would,
- * so the page shows its error state (with Retry). It stays under the render's stream timeout: a
- * streamed promise still pending then is cut off by React Router, and the browser would get a
- * render error in place of the page's own message.
+ * A loader's calls that the backend has not answered this long after the first of them fail as an
+ * unavailable backend would, so the page shows its error state (with Retry). It stays under the
+ * render's stream timeout, which starts later: a streamed promise still pending then is cut off by
+ * React Router, and the browser would get a render error in place of the page's own message.
  */
 export const LOADER_CALL_TIMEOUT_MS = STREAM_TIMEOUT_MS - 500;
 
@@ -27,7 +27,7 @@ export function backendFor(context: Readonly<RouterContextProvider>, request: Re
     token: session.token,
     requestId,
     signal: request.signal,
-    timeoutMs: LOADER_CALL_TIMEOUT_MS,
+    deadlineMs: LOADER_CALL_TIMEOUT_MS,
     // The global fetch is read per call when no transport is set (route tests replace it).
     fetch: session.confirmation.observe((input, init) => (backendTransport() ?? fetch)(input, init)),
   });
