@@ -267,7 +267,7 @@ describe("/reviews: feedback on findings", () => {
     expect(callsTo("/api/reviews/feedback")).toEqual([
       `http://backend.test/api/reviews/feedback?projectId=${projectId}`,
     ]);
-    expect(region).toHaveTextContent("In this repository");
+    expect(region).toHaveTextContent(`In ${runSummary().repository}`);
     expect(region).toHaveTextContent("Found useful100 %");
     expect(within(region).queryByRole("table")).not.toBeInTheDocument();
     expect(within(region).getByRole("link", { name: "Built In Rules settings" })).toHaveAttribute(

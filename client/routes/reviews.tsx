@@ -40,7 +40,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
  * of one repository or outcome when the URL says so, kept live.
  */
 export default function Reviews({ loaderData }: Route.ComponentProps) {
-  const { state } = loaderData;
+  const { state, runs } = loaderData;
   return (
     <section aria-labelledby="reviews-title" className="space-y-4">
       <div className="space-y-1">
@@ -54,11 +54,13 @@ export default function Reviews({ loaderData }: Route.ComponentProps) {
       <FeedbackSummary
         result={loaderData.feedback}
         projectId={state.projectId}
-        hasReviews={loaderData.runs.status === "ok" && loaderData.runs.data.page.total > 0}
+        // Filtered to one repository, every run listed is of it.
+        repositoryName={runs.status === "ok" ? runs.data.runs[0]?.repository : undefined}
+        hasReviews={runs.status === "ok" && runs.data.page.total > 0}
       />
       <RunsFilterForm state={state} />
       <Settled
-        result={loaderData.runs}
+        result={runs}
         errorDescription="The reviews could not be fetched. Check your connection and try again."
       >
         {(list) => <LiveRuns initial={list.runs} page={list.page} state={state} />}

@@ -14,6 +14,7 @@ export const FEEDBACK_TEXT = {
   title: "Feedback on findings",
   everyRepository: "In every repository",
   thisRepository: "In this repository",
+  inRepository: (name: string) => `In ${name}`,
   useful: "Useful",
   noise: "Noise",
   usefulShare: "Found useful",
@@ -41,10 +42,13 @@ function usefulShare({ thumbsUp, thumbsDown }: Pick<ReviewFeedback, "thumbsUp" |
 export function FeedbackSummary({
   result,
   projectId,
+  repositoryName,
   hasReviews,
 }: {
   result: LoadResult<ReviewFeedback>;
   projectId: string | undefined;
+  /** The repository's name, when the page is filtered to one and its runs name it. */
+  repositoryName: string | undefined;
   hasReviews: boolean;
 }) {
   const productName = useProductName();
@@ -69,7 +73,11 @@ export function FeedbackSummary({
           {FEEDBACK_TEXT.title}
         </h3>
         <p className="text-fg-muted text-xs">
-          {projectId ? FEEDBACK_TEXT.thisRepository : FEEDBACK_TEXT.everyRepository}
+          {!projectId
+            ? FEEDBACK_TEXT.everyRepository
+            : repositoryName
+              ? FEEDBACK_TEXT.inRepository(repositoryName)
+              : FEEDBACK_TEXT.thisRepository}
         </p>
       </div>
       <div className="space-y-4 px-6 py-5">
