@@ -1,9 +1,9 @@
 /**
  * GitHub's events for the review engine, read from their payloads: `pull_request` (opened,
- * reopened, ready_for_review, synchronize), `issue_comment` (created, on a pull request, with a
- * bot command from someone with write access to the repository) and `check_run` (rerequested: "Re-run"
- * on the review's check, a `review` command). Everything else is acknowledged and ignored, with the
- * reason.
+ * reopened, ready_for_review, synchronize; `edited` with a new title only records it for the run
+ * pages), `issue_comment` (created, on a pull request, with a bot command from someone with write
+ * access to the repository) and `check_run` (rerequested: "Re-run" on the review's check, a
+ * `review` command). Everything else is acknowledged and ignored, with the reason.
  */
 import { z } from "zod";
 import { parseBotCommand } from "../../review/ingest/commands.ts";
@@ -24,6 +24,8 @@ const source = {
 
 const pullRequestSchema = z.object({
   action: z.string(),
+  /** On `edited`: what changed, with the values before. */
+  changes: z.object({ title: z.object({ from: z.string() }).optional() }).optional(),
   ...source,
   pull_request: z.object({
     number: z.number().int().positive(),
@@ -92,7 +94,16 @@ export async function githubReviewEvent(
   if (event === "pull_request") {
     const parsed = pullRequestSchema.safeParse(payload);
     if (!parsed.success) return { kind: "ignored", reason: "not a pull request event of an installation" };
-    const { action, pull_request } = parsed.data;
+    const { action, pull_request, changes } = parsed.data;
+    const label = labelOf(pull_request.title, pull_request.html_url);
+    if (action === "edited" && changes?.title && label) {
+      return {
+        kind: "label",
+        repository: repositoryOf(parsed.data),
+        pullRequest: pull_request.number,
+        label,
+      };
+    }
     if (!REVIEWED_ACTIONS.has(action)) return { kind: "ignored", reason: `action ${action} is not reviewed` };
     return {
       kind: "review",
@@ -101,7 +112,7 @@ export async function githubReviewEvent(
       trigger: action as ReviewTrigger,
       headSha: pull_request.head.sha,
       baseSha: pull_request.base.sha,
-      label: labelOf(pull_request.title, pull_request.html_url),
+      label,
     };
   }
   if (event === "check_run") return checkRunEvent(payload, { productName, commandAccess });

@@ -273,6 +273,33 @@ describe.each(TEST_DATABASE_KINDS)("on %s", (kind) => {
     ]);
   });
 
+  it("records a pull request's new title for its runs, and reviews nothing for the edit", async () => {
+    const account = await connected("hook-review-renamed", 29);
+    const opened = example("pull_request", "opened", 29);
+    await deliver("pull_request", opened);
+    // GitHub's `edited` payload: the pull request as it is now, and what changed (the old values).
+    const edited = (changes: object, title: string) => ({
+      ...example("pull_request", "opened", 29, (payload) => {
+        payload.pull_request.title = title;
+      }),
+      action: "edited",
+      changes,
+    });
+    const renamed = await deliver(
+      "pull_request",
+      edited({ title: { from: opened.pull_request.title } }, "New"),
+    );
+    expect(renamed.body).toEqual({ received: true, duplicate: false, outcome: "labelled" });
+    const bodyOnly = randomUUID();
+    await deliver("pull_request", edited({ body: { from: "" } }, "Not a rename"), { delivery: bodyOnly });
+    expect((await deliveryOutcome(bodyOnly))?.outcome).toBe("ignored: action edited is not reviewed");
+
+    expect(await listedPullRequests(account.token)).toEqual([
+      { title: "New", url: opened.pull_request.html_url },
+    ]);
+    expect(await reviewRuns(29)).toHaveLength(1);
+  });
+
   it("refuses a pull-request delivery with a missing or wrong signature and queues nothing", async () => {
     await connected("hook-review-signature", 22);
     const payload = example("pull_request", "opened", 22);

@@ -6,7 +6,7 @@
  */
 import type { Db } from "../../db/database.ts";
 import type { BotCommand, ReviewTrigger } from "../model.ts";
-import { updatePullRequest } from "../queue/pull-requests.ts";
+import { type PullRequestRef, updatePullRequest } from "../queue/pull-requests.ts";
 import type { ReviewQueue } from "../queue/queue.ts";
 import { announceRunChange } from "../queue/run-events.ts";
 import { queueRun } from "../queue/runs.ts";
@@ -42,11 +42,14 @@ export type ReviewEvent =
       baseSha?: string | undefined;
       label?: PullRequestLabel | undefined;
     }
+  /** The pull request was renamed: its new title, for the run pages; nothing to review. */
+  | { kind: "label"; repository: RepositoryRef; pullRequest: number; label: PullRequestLabel }
   | { kind: "ignored"; reason: string };
 
 export type IngestOutcome =
   | { outcome: "duplicate" }
   | { outcome: "ignored"; reason: string }
+  | { outcome: "labelled" }
   | { outcome: "queued" | "coalesced"; runId: string; orgId: string };
 
 /**
@@ -65,6 +68,10 @@ async function projectOf(trx: Db, repository: RepositoryRef) {
   return query.orderBy("created_at").orderBy("id").limit(1).executeTakeFirst();
 }
 
+function recordLabel(trx: Db, ref: PullRequestRef, { title, url }: PullRequestLabel) {
+  return updatePullRequest(trx, ref, url ? { title, url } : { title });
+}
+
 async function takeIn(
   trx: Db,
   queue: ReviewQueue,
@@ -74,6 +81,10 @@ async function takeIn(
   if (event.kind === "ignored") return { outcome: "ignored", reason: event.reason };
   const project = await projectOf(trx, event.repository);
   if (!project) return { outcome: "ignored", reason: "unknown repository" };
+  if (event.kind === "label") {
+    await recordLabel(trx, { projectId: project.id, pullRequest: event.pullRequest }, event.label);
+    return { outcome: "labelled" };
+  }
   const { runId, created } = await queueRun(trx, {
     orgId: project.org_id,
     projectId: project.id,
@@ -85,12 +96,7 @@ async function takeIn(
     deliveryId,
   });
   if (event.label) {
-    const { title, url } = event.label;
-    await updatePullRequest(
-      trx,
-      { projectId: project.id, pullRequest: event.pullRequest },
-      url ? { title, url } : { title },
-    );
+    await recordLabel(trx, { projectId: project.id, pullRequest: event.pullRequest }, event.label);
   }
   if (!created) return { outcome: "coalesced", runId, orgId: project.org_id };
   await queue.enqueue(trx, { runId, projectId: project.id, pullRequest: event.pullRequest });
