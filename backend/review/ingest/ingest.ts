@@ -1,8 +1,10 @@
 /**
  * Ingest: a verified webhook delivery becomes a queued review run, once. In one transaction the
- * delivery id (and a GitHub body's digest) is recorded (a redelivery or a replayed body changes nothing), the repository is mapped to its project
- * and organisation, the run is queued or the event folded into the pull request's queued run, and
- * the job is sent. Events for repositories we do not know are acknowledged and recorded as ignored.
+ * delivery id (and a GitHub body's digest) is recorded (a redelivery or a replayed body changes
+ * nothing), the repository is mapped to its project and organisation, the pull request's title is
+ * recorded when the event gives it, the run is queued or the event folded into the pull request's
+ * queued run, and the job is sent. A rename only records the title. Events for repositories we do
+ * not know are acknowledged and recorded as ignored.
  */
 import type { Db } from "../../db/database.ts";
 import type { BotCommand, ReviewTrigger } from "../model.ts";
