@@ -17,7 +17,7 @@ import { STREAM_TIMEOUT_MS } from "./stream-timeout";
  * render's stream timeout, which starts later: a streamed promise still pending then is cut off by
  * React Router, and the browser would get a render error in place of the page's own message.
  */
-export const LOADER_CALL_TIMEOUT_MS = STREAM_TIMEOUT_MS - 500;
+export const LOADER_CALLS_DEADLINE_MS = STREAM_TIMEOUT_MS - 500;
 
 export function backendFor(context: Readonly<RouterContextProvider>, request: Request) {
   const session = requireSession(context, request);
@@ -27,7 +27,7 @@ export function backendFor(context: Readonly<RouterContextProvider>, request: Re
     token: session.token,
     requestId,
     signal: request.signal,
-    deadlineMs: LOADER_CALL_TIMEOUT_MS,
+    deadlineMs: LOADER_CALLS_DEADLINE_MS,
     // The global fetch is read per call when no transport is set (route tests replace it).
     fetch: session.confirmation.observe((input, init) => (backendTransport() ?? fetch)(input, init)),
   });

@@ -21,7 +21,6 @@ export const FEEDBACK_TEXT = {
   notPostedAgain: "Not posted again",
   rulesTitle: "By rule, most marked as noise first",
   none: "No reactions yet.",
-  loadFailed: "The feedback on findings could not be loaded.",
   settingsLink: "Built In Rules settings",
 } as const;
 
@@ -53,7 +52,7 @@ export function FeedbackSummary({
 }) {
   const productName = useProductName();
   if (result.status === "unauthorized") return null;
-  if (result.status === "error") return <Alert tone="warning">{FEEDBACK_TEXT.loadFailed}</Alert>;
+  if (result.status === "error") return <Alert tone="warning">{result.message}</Alert>;
   const feedback = result.data;
   if (feedback.findings === 0) {
     return hasReviews ? (

@@ -51,7 +51,7 @@ export const REVIEW_LOAD_ERRORS = {
   run: "Could not load the review",
   pulls: "Could not load the pull requests",
   pull: "Could not load the pull request",
-  feedback: "Could not load the feedback on findings",
+  feedback: "The feedback on findings could not be loaded.",
 } as const;
 
 /** One page of the organisation's runs, newest first, of one repository and status when given. */
