@@ -58,14 +58,46 @@ describe("markersAnalyzer", () => {
     ]);
   });
 
-  it("reports the three conflict markers, and not a Markdown heading underline", async () => {
+  it("reports a committed conflict once, at its opening marker, and not a Markdown heading underline", async () => {
     const conflict = ["<<<<<<< HEAD", "const a = 1;", "=======", "const a = 2;", ">>>>>>> feature"];
-    expect(
-      await rulesOf(addedFile("src/e.ts", conflict), addedFile("README.md", ["Title", "======="])),
-    ).toEqual([
-      ["markers/conflict", "src/e.ts", 1],
-      ["markers/conflict", "src/e.ts", 3],
-      ["markers/conflict", "src/e.ts", 5],
+    const { findings } = await runAnalyzer(markersAnalyzer, [
+      addedFile("src/e.ts", conflict),
+      addedFile("README.md", ["Title", "======="]),
     ]);
+    expect(findings).toMatchObject([
+      { ruleId: "markers/conflict", path: "src/e.ts", line: 1, quote: "<<<<<<< HEAD" },
+    ]);
+    expect(findings[0]?.message).toContain("(lines 1–5)");
+  });
+
+  it("reports each conflict of a file, a diff3 base section included, and stray or unclosed markers", async () => {
+    const twoConflicts = [
+      "<<<<<<< ours",
+      "a",
+      "||||||| base",
+      "b",
+      "=======",
+      "c",
+      ">>>>>>> theirs",
+      "ok",
+      "<<<<<<< HEAD",
+      "d",
+      "=======",
+      "e",
+      ">>>>>>> other",
+    ];
+    expect(await rulesOf(addedFile("src/two.ts", twoConflicts))).toEqual([
+      ["markers/conflict", "src/two.ts", 1],
+      ["markers/conflict", "src/two.ts", 9],
+    ]);
+    // Half a conflict (its opening side resolved, the rest left in) still gets a finding per marker.
+    const leftovers = ["x", "=======", "y", ">>>>>>> feature", "<<<<<<< HEAD", "z"];
+    const { findings } = await runAnalyzer(markersAnalyzer, [addedFile("src/half.ts", leftovers)]);
+    expect(findings.map((finding) => [finding.line, finding.quote])).toEqual([
+      [2, "======="],
+      [4, ">>>>>>> feature"],
+      [5, "<<<<<<< HEAD"],
+    ]);
+    expect(findings.every((finding) => finding.message.startsWith("Merge conflict marker:"))).toBe(true);
   });
 });

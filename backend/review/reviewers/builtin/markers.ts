@@ -1,11 +1,13 @@
 /**
  * Line rules that need no parser: merge conflict markers, `debugger` statements, focused tests,
- * newly added `@ts-ignore` and lint-disable comments. Each looks at added lines only. Biome's
+ * newly added `@ts-ignore` and lint-disable comments. Each looks at added lines only. A committed
+ * conflict is one finding at its `<<<<<<<` line, not one per marker: three comments on one
+ * conflict are the kind of noise that makes a team mute a reviewer. Biome's
  * counterparts (noDebugger, noFocusedTests, noTsIgnore) are off in biome.ts so a line gets one
  * finding, and these also cover files Biome does not read.
  */
-import type { FindingCategory, FindingSeverity } from "../../../../shared/contract/reviews.ts";
-import { addedLines } from "../../pipeline/diff.ts";
+import type { Finding, FindingCategory, FindingSeverity } from "../../../../shared/contract/reviews.ts";
+import { type AddedLine, addedLines, type DiffFile } from "../../pipeline/diff.ts";
 import { createFinding } from "../../pipeline/findings.ts";
 import { type Analyzer, extensionOf, SCRIPT_EXTENSIONS } from "./analyzer.ts";
 
@@ -26,20 +28,60 @@ const LINE_COMMENT = /^\s*(\/\/|\/\*|\*|#)/;
 
 const isScript = (path: string) => SCRIPT_EXTENSIONS.has(extensionOf(path));
 
-export const LINE_RULES: readonly LineRule[] = [
-  {
-    ruleId: "markers/conflict",
-    severity: "major",
-    category: "correctness",
-    appliesTo: () => true,
-    matches: (text, path) =>
-      /^(<{7}|>{7}|\|{7})( |$)/.test(text) ||
-      (text === "=======" && !MARKUP_EXTENSIONS.has(extensionOf(path))),
-    message:
+const CONFLICT = {
+  ruleId: "markers/conflict",
+  severity: "major",
+  category: "correctness",
+  fix: "Resolve the conflict and remove the markers.",
+} as const;
+
+type ConflictMarker = "open" | "base" | "separator" | "close";
+
+function conflictMarkerOf(text: string, path: string): ConflictMarker | null {
+  if (/^<{7}( |$)/.test(text)) return "open";
+  if (/^\|{7}( |$)/.test(text)) return "base";
+  if (/^>{7}( |$)/.test(text)) return "close";
+  if (text === "=======" && !MARKUP_EXTENSIONS.has(extensionOf(path))) return "separator";
+  return null;
+}
+
+/**
+ * One finding per conflict block the change adds (`<<<<<<<` to its `>>>>>>>`), at the opening
+ * line; a marker outside any added block (a stray `=======`, or a block left unclosed) is a
+ * finding of its own.
+ */
+function conflictFindings(file: DiffFile): Finding[] {
+  const findings: Finding[] = [];
+  const report = (at: AddedLine, message: string) =>
+    findings.push(createFinding({ ...CONFLICT, path: file.path, at, message }));
+  const reportMarker = (at: AddedLine) =>
+    report(
+      at,
       "Merge conflict marker: the conflict was committed unresolved, so this file no longer builds " +
-      "or parses as intended.",
-    fix: "Resolve the conflict and remove the markers.",
-  },
+        "or parses as intended.",
+    );
+  let open: AddedLine | null = null;
+  for (const added of addedLines(file)) {
+    const marker = conflictMarkerOf(added.text, file.path);
+    if (marker === "open") {
+      if (open) reportMarker(open);
+      open = added;
+    } else if (marker === "close" && open) {
+      report(
+        open,
+        `Merge conflict committed unresolved (lines ${open.line}–${added.line}): both sides and ` +
+          "their markers are in the file, so it no longer builds or parses as intended.",
+      );
+      open = null;
+    } else if (marker && !open) {
+      reportMarker(added);
+    }
+  }
+  if (open) reportMarker(open);
+  return findings;
+}
+
+export const LINE_RULES: readonly LineRule[] = [
   {
     ruleId: "markers/debugger",
     severity: "major",
@@ -93,21 +135,22 @@ export const markersAnalyzer: Analyzer = {
   run({ files }) {
     return files.flatMap((file) => {
       const rules = LINE_RULES.filter((rule) => rule.appliesTo(file.path));
-      if (rules.length === 0) return [];
-      return addedLines(file).flatMap((added) =>
-        rules
-          .filter((rule) => rule.matches(added.text, file.path))
-          .map((rule) =>
-            createFinding({
-              ruleId: rule.ruleId,
-              severity: rule.severity,
-              category: rule.category,
-              path: file.path,
-              at: added,
-              message: rule.message,
-              fix: rule.fix,
-            }),
-          ),
+      return conflictFindings(file).concat(
+        addedLines(file).flatMap((added) =>
+          rules
+            .filter((rule) => rule.matches(added.text, file.path))
+            .map((rule) =>
+              createFinding({
+                ruleId: rule.ruleId,
+                severity: rule.severity,
+                category: rule.category,
+                path: file.path,
+                at: added,
+                message: rule.message,
+                fix: rule.fix,
+              }),
+            ),
+        ),
       );
     });
   },
