@@ -47,22 +47,37 @@ export function takeBrowserErrors(): string[] {
   return browserErrors.splice(0);
 }
 
-/** axe's serious and critical findings on the page, one line each (empty when there are none). */
+/**
+ * axe's serious and critical findings on the page, one line each (empty when there are none), in
+ * the light and the dark colour scheme: each has its own palette, and a contrast can fail in one only.
+ */
 export async function seriousViolations(page: Page): Promise<string[]> {
   // Colours mid-transition (a toast fading in, or out while axe reads the page) are not what anyone
   // reads. With reduced motion, as a visitor may ask for, the app and its toasts change state at
   // once, so axe sees each element either as it is shown or not at all.
-  await page.emulateMedia({ reducedMotion: "reduce" });
+  const found: string[] = [];
   try {
-    const results = await new AxeBuilder({ page }).analyze();
-    return results.violations
-      .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-      .map(
-        (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`,
+    for (const colorScheme of ["light", "dark"] as const) {
+      await page.emulateMedia({ reducedMotion: "reduce", colorScheme });
+      // A scheme change starts the colours' transitions (0.01 ms under reduced motion) at the next
+      // style computation; two frames later they have ended, and axe reads the scheme's colours.
+      await page.evaluate(
+        () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
       );
+      const results = await new AxeBuilder({ page }).analyze();
+      found.push(
+        ...results.violations
+          .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+          .map(
+            (violation) =>
+              `${colorScheme}: ${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`,
+          ),
+      );
+    }
   } finally {
-    await page.emulateMedia({ reducedMotion: null });
+    await page.emulateMedia({ reducedMotion: null, colorScheme: null });
   }
+  return found;
 }
 
 /**
