@@ -89,6 +89,7 @@ describe.each(TEST_DATABASE_KINDS)("migrations on %s", (kind) => {
       "0025_released_suppressions",
       "0026_sandbox_checks",
       "0027_finding_records_by_fingerprint",
+      "0028_pull_request_titles_searched",
     ]);
     const orgs = await db.selectFrom("organizations").select(["id", "name"]).execute();
     expect(orgs).toEqual([{ id: org.id, name: "Acme" }]);

@@ -32,6 +32,7 @@ import { resolvedSandboxComments } from "./migrations/0024-resolved-sandbox-comm
 import { releasedSuppressions } from "./migrations/0025-released-suppressions.ts";
 import { sandboxChecks } from "./migrations/0026-sandbox-checks.ts";
 import { findingRecordsByFingerprint } from "./migrations/0027-finding-records-by-fingerprint.ts";
+import { pullRequestTitlesSearched } from "./migrations/0028-pull-request-titles-searched.ts";
 
 /** Every migration by the name the database records (never rename one), in order; exported so tests can stop at one. */
 export const migrations: Record<string, Migration> = {
@@ -62,6 +63,7 @@ export const migrations: Record<string, Migration> = {
   "0025_released_suppressions": releasedSuppressions,
   "0026_sandbox_checks": sandboxChecks,
   "0027_finding_records_by_fingerprint": findingRecordsByFingerprint,
+  "0028_pull_request_titles_searched": pullRequestTitlesSearched,
 };
 
 /** Applies every pending migration; safe to call on every start (applied ones are skipped). */

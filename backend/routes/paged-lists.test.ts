@@ -210,4 +210,35 @@ describe.each(TEST_DATABASE_KINDS)("paged lists on %s", (kind) => {
     );
     expect(foreign).toMatchObject({ data: [], page: { total: 0 } });
   });
+
+  it("finds the review runs of a pull request by its number or a part of its title, in this organisation only", async () => {
+    const runsOf = async (query: Record<string, string>) =>
+      v.parse(
+        reviewRunsResponseSchema,
+        (await get(`${API_PATHS.reviews}?${new URLSearchParams({ pageSize: "100", ...query })}`)).body,
+      );
+    // Each of the 130 repositories has pull requests 1 and 2, titled "Change <n> of the service";
+    // the newest run's pull request (2) has no title yet.
+    const second = await runsOf({ search: "#2" });
+    expect(second.page.total).toBe(130);
+    expect(second.data.every((run) => run.pullRequest === 2 && run.repository.startsWith("mine/"))).toBe(
+      true,
+    );
+    expect(second.data.some((run) => run.pullRequestTitle === null)).toBe(true);
+    expect((await runsOf({ search: "2" })).page.total).toBe(130);
+
+    const first = await runsOf({ search: "  change 1 OF " });
+    expect(first.page.total).toBe(130);
+    expect(first.data.every((run) => run.pullRequestTitle === "Change 1 of the service")).toBe(true);
+    expect((await runsOf({ search: "of the service" })).page.total).toBe(259);
+
+    const failedOfFirst = await runsOf({ search: "#1", status: "failed" });
+    expect(failedOfFirst.page.total).toBeGreaterThan(0);
+    expect(failedOfFirst.data.every((run) => run.pullRequest === 1 && run.status === "failed")).toBe(true);
+
+    // A LIKE wildcard is a character to find, and a number no pull request has finds none.
+    for (const search of ["%", "_", "Change_1", "#3"]) {
+      expect((await runsOf({ search })).page.total, search).toBe(0);
+    }
+  });
 });

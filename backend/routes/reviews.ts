@@ -7,9 +7,11 @@
 
 import { randomUUID } from "node:crypto";
 import type { Router } from "express";
+import type { ExpressionBuilder } from "kysely";
 import * as v from "valibot";
 import { API_PATHS } from "../../shared/contract/common.ts";
 import {
+  pullRequestNumberOf,
   REVIEW_FEEDBACK_PATH,
   type ReviewRunDetail,
   type ReviewRunSummary,
@@ -23,8 +25,9 @@ import {
 import { uuidSchema } from "../../shared/contract/schema.ts";
 import { sessionOf } from "../auth/require-session.ts";
 import type { Db } from "../db/database.ts";
-import { offsetOf, pageInfoOf } from "../db/paging.ts";
+import { containsPattern, offsetOf, pageInfoOf } from "../db/paging.ts";
 import { cachedRead, type ReadCacheKind } from "../db/read-cache.ts";
+import type { Database } from "../db/schema.ts";
 import { HttpError } from "../http/errors.ts";
 import type { EventStreamGate } from "../http/event-streams.ts";
 import { strictRouter } from "../http/router.ts";
@@ -115,6 +118,23 @@ function summaries(db: Db, orgId: string) {
     .where("run.org_id", "=", orgId);
 }
 
+/** The runs of pull requests `search` names, as runMatchesSearch says (shared/contract/reviews.ts). */
+function namedBySearch(
+  eb: ExpressionBuilder<Database & { run: Database["review_runs"] }, "run">,
+  search: string,
+) {
+  const titled = eb.exists(
+    eb
+      .selectFrom("review_pull_requests as pr")
+      .select("pr.pull_request")
+      .whereRef("pr.project_id", "=", "run.project_id")
+      .whereRef("pr.pull_request", "=", "run.pull_request")
+      .where("pr.title", "ilike", containsPattern(search)),
+  );
+  const number = pullRequestNumberOf(search);
+  return number === undefined ? titled : eb.or([eb("run.pull_request", "=", number), titled]);
+}
+
 type SummaryRow = Awaited<ReturnType<ReturnType<typeof summaries>["execute"]>>[number];
 
 function summaryOf(row: SummaryRow): ReviewRunSummary {
@@ -154,15 +174,16 @@ export function reviewsRouter(db: Db, queue: ReviewQueue, streamGate: EventStrea
   router.get(API_PATHS.reviews, async (req, res) => {
     const query = parseRequest(reviewRunsQuerySchema, req.query, "query");
     const { org } = sessionOf(res);
-    const { projectId, status } = query;
+    const { projectId, status, search } = query;
     const direction = query.sort === "queued_at" ? "asc" : "desc";
-    const key = JSON.stringify([org.id, projectId, status, query.sort, query.page, query.pageSize]);
+    const key = JSON.stringify([org.id, projectId, status, search, query.sort, query.page, query.pageSize]);
     const { rows, total } = await cachedRead(db, RUN_PAGES, key, async () => {
       const matching = db
         .selectFrom("review_runs as run")
         .where("run.org_id", "=", org.id)
         .$if(projectId !== undefined, (select) => select.where("run.project_id", "=", projectId as string))
-        .$if(status !== undefined, (select) => select.where("run.status", "=", status as ReviewRunStatus));
+        .$if(status !== undefined, (select) => select.where("run.status", "=", status as ReviewRunStatus))
+        .$if(search !== "", (select) => select.where((eb) => namedBySearch(eb, search)));
       // The page's runs are picked from the runs alone, in an index's order; only those few are then
       // joined with their repository, pull request and shadow check.
       const pageIds = matching

@@ -118,6 +118,34 @@ describe("/reviews", () => {
     expect(screen.getByText("120 reviews")).toBeInTheDocument();
   });
 
+  it("searches by pull request number or title, the search kept in the call, the form and every link", async () => {
+    total = 120;
+    renderReviews("/reviews?search=%2312+&status=failed&page=2");
+    const table = await screen.findByRole("table", { name: "Review runs, newest first" });
+    expect(reviewCalls()).toEqual([
+      `http://backend.test/api/reviews?status=failed&page=2&pageSize=${REVIEWS_PAGE_SIZE}&search=%2312`,
+    ]);
+    expect(screen.getByRole("searchbox", { name: "Pull request" })).toHaveValue("#12");
+    const run = runSummary();
+    expect(
+      within(table).getByRole("link", { name: `Only this repository: ${run.repository}` }),
+    ).toHaveAttribute("href", `/reviews?projectId=${run.projectId}&status=failed&search=%2312`);
+    const pages = screen.getByRole("navigation", { name: "Review pages" });
+    expect(within(pages).getByRole("link", { name: "Next" })).toHaveAttribute(
+      "href",
+      "/reviews?status=failed&search=%2312&page=3",
+    );
+  });
+
+  it("keeps the search when the repository filter is taken off", async () => {
+    renderReviews(`/reviews?projectId=${runSummary().projectId}&search=token`);
+    await screen.findByRole("table", { name: "Review runs, newest first" });
+    expect(screen.getByRole("link", { name: "Show every repository" })).toHaveAttribute(
+      "href",
+      "/reviews?search=token",
+    );
+  });
+
   it("offers each run's repository as a filter, and ignores a malformed filter", async () => {
     renderReviews("/reviews?projectId=web&status=bogus&page=-1");
     const table = await screen.findByRole("table", { name: "Review runs, newest first" });
@@ -132,11 +160,14 @@ describe("/reviews", () => {
   it("says when no run matches the filters, with a way back to every review", async () => {
     runs = [];
     total = 0;
-    renderReviews("/reviews?status=skipped");
-    expect(
-      await screen.findByRole("heading", { name: "No reviews match these filters" }),
-    ).toBeInTheDocument();
-    expect(screen.getByRole("link", { name: "Show every review" })).toHaveAttribute("href", "/reviews");
+    for (const url of ["/reviews?status=skipped", "/reviews?search=nothing+like+it"]) {
+      const { unmount } = renderReviews(url);
+      expect(
+        await screen.findByRole("heading", { name: "No reviews match these filters" }),
+      ).toBeInTheDocument();
+      expect(screen.getByRole("link", { name: "Show every review" })).toHaveAttribute("href", "/reviews");
+      unmount();
+    }
   });
 
   it("marks a run reviewed in shadow mode", async () => {
@@ -183,6 +214,25 @@ describe("/reviews", () => {
     act(() => FakeEventSource.last?.send(runSummary({ id: "other-run", pullRequest: 9, status: "queued" })));
     act(() =>
       FakeEventSource.last?.send(runSummary({ id: "third-run", pullRequest: 7, status: "succeeded" })),
+    );
+    await waitFor(() => expect(within(table).getAllByRole("row")).toHaveLength(3));
+    expect(table).toHaveTextContent("#7");
+    expect(table).not.toHaveTextContent("#9");
+  });
+
+  it("leaves out a new run the search does not take", async () => {
+    renderReviews("/reviews?search=cart");
+    const table = await screen.findByRole("table");
+    await waitFor(() => expect(FakeEventSource.last?.url).toBe("/api/reviews/events"));
+    act(() =>
+      FakeEventSource.last?.send(
+        runSummary({ id: "other-run", pullRequest: 9, pullRequestTitle: "Refunds by card" }),
+      ),
+    );
+    act(() =>
+      FakeEventSource.last?.send(
+        runSummary({ id: "third-run", pullRequest: 7, pullRequestTitle: "Fix the Cart total" }),
+      ),
     );
     await waitFor(() => expect(within(table).getAllByRole("row")).toHaveLength(3));
     expect(table).toHaveTextContent("#7");

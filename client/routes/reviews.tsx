@@ -1,11 +1,19 @@
 import { MessageSquareCode, Radio, RefreshCw } from "lucide-react";
 import { useCallback, useEffect, useState } from "react";
 import { Form, href, Link } from "react-router";
-import { type PageInfo, pageCount } from "../../shared/contract/paging.ts";
-import type { ReviewRunSummary } from "../../shared/contract/reviews.ts";
+import { type PageInfo, pageCount, SEARCH_MAX } from "../../shared/contract/paging.ts";
+import { type ReviewRunSummary, runMatchesSearch } from "../../shared/contract/reviews.ts";
 import { Pager } from "../components/pager";
 import { Settled } from "../components/streamed";
-import { Button, ButtonLink, EmptyState, ScrollRegion, SelectField, TextLink } from "../components/ui";
+import {
+  Button,
+  ButtonLink,
+  EmptyState,
+  ScrollRegion,
+  SelectField,
+  TextField,
+  TextLink,
+} from "../components/ui";
 import { RepositoryName } from "../features/code-hosts/repository-name";
 import { FeedbackSummary } from "../features/reviews/feedback-summary";
 import { loadReviewFeedback, loadReviewRuns, runsStateOf } from "../features/reviews/reviews.server";
@@ -76,16 +84,31 @@ type RunsState = Route.ComponentProps["loaderData"]["state"];
 
 /** The query string of /reviews for a page and the filters. */
 const runsHref = (state: RunsState, page = 1) =>
-  `${href("/reviews")}${listSearchOf({ page }, { projectId: state.projectId, status: state.status })}`;
+  `${href("/reviews")}${listSearchOf(
+    { page, search: state.search },
+    { projectId: state.projectId, status: state.status },
+  )}`;
 
 /**
- * The outcome filter: a GET form, so the filter is in the URL (a link and the back button keep it)
- * and works before hydration. The repository filter comes from a run's "Only this repository".
+ * The pull request search and the outcome filter: a GET form, so the filters are in the URL (a link
+ * and the back button keep them) and work before hydration. The repository filter comes from a
+ * run's "Only this repository".
  */
 function RunsFilterForm({ state }: { state: RunsState }) {
   return (
     <Form method="get" aria-label="Filter reviews" className="flex flex-wrap items-end gap-3">
       {state.projectId ? <input type="hidden" name="projectId" value={state.projectId} /> : null}
+      <TextField
+        key={state.search}
+        className="w-full sm:w-64"
+        label="Pull request"
+        type="search"
+        name="search"
+        placeholder="Number or title"
+        defaultValue={state.search}
+        maxLength={SEARCH_MAX}
+        autoComplete="off"
+      />
       <SelectField
         key={state.status ?? ""}
         className="w-48"
@@ -98,7 +121,7 @@ function RunsFilterForm({ state }: { state: RunsState }) {
         Apply
       </Button>
       {state.projectId ? (
-        <TextLink to={runsHref({ page: 1, status: state.status })} className="pb-2 text-sm">
+        <TextLink to={runsHref({ ...state, projectId: undefined })} className="pb-2 text-sm">
           Show every repository
         </TextLink>
       ) : null}
@@ -133,7 +156,7 @@ function LiveRuns({
   const [runs, setRuns] = useState(initial);
   // Reloaded data (the fallback, or a navigation back here) replaces what the stream merged.
   useEffect(() => setRuns(initial), [initial]);
-  const { projectId, status } = state;
+  const { projectId, status, search } = state;
   const onFirstPage = page.page === 1;
   const mode = useRunEvents(
     useCallback(
@@ -145,14 +168,15 @@ function LiveRuns({
             (candidate) =>
               onFirstPage &&
               (!projectId || candidate.projectId === projectId) &&
-              (!status || candidate.status === status),
+              (!status || candidate.status === status) &&
+              runMatchesSearch(candidate, search),
           ),
         ),
-      [onFirstPage, projectId, status],
+      [onFirstPage, projectId, status, search],
     ),
   );
 
-  if (runs.length === 0 && (projectId || status || page.page > 1)) {
+  if (runs.length === 0 && (projectId || status || search || page.page > 1)) {
     return (
       <EmptyState
         icon={<MessageSquareCode />}

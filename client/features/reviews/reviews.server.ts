@@ -26,10 +26,12 @@ import { nullOn404, settle } from "../../lib/load-result.server";
 
 type Api = Pick<ApiClient, "call">;
 
-/** The filters of /reviews, from its URL (`?projectId=…&status=…`). */
+/** The filters of /reviews, from its URL (`?projectId=…&status=…&search=…`). */
 export interface RunsFilter {
   projectId?: string | undefined;
   status?: ReviewRunSummary["status"] | undefined;
+  /** A pull request's number or a part of its title (runMatchesSearch); "" for none. */
+  search: string;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -40,7 +42,7 @@ export function runsStateOf(url: string): RunsFilter & { page: number } {
   const projectId = params.get("projectId") ?? "";
   const status = v.safeParse(reviewRunStatusSchema, params.get("status"));
   return {
-    page: listStateOf(url).page,
+    ...listStateOf(url),
     projectId: UUID.test(projectId) ? projectId : undefined,
     status: status.success ? status.output : undefined,
   };
@@ -54,10 +56,10 @@ export const REVIEW_LOAD_ERRORS = {
   feedback: "The feedback on findings could not be loaded.",
 } as const;
 
-/** One page of the organisation's runs, newest first, of one repository and status when given. */
+/** One page of the organisation's runs, newest first, filtered as the page's URL asks. */
 export function loadReviewRuns(api: Api, filter: RunsFilter & { page: number }) {
   const query = pageQueryString(
-    { page: filter.page, pageSize: REVIEWS_PAGE_SIZE },
+    { page: filter.page, pageSize: REVIEWS_PAGE_SIZE, search: filter.search },
     { projectId: filter.projectId, status: filter.status },
   );
   return settle(

@@ -1,0 +1,11 @@
+import { type Kysely, type Migration, sql } from "kysely";
+
+export const pullRequestTitlesSearched: Migration = {
+  async up(db: Kysely<unknown>) {
+    // The Reviews page finds runs by a part of their pull request's title (`ilike '%…%'`), which a
+    // b-tree cannot serve; a trigram index can (pg_trgm, created by 0020).
+    await sql`create index review_pull_requests_title_trgm_idx on review_pull_requests using gin (title gin_trgm_ops)`.execute(
+      db,
+    );
+  },
+};
