@@ -1,4 +1,5 @@
 import { act, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { REVIEWS_PAGE_SIZE } from "../../shared/contract/paging.ts";
 import type { ReviewFeedback, ReviewRunSummary } from "../../shared/contract/reviews.ts";
@@ -134,6 +135,31 @@ describe("/reviews", () => {
     expect(within(pages).getByRole("link", { name: "Next" })).toHaveAttribute(
       "href",
       "/reviews?status=failed&search=%2312&page=3",
+    );
+  });
+
+  it("applies the search and the outcome with the fields left empty out of the URL", async () => {
+    const pageUrls: string[] = [];
+    const projectId = runSummary().projectId;
+    renderPage(
+      {
+        path: "reviews",
+        loader: (args: Parameters<typeof loader>[0]) => {
+          pageUrls.push(args.request.url);
+          return loader(args);
+        },
+        Component: Reviews,
+      },
+      `/reviews?projectId=${projectId}&status=failed`,
+    );
+    await screen.findByRole("table", { name: "Review runs, newest first" });
+    await userEvent.type(screen.getByRole("searchbox", { name: "Pull request" }), "  #3 ");
+    await userEvent.selectOptions(screen.getByRole("combobox", { name: "Outcome" }), "");
+    await userEvent.click(screen.getByRole("button", { name: "Apply" }));
+    await waitFor(() => expect(pageUrls).toHaveLength(2));
+    expect(new URL(pageUrls[1] as string).search).toBe(`?projectId=${projectId}&search=%233`);
+    expect(reviewCalls()[1]).toBe(
+      `http://backend.test/api/reviews?projectId=${projectId}&pageSize=${REVIEWS_PAGE_SIZE}&search=%233`,
     );
   });
 

@@ -25,6 +25,7 @@ import { cn } from "../lib/cn";
 import { formatDateTime } from "../lib/formats";
 import { listSearchOf } from "../lib/list-url";
 import { documentTitle, productNameOf, type RouteHandle } from "../lib/route-handle";
+import { useFilterSubmit } from "../lib/use-filter-submit";
 import type { Route } from "./+types/reviews";
 
 export const handle: RouteHandle = { title: "Reviews" };
@@ -95,11 +96,18 @@ const runsHref = (state: RunsState, page = 1) =>
  * run's "Only this repository".
  */
 function RunsFilterForm({ state }: { state: RunsState }) {
+  const onSubmit = useFilterSubmit();
   return (
-    <Form method="get" aria-label="Filter reviews" className="flex flex-wrap items-end gap-3">
+    <Form
+      method="get"
+      aria-label="Filter reviews"
+      className="flex flex-wrap items-end gap-3"
+      onSubmit={onSubmit}
+    >
       {state.projectId ? <input type="hidden" name="projectId" value={state.projectId} /> : null}
       <TextField
-        key={state.search}
+        // Keys unlike the outcome's (both are "" unfiltered): siblings with one key break the form.
+        key={`search:${state.search}`}
         className="w-full sm:w-64"
         label="Pull request"
         type="search"
@@ -110,7 +118,7 @@ function RunsFilterForm({ state }: { state: RunsState }) {
         autoComplete="off"
       />
       <SelectField
-        key={state.status ?? ""}
+        key={`status:${state.status ?? ""}`}
         className="w-48"
         label="Outcome"
         name="status"

@@ -154,6 +154,20 @@ describe("/reviews", () => {
     await page.getByRole("link", { name: "Show every repository" }).click();
     await page.waitForURL(/\/reviews\?status=failed$/);
     await expect.poll(() => rows.count()).toBe(4);
+
+    // Runs 34 and 51 are of pull request 2 of their repositories, "Change 2 of the service".
+    const search = page.getByRole("searchbox", { name: "Pull request" });
+    await search.fill("change 2");
+    await page.getByRole("button", { name: "Apply" }).click();
+    await page.waitForURL(/\/reviews\?search=change\+2&status=failed$/);
+    await expect.poll(() => rows.count()).toBe(2);
+    expect(await rows.getByText("Change 2 of the service").count()).toBe(2);
+    // Emptied, both filters leave the URL.
+    await search.fill("");
+    await page.getByRole("combobox", { name: "Outcome" }).selectOption("");
+    await page.getByRole("button", { name: "Apply" }).click();
+    await page.waitForURL(/\/reviews$/);
+    await expect.poll(() => rows.count()).toBe(REVIEWS_PAGE_SIZE);
     expect(await seriousViolations(page)).toEqual([]);
   });
 });
