@@ -10,8 +10,8 @@ import type { Router } from "express";
 import type { ExpressionBuilder } from "kysely";
 import * as v from "valibot";
 import { API_PATHS } from "../../shared/contract/common.ts";
+import { pullRequestNumberOf } from "../../shared/contract/review-search.ts";
 import {
-  pullRequestNumberOf,
   REVIEW_FEEDBACK_PATH,
   type ReviewRunDetail,
   type ReviewRunSummary,
@@ -118,7 +118,7 @@ function summaries(db: Db, orgId: string) {
     .where("run.org_id", "=", orgId);
 }
 
-/** The runs of pull requests `search` names, as runMatchesSearch says (shared/contract/reviews.ts). */
+/** The runs of pull requests `search` names, as runMatchesSearch says (shared/contract/review-search.ts). */
 function namedBySearch(
   eb: ExpressionBuilder<Database & { run: Database["review_runs"] }, "run">,
   search: string,

@@ -2,7 +2,8 @@ import { MessageSquareCode, Radio, RefreshCw } from "lucide-react";
 import { useCallback, useEffect, useState } from "react";
 import { Form, href, Link } from "react-router";
 import { type PageInfo, pageCount, SEARCH_MAX } from "../../shared/contract/paging.ts";
-import { type ReviewRunSummary, runMatchesSearch } from "../../shared/contract/reviews.ts";
+import { runMatchesSearch } from "../../shared/contract/review-search.ts";
+import type { ReviewRunSummary } from "../../shared/contract/reviews.ts";
 import { Pager } from "../components/pager";
 import { Settled } from "../components/streamed";
 import {

@@ -167,7 +167,7 @@ export type ReviewRunSummary = v.InferOutput<typeof reviewRunSummarySchema>;
 /**
  * GET /api/reviews: one page of the organisation's runs (`page`, `pageSize`, `sort`:
  * shared/contract/common.ts), optionally of one repository (`projectId`), one status (`status`) and
- * the pull requests `search` names (runMatchesSearch).
+ * the pull requests `search` names (runMatchesSearch, review-search.ts).
  */
 export const reviewRunsQuerySchema = schema(() =>
   v.object({
@@ -176,28 +176,6 @@ export const reviewRunsQuerySchema = schema(() =>
     status: v.optional(reviewRunStatusSchema),
   }),
 );
-
-/** The pull request number a search names ("42" or "#42"), if it is one. */
-export function pullRequestNumberOf(search: string): number | undefined {
-  const number = /^#?(\d{1,9})$/.exec(search.trim())?.[1];
-  return number === undefined ? undefined : Number(number);
-}
-
-/**
- * Whether a run is of a pull request that `search` names: its number, or a part of its title in any
- * case. The backend's query and the live list's merge of new runs both follow this.
- */
-export function runMatchesSearch(
-  run: Pick<ReviewRunSummary, "pullRequest" | "pullRequestTitle">,
-  search: string,
-): boolean {
-  const text = search.trim().toLowerCase();
-  return (
-    text === "" ||
-    run.pullRequest === pullRequestNumberOf(text) ||
-    (run.pullRequestTitle ?? "").toLowerCase().includes(text)
-  );
-}
 
 export type ReviewRunsQuery = v.InferOutput<typeof reviewRunsQuerySchema>;
 

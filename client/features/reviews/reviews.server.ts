@@ -30,7 +30,7 @@ type Api = Pick<ApiClient, "call">;
 export interface RunsFilter {
   projectId?: string | undefined;
   status?: ReviewRunSummary["status"] | undefined;
-  /** A pull request's number or a part of its title (runMatchesSearch); "" for none. */
+  /** A pull request's number or a part of its title (shared/contract/review-search.ts); "" for none. */
   search: string;
 }
 

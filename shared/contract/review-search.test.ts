@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { pullRequestNumberOf, runMatchesSearch } from "./reviews.ts";
+import { pullRequestNumberOf, runMatchesSearch } from "./review-search.ts";
 
 describe("searching review runs", () => {
   it("reads a pull request number with or without #, and nothing else as one", () => {
