@@ -1,5 +1,5 @@
 import { Tooltip as Radix } from "radix-ui";
-import type { ReactElement, ReactNode } from "react";
+import { type ReactElement, type ReactNode, useState } from "react";
 import { TOOLTIP_MAX_WIDTH_PX } from "../../../shared/constants.ts";
 
 /**
@@ -17,9 +17,12 @@ export function Tooltip({
   children: ReactElement;
   side?: "top" | "right" | "bottom" | "left";
 }) {
+  // Controlled throughout: a hint that comes and goes must not switch Radix between controlled and
+  // uncontrolled, which React warns about.
+  const [open, setOpen] = useState(false);
   return (
     <Radix.Provider delayDuration={300}>
-      <Radix.Root {...(content ? {} : { open: false })}>
+      <Radix.Root open={content ? open : false} onOpenChange={setOpen}>
         <Radix.Trigger asChild>{children}</Radix.Trigger>
         <Radix.Portal>
           <Radix.Content
