@@ -25,10 +25,19 @@ export interface CodeHost {
   /** How an organisation connects it: an app's installation, or a form with a token. */
   readonly connect: InstallationConnect | TokenConnect;
   /** Whether this host reviews the project's pull requests. */
-  claims(project: ProjectRow): boolean;
+  claims(project: Pick<ProjectRow, "integration_name" | "properties">): boolean;
+  /** The host's page of one of the repository's commits; null where the host has none. */
+  commitUrl(project: Pick<ProjectRow, "external_link">, sha: string): string | null;
   /** The review engine's port to the project's repository, for one run. */
   reviewHost(project: ProjectRow, deps: ReviewHostDeps): Promise<ReviewHost>;
 }
+
+/**
+ * A commit's page on hosts that serve it under the repository's page (`external_link`), as GitHub
+ * (…/{owner}/{repository}/commit/{sha}) and Azure DevOps (…/_git/{repository}/commit/{sha}) do.
+ */
+export const commitUnderRepositoryPage: CodeHost["commitUrl"] = (project, sha) =>
+  `${project.external_link}/commit/${encodeURIComponent(sha)}`;
 
 /**
  * Connected by installing an app: Connect sends the browser to the host, which sends it back to

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { ProjectRow } from "../review/pipeline/pipeline.ts";
 import { AZURE_DEVOPS_INTEGRATION, GITHUB_INTEGRATION } from "./catalogue.ts";
 import type { ConnectConfig } from "./code-host.ts";
-import { CODE_HOSTS, installationFlow, reviewHostFor } from "./registry.ts";
+import { CODE_HOSTS, commitUrlOf, installationFlow, reviewHostFor } from "./registry.ts";
 
 function project(integration: string, properties: Partial<ProjectRow["properties"]> = {}): ProjectRow {
   return {
@@ -30,6 +30,22 @@ describe("the code hosts' registry", () => {
     expect(claimant(project(GITHUB_INTEGRATION))).toBe("github");
     expect(claimant(project(AZURE_DEVOPS_INTEGRATION))).toBe("azure-devops");
     expect(claimant(project("gitlab"))).toBeUndefined();
+  });
+
+  it("links a commit to its page on the host that has one", () => {
+    const sha = "4f2a9c1e7b3d5a6f8e0c2b4d6a8f0e1c3b5d7a9f";
+    expect(commitUrlOf(project(GITHUB_INTEGRATION), sha)).toBe(
+      `https://example.test/acme/shop/commit/${sha}`,
+    );
+    expect(
+      commitUrlOf(
+        { ...project(AZURE_DEVOPS_INTEGRATION), external_link: "https://dev.azure.com/acme/shop/_git/web" },
+        sha,
+      ),
+    ).toBe(`https://dev.azure.com/acme/shop/_git/web/commit/${sha}`);
+    // The sandbox's repositories are not on GitHub, whatever their links say.
+    expect(commitUrlOf(project(GITHUB_INTEGRATION, { sandbox: true }), sha)).toBeNull();
+    expect(commitUrlOf(project("gitlab"), sha)).toBeNull();
   });
 
   it("builds the claiming host's review port, and refuses a project no host claims", async () => {

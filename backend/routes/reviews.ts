@@ -24,6 +24,7 @@ import {
 } from "../../shared/contract/reviews.ts";
 import { uuidSchema } from "../../shared/contract/schema.ts";
 import { sessionOf } from "../auth/require-session.ts";
+import { commitUrlOf } from "../code-hosts/registry.ts";
 import type { Db } from "../db/database.ts";
 import { containsPattern, offsetOf, pageInfoOf } from "../db/paging.ts";
 import { cachedRead, type ReadCacheKind } from "../db/read-cache.ts";
@@ -247,7 +248,12 @@ export function reviewsRouter(db: Db, queue: ReviewQueue, streamGate: EventStrea
     const { org } = sessionOf(res);
     const summary = await runSummary(db, org.id, runId);
     if (!summary) throw notFound();
-    const [decisions, findings, usage] = await Promise.all([
+    const [project, decisions, findings, usage] = await Promise.all([
+      db
+        .selectFrom("projects")
+        .select(["integration_name", "properties", "external_link"])
+        .where("id", "=", summary.projectId)
+        .executeTakeFirstOrThrow(),
       db
         .selectFrom("review_decisions")
         .select(["step", "outcome", "detail", "created_at"])
@@ -286,6 +292,7 @@ export function reviewsRouter(db: Db, queue: ReviewQueue, streamGate: EventStrea
     };
     const data: ReviewRunDetail = {
       ...summary,
+      headCommitUrl: summary.headSha ? commitUrlOf(project, summary.headSha) : null,
       decisions: decisions.map((row) => ({
         step: row.step,
         outcome: row.outcome,

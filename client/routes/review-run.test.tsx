@@ -1,7 +1,7 @@
 import { screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { RunFinding } from "../../shared/contract/reviews.ts";
+import type { ReviewRunDetail, RunFinding } from "../../shared/contract/reviews.ts";
 import { jsonResponse } from "../../tests/support/client/fixtures";
 import { renderPage } from "../../tests/support/client/render-page";
 import { RUN_ID, runDetail, runSummary } from "../../tests/support/client/review-fixtures";
@@ -10,14 +10,17 @@ import ReviewRun, { loader } from "./review-run";
 const fetchMock = vi.fn<typeof fetch>();
 const NEW_RUN = "9e8d7c6b-5a49-4382-9176-5a4b3c2d1e0f";
 let retryStatus: number;
+/** What the run's answer changes from runDetail()'s. */
+let detailChanges: Partial<ReviewRunDetail>;
 
 beforeEach(() => {
   retryStatus = 200;
+  detailChanges = {};
   vi.stubGlobal("fetch", fetchMock);
   fetchMock.mockImplementation(async (input, init) => {
     const url = String(input);
     if (url === `http://backend.test/api/reviews/${RUN_ID}`)
-      return jsonResponse({ success: true, data: runDetail() });
+      return jsonResponse({ success: true, data: runDetail(detailChanges) });
     if (url === `http://backend.test/api/reviews/${NEW_RUN}`) {
       return jsonResponse({
         success: true,
@@ -70,6 +73,22 @@ describe("/reviews/:runId", () => {
     expect(findings[0]).toHaveTextContent('githubToken: env.GITHUB_TOKEN ?? "ghp_****"');
     expect(findings[1]).toHaveTextContent("The whole pull request");
     expect(findings[1]).toHaveTextContent("In the summary");
+  });
+
+  it("links the head commit to its page on the code host, where it has one", async () => {
+    const sha = "4f2a9c1e7b3d5a6f8e0c2b4d6a8f0e1c3b5d7a9f";
+    detailChanges = { headSha: sha, headCommitUrl: `https://github.com/acme/web/commit/${sha}` };
+    const { unmount } = renderRun();
+    expect(await screen.findByRole("link", { name: "4f2a9c1e7b3d" })).toHaveAttribute(
+      "href",
+      `https://github.com/acme/web/commit/${sha}`,
+    );
+    unmount();
+    // The sandbox's commits have no page: the short SHA alone.
+    detailChanges = { headSha: sha, headCommitUrl: null };
+    renderRun();
+    expect(await screen.findByText("4f2a9c1e7b3d")).not.toHaveAttribute("href");
+    expect(screen.queryByRole("link", { name: "4f2a9c1e7b3d" })).not.toBeInTheDocument();
   });
 
   it("shows the decision log as a timeline: steps and outcomes in words, durations, details folded away", async () => {

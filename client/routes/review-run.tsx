@@ -109,7 +109,16 @@ function RunDetail({ run }: { run: RenderedRun }) {
           </Fact>
           <Fact term="Queued">{formatDateTime(run.queuedAt)}</Fact>
           <Fact term="Head commit">
-            <span className="font-mono">{run.headSha ? run.headSha.slice(0, 12) : "—"}</span>
+            {run.headSha && run.headCommitUrl ? (
+              <a
+                href={run.headCommitUrl}
+                className="focus-ring rounded-sm font-mono text-accent-text hover:underline"
+              >
+                {run.headSha.slice(0, 12)}
+              </a>
+            ) : (
+              <span className="font-mono">{run.headSha?.slice(0, 12) ?? "—"}</span>
+            )}
           </Fact>
           {run.reason ? <Fact term="Reason">{run.reason}</Fact> : null}
         </dl>

@@ -372,6 +372,8 @@ export const reviewRunResponseSchema = schema(() =>
     success: v.boolean(),
     data: v.object({
       ...reviewRunSummarySchema.entries,
+      /** The code host's page of the head commit; null without one (the sandbox, no head yet). */
+      headCommitUrl: v.nullable(v.string()),
       decisions: v.array(reviewDecisionSchema),
       findings: v.array(runFindingSchema),
       ai: v.nullable(runAiUsageSchema),

@@ -117,6 +117,7 @@ describe.each(TEST_DATABASE_KINDS)("the review engine on %s", (kind) => {
       shadow: false,
     });
     const detail = await reviewRunDetail(backend, token, run?.id ?? "");
+    expect(detail.headCommitUrl).toBe(`https://github.com/acme/alpha/commit/${head(0)}`);
     expect(detail.findings).toEqual([
       {
         finding: expect.objectContaining({ ruleId: "markers/debugger", path: "src/f0.ts", line: 2 }),

@@ -4,7 +4,7 @@
  * (review-adapter.ts), its events taken by service hooks (webhook-route.ts, service-hooks.ts).
  */
 import { AZURE_DEVOPS_INTEGRATION } from "../catalogue.ts";
-import type { CodeHost } from "../code-host.ts";
+import { type CodeHost, commitUnderRepositoryPage } from "../code-host.ts";
 import { azureDevOpsRepositories } from "./connect.ts";
 import { azureDevOpsReviewHost } from "./review-adapter.ts";
 
@@ -13,5 +13,6 @@ export const azureDevOpsCodeHost = {
   integration: AZURE_DEVOPS_INTEGRATION,
   connect: { kind: "token", repositories: azureDevOpsRepositories },
   claims: (project) => project.integration_name === AZURE_DEVOPS_INTEGRATION,
+  commitUrl: commitUnderRepositoryPage,
   reviewHost: (project, deps) => azureDevOpsReviewHost(deps, project),
 } satisfies CodeHost;

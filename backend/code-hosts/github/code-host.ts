@@ -4,7 +4,7 @@
  * webhook-route.ts.
  */
 import { GITHUB_INTEGRATION } from "../catalogue.ts";
-import type { CodeHost } from "../code-host.ts";
+import { type CodeHost, commitUnderRepositoryPage } from "../code-host.ts";
 import { createGitHubApp } from "./connect.ts";
 
 export const githubCodeHost = {
@@ -17,6 +17,7 @@ export const githubCodeHost = {
       github.app && createGitHubApp({ ...github.app, apiUrl: github.apiUrl, oauthUrl: github.oauthUrl }),
   },
   claims: (project) => project.integration_name === GITHUB_INTEGRATION,
+  commitUrl: commitUnderRepositoryPage,
   async reviewHost(project, { github }) {
     if (!github) throw new Error("No GitHub App is configured to review this repository");
     const fullName = project.properties.full_name;

@@ -14,7 +14,7 @@ import {
   gitHubAppEnv,
   startFakeGitHub,
 } from "../../../tests/support/fake-github.ts";
-import { reviewRuns as listedRuns, reviewRuns } from "../../../tests/support/github-review-flow.ts";
+import { reviewRuns as listedRuns } from "../../../tests/support/github-review-flow.ts";
 import { type WebhookExample, webhookExample } from "../../../tests/support/github-webhook-examples.ts";
 import { testBackends } from "../../../tests/support/test-backend.ts";
 import { type Backend, createBackend } from "../../app.ts";

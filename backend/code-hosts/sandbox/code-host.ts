@@ -27,5 +27,7 @@ export const sandboxCodeHost = {
       }),
   },
   claims: (project) => project.integration_name === GITHUB_INTEGRATION && project.properties.sandbox === true,
+  // Its repositories' links name GitHub, where they do not exist; its pull request page shows the diff.
+  commitUrl: () => null,
   reviewHost: async (project, { db }) => createSandboxReviewHost(db, project),
 } satisfies CodeHost;

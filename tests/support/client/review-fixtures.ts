@@ -37,6 +37,7 @@ export function runSummary(overrides: Partial<ReviewRunSummary> = {}): ReviewRun
 export function runDetail(overrides: Partial<ReviewRunDetail> = {}): ReviewRunDetail {
   return {
     ...runSummary(),
+    headCommitUrl: null,
     decisions: [
       { step: "event", outcome: "queued", detail: { trigger: "opened" }, at: "2026-01-05T10:00:00.000Z" },
       { step: "triage.draft", outcome: "pass", detail: {}, at: "2026-01-05T10:00:01.000Z" },
