@@ -370,7 +370,7 @@ export const SETTINGS_CATALOGUE = [
         label: "Logic slips",
         value: true,
         description:
-          "Inverted error checks, a deferred close before the error check, promises tested as values, async forEach callbacks, loops one past the end (CWE-697, CWE-476, CWE-193).",
+          "Inverted error checks, a deferred close before the error check, promises tested as values, async forEach callbacks, loops one past the end, Python defaults shared between calls and changed (CWE-697, CWE-476, CWE-193).",
       },
     ],
   },
