@@ -370,7 +370,7 @@ export const SETTINGS_CATALOGUE = [
         label: "Logic slips",
         value: true,
         description:
-          "Inverted error checks, a deferred close before the error check, promises tested as values, async forEach callbacks, loops one past the end, Python defaults shared between calls and changed (CWE-697, CWE-476, CWE-193).",
+          "Inverted error checks, a deferred close before the error check, promises tested as values, async forEach callbacks, loops one past the end, Python defaults shared between calls and changed, `is` against a literal, a finally block that drops the exception (CWE-697, CWE-476, CWE-193, CWE-595, CWE-584).",
       },
     ],
   },
