@@ -12,6 +12,7 @@ import {
   GitPullRequest,
   Globe,
   Lock,
+  MessageSquareCode,
   Settings,
   Webhook,
 } from "lucide-react";
@@ -24,6 +25,7 @@ const ICONS = {
   private: Lock,
   public: Globe,
   pulls: GitPullRequest,
+  reviews: MessageSquareCode,
   sandbox: FlaskConical,
   settings: Settings,
   webhook: Webhook,

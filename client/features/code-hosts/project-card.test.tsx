@@ -85,4 +85,12 @@ describe("ProjectCard", () => {
       integrationType: "git",
     });
   });
+
+  it("links the reviews icon to the Reviews page filtered to the repository", () => {
+    const card = renderCard();
+    expect(within(card).getByRole("link", { name: "Reviews of babbage/engine" })).toHaveAttribute(
+      "href",
+      "/reviews?projectId=p1",
+    );
+  });
 });

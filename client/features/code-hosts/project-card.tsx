@@ -1,9 +1,10 @@
-import { Link } from "react-router";
+import { href, Link } from "react-router";
 import { TEXT } from "../../../shared/contract/accounts.ts";
 import type { Project } from "../../../shared/contract/code-hosts.ts";
 import { sandboxPullsHref } from "../../../shared/contract/sandbox.ts";
 import { Badge, buttonClasses, Card, Skeleton } from "../../components/ui";
 import { cn } from "../../lib/cn";
+import { listSearchOf } from "../../lib/list-url";
 import { CardIcon } from "./card-icons";
 import { repositorySettingsHref } from "./projects";
 import { RepositoryName } from "./repository-name";
@@ -108,14 +109,24 @@ export function ProjectCard({ project }: { project: Project }) {
             <span className="sr-only"> {title} (opens in a new tab)</span>
           </a>
         )}
-        <Link
-          to={repositorySettingsHref(project)}
-          aria-label={`Settings for ${title}`}
-          title="Repository settings"
-          className={buttonClasses({ variant: "ghost", size: "sm", iconOnly: true })}
-        >
-          <CardIcon name="settings" className="size-4" />
-        </Link>
+        <div className="flex items-center gap-1">
+          <Link
+            to={`${href("/reviews")}${listSearchOf({}, { projectId: project.id })}`}
+            aria-label={`Reviews of ${title}`}
+            title="Reviews"
+            className={buttonClasses({ variant: "ghost", size: "sm", iconOnly: true })}
+          >
+            <CardIcon name="reviews" className="size-4" />
+          </Link>
+          <Link
+            to={repositorySettingsHref(project)}
+            aria-label={`Settings for ${title}`}
+            title="Repository settings"
+            className={buttonClasses({ variant: "ghost", size: "sm", iconOnly: true })}
+          >
+            <CardIcon name="settings" className="size-4" />
+          </Link>
+        </div>
       </div>
     </Card>
   );
