@@ -20,6 +20,7 @@ import { confirmedUser } from "../lib/guards.server";
 import { type ListState, listSearchOf, listStateOf } from "../lib/list-url";
 import { useProductName } from "../lib/root-data";
 import { documentTitle, productNameOf, type RouteHandle } from "../lib/route-handle";
+import { useFilterSubmit } from "../lib/use-filter-submit";
 import type { Route } from "./+types/home";
 
 export const handle: RouteHandle = { title: "Home" };
@@ -182,12 +183,14 @@ function CodeHostChoice({ codeHost }: { codeHost: SettingsProvider }) {
  * before hydration; a new search starts at the first page, on the same code host.
  */
 function RepositorySearch({ search, codeHost }: { search: string; codeHost: SettingsProvider }) {
+  const onSubmit = useFilterSubmit();
   return (
     <Form
       method="get"
       role="search"
       className="flex w-full items-end gap-2 sm:w-auto"
       aria-label="Repositories"
+      onSubmit={onSubmit}
     >
       {codeHost === DEFAULT_SETTINGS_PROVIDER ? null : (
         <input type="hidden" name="integrationName" value={codeHost} />

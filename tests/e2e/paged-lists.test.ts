@@ -78,6 +78,11 @@ describe("/home", () => {
       .poll(() => repositories.getByText("10 repositories match “REPOSITORY-001”").isVisible())
       .toBe(true);
     await expect.poll(() => cards.count()).toBe(Math.min(10, HOME_PAGE_SIZE));
+    // An emptied search leaves the URL: every repository again, from the first page.
+    await searchbox.fill("  ");
+    await page.getByRole("button", { name: "Search" }).click();
+    await page.waitForURL(/\/home$/);
+    await expect.poll(() => cards.count()).toBe(HOME_PAGE_SIZE);
     expect(await seriousViolations(page)).toEqual([]);
   });
 });
