@@ -8,31 +8,34 @@ import path from "node:path";
 import { loadEnvFile } from "../shared/node/env-file.ts";
 import { ensureBuild } from "./lib/build.ts";
 import { configuredEmulatorPort } from "./lib/firebase-emulator.ts";
-import { startStack } from "./lib/stack.ts";
+import { type RunningStack, startStack } from "./lib/stack.ts";
 
 loadEnvFile();
 const dev = process.argv.includes("--dev");
 const port = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 
-if (!dev) ensureBuild();
-const stack = await startStack({
-  dev,
-  gatewayPort: port("PORT", 3000),
-  backendPort: port("BACKEND_PORT", 3001),
-  emulatorPort: configuredEmulatorPort(),
-  dataDir: process.env.DATA_DIR ?? path.resolve(".data"),
-});
-
+// Ctrl-C while the stack is still starting exits at once: the services already launched get a
+// signal as this process exits (scripts/lib/process-group.ts). Once it is up, they are stopped in turn.
+let stack: RunningStack | undefined;
 let stopping = false;
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, async () => {
     if (stopping) return;
     stopping = true;
     console.log("\nStopping...");
-    await stack.stop();
+    await stack?.stop();
     process.exit(0);
   });
 }
+
+if (!dev) ensureBuild();
+stack = await startStack({
+  dev,
+  gatewayPort: port("PORT", 3000),
+  backendPort: port("BACKEND_PORT", 3001),
+  emulatorPort: configuredEmulatorPort(),
+  dataDir: process.env.DATA_DIR ?? path.resolve(".data"),
+});
 
 console.log(
   `Sign in with a demo account: npm run demo-account (Firebase Auth emulator at ${stack.emulatorHost})`,

@@ -5,7 +5,6 @@
  * its users are in tests/support/firebase-emulator-users.ts.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { once } from "node:events";
 import { createWriteStream } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
@@ -13,6 +12,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { DEMO_PROJECT_ID } from "../../shared/node/env.ts";
 import { claimPort, retryOnPortRace } from "./ports.ts";
+import { isRunning, killGroupOnExit, stopGroup } from "./process-group.ts";
 
 export interface FirebaseEmulatorOptions {
   /** Auth emulator port; a free one when omitted. */
@@ -43,20 +43,6 @@ function firebaseCli(): string {
   const require = createRequire(import.meta.url);
   const packageJson = require.resolve("firebase-tools/package.json");
   return path.join(path.dirname(packageJson), "lib/bin/firebase.js");
-}
-
-function isRunning(child: ChildProcess): boolean {
-  return child.exitCode === null && child.signalCode === null;
-}
-
-/** Kills the emulator's whole process group (the CLI spawns helpers of its own). */
-function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  if (child.pid === undefined || !isRunning(child)) return;
-  try {
-    process.kill(-child.pid, signal);
-  } catch {
-    // already gone
-  }
 }
 
 async function waitUntilReady(host: string, child: ChildProcess, output: () => string): Promise<void> {
@@ -133,21 +119,13 @@ async function startOnce(options: FirebaseEmulatorOptions): Promise<RunningFireb
     });
   }
 
-  // Never leave an emulator behind when the parent exits without calling stop().
-  const killOnExit = () => killGroup(child, "SIGKILL");
-  process.once("exit", killOnExit);
+  const forgetOnExit = killGroupOnExit(child, "SIGKILL");
 
   let stopped: Promise<void> | undefined;
   const stop = () => {
     stopped ??= (async () => {
-      process.off("exit", killOnExit);
-      if (isRunning(child)) {
-        const exited = once(child, "exit");
-        killGroup(child, "SIGTERM");
-        const timer = setTimeout(() => killGroup(child, "SIGKILL"), STOP_TIMEOUT_MS);
-        await exited;
-        clearTimeout(timer);
-      }
+      forgetOnExit();
+      await stopGroup(child, STOP_TIMEOUT_MS);
       logFile?.end();
       await rm(workDir, { recursive: true, force: true });
     })();

@@ -5,13 +5,13 @@
  * use the emulator: docs/decisions/005-production-mode-and-local-mode.md.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { once } from "node:events";
 import { closeSync, openSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { startFirebaseEmulator } from "./firebase-emulator.ts";
 import { logFormatter } from "./log-format.ts";
 import { claimPort } from "./ports.ts";
+import { killGroupOnExit, stopGroup } from "./process-group.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const NODE = process.execPath;
@@ -97,6 +97,8 @@ export interface RunningStack {
 interface Service {
   name: string;
   child: ChildProcess;
+  /** Takes back the signal the service gets if this process exits without stopping it. */
+  forgetOnExit(): void;
 }
 
 async function waitUntilAnswering(url: string, service: Service): Promise<void> {
@@ -121,13 +123,8 @@ async function waitUntilAnswering(url: string, service: Service): Promise<void> 
 
 /** Each service runs in its own process group, so stopping it also stops anything it spawned. */
 async function stopService(service: Service): Promise<void> {
-  const { child } = service;
-  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
-  const exited = once(child, "exit");
-  process.kill(-child.pid, "SIGTERM");
-  const timer = setTimeout(() => child.pid && process.kill(-child.pid, "SIGKILL"), STOP_TIMEOUT_MS);
-  await exited;
-  clearTimeout(timer);
+  service.forgetOnExit();
+  await stopGroup(service.child, STOP_TIMEOUT_MS);
 }
 
 export async function startStack(options: StackOptions): Promise<RunningStack> {
@@ -163,7 +160,8 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     for (const stream of [child.stdout, child.stderr]) {
       stream?.pipe(logFormatter(name)).pipe(process.stdout, { end: false });
     }
-    const service = { name, child };
+    // SIGTERM, not SIGKILL: a service stopped that way still closes its database cleanly.
+    const service = { name, child, forgetOnExit: killGroupOnExit(child, "SIGTERM") };
     services.push(service);
     return service;
   };

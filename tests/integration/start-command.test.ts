@@ -5,6 +5,7 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdtempSync } from "node:fs";
+import { readdir, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -16,24 +17,48 @@ const answers = (url: string) =>
     () => "refused",
   );
 
+/** `npm start` on ports of its own, with a data folder of its own that its processes carry in their environment. */
+async function startCommand() {
+  const [gatewayPort, backendPort, emulatorPort] = [await claimPort(), await claimPort(), await claimPort()];
+  const dataDir = path.join(mkdtempSync(path.join(tmpdir(), "argus-start-")), "data");
+  const child = spawn(process.execPath, ["scripts/start.ts"], {
+    env: {
+      ...process.env,
+      NODE_ENV: "test",
+      PORT: String(gatewayPort),
+      BACKEND_PORT: String(backendPort),
+      FIREBASE_AUTH_EMULATOR_PORT: String(emulatorPort),
+      DATA_DIR: dataDir,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  return { child, gatewayPort, backendPort, emulatorPort, dataDir };
+}
+
+/** The processes, other than `launcher`, whose environment names `dataDir`: what `npm start` launched. */
+async function launchedBy(launcher: number, dataDir: string): Promise<number[]> {
+  const pids = (await readdir("/proc")).filter((entry) => /^\d+$/.test(entry)).map(Number);
+  const environments = await Promise.all(
+    pids.map((pid) => readFile(`/proc/${pid}/environ`, "latin1").catch(() => "")),
+  );
+  return pids.filter(
+    (pid, index) => pid !== launcher && environments[index]?.split("\0").includes(`DATA_DIR=${dataDir}`),
+  );
+}
+
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let value = await read();
+  while (!done(value) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    value = await read();
+  }
+  return value;
+}
+
 describe("npm start", () => {
   it("starts emulator, backend and gateway in production and local mode, prints the URL last, and stops all three on Ctrl-C", async () => {
-    const [gatewayPort, backendPort, emulatorPort] = [
-      await claimPort(),
-      await claimPort(),
-      await claimPort(),
-    ];
-    const child = spawn(process.execPath, ["scripts/start.ts"], {
-      env: {
-        ...process.env,
-        NODE_ENV: "test",
-        PORT: String(gatewayPort),
-        BACKEND_PORT: String(backendPort),
-        FIREBASE_AUTH_EMULATOR_PORT: String(emulatorPort),
-        DATA_DIR: path.join(mkdtempSync(path.join(tmpdir(), "argus-start-")), "data"),
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const { child, gatewayPort, backendPort, emulatorPort } = await startCommand();
     const url = `http://127.0.0.1:${gatewayPort}`;
     const lines: string[] = [];
     const printedUrl = new Promise<string | undefined>((resolve) => {
@@ -63,6 +88,32 @@ describe("npm start", () => {
     expect(code).toBe(0);
     expect(await answers(`${url}/healthz`)).toBe("refused");
     expect(await answers(`http://127.0.0.1:${backendPort}/healthz`)).toBe("refused");
+    expect(await answers(`http://127.0.0.1:${emulatorPort}/`)).toBe("refused");
+  }, 180_000);
+
+  it("leaves nothing running when Ctrl-C comes while it is still starting", async () => {
+    const { child, emulatorPort, dataDir } = await startCommand();
+    child.stdout.resume();
+    child.stderr.resume();
+    // The emulator starts first; Ctrl-C once it answers, before the services are up.
+    const emulator = await until(
+      () => answers(`http://127.0.0.1:${emulatorPort}/`),
+      (status) => status === 200,
+      120_000,
+    );
+    expect(emulator).toBe(200);
+    expect(await launchedBy(child.pid ?? 0, dataDir)).not.toEqual([]);
+
+    child.kill("SIGINT");
+    await once(child, "exit");
+    // A service stopped by SIGTERM takes a moment to close; none may stay behind.
+    expect(
+      await until(
+        () => launchedBy(child.pid ?? 0, dataDir),
+        (pids) => pids.length === 0,
+        15_000,
+      ),
+    ).toEqual([]);
     expect(await answers(`http://127.0.0.1:${emulatorPort}/`)).toBe("refused");
   }, 180_000);
 });
