@@ -211,17 +211,20 @@ describe("/subscriptions banners", () => {
     await renderLoaded();
     const banner = screen.getByText("Pro trial in progress").closest("[role=status]");
     expect(banner).toHaveTextContent("10 days left in your Pro trial");
-    expect(banner).toHaveClass("text-warning-text");
+    expect(banner).not.toHaveClass("text-warning-text");
+    expect(banner).toHaveClass("text-fg");
     expect(button("Upgrade to Pro")).toBeVisible();
     const period = screen.getByRole("region", { name: "Billing period" });
     expect(within(period).getByText("Trial Ends")).toBeVisible();
     expect(button("Cancel Subscription")).toBeNull();
   });
 
-  it("trial ending soon", async () => {
+  it("trial ending soon, in amber", async () => {
     current.subscription = trialSubscription(2, "ending_soon");
     await renderLoaded();
-    expect(screen.getByText("Trial ending soon").closest("[role=status]")).toHaveTextContent("2 days left");
+    const banner = screen.getByText("Trial ending soon").closest("[role=status]");
+    expect(banner).toHaveTextContent("2 days left");
+    expect(banner).toHaveClass("text-warning-text");
   });
 
   it("'Trial expires today' at 0 days left while ending soon", async () => {

@@ -99,9 +99,12 @@ function trialBanner(subscription: Subscription): Banner | null {
     if (trial.status === "ending_soon" && left === 0) {
       return { id: "trial", tone: "danger", title: T.trialExpiresToday, text: T.trialExpiresTodayHint };
     }
-    if (trial.status === "ending_soon" || trial.status === "active") {
-      const title = trial.status === "ending_soon" ? T.trialEndingSoon : T.trialInProgress;
-      return { id: "trial", tone: "warning", title, text: T.trialDaysLeft(left) };
+    // A trial with time left is news, not a warning; it turns amber once it is ending soon.
+    if (trial.status === "ending_soon") {
+      return { id: "trial", tone: "warning", title: T.trialEndingSoon, text: T.trialDaysLeft(left) };
+    }
+    if (trial.status === "active") {
+      return { id: "trial", tone: "info", title: T.trialInProgress, text: T.trialDaysLeft(left) };
     }
   }
   if (isFree(subscription) && trial.status === "ended" && !trial.converted_to_active) {
