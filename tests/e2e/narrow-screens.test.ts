@@ -325,11 +325,13 @@ describe.each([
     }
   });
 
-  it("'Rows per page' stays on one line, and so does each contributor's username", async () => {
+  it("'Rows per page' stays on one line, and so do each contributor's username and e-mail", async () => {
     await load(page, "/subscriptions");
     expect(await linesOf(page.getByText("Rows per page", { exact: true }))).toBe(1);
-    const usernames = page.getByRole("table", { name: "Contributors" }).locator("tbody td:nth-child(3)");
-    expect(await usernames.count()).toBeGreaterThan(0);
-    for (const username of await usernames.all()) expect(await linesOf(username)).toBe(1);
+    const rows = page.getByRole("table", { name: "Contributors" }).locator("tbody tr");
+    expect(await rows.count()).toBeGreaterThan(0);
+    for (const row of await rows.all()) {
+      for (const column of [3, 4]) expect(await linesOf(row.locator(`td:nth-child(${column})`))).toBe(1);
+    }
   });
 });

@@ -140,7 +140,15 @@ const columns = helper.columns([
     header: "E-mail",
     enableSorting: false,
     enableColumnFilter: false,
-    cell: (context) => context.getValue() ?? <span className="text-fg-subtle">—</span>,
+    // An address split over two lines is as hard to read (or copy) as a username.
+    cell: (context) => {
+      const email = context.getValue();
+      return email ? (
+        <span className="whitespace-nowrap">{email}</span>
+      ) : (
+        <span className="text-fg-subtle">—</span>
+      );
+    },
   }),
   helper.accessor("role", {
     header: "Role",
