@@ -8,6 +8,7 @@ import path from "node:path";
 import { loadEnvFile } from "../shared/node/env-file.ts";
 import { ensureBuild } from "./lib/build.ts";
 import { configuredEmulatorPort } from "./lib/firebase-emulator.ts";
+import { PortTakenError } from "./lib/ports.ts";
 import { type RunningStack, startStack } from "./lib/stack.ts";
 
 loadEnvFile();
@@ -29,13 +30,21 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 }
 
 if (!dev) ensureBuild();
-stack = await startStack({
-  dev,
-  gatewayPort: port("PORT", 3000),
-  backendPort: port("BACKEND_PORT", 3001),
-  emulatorPort: configuredEmulatorPort(),
-  dataDir: process.env.DATA_DIR ?? path.resolve(".data"),
-});
+try {
+  stack = await startStack({
+    dev,
+    gatewayPort: port("PORT", 3000),
+    backendPort: port("BACKEND_PORT", 3001),
+    emulatorPort: configuredEmulatorPort(),
+    dataDir: process.env.DATA_DIR ?? path.resolve(".data"),
+  });
+} catch (error) {
+  if (!(error instanceof PortTakenError)) throw error;
+  console.error(
+    `${error.message}. Is the product already running? Stop it, or choose other ports with PORT, BACKEND_PORT and FIREBASE_AUTH_EMULATOR_PORT (in .env too).`,
+  );
+  process.exit(1);
+}
 
 console.log(
   `Sign in with a demo account: npm run demo-account (Firebase Auth emulator at ${stack.emulatorHost})`,

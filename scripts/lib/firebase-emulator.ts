@@ -11,7 +11,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { DEMO_PROJECT_ID } from "../../shared/node/env.ts";
-import { claimPort, retryOnPortRace } from "./ports.ts";
+import { claimPort, PortTakenError, retryOnPortRace } from "./ports.ts";
 import { isRunning, killGroupOnExit, stopGroup } from "./process-group.ts";
 
 export interface FirebaseEmulatorOptions {
@@ -79,7 +79,7 @@ async function startOnce(options: FirebaseEmulatorOptions): Promise<RunningFireb
   const projectId = options.projectId ?? DEMO_PROJECT_ID;
   // A taken auth port would let the readiness check reach someone else's emulator.
   const authPort = await claimPort(options.port ?? 0).catch(() => {
-    throw new Error(`Firebase emulator: port ${options.port} is already in use`);
+    throw new PortTakenError("Firebase emulator", options.port ?? 0);
   });
   const [hubPort, loggingPort, eventarcPort] = await Promise.all([claimPort(0), claimPort(0), claimPort(0)]);
   const host = `127.0.0.1:${authPort}`;

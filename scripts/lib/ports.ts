@@ -38,6 +38,18 @@ export async function claimPort(port = 0): Promise<number> {
   }
 }
 
+/** A port the user chose (or the default one) that something else already listens on. */
+export class PortTakenError extends Error {
+  readonly service: string;
+  readonly port: number;
+
+  constructor(service: string, port: number) {
+    super(`${service}: port ${port} is already in use`);
+    this.service = service;
+    this.port = port;
+  }
+}
+
 /**
  * Runs `start` again, up to `attempts` times in all, while it fails because a port it was given
  * was taken: a port found free is only free when checked, and a child process that binds it

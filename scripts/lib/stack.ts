@@ -10,7 +10,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { startFirebaseEmulator } from "./firebase-emulator.ts";
 import { logFormatter } from "./log-format.ts";
-import { claimPort } from "./ports.ts";
+import { claimPort, PortTakenError } from "./ports.ts";
 import { killGroupOnExit, stopGroup } from "./process-group.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -128,6 +128,16 @@ async function stopService(service: Service): Promise<void> {
 }
 
 export async function startStack(options: StackOptions): Promise<RunningStack> {
+  // A port already taken (by another `npm start`, say) would let the readiness checks below reach
+  // that other server and call this stack ready while its own service failed to listen.
+  for (const [name, port] of [
+    ["backend", options.backendPort],
+    ["gateway", options.gatewayPort],
+  ] as const) {
+    await claimPort(port).catch(() => {
+      throw new PortTakenError(name, port);
+    });
+  }
   // A log file (tests, benchmarks) is the services' own standard output: they append their JSON lines
   // to it themselves. Relayed through a pipe, every line also cost this process a read and a write,
   // CPU taken from the services on a loaded machine (docs/performance.md, tenth round).

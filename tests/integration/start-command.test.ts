@@ -6,6 +6,7 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdtempSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
+import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -18,8 +19,9 @@ const answers = (url: string) =>
   );
 
 /** `npm start` on ports of its own, with a data folder of its own that its processes carry in their environment. */
-async function startCommand() {
-  const [gatewayPort, backendPort, emulatorPort] = [await claimPort(), await claimPort(), await claimPort()];
+async function startCommand(ports: { gatewayPort?: number } = {}) {
+  const gatewayPort = ports.gatewayPort ?? (await claimPort());
+  const [backendPort, emulatorPort] = [await claimPort(), await claimPort()];
   const dataDir = path.join(mkdtempSync(path.join(tmpdir(), "argus-start-")), "data");
   const child = spawn(process.execPath, ["scripts/start.ts"], {
     env: {
@@ -116,4 +118,36 @@ describe("npm start", () => {
     ).toEqual([]);
     expect(await answers(`http://127.0.0.1:${emulatorPort}/`)).toBe("refused");
   }, 180_000);
+
+  it("refuses to start, and says why, when the gateway's port is taken (another npm start answering on it)", async () => {
+    // Something that answers every request with 200, as an Argus already running would answer /healthz.
+    const squatter = createServer((_request, response) => response.end("ok"));
+    const gatewayPort = await claimPort();
+    await new Promise<void>((resolve) => squatter.listen(gatewayPort, "127.0.0.1", resolve));
+    try {
+      const { child, emulatorPort, dataDir } = await startCommand({ gatewayPort });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+        stdout += chunk;
+      });
+      child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+        stderr += chunk;
+      });
+      const exit = await Promise.race([
+        once(child, "exit").then(([code]) => code),
+        new Promise((resolve) => setTimeout(resolve, 60_000, "still running")),
+      ]);
+      child.kill("SIGINT");
+      expect(exit).toBe(1);
+      expect(stderr).toContain(
+        `gateway: port ${gatewayPort} is already in use. Is the product already running?`,
+      );
+      expect(stdout).not.toContain(`http://127.0.0.1:${gatewayPort}`);
+      expect(await launchedBy(child.pid ?? 0, dataDir)).toEqual([]);
+      expect(await answers(`http://127.0.0.1:${emulatorPort}/`)).toBe("refused");
+    } finally {
+      squatter.close();
+    }
+  }, 120_000);
 });
