@@ -39,12 +39,24 @@ try {
     dataDir: process.env.DATA_DIR ?? path.resolve(".data"),
   });
 } catch (error) {
-  if (!(error instanceof PortTakenError)) throw error;
+  // The services' own output is above; one line says what stopped the start.
   console.error(
-    `${error.message}. Is the product already running? Stop it, or choose other ports with PORT, BACKEND_PORT and FIREBASE_AUTH_EMULATOR_PORT (in .env too).`,
+    error instanceof PortTakenError
+      ? `${error.message}. Is the product already running? Stop it, or choose other ports with PORT, BACKEND_PORT and FIREBASE_AUTH_EMULATOR_PORT (in .env too).`
+      : `Could not start: ${error instanceof Error ? error.message : String(error)}`,
   );
   process.exit(1);
 }
+
+stack.serviceExited.then(async ({ service, code, signal }) => {
+  if (stopping) return;
+  stopping = true;
+  console.error(
+    `\nThe ${service} stopped unexpectedly (${signal ?? `exit code ${code}`}); stopping the rest.`,
+  );
+  await stack?.stop();
+  process.exit(1);
+});
 
 console.log(
   `Sign in with a demo account: npm run demo-account (Firebase Auth emulator at ${stack.emulatorHost})`,

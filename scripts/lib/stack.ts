@@ -92,6 +92,11 @@ export interface RunningStack {
    * see when the backend cannot be reached. `stop()` still stops the rest.
    */
   stopBackend(): Promise<void>;
+  /**
+   * Settles when a service exits that nobody stopped (a crash, a kill): `npm start` then stops the
+   * rest instead of serving half a product.
+   */
+  serviceExited: Promise<{ service: string; code: number | null; signal: NodeJS.Signals | null }>;
 }
 
 interface Service {
@@ -99,6 +104,8 @@ interface Service {
   child: ChildProcess;
   /** Takes back the signal the service gets if this process exits without stopping it. */
   forgetOnExit(): void;
+  /** Set once this process stops it: its exit is then expected. */
+  stopping: boolean;
 }
 
 async function waitUntilAnswering(url: string, service: Service): Promise<void> {
@@ -123,6 +130,7 @@ async function waitUntilAnswering(url: string, service: Service): Promise<void> 
 
 /** Each service runs in its own process group, so stopping it also stops anything it spawned. */
 async function stopService(service: Service): Promise<void> {
+  service.stopping = true;
   service.forgetOnExit();
   await stopGroup(service.child, STOP_TIMEOUT_MS);
 }
@@ -143,6 +151,10 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   // CPU taken from the services on a loaded machine (docs/performance.md, tenth round).
   const logFd = options.logFile ? openSync(options.logFile, "a") : undefined;
   const services: Service[] = [];
+  let reportExit: (exit: Awaited<RunningStack["serviceExited"]>) => void = () => {};
+  const serviceExited = new Promise<Awaited<RunningStack["serviceExited"]>>((resolve) => {
+    reportExit = resolve;
+  });
   const mode = { NODE_ENV: options.dev ? "development" : "production", LOCAL_MODE: "true" };
   const launch = (
     name: string,
@@ -171,7 +183,10 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       stream?.pipe(logFormatter(name)).pipe(process.stdout, { end: false });
     }
     // SIGTERM, not SIGKILL: a service stopped that way still closes its database cleanly.
-    const service = { name, child, forgetOnExit: killGroupOnExit(child, "SIGTERM") };
+    const service = { name, child, forgetOnExit: killGroupOnExit(child, "SIGTERM"), stopping: false };
+    child.once("exit", (code, signal) => {
+      if (!service.stopping) reportExit({ service: name, code, signal });
+    });
     services.push(service);
     return service;
   };
@@ -224,6 +239,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       pids: { backend: backend.child.pid ?? 0, gateway: gateway.child.pid ?? 0 },
       stop,
       stopBackend: () => stopService(backend),
+      serviceExited,
     };
   } catch (error) {
     await stop();

@@ -4,7 +4,7 @@
  */
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
@@ -150,4 +150,42 @@ describe("npm start", () => {
       squatter.close();
     }
   }, 120_000);
+
+  it("stops the rest and exits with an error when a service dies while it runs", async () => {
+    const { child, gatewayPort, backendPort, emulatorPort, dataDir } = await startCommand();
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr += chunk;
+    });
+    const url = `http://127.0.0.1:${gatewayPort}`;
+    // The URL on a line of its own: the launcher's last line, once all three are ready.
+    const ready = (text: string) => text.split("\n").includes(url);
+    expect(ready(await until(async () => stdout, ready, 120_000))).toBe(true);
+    const gateway = (await launchedBy(child.pid ?? 0, dataDir)).find((pid) =>
+      readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("server/index.ts"),
+    );
+    expect(gateway).toBeDefined();
+
+    process.kill(gateway ?? 0, "SIGKILL");
+    const exit = await Promise.race([
+      once(child, "exit").then(([code]) => code),
+      new Promise((resolve) => setTimeout(resolve, 30_000, "still running")),
+    ]);
+    child.kill("SIGINT");
+    expect(exit).toBe(1);
+    expect(stderr).toContain("The gateway stopped unexpectedly (SIGKILL); stopping the rest.");
+    expect(
+      await until(
+        () => launchedBy(child.pid ?? 0, dataDir),
+        (pids) => pids.length === 0,
+        15_000,
+      ),
+    ).toEqual([]);
+    expect(await answers(`http://127.0.0.1:${backendPort}/healthz`)).toBe("refused");
+    expect(await answers(`http://127.0.0.1:${emulatorPort}/`)).toBe("refused");
+  }, 180_000);
 });
