@@ -11,7 +11,14 @@ import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { claimPort } from "../../scripts/lib/ports.ts";
 import { type RunningStack, type StackOptions, startStack } from "../../scripts/lib/stack.ts";
-import { connectSandbox, heightOf, launchBrowser, seriousViolations, signedInPage } from "./browser.ts";
+import {
+  connectSandbox,
+  heightOf,
+  launchBrowser,
+  seriousViolations,
+  signedInPage,
+  waitForHydration,
+} from "./browser.ts";
 
 let browser: Browser;
 beforeAll(async () => {
@@ -64,6 +71,8 @@ describe("settings", () => {
 
     await page.goto(`${stack.baseUrl}/settings`);
     await page.getByRole("heading", { name: "Organization Settings" }).waitFor();
+    // Before hydration the tabs are markup only, and an arrow key moves nothing.
+    await waitForHydration(page);
     // The arrow keys move between tabs; the focused tab's ring is drawn inside it, since the tab
     // list scrolls sideways and would clip a ring drawn outside.
     await page.getByRole("tab", { name: "Account Preferences" }).focus();

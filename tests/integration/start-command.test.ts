@@ -48,6 +48,35 @@ async function launchedBy(launcher: number, dataDir: string): Promise<number[]> 
   );
 }
 
+/** What the command writes, as it comes. */
+function outputOf(child: ReturnType<typeof spawn>) {
+  const output = { stdout: "", stderr: "" };
+  child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
+    output.stdout += chunk;
+  });
+  child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
+    output.stderr += chunk;
+  });
+  return output;
+}
+
+/** The command's exit code, or "still running" after `timeoutMs`. */
+function exitWithin(child: ReturnType<typeof spawn>, timeoutMs: number): Promise<unknown> {
+  return Promise.race([
+    once(child, "exit").then(([code]) => code),
+    new Promise((resolve) => setTimeout(resolve, timeoutMs, "still running")),
+  ]);
+}
+
+/** What the command launched and left running, once a service stopped by SIGTERM had time to close. */
+function leftRunning(launcher: ReturnType<typeof spawn>, dataDir: string): Promise<number[]> {
+  return until(
+    () => launchedBy(launcher.pid ?? 0, dataDir),
+    (pids) => pids.length === 0,
+    15_000,
+  );
+}
+
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let value = await read();
@@ -108,14 +137,7 @@ describe("npm start", () => {
 
     child.kill("SIGINT");
     await once(child, "exit");
-    // A service stopped by SIGTERM takes a moment to close; none may stay behind.
-    expect(
-      await until(
-        () => launchedBy(child.pid ?? 0, dataDir),
-        (pids) => pids.length === 0,
-        15_000,
-      ),
-    ).toEqual([]);
+    expect(await leftRunning(child, dataDir)).toEqual([]);
     expect(await answers(`http://127.0.0.1:${emulatorPort}/`)).toBe("refused");
   }, 180_000);
 
@@ -126,24 +148,14 @@ describe("npm start", () => {
     await new Promise<void>((resolve) => squatter.listen(gatewayPort, "127.0.0.1", resolve));
     try {
       const { child, emulatorPort, dataDir } = await startCommand({ gatewayPort });
-      let stdout = "";
-      let stderr = "";
-      child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-        stdout += chunk;
-      });
-      child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-        stderr += chunk;
-      });
-      const exit = await Promise.race([
-        once(child, "exit").then(([code]) => code),
-        new Promise((resolve) => setTimeout(resolve, 60_000, "still running")),
-      ]);
+      const output = outputOf(child);
+      const exit = await exitWithin(child, 60_000);
       child.kill("SIGINT");
       expect(exit).toBe(1);
-      expect(stderr).toContain(
+      expect(output.stderr).toContain(
         `gateway: port ${gatewayPort} is already in use. Is the product already running?`,
       );
-      expect(stdout).not.toContain(`http://127.0.0.1:${gatewayPort}`);
+      expect(output.stdout).not.toContain(`http://127.0.0.1:${gatewayPort}`);
       expect(await launchedBy(child.pid ?? 0, dataDir)).toEqual([]);
       expect(await answers(`http://127.0.0.1:${emulatorPort}/`)).toBe("refused");
     } finally {
@@ -153,38 +165,22 @@ describe("npm start", () => {
 
   it("stops the rest and exits with an error when a service dies while it runs", async () => {
     const { child, gatewayPort, backendPort, emulatorPort, dataDir } = await startCommand();
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-      stderr += chunk;
-    });
+    const output = outputOf(child);
     const url = `http://127.0.0.1:${gatewayPort}`;
     // The URL on a line of its own: the launcher's last line, once all three are ready.
     const ready = (text: string) => text.split("\n").includes(url);
-    expect(ready(await until(async () => stdout, ready, 120_000))).toBe(true);
+    expect(ready(await until(async () => output.stdout, ready, 120_000))).toBe(true);
     const gateway = (await launchedBy(child.pid ?? 0, dataDir)).find((pid) =>
       readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("server/index.ts"),
     );
     expect(gateway).toBeDefined();
 
     process.kill(gateway ?? 0, "SIGKILL");
-    const exit = await Promise.race([
-      once(child, "exit").then(([code]) => code),
-      new Promise((resolve) => setTimeout(resolve, 30_000, "still running")),
-    ]);
+    const exit = await exitWithin(child, 30_000);
     child.kill("SIGINT");
     expect(exit).toBe(1);
-    expect(stderr).toContain("The gateway stopped unexpectedly (SIGKILL); stopping the rest.");
-    expect(
-      await until(
-        () => launchedBy(child.pid ?? 0, dataDir),
-        (pids) => pids.length === 0,
-        15_000,
-      ),
-    ).toEqual([]);
+    expect(output.stderr).toContain("The gateway stopped unexpectedly (SIGKILL); stopping the rest.");
+    expect(await leftRunning(child, dataDir)).toEqual([]);
     expect(await answers(`http://127.0.0.1:${backendPort}/healthz`)).toBe("refused");
     expect(await answers(`http://127.0.0.1:${emulatorPort}/`)).toBe("refused");
   }, 180_000);
