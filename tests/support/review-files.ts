@@ -53,6 +53,11 @@ export async function runAnalyzer(
   maxPullRequestLines = 1000,
 ): Promise<{ findings: Finding[]; notes: string[] }> {
   const notes: string[] = [];
-  const findings = await analyzer.run({ files, maxPullRequestLines, note: (text) => notes.push(text) });
+  const findings = await analyzer.run({
+    files,
+    maxPullRequestLines,
+    related: new Map(),
+    note: (text) => notes.push(text),
+  });
   return { findings, notes };
 }

@@ -253,6 +253,36 @@ describe.each(TEST_DATABASE_KINDS)("rules in the review pipeline on %s", (kind) 
     expect(rules.detail.families).not.toContain("sql-injection");
   });
 
+  it("reads the module an added call imports, at head, to know the function is async", async () => {
+    const route = [
+      'import { hasRole } from "./roles";',
+      "export async function remove(userId: string) {",
+      '  if (!hasRole(userId, "owner")) throw new Error("not allowed");',
+      "}",
+    ];
+    host.diffs.set(`${BASE}...${HEAD}`, [
+      {
+        filename: "src/projects/delete.ts",
+        status: "added",
+        additions: route.length,
+        deletions: 0,
+        patch: added(route),
+      },
+    ]);
+    host.contents.set(`${HEAD}:src/projects/delete.ts`, `${route.join("\n")}\n`);
+    host.contents.set(`${HEAD}:src/projects/roles.ts`, "export async function hasRole() { return true; }\n");
+    // The base's version was sync: only the head's counts.
+    host.contents.set(`${BASE}:src/projects/roles.ts`, "export function hasRole() { return true; }\n");
+    const runId = await run();
+    expect((await findingRows(db, runId)).map((row) => [row.finding.ruleId, row.finding.line])).toEqual([
+      ["logic/js-unawaited-async-condition", 3],
+    ]);
+    expect((await detailOf(runId, "diff")).detail).toMatchObject({
+      imported_modules: 1,
+      imported_module_fetches: 1,
+    });
+  });
+
   it("fetches Python and Go files whole, so a parameter outside the hunk is seen", async () => {
     host.diffs.set(`${BASE}...${HEAD}`, [
       {

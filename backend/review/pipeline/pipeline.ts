@@ -46,6 +46,7 @@ import { aiSummarySection } from "../reviewers/ai/summary.ts";
 import { extensionOf, SCRIPT_EXTENSIONS } from "../reviewers/builtin/analyzer.ts";
 import { reviewBuiltIn } from "../reviewers/builtin/index.ts";
 import { builtInFamilies, builtInRules, familiesOff } from "../reviewers/builtin/rules/families.ts";
+import type { RelatedModules } from "../reviewers/builtin/rules/imports.ts";
 import { fileLanguage } from "../reviewers/builtin/rules/languages.ts";
 import { readTeamRules, type TeamRules, teamRulesFolder } from "../reviewers/builtin/rules/team-rules.ts";
 import { recordTeamRules } from "../reviewers/builtin/rules/team-rules-store.ts";
@@ -55,6 +56,7 @@ import { syncFeedback, withoutSuppressed } from "./feedback.ts";
 import { pathPatterns } from "./glob.ts";
 import type { MarkersFor, PullRequestMarkers } from "./markers.ts";
 import { asksForChanges, notPostedFor, type PlannedReview, planReview, summaryBody } from "./posting.ts";
+import { fetchRelatedModules } from "./related-modules.ts";
 import { fixedFingerprints, postedLineFindings } from "./resolve.ts";
 import { hasSeat, triage } from "./triage.ts";
 
@@ -155,6 +157,8 @@ interface Scope {
   /** `files` without those ignored_paths names. */
   considered: DiffFile[];
   testFilesLeftOut: number;
+  /** The repository modules the changed files import and call, fetched with the contents. */
+  related?: RelatedModules;
 }
 
 /** What the reviewers found. */
@@ -229,6 +233,8 @@ export function createReviewPipeline(deps: PipelineDeps): ReviewPipeline {
         if (content !== null) file.content = content;
       }),
     );
+    const related = await fetchRelatedModules(host, head, scoped.considered);
+    scoped.related = related.modules;
     await log("diff", from === pullRequest.baseSha ? "from base" : "incremental", {
       from,
       to: head,
@@ -236,6 +242,10 @@ export function createReviewPipeline(deps: PipelineDeps): ReviewPipeline {
       additions: files.reduce((sum, file) => sum + file.additions, 0),
       deletions: files.reduce((sum, file) => sum + file.deletions, 0),
       contents_fetched: wanted.length,
+      ...(related.fetches || related.modules.size
+        ? { imported_modules: related.modules.size, imported_module_fetches: related.fetches }
+        : {}),
+      ...(related.failed ? { imported_modules_failed: related.failed } : {}),
       ...(scoped.testFilesLeftOut ? { test_files_left_out: scoped.testFilesLeftOut } : {}),
     });
   }
@@ -272,7 +282,11 @@ export function createReviewPipeline(deps: PipelineDeps): ReviewPipeline {
   }
 
   /** Reviewers: the built-in reviewer with the rule engine, then the AI pass, their findings merged. */
-  async function reviewers(ctx: ReviewContext, files: DiffFile[]): Promise<Reviewed> {
+  async function reviewers(
+    ctx: ReviewContext,
+    files: DiffFile[],
+    related?: RelatedModules,
+  ): Promise<Reviewed> {
     const { job, log, settings } = ctx;
     const reviewScope = settings.review_scope;
     const team = await teamRules(ctx);
@@ -281,6 +295,7 @@ export function createReviewPipeline(deps: PipelineDeps): ReviewPipeline {
       reviewGenerated: !reviewScope.skip_generated_files,
       ignoredPaths: reviewScope.ignored_paths,
       rules: [...builtInRules(off), ...(team?.rules ?? [])],
+      ...(related ? { related } : {}),
     });
     await log("review", "built-in", {
       findings: builtin.findings.length,
@@ -525,7 +540,7 @@ export function createReviewPipeline(deps: PipelineDeps): ReviewPipeline {
     const scoped = await scope(ctx, since);
     if ("skipped" in scoped) return scoped.skipped;
     await contents(ctx, scoped);
-    const reviewed = await reviewers(ctx, scoped.files);
+    const reviewed = await reviewers(ctx, scoped.files, scoped.related);
     const planned = await plan(ctx, scoped.files, reviewed.findings, new Set(onPullRequest.keys()), markers);
     if (ctx.settings.comment_style.shadow_mode) return record(ctx, shadow(planned));
     const posting = await post(ctx, scoped, reviewed, planned, markers);

@@ -5,12 +5,15 @@
  */
 import type { Finding } from "../../../../shared/contract/reviews.ts";
 import type { DiffFile } from "../../pipeline/diff.ts";
+import type { RelatedModules } from "./rules/imports.ts";
 
 export interface AnalyzerInput {
   /** The files the filter kept (review/pipeline/file-filter.ts). */
   files: readonly DiffFile[];
   /** Above this many changed lines (additions + deletions of reviewed files) a pull request is oversized. */
   maxPullRequestLines: number;
+  /** Texts at head of the repository modules the files import and call (rules/imports.ts). */
+  related: RelatedModules;
   /** Records what an analyzer could not do (a file it could not read fully), for the run's notes. */
   note(text: string): void;
 }

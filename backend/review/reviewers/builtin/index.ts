@@ -14,6 +14,7 @@ import { dependenciesAnalyzer } from "./dependencies.ts";
 import { hygieneAnalyzer } from "./hygiene.ts";
 import { markersAnalyzer } from "./markers.ts";
 import { builtInRules } from "./rules/families.ts";
+import type { RelatedModules } from "./rules/imports.ts";
 import type { LoadedRule } from "./rules/rule-config.ts";
 import { type RuleReport, rulesAnalyzer } from "./rules.ts";
 import { secretsAnalyzer } from "./secrets.ts";
@@ -35,6 +36,8 @@ export interface ReviewOptions extends FilterOptions {
   analyzers?: readonly Analyzer[];
   /** What the rule engine runs: every built-in family by default; the pipeline passes those a repository has on and its team rules. */
   rules?: readonly LoadedRule[];
+  /** The repository modules the changed files import and call, fetched at head (rules/imports.ts). */
+  related?: RelatedModules;
 }
 
 export interface AnalyzerFailure {
@@ -81,6 +84,7 @@ export async function reviewBuiltIn(
   const notes: string[] = [];
   const input = {
     files: reviewable,
+    related: options.related ?? new Map(),
     maxPullRequestLines: options.maxPullRequestLines ?? DEFAULT_MAX_PULL_REQUEST_LINES,
     note: (text: string) => {
       notes.push(text);

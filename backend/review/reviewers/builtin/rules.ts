@@ -18,8 +18,8 @@ export interface RuleReport {
 export function rulesAnalyzer(rules: readonly LoadedRule[], report: RuleReport): Analyzer {
   return {
     name: "rules",
-    run({ files }) {
-      const run = runRules(files, rules);
+    run({ files, related }) {
+      const run = runRules(files, rules, related);
       report.failures.push(...run.failures);
       report.fromHunks.push(...run.fromHunks);
       return run.findings;

@@ -10,9 +10,10 @@
  */
 import { parse, type SgNode, type SgRoot } from "@ast-grep/napi";
 import type { Finding } from "../../../../../shared/contract/reviews.ts";
-import type { DiffFile } from "../../../pipeline/diff.ts";
+import { addedLines, type DiffFile } from "../../../pipeline/diff.ts";
 import { createFinding } from "../../../pipeline/findings.ts";
 import { pathPatterns } from "../../../pipeline/glob.ts";
+import { ImportedFunctions, type RelatedModules } from "./imports.ts";
 import { fileLanguage, grammarOf, groupOf, type RuleLanguage } from "./languages.ts";
 import { prefilterOf } from "./prefilter.ts";
 import type { LoadedRule } from "./rule-config.ts";
@@ -41,15 +42,6 @@ function sourceOf(file: DiffFile): { text: string; fromHunks: boolean } {
     for (const line of hunk.lines) if (line.newLine !== null) lines[line.newLine - 1] = line.text;
   }
   return { text: Array.from(lines, (line) => line ?? "").join("\n"), fromHunks: file.status !== "added" };
-}
-
-function addedLinesOf(file: DiffFile): Map<number, string> {
-  const added = new Map<number, string>();
-  for (const hunk of file.hunks) {
-    for (const line of hunk.lines)
-      if (line.kind === "add" && line.newLine !== null) added.set(line.newLine, line.text);
-  }
-  return added;
 }
 
 const messageOf = (error: unknown) =>
@@ -165,6 +157,7 @@ interface ParsedFile {
   language: RuleLanguage;
   root: SgRoot;
   added: Map<number, string>;
+  imported: ImportedFunctions;
 }
 
 /** A rule's findings in one file, each with where its function starts (-1 at module level). */
@@ -173,7 +166,7 @@ function matchFindings(
   rule: LoadedRule,
   trackerFor: (rule: LoadedRule) => TaintTracker,
 ): Array<{ finding: Finding; fn: number }> {
-  const { file, root, added } = parsed;
+  const { file, root, added, imported } = parsed;
   const findings: Array<{ finding: Finding; fn: number }> = [];
   const matches = root.root().findAll(rule.config);
   for (const match of matches) {
@@ -196,6 +189,10 @@ function matchFindings(
       const value = key ? trackerFor(rule).literal(key) : null;
       if (!value?.trim()) continue;
       if (key) focus = [key];
+    }
+    if (rule.async) {
+      const callee = match.getMatch(rule.async);
+      if (!callee || !imported.isAsyncCallee(callee, file.path)) continue;
     }
     const origin = rule.taint && focus.length === 1 && focus[0] ? trackerFor(rule).origin(focus[0]) : null;
     const at = anchorOf(match, focus, taint, added, origin);
@@ -236,17 +233,23 @@ function appliesTo(rule: LoadedRule, path: string): boolean {
 }
 
 /**
- * Runs `rules` on `files`. One finding per family, path and line: two rules of one family that
- * say the same about a line (a query built with `+`, then run) are one comment.
+ * Runs `rules` on `files`, with `related` the modules they import that the pipeline fetched
+ * (imports.ts). One finding per family, path and line: two rules of one family that say the same
+ * about a line (a query built with `+`, then run) are one comment.
  */
-export function runRules(files: readonly DiffFile[], rules: readonly LoadedRule[]): RuleRun {
+export function runRules(
+  files: readonly DiffFile[],
+  rules: readonly LoadedRule[],
+  related: RelatedModules = new Map(),
+): RuleRun {
   const run: RuleRun = { findings: [], failures: [], fromHunks: [] };
+  const imported = new ImportedFunctions(related);
   const seen = new Set<string>();
   for (const file of files) {
     const language = fileLanguage(file.path);
     if (!language) continue;
     const group = groupOf(language);
-    const added = addedLinesOf(file);
+    const added = new Map(addedLines(file).map(({ line, text }) => [line, text]));
     if (added.size === 0) continue;
     const source = sourceOf(file);
     const applicable = rules.filter(
@@ -263,7 +266,7 @@ export function runRules(files: readonly DiffFile[], rules: readonly LoadedRule[
       continue;
     }
     if (source.fromHunks) run.fromHunks.push(file.path);
-    const parsed: ParsedFile = { file, language, root, added };
+    const parsed: ParsedFile = { file, language, root, added, imported };
     const trackers = new Map<string, TaintTracker>();
     const trackerFor = (rule: LoadedRule) => {
       const sanitizers = rule.taint?.sanitizers ?? [];

@@ -70,6 +70,7 @@ describe("loadRuleFile", () => {
       "id: no-message\nlanguage: TypeScript\nrule:\n  pattern: x",
       "id: stray-taint\nlanguage: TypeScript\nmessage: m\nrule:\n  pattern: f($A)\nmetadata:\n  taint:\n    sink: B",
       "id: bad-cwe\nlanguage: TypeScript\nmessage: m\nrule:\n  pattern: x\nmetadata:\n  cwe: injection",
+      "id: stray-async\nlanguage: TypeScript\nmessage: m\nrule:\n  pattern: $F()\nmetadata:\n  async: G",
       RULE,
     ].join("\n---\n");
     const { rules, invalid } = loadRuleFile(file, "r.yml", "team");
@@ -83,6 +84,7 @@ describe("loadRuleFile", () => {
       ["no-message", expect.stringMatching(/^message: /)],
       ["stray-taint", "metadata: $B is not a metavariable of the rule"],
       ["bad-cwe", "metadata.cwe: a CWE id such as CWE-89"],
+      ["stray-async", "metadata: $G is not a metavariable of the rule"],
       ["no-console-log", "a rule with this id came before in the file"],
     ]);
   });

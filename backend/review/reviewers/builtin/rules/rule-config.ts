@@ -12,6 +12,8 @@
  *   `{ sink: VAR, sources: [request, parameter, nonconstant], sanitizers: [...], guards: [...],
  *   bare, built, text }` (each explained in the schema below and in docs/review-engine.md);
  * - `literal`: VAR, the metavariable that must be a string written in the code (a hard-coded key);
+ * - `async`: VAR, the metavariable that must name an async function, declared in the file or
+ *   exported by the repository module it was imported from (imports.ts);
  * - `oncePerFunction`: at most one finding of the rule's family per function.
  *
  * Each rule is checked by running it on an empty file of its language, so a rule ast-grep cannot
@@ -113,6 +115,7 @@ const metadataSchema = z
       .strict()
       .optional(),
     literal: metaVariable.optional(),
+    async: metaVariable.optional(),
     /** At most one finding of the rule's family per function: several views of one flaw (a merge's loop and its write). */
     oncePerFunction: z.boolean().optional(),
   })
@@ -181,6 +184,7 @@ export interface LoadedRule {
     text?: string;
   };
   literal?: string;
+  async?: string;
   oncePerFunction?: boolean;
   files?: string[];
   ignores?: string[];
@@ -214,7 +218,7 @@ function compileProblem(config: NapiConfig, language: RuleLanguage): string | nu
   }
 }
 
-/** Metavariables a `taint` or `literal` names must be captured by the rule's patterns. */
+/** Metavariables a `taint`, `literal` or `async` names must be captured by the rule's patterns. */
 function namesMetaVariable(rule: unknown, name: string): boolean {
   return new RegExp(`\\$\\$?\\$?${name}\\b`).test(JSON.stringify(rule));
 }
@@ -245,7 +249,7 @@ function loadRule(document: unknown, path: string, family: string): Loaded {
     (other) => other === language || compileProblem(config, other) === null,
   );
   const metadata = rule.metadata;
-  for (const name of [metadata?.taint?.sink, metadata?.literal]) {
+  for (const name of [metadata?.taint?.sink, metadata?.literal, metadata?.async]) {
     if (name && !namesMetaVariable(rule.rule, name)) {
       return refused(`metadata: $${name} is not a metavariable of the rule`);
     }
@@ -269,6 +273,7 @@ function loadRule(document: unknown, path: string, family: string): Loaded {
     ...(rule.note ? { fix: rule.note } : {}),
     ...(metadata?.taint ? { taint: metadata.taint } : {}),
     ...(metadata?.literal ? { literal: metadata.literal } : {}),
+    ...(metadata?.async ? { async: metadata.async } : {}),
     ...(metadata?.oncePerFunction ? { oncePerFunction: true } : {}),
     ...(rule.files ? { files: rule.files } : {}),
     ...(rule.ignores ? { ignores: rule.ignores } : {}),

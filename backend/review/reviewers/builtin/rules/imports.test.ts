@@ -1,0 +1,141 @@
+import { describe, expect, it } from "vitest";
+import { addedFile, changedFile, hunk } from "../../../../../tests/support/review-files.ts";
+import { runRules } from "./engine.ts";
+import { builtInRules } from "./families.ts";
+import { moduleCandidates, modulesToFetch } from "./imports.ts";
+
+describe("moduleCandidates", () => {
+  it("resolves a relative import as TypeScript and bundlers do, most likely first", () => {
+    expect(moduleCandidates("src/projects/delete.ts", "./roles.ts")).toEqual(["src/projects/roles.ts"]);
+    expect(moduleCandidates("src/projects/delete.ts", "../auth/roles.js")).toEqual([
+      "src/auth/roles.js",
+      "src/auth/roles.ts",
+      "src/auth/roles.tsx",
+    ]);
+    expect(moduleCandidates("src/a.ts", "./lib/db")).toEqual([
+      "src/lib/db.ts",
+      "src/lib/db.tsx",
+      "src/lib/db.js",
+      "src/lib/db.jsx",
+      "src/lib/db/index.ts",
+      "src/lib/db/index.tsx",
+      "src/lib/db/index.js",
+    ]);
+    // A dotted name is not an extension.
+    expect(moduleCandidates("src/a.ts", "./user.service")[0]).toBe("src/user.service.ts");
+  });
+
+  it("names nothing for a package or for a path that leaves the repository", () => {
+    expect(moduleCandidates("src/a.ts", "express")).toEqual([]);
+    expect(moduleCandidates("src/a.ts", "@scope/pkg/roles")).toEqual([]);
+    expect(moduleCandidates("src/a.ts", "../../outside")).toEqual([]);
+  });
+});
+
+describe("modulesToFetch", () => {
+  const file = (lines: string[], addedFrom: number) =>
+    changedFile(
+      "src/route.ts",
+      hunk(
+        lines.map((line, index) => (index + 1 >= addedFrom ? `+${line}` : ` ${line}`)),
+        1,
+        1,
+      ),
+      { content: `${lines.join("\n")}\n` },
+    );
+
+  it("asks for the modules whose functions an added line calls, not for every import", () => {
+    const lines = [
+      'import { audit } from "./audit";',
+      'import { hasRole as can } from "./roles.ts";',
+      'import * as store from "../store/index.js";',
+      'import type { Role } from "./types";',
+      'import express from "express";',
+      "export async function route(user: string) {",
+      "  if (!can(user, 'owner')) return;",
+      "  await store.remove(user);",
+      "}",
+    ];
+    expect(modulesToFetch([file(lines, 6)])).toEqual([
+      ["src/roles.ts"],
+      ["store/index.js", "store/index.ts", "store/index.tsx"],
+    ]);
+  });
+
+  it("asks for nothing when the calls are on lines the pull request did not add", () => {
+    const lines = ['import { hasRole } from "./roles";', "if (hasRole(user)) run();", "const added = 1;"];
+    expect(modulesToFetch([file(lines, 3)])).toEqual([]);
+  });
+});
+
+describe("the async check across modules", () => {
+  const ROUTE = [
+    'import { hasRole } from "./roles.ts";',
+    "export async function remove(userId: string) {",
+    '  if (!hasRole(userId, "owner")) throw new Error("not allowed");',
+    "}",
+  ];
+  const findingsWith = (route: readonly string[], related: Record<string, string>) =>
+    runRules(
+      [addedFile("src/projects/delete.ts", [...route])],
+      builtInRules(),
+      new Map(Object.entries(related)),
+    )
+      .findings.filter((finding) => finding.ruleId === "logic/js-unawaited-async-condition")
+      .map((finding) => finding.line);
+
+  it("finds a promise tested in a condition when the imported function is async in its module", () => {
+    const roles = "export async function hasRole(userId: string, role: string) { return true; }\n";
+    expect(findingsWith(ROUTE, { "src/projects/roles.ts": roles })).toEqual([3]);
+  });
+
+  it("stays silent when the imported function is not async, or its module was not fetched", () => {
+    const roles = "export function hasRole(userId: string, role: string) { return true; }\n";
+    expect(findingsWith(ROUTE, { "src/projects/roles.ts": roles })).toEqual([]);
+    expect(findingsWith(ROUTE, {})).toEqual([]);
+  });
+
+  it("follows an alias, a default export, a namespace import and an export list", () => {
+    const aliased = ['import { hasRole as can } from "./roles";', '  if (can("u")) run();'];
+    expect(
+      findingsWith(aliased, {
+        "src/projects/roles.ts": "export const hasRole = async (u: string) => true;\n",
+      }),
+    ).toEqual([2]);
+    const byDefault = ['import check from "../auth/check.js";', '  if (check("u") && ready) run();'];
+    expect(
+      findingsWith(byDefault, {
+        "src/auth/check.ts": "export default async function (u: string) { return true; }\n",
+      }),
+    ).toEqual([2]);
+    const namespace = ['import * as roles from "./roles";', '  if (!roles.hasRole("u")) stop();'];
+    expect(
+      findingsWith(namespace, {
+        "src/projects/roles/index.ts":
+          "async function check(u: string) { return true; }\nexport { check as hasRole };\n",
+      }),
+    ).toEqual([2]);
+    // The same module, asked for a name it exports sync.
+    const other = ['import * as roles from "./roles";', '  if (!roles.check("u")) stop();'];
+    expect(
+      findingsWith(other, {
+        "src/projects/roles/index.ts":
+          "async function check(u: string) { return true; }\nexport { check as hasRole };\nexport function check2() {}\n",
+      }),
+    ).toEqual([]);
+  });
+
+  it("still finds a function declared async in the file itself, and a method through `this`", () => {
+    const local = [
+      "async function allowed(u: string) { return true; }",
+      "class Guard {",
+      "  private async owns(u: string) { return true; }",
+      "  run(u: string) {",
+      "    if (this.owns(u)) return 1;",
+      "    if (allowed(u)) return 2;",
+      "  }",
+      "}",
+    ];
+    expect(findingsWith(local, {})).toEqual([5, 6]);
+  });
+});
