@@ -2,17 +2,19 @@ import { describe, expect, it } from "vitest";
 import { addedFile, changedFile, hunk } from "../../../../../tests/support/review-files.ts";
 import { runRules } from "./engine.ts";
 import { builtInRules } from "./families.ts";
-import { moduleCandidates, modulesToFetch } from "./imports.ts";
+import { modulesToFetch } from "./imports.ts";
+import { jsImports } from "./imports-js.ts";
+import { pythonImports } from "./imports-python.ts";
 
-describe("moduleCandidates", () => {
+describe("jsImports.candidates", () => {
   it("resolves a relative import as TypeScript and bundlers do, most likely first", () => {
-    expect(moduleCandidates("src/projects/delete.ts", "./roles.ts")).toEqual(["src/projects/roles.ts"]);
-    expect(moduleCandidates("src/projects/delete.ts", "../auth/roles.js")).toEqual([
+    expect(jsImports.candidates("src/projects/delete.ts", "./roles.ts")).toEqual(["src/projects/roles.ts"]);
+    expect(jsImports.candidates("src/projects/delete.ts", "../auth/roles.js")).toEqual([
       "src/auth/roles.js",
       "src/auth/roles.ts",
       "src/auth/roles.tsx",
     ]);
-    expect(moduleCandidates("src/a.ts", "./lib/db")).toEqual([
+    expect(jsImports.candidates("src/a.ts", "./lib/db")).toEqual([
       "src/lib/db.ts",
       "src/lib/db.tsx",
       "src/lib/db.js",
@@ -22,13 +24,13 @@ describe("moduleCandidates", () => {
       "src/lib/db/index.js",
     ]);
     // A dotted name is not an extension.
-    expect(moduleCandidates("src/a.ts", "./user.service")[0]).toBe("src/user.service.ts");
+    expect(jsImports.candidates("src/a.ts", "./user.service")[0]).toBe("src/user.service.ts");
   });
 
   it("names nothing for a package or for a path that leaves the repository", () => {
-    expect(moduleCandidates("src/a.ts", "express")).toEqual([]);
-    expect(moduleCandidates("src/a.ts", "@scope/pkg/roles")).toEqual([]);
-    expect(moduleCandidates("src/a.ts", "../../outside")).toEqual([]);
+    expect(jsImports.candidates("src/a.ts", "express")).toEqual([]);
+    expect(jsImports.candidates("src/a.ts", "@scope/pkg/roles")).toEqual([]);
+    expect(jsImports.candidates("src/a.ts", "../../outside")).toEqual([]);
   });
 });
 
@@ -137,5 +139,74 @@ describe("the async check across modules", () => {
       "}",
     ];
     expect(findingsWith(local, {})).toEqual([5, 6]);
+  });
+});
+
+describe("Python imports", () => {
+  it("resolves relative modules by package, and absolute ones at the root or under src/", () => {
+    expect(pythonImports.candidates("app/api/users.py", ".roles")).toEqual([
+      "app/api/roles.py",
+      "app/api/roles/__init__.py",
+    ]);
+    expect(pythonImports.candidates("app/api/users.py", "..auth.check")).toEqual([
+      "app/auth/check.py",
+      "app/auth/check/__init__.py",
+    ]);
+    expect(pythonImports.candidates("app/api/users.py", ".")).toEqual(["app/api/__init__.py"]);
+    expect(pythonImports.candidates("app/api/users.py", "app.roles")).toEqual([
+      "app/roles.py",
+      "app/roles/__init__.py",
+      "src/app/roles.py",
+      "src/app/roles/__init__.py",
+    ]);
+    expect(pythonImports.candidates("app/users.py", "...outside")).toEqual([]);
+  });
+
+  it("asks the code host only for relative modules and packages where the pull request changed files", () => {
+    expect(pythonImports.fetchable(".roles", ["app/api.py"])).toBe(true);
+    expect(pythonImports.fetchable("app.roles", ["app/api.py"])).toBe(true);
+    expect(pythonImports.fetchable("app.roles", ["src/app/api.py"])).toBe(true);
+    expect(pythonImports.fetchable("fastapi", ["app/api.py"])).toBe(false);
+  });
+
+  const USERS = [
+    "from fastapi import Depends",
+    "from .roles import has_role as can",
+    "from . import mail",
+    "import app.audit as audit",
+    "async def remove(user, db=Depends(session)):",
+    "    if not can(user, 'owner'):",
+    "        raise PermissionError(user)",
+    "    mail.send(user)",
+    "    audit.record(user)",
+  ];
+  const related = {
+    "app/api/roles.py": "async def has_role(user, role):\n    return True\n",
+    "app/api/mail.py": "import smtplib\n\nasync def send(user):\n    pass\n",
+    "app/audit.py": "def record(user):\n    pass\n",
+  };
+
+  it("fetches the modules whose functions the added lines call, never a package from the index", () => {
+    const file = addedFile("app/api/users.py", USERS);
+    file.content = `${USERS.join("\n")}\n`;
+    expect(modulesToFetch([file])).toEqual([
+      ["app/api/roles.py", "app/api/roles/__init__.py"],
+      ["app/api/mail.py", "app/api/mail/__init__.py"],
+      ["app/audit.py", "app/audit/__init__.py", "src/app/audit.py", "src/app/audit/__init__.py"],
+    ]);
+  });
+
+  it("finds a coroutine tested in a condition and one never awaited, both imported; a plain function stays silent", () => {
+    const run = runRules(
+      [addedFile("app/api/users.py", USERS)],
+      builtInRules(),
+      new Map(Object.entries(related)),
+    );
+    expect(
+      run.findings
+        .filter((finding) => finding.ruleId.startsWith("logic/py-"))
+        .map((finding) => `${finding.line} ${finding.ruleId}`)
+        .sort(),
+    ).toEqual(["6 logic/py-coroutine-in-condition", "8 logic/py-unawaited-coroutine"]);
   });
 });
