@@ -79,6 +79,13 @@ export interface StackOptions {
   env?: Record<string, string>;
 }
 
+/** A service that stopped on its own, and how. */
+export interface ServiceExit {
+  service: string;
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
 export interface RunningStack {
   gatewayUrl: string;
   backendUrl: string;
@@ -96,7 +103,7 @@ export interface RunningStack {
    * Settles when a service exits that nobody stopped (a crash, a kill): `npm start` then stops the
    * rest instead of serving half a product.
    */
-  serviceExited: Promise<{ service: string; code: number | null; signal: NodeJS.Signals | null }>;
+  serviceExited: Promise<ServiceExit>;
 }
 
 interface Service {
@@ -151,8 +158,8 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   // CPU taken from the services on a loaded machine (docs/performance.md, tenth round).
   const logFd = options.logFile ? openSync(options.logFile, "a") : undefined;
   const services: Service[] = [];
-  let reportExit: (exit: Awaited<RunningStack["serviceExited"]>) => void = () => {};
-  const serviceExited = new Promise<Awaited<RunningStack["serviceExited"]>>((resolve) => {
+  let reportExit: (exit: ServiceExit) => void = () => {};
+  const serviceExited = new Promise<ServiceExit>((resolve) => {
     reportExit = resolve;
   });
   const mode = { NODE_ENV: options.dev ? "development" : "production", LOCAL_MODE: "true" };
