@@ -120,6 +120,7 @@ export const sandboxTemplateIdSchema = schema(() =>
     "conflict-marker",
     "sql-injection",
     "off-by-one",
+    "unawaited-check",
     "clean-change",
   ]),
 );

@@ -16,7 +16,8 @@ async function findingsOf(id: (typeof TEMPLATES)[number]["id"]) {
   const files = fromPullRequestFiles([
     { filename: template.path, status: "modified", additions, deletions, patch },
   ]).map((file) => ({ ...file, content: template.content }));
-  return (await reviewBuiltIn(files)).findings;
+  // The pipeline fetches the modules a change calls into; here they are the base tree's.
+  return (await reviewBuiltIn(files, { related: new Map(Object.entries(BASE_TREE)) })).findings;
 }
 
 describe("sandbox templates", () => {
@@ -34,6 +35,12 @@ describe("sandbox templates", () => {
     ["conflict-marker", "markers/conflict", "major", "<<<<<<< HEAD"],
     ["sql-injection", "sql-injection/py-raw-query", "critical", `WHERE country = '{country}'`],
     ["off-by-one", "logic/js-loop-past-end", "major", "for (let i = 0; i <= items.length; i++)"],
+    [
+      "unawaited-check",
+      "logic/js-unawaited-async-condition",
+      "major",
+      "if (!inStock(line.sku, line.quantity))",
+    ],
   ] as const)("%s makes the built-in reviewer report %s on its line", async (id, ruleId, severity, text) => {
     const findings = await findingsOf(id);
     const finding = findings.find((candidate) => candidate.ruleId === ruleId);

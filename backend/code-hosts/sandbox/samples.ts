@@ -68,6 +68,23 @@ describe("applyDiscount", () => {
 });
 `;
 
+const STOCK_TS = `/** Where stock levels come from: the warehouse's database, set at start. */
+export interface StockStore {
+  unitsOnHand(sku: string): Promise<number>;
+}
+
+let store: StockStore = { unitsOnHand: async () => 0 };
+
+export function useStockStore(next: StockStore): void {
+  store = next;
+}
+
+/** Whether \`quantity\` units of \`sku\` can be sold now. */
+export async function inStock(sku: string, quantity = 1): Promise<boolean> {
+  return (await store.unitsOnHand(sku)) >= quantity;
+}
+`;
+
 const REPORT_PY = `"""Prints yesterday's order count per country."""
 import csv
 import sys
@@ -125,6 +142,7 @@ export function baseTree(productName: string): Readonly<Record<string, string>> 
     "src/cart.test.ts": CART_TEST_TS,
     "src/cart.ts": CART_TS,
     "src/config.ts": CONFIG_TS,
+    "src/stock.ts": STOCK_TS,
     [teamRulePath(productName)]: TEAM_RULES_YML,
   };
 }
@@ -205,6 +223,24 @@ export function unitCount(items: readonly LineItem[]): number {
     units += items[i].quantity;
   }
   return units;
+}
+`,
+  },
+  {
+    id: "unawaited-check",
+    title: "Refuse cart lines that are out of stock",
+    description:
+      "Tests the promise of an async stock check instead of its answer, so nothing is ever refused: the rule engine knows the check is async from src/stock.ts, a file the pull request does not touch.",
+    path: "src/cart.ts",
+    content: `import { inStock } from "./stock";
+
+${CART_TS}
+/** The cart with one more line, refusing what the warehouse cannot supply. */
+export function addLine(items: readonly LineItem[], line: LineItem): LineItem[] {
+  if (!inStock(line.sku, line.quantity)) {
+    throw new Error(\`\${line.sku} is out of stock\`);
+  }
+  return [...items, line];
 }
 `,
   },
