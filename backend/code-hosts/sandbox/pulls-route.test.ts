@@ -390,6 +390,18 @@ describe("a sandbox pull request reviewed end to end", () => {
     ]);
   }, 60_000);
 
+  it("the unawaited-check template is flagged through src/stock.ts, which the pull request does not touch", async () => {
+    const { auth, projectId } = await connectedSandbox("sandbox-imported");
+    const detail = await reviewedPull(auth, projectId, { template: "unawaited-check" });
+    const checkLine =
+      templateOf("unawaited-check")
+        .content.split("\n")
+        .findIndex((line) => line.includes("if (!inStock(")) + 1;
+    const comments = detail?.reviews.flatMap((review) => review.comments) ?? [];
+    expect(comments).toEqual([expect.objectContaining({ path: "src/cart.ts", line: checkLine })]);
+    expect(comments[0]?.body).toContain("logic/js-unawaited-async-condition");
+  }, 60_000);
+
   it("a push that takes the flagged line out resolves the comment on it, as GitHub resolves a thread", async () => {
     const { auth, projectId } = await connectedSandbox("sandbox-resolve");
     const opened = await reviewedPull(auth, projectId, { template: "leaked-key" });
