@@ -5,9 +5,8 @@
 import path from "node:path";
 import type { SgNode } from "@ast-grep/napi";
 import type { AsyncDeclarations, CalleeName, ImportBinding, ImportDialect } from "./imports.ts";
-import { kindOf } from "./taint-value.ts";
+import { isAsync, kindOf } from "./taint-value.ts";
 
-const isAsync = (node: SgNode) => node.children().some((child) => child.kind() === "async");
 const FUNCTION_VALUES = new Set(["arrow_function", "function_expression", "function"]);
 
 /** Every value import (`import type` binds no function). */

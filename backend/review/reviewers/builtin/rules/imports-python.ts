@@ -6,8 +6,7 @@
 import path from "node:path";
 import type { SgNode } from "@ast-grep/napi";
 import type { AsyncDeclarations, CalleeName, ImportBinding, ImportDialect } from "./imports.ts";
-
-const isAsync = (node: SgNode) => node.children().some((child) => child.kind() === "async");
+import { isAsync } from "./taint-value.ts";
 
 /** `from m import f as g` binds g to f of m; `from . import m` may also bind a submodule, used as `m.f`. */
 function bindings(root: SgNode): ImportBinding[] {

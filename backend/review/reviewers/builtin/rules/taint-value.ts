@@ -64,6 +64,8 @@ export const passOn = (taint: Taint, extra = 0): Taint => ({
 /** A node's kind as a string (ast-grep's types allow a kind number too). */
 export const kindOf = (node: SgNode): string => String(node.kind());
 export const lineOf = (node: SgNode) => node.range().start.line + 1;
+/** Whether a function, method or arrow is declared `async` (the keyword is a child token in every grammar). */
+export const isAsync = (node: SgNode) => node.children().some((child) => child.kind() === "async");
 export const startOf = (node: SgNode) => node.range().start.index;
 export const contains = (outer: SgNode, inner: SgNode) =>
   startOf(outer) <= startOf(inner) && inner.range().end.index <= outer.range().end.index;
