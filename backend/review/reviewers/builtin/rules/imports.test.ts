@@ -142,6 +142,120 @@ describe("the async check across modules", () => {
   });
 });
 
+describe("functions that return a promise without `async`", () => {
+  const findingsIn = (lines: string[]) =>
+    runRules([addedFile("src/jobs.js", lines)], builtInRules(), new Map())
+      .findings.filter((finding) => finding.ruleId.startsWith("logic/js-"))
+      .map((finding) => `${finding.line} ${finding.ruleId.slice("logic/".length)}`)
+      .sort();
+
+  it("counts a function whose every return makes a promise, and an arrow whose body does", () => {
+    const lines = [
+      "function delay(ms) {",
+      "  if (ms <= 0) return Promise.resolve();",
+      "  return new Promise((resolve) => setTimeout(resolve, ms));",
+      "}",
+      "const exists = (path) => new Promise((resolve) => fs.access(path, (error) => resolve(!error)));",
+      "async function run(path) {",
+      "  delay(10);",
+      "  if (exists(path)) return;",
+      "}",
+    ];
+    expect(findingsIn(lines)).toEqual(["7 js-floating-promise", "8 js-unawaited-async-condition"]);
+  });
+
+  it("leaves alone a function that may return something else, returns bare, or is a generator", () => {
+    const lines = [
+      "function cached(key) {",
+      "  if (cache.has(key)) return cache.get(key);",
+      "  return new Promise((resolve) => load(key, resolve));",
+      "}",
+      "function stop() {",
+      "  if (done) return;",
+      "  return Promise.resolve();",
+      "}",
+      "function* pages() {",
+      "  return new Promise(() => {});",
+      "}",
+      "function wrap() {",
+      "  const inner = () => { return new Promise(() => {}); };",
+      "  inner();",
+      "}",
+      "async function run(key) {",
+      "  cached(key);",
+      "  stop();",
+      "  if (pages()) return;",
+      "  if (wrap()) return;",
+      "}",
+    ];
+    expect(findingsIn(lines)).toEqual([]);
+  });
+});
+
+describe("CommonJS requires", () => {
+  const ROUTE = [
+    'const express = require("express");',
+    'const { hasRole: can, audit } = require("./roles");',
+    'const roles = require("./roles");',
+    'const check = require("../auth/check.js");',
+    'const purge = require("./store").purge;',
+    "async function remove(user) {",
+    '  if (!can(user, "owner")) throw new Error("not allowed");',
+    '  if (!roles.hasRole(user, "admin")) throw new Error("not allowed");',
+    "  if (check(user)) return;",
+    "  purge(user);",
+    "  audit(user);",
+    "}",
+  ];
+  const findingsWith = (related: Record<string, string>) =>
+    runRules([addedFile("src/projects/delete.js", ROUTE)], builtInRules(), new Map(Object.entries(related)))
+      .findings.filter((finding) => finding.ruleId.startsWith("logic/js-"))
+      .map((finding) => `${finding.line} ${finding.ruleId.slice("logic/".length)}`)
+      .sort();
+
+  it("binds a whole module, the properties it destructures and one property, never a package", () => {
+    const file = addedFile("src/projects/delete.js", ROUTE);
+    file.content = `${ROUTE.join("\n")}\n`;
+    // From a JavaScript file, JavaScript is the first guess.
+    expect(modulesToFetch([file]).map((candidates) => candidates[0])).toEqual([
+      "src/projects/roles.js",
+      "src/auth/check.js",
+      "src/projects/store.js",
+    ]);
+  });
+
+  it("reads what `module.exports` and `exports.name` make async, the last assignment winning", () => {
+    const roles = [
+      "async function hasRole(user, role) { return true; }",
+      "module.exports = { hasRole, async audit(user) {} };",
+    ].join("\n");
+    const related = {
+      "src/projects/roles.js": roles,
+      "src/auth/check.js": "module.exports = async function check(user) { return true; };\n",
+      "src/projects/store.js": "exports.purge = () => 1;\nmodule.exports.purge = async (user) => {};\n",
+    };
+    expect(findingsWith(related)).toEqual([
+      "10 js-floating-promise",
+      "11 js-floating-promise",
+      "7 js-unawaited-async-condition",
+      "8 js-unawaited-async-condition",
+      "9 js-unawaited-async-condition",
+    ]);
+  });
+
+  it("stays silent for what the module exports sync, or replaced, or does not export", () => {
+    const related = {
+      "src/projects/roles.js": [
+        "exports.hasRole = async (user, role) => true;",
+        "module.exports = { hasRole: (user, role) => true, audit(user) {} };",
+      ].join("\n"),
+      "src/auth/check.js": "async function check(user) { return true; }\nmodule.exports = { check };\n",
+      "src/projects/store.js": "async function purge(user) {}\n",
+    };
+    expect(findingsWith(related)).toEqual([]);
+  });
+});
+
 describe("Python imports", () => {
   it("resolves relative modules by package, and absolute ones at the root or under src/", () => {
     expect(pythonImports.candidates("app/api/users.py", ".roles")).toEqual([

@@ -15,7 +15,7 @@ import { fileLanguage, grammarOf, groupOf } from "./languages.ts";
 /** Texts at head of the modules changed files import, by repository path. */
 export type RelatedModules = ReadonlyMap<string, string>;
 
-/** One name an import statement binds: `import { imported as local } from "specifier"`. */
+/** One name an import binds: `import { imported as local } from "specifier"`, or its `require` twin. */
 export interface ImportBinding {
   local: string;
   /** The exported name; `default` for a default import, `*` for a whole module used as a namespace. */
@@ -117,8 +117,9 @@ export class ImportedFunctions {
   /**
    * Whether the function a call in `fromPath` names is async: declared async in the file (`check(…)`;
    * `this.check(…)` or `self.check(…)` for a method), or imported from a module that offers that
-   * name as an async function (`import { check }`, `import check`, `from .roles import check`, and
-   * `roles.check(…)` after `import * as roles` or `from . import roles`).
+   * name as an async function (`import { check }`, `import check`, `const { check } = require(…)`,
+   * `from .roles import check`, and `roles.check(…)` after `import * as roles`,
+   * `const roles = require(…)` or `from . import roles`).
    */
   isAsyncCallee(node: SgNode, fromPath: string): boolean {
     const found = dialectOf(fromPath);
