@@ -92,22 +92,24 @@ describe("the quality benchmark with a scripted model", () => {
     expect(runs.map(({ statuses }) => statuses)).toEqual(cases.map(() => ["succeeded", "succeeded"]));
 
     const metrics = computeMetrics(runs.map((run) => run.outcome));
-    // The built-in reviewer's findings name their category and catch the inverted error check and
-    // the SQL (the model's findings at those places merge into them); the model's own findings name
-    // none, so its finding on a wrong line and the one on the clean case catch nothing.
+    // The built-in reviewer's findings name their category and catch the inverted error check, the
+    // window range and the SQL (the model's findings at those places merge into them); the model's
+    // own findings name none, so its finding on a wrong line and the one on the clean case catch
+    // nothing.
     expect(
       runs.flatMap((run) => run.outcome.firstRun).map(({ path, category }) => ({ path, category })),
     ).toEqual([
       { path: "internal/flags/flags.go", category: "logic" },
       { path: "metrics/series.py", category: null },
+      { path: "metrics/series.py", category: "logic" },
       { path: "src/users/repository.ts", category: "security" },
       { path: "src/cart/summary.ts", category: null },
     ]);
-    expect(metrics.recall).toEqual({ count: 2, total: 3, share: 2 / 3 });
-    expect(metrics.precision).toEqual({ count: 2, total: 4, share: 0.5 });
+    expect(metrics.recall).toEqual({ count: 3, total: 3, share: 1 });
+    expect(metrics.precision).toEqual({ count: 3, total: 5, share: 0.6 });
     expect(metrics.withoutCategory).toBe(2);
     expect(metrics.falsePositives).toEqual({ onCleanCases: 1, perCleanPullRequest: 1, onDefectCases: 1 });
-    expect(metrics.anchorsValid).toEqual({ count: 4, total: 4, share: 1 });
+    expect(metrics.anchorsValid).toEqual({ count: 5, total: 5, share: 1 });
     expect(metrics.duplicates).toBe(0);
     // Eight reviews; the malformed first answer needed the repair request.
     expect(metrics.schemaValidFirstTry).toEqual({ count: 7, total: 8, share: 7 / 8 });
