@@ -5,6 +5,7 @@
  */
 import path from "node:path";
 import type { SgNode } from "@ast-grep/napi";
+import { DIALECTS } from "./dialects.ts";
 import type { AsyncDeclarations, CalleeName, ImportBinding, ImportDialect } from "./imports.ts";
 import { isAsync, kindOf } from "./taint-value.ts";
 
@@ -118,15 +119,7 @@ function candidates(fromPath: string, specifier: string): string[] {
   return [joined, ...(COMPILED_FROM[extension] ?? []).map((other) => stem + other)];
 }
 
-const FUNCTIONS = new Set([
-  "arrow_function",
-  "function_expression",
-  "function",
-  "function_declaration",
-  "method_definition",
-  "generator_function",
-  "generator_function_declaration",
-]);
+const FUNCTIONS = DIALECTS.js.functions;
 
 /** A promise made where it is returned: `new Promise(…)`, or `Promise.all(…)` and its siblings. */
 const PROMISE_MADE = /^(new\s+Promise\s*\(|Promise\.(all|allSettled|any|race|resolve|reject|try)\s*\()/;
