@@ -341,6 +341,14 @@ export const SETTINGS_CATALOGUE = [
         description: "TLS certificate checks or token signature checks turned off (CWE-295, CWE-347).",
       },
       {
+        key: "timing_attack",
+        type: "boolean",
+        label: "Signatures compared in variable time",
+        value: true,
+        description:
+          "An HMAC compared with ==, ===, equals or bytes.Equal, which reveal how much of a forged signature is right (CWE-208).",
+      },
+      {
         key: "prototype_pollution",
         type: "boolean",
         label: "Prototype pollution",
