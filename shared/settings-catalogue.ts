@@ -297,11 +297,27 @@ export const SETTINGS_CATALOGUE = [
           "Content-Disposition, Location, Link, Refresh and Set-Cookie headers built around outside data without escaping (CWE-113).",
       },
       {
+        key: "cors",
+        type: "boolean",
+        label: "Any site allowed with credentials",
+        value: true,
+        description:
+          "Cross-origin access for any site together with credentials: origin: true, every origin allowed, or the request's Origin sent back unchecked (CWE-942).",
+      },
+      {
         key: "open_redirect",
         type: "boolean",
         label: "Open redirect",
         value: true,
         description: "Redirects to a URL taken from the request (CWE-601).",
+      },
+      {
+        key: "regex_injection",
+        type: "boolean",
+        label: "Regular expressions from the request",
+        value: true,
+        description:
+          "Patterns for new RegExp or Python's re taken from the request, where one such as (a+)+$ stalls the server (CWE-1333).",
       },
       {
         key: "code_injection",
@@ -339,6 +355,14 @@ export const SETTINGS_CATALOGUE = [
         label: "Verification turned off",
         value: true,
         description: "TLS certificate checks or token signature checks turned off (CWE-295, CWE-347).",
+      },
+      {
+        key: "file_permissions",
+        type: "boolean",
+        label: "World-writable files",
+        value: true,
+        description:
+          "chmod to a mode that lets every user of the machine write the file or folder: 0o777, 0o666, S_IWOTH, os.ModePerm (CWE-732).",
       },
       {
         key: "timing_attack",
