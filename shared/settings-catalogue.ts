@@ -305,6 +305,14 @@ export const SETTINGS_CATALOGUE = [
           "Cross-origin access for any site together with credentials: origin: true, every origin allowed, or the request's Origin sent back unchecked (CWE-942).",
       },
       {
+        key: "mass_assignment",
+        type: "boolean",
+        label: "Records written from the whole request",
+        value: true,
+        description:
+          "A record created or changed from the whole request body: User.create(req.body), Object.assign(user, req.body), User(**request.json) (CWE-915).",
+      },
+      {
         key: "open_redirect",
         type: "boolean",
         label: "Open redirect",
