@@ -362,7 +362,8 @@ export const SETTINGS_CATALOGUE = [
         type: "boolean",
         label: "Verification turned off",
         value: true,
-        description: "TLS certificate checks or token signature checks turned off (CWE-295, CWE-347).",
+        description:
+          "TLS certificate checks or token signature checks turned off, or a token from the request read without its signature checked (CWE-295, CWE-347).",
       },
       {
         key: "file_permissions",
