@@ -336,6 +336,14 @@ export const SETTINGS_CATALOGUE = [
           "eval and new Function on untrusted data, template source from the request, pickle and friends, yaml.load without a safe loader (CWE-95, CWE-1336, CWE-502).",
       },
       {
+        key: "debug_exposed",
+        type: "boolean",
+        label: "Debug tools served to the network",
+        value: true,
+        description:
+          "Flask's debugger on every interface, Go's net/http/pprof on the default mux of a public server (CWE-94, CWE-200).",
+      },
+      {
         key: "weak_crypto",
         type: "boolean",
         label: "Weak hashing and ciphers",
